@@ -1,0 +1,85 @@
+"""Regenerate `src/replayable/_generated/` from the JSON Schemas in `schemas/`.
+
+    python scripts/generate.py          # wipe src/replayable/_generated/ and write it anew
+    python scripts/generate.py --check  # exit 1 with a diff when the generated code is stale
+
+Every generator option lives in `[tool.datamodel-codegen]` in pyproject.toml; the generator
+(datamodel-code-generator) is pinned exactly in the `dev` extra. Each folder under `schemas/` that holds
+JSON Schema files (`open_responses`, `agents`, ...) becomes one package under `_generated/`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+TARGET = ROOT / "src" / "replayable" / "_generated"
+HEADER = '"""Generated from schemas/ by scripts/generate.py. Do not edit by hand."""\n'
+
+
+def schema_packages() -> list[Path]:
+    """Folders of `schemas/` that are generated into packages (`dist/` holds exported bundles)."""
+    return sorted(p for p in SCHEMAS.iterdir() if p.is_dir() and p.name != "dist" and any(p.glob("*.json")))
+
+
+def generate(into: Path) -> None:
+    """Write every generated package below `into` (which is wiped first)."""
+    if into.exists():
+        shutil.rmtree(into)
+    into.mkdir(parents=True)
+    (into / "__init__.py").write_text(HEADER)
+    exe = Path(sys.executable).parent / "datamodel-codegen"
+    cmd_base = [str(exe)] if exe.exists() else [sys.executable, "-m", "datamodel_code_generator"]
+    for pkg in schema_packages():
+        out = into / pkg.name
+        cmd = [*cmd_base, "--input", str(pkg.relative_to(ROOT)), "--output", str(out.relative_to(ROOT))]
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if res.returncode != 0:
+            sys.stderr.write(res.stdout + res.stderr)
+            raise SystemExit(f"datamodel-codegen failed on {pkg.relative_to(ROOT)} (exit {res.returncode})")
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*.py"))}
+
+
+def check() -> int:
+    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+        fresh = Path(tmp) / "_generated"
+        generate(fresh)
+        want, have = tree(fresh), tree(TARGET) if TARGET.exists() else {}
+    if want == have:
+        print("generated code is up to date")
+        return 0
+    for name in sorted(set(want) | set(have)):
+        a, b = have.get(name, ""), want.get(name, "")
+        if a != b:
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    a.splitlines(True), b.splitlines(True), f"committed/{name}", f"regenerated/{name}"
+                )
+            )
+    print("\nsrc/replayable/_generated/ is stale: run `python scripts/generate.py` and commit the result")
+    return 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="fail with a diff when the generated code is stale")
+    args = parser.parse_args()
+    if args.check:
+        return check()
+    generate(TARGET)
+    print(f"wrote {TARGET.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The base classes under every generated model.
+
+`WireModel` is the one base of all generated models: unknown keys are kept (`extra="allow"`), models
+are frozen, values are validated strictly (no `"1"` -> `1`, no `"yes"` -> `True`) and serialized by
+alias. `NamespacedBase` sits under the two extension shapes, `NamespacedItem` and `NamespacedPart`:
+their `type` must be `slug:name` (Open Responses, "Extending items"), and in OpenAI mode
+(validation context `{"provider": "openai"}`) an un-prefixed type that is not part of the spec is read
+as `openai:<type>` and written back exactly as it came.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic_core import PydanticCustomError
+
+__all__ = [
+    "NAMESPACED_TYPE",
+    "SPEC_ITEM_TYPES",
+    "SPEC_PART_TYPES",
+    "NamespacedBase",
+    "NamespacedItemBase",
+    "NamespacedPartBase",
+    "WireModel",
+]
+
+#: A `slug:name` extension type: a slug, a colon, then a name (Open Responses, "Extending items").
+NAMESPACED_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$")
+_NATIVE_TYPE = re.compile(r"^[a-z][a-z0-9_.]*$")
+
+#: Item types defined by the Open Responses spec (2026-04-24); they never fall back to a namespaced item.
+SPEC_ITEM_TYPES = frozenset(
+    {"message", "function_call", "function_call_output", "reasoning", "compaction", "item_reference"}
+)
+#: Content-part and annotation types defined by the spec.
+SPEC_PART_TYPES = frozenset(
+    {
+        "input_text",
+        "output_text",
+        "text",
+        "summary_text",
+        "reasoning_text",
+        "refusal",
+        "input_image",
+        "input_file",
+        "input_video",
+        "url_citation",
+    }
+)
+
+
+class WireModel(BaseModel):
+    """Base of every generated model: strict, frozen, keeps unknown keys, dumps by alias."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        frozen=True,
+        strict=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        use_attribute_docstrings=True,
+    )
+
+
+class NamespacedBase(WireModel):
+    """An extension shape whose `type` is `slug:name`, kept byte for byte.
+
+    In OpenAI mode an un-prefixed, non-spec `type` (`web_search_call`) is read as `openai:web_search_call`
+    and dumped back as `web_search_call`: OpenAI's un-prefixed types are its own namespace.
+    """
+
+    _wire_type: str | None = PrivateAttr(default=None)
+    #: Types defined by the spec at this position: they never become an extension.
+    spec_types: ClassVar[frozenset[str]] = frozenset()
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_native_types(cls, data: Any, handler: Any, info: Any) -> Any:
+        wire_type: str | None = None
+        if isinstance(data, dict):
+            t = data.get("type")
+            if not isinstance(t, str):
+                raise PydanticCustomError(
+                    "namespaced_type", "an extension type must be a string of the form slug:name"
+                )
+            ctx = info.context if info is not None else None
+            if ":" not in t:
+                if (
+                    isinstance(ctx, dict)
+                    and ctx.get("provider") == "openai"
+                    and t not in cls.spec_types
+                    and _NATIVE_TYPE.match(t)
+                ):
+                    wire_type = t
+                    data = {**data, "type": f"openai:{t}"}
+                else:
+                    raise PydanticCustomError(
+                        "namespaced_type",
+                        "unknown type '{type}': a type outside the spec must be prefixed with its "
+                        "provider's slug as slug:name (for example 'acme:{type}')",
+                        {"type": t},
+                    )
+            elif not NAMESPACED_TYPE.match(t):
+                raise PydanticCustomError(
+                    "namespaced_type",
+                    "type '{type}' is not a valid slug:name extension type",
+                    {"type": t},
+                )
+        model = handler(data)
+        if wire_type is not None:
+            model._wire_type = wire_type
+        return model
+
+    @model_serializer(mode="wrap")
+    def _write_native_types(self, handler: SerializerFunctionWrapHandler) -> Any:
+        out = handler(self)
+        if self._wire_type is not None and isinstance(out, dict) and "type" in out:
+            out["type"] = self._wire_type
+        return out
+
+    @property
+    def slug(self) -> str:
+        """The provider slug before the colon (`openai` for `openai:web_search_call`)."""
+        t: str = getattr(self, "type")  # noqa: B009 - declared by the generated subclass
+        return t.split(":", 1)[0]
+
+    @property
+    def wire_type(self) -> str:
+        """The `type` exactly as it was read (un-prefixed for OpenAI's native types)."""
+        return self._wire_type if self._wire_type is not None else getattr(self, "type")  # noqa: B009
+
+
+class NamespacedItemBase(NamespacedBase):
+    """Base of `NamespacedItem`: an item whose type is `slug:name`."""
+
+    spec_types: ClassVar[frozenset[str]] = SPEC_ITEM_TYPES
+
+
+class NamespacedPartBase(NamespacedBase):
+    """Base of `NamespacedPart`: a content part or annotation whose type is `slug:name`."""
+
+    spec_types: ClassVar[frozenset[str]] = SPEC_PART_TYPES

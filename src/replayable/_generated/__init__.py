@@ -1,0 +1,1 @@
+"""Generated from schemas/ by scripts/generate.py. Do not edit by hand."""

@@ -1,0 +1,214 @@
+"""Strict parsing of tool-call arguments and their check against the tool's JSON Schema.
+
+Arguments come from a model, so they are untrusted: `parse_arguments` reads them as strict JSON
+(RFC 8259 without the liberties Python's `json` takes: no duplicate keys, no `NaN`/`Infinity`, no
+lone surrogates, nesting at most `MAX_DEPTH` levels) and `schema_failures` checks the parsed value
+with jsonschema-rs, whose regex engine has no catastrophic backtracking. Compiled validators are
+cached per schema object, so gating many calls against one tool costs one compile.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema_rs
+
+__all__ = [
+    "MAX_DEPTH",
+    "ArgumentsError",
+    "SchemaError",
+    "SchemaFailure",
+    "compile_schema",
+    "parse_arguments",
+    "schema_failures",
+]
+
+#: Deepest nesting of arrays and objects accepted in arguments (a top-level object is depth 1).
+MAX_DEPTH = 64
+#: How many compiled tool schemas are kept.
+CACHE_SIZE = 512
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<![89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+class ArgumentsError(ValueError):
+    """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
+    `non_finite_number`, `too_deep` or `lone_surrogate`."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class SchemaError(ValueError):
+    """The tool's JSON Schema itself is invalid (it cannot be compiled)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaFailure:
+    """One way a value fails a JSON Schema.
+
+    `path` is the JSON Pointer (RFC 6901) of the offending value: for an unexpected key `refund` it is
+    `/refund` (keyword `additionalProperties`), for a missing required key `content` it is `/content`
+    (keyword `required`). `keyword` is the JSON Schema keyword that failed; `message` is readable.
+    """
+
+    path: str
+    keyword: str
+    message: str = ""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ArgumentsError("non_finite_number", f"{name} is not a JSON number")
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ArgumentsError("duplicate_key", f"duplicate key {k!r}")
+            seen.add(k)
+    return out
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_reject_constant)
+
+
+def _depth_exceeds(text: str, limit: int) -> bool:
+    """True when arrays/objects in the JSON `text` nest deeper than `limit` (strings are skipped)."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def parse_arguments(text: Any, *, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse a function call's `arguments` string as strict JSON.
+
+    Returns the parsed value (any JSON value; the tool schema decides whether a non-object is
+    acceptable). Raises `ArgumentsError` (a `ValueError`) when `text` is not a string, not JSON, has a
+    duplicate key, `NaN`/`Infinity`, a lone UTF-16 surrogate, or nests deeper than `max_depth` levels.
+    Never raises `RecursionError`.
+    """
+    if not isinstance(text, str):
+        raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
+    # Only texts with at least `max_depth` brackets can nest that deep: count first, scan only then.
+    if text.count("[") + text.count("{") > max_depth and _depth_exceeds(text, max_depth):
+        raise ArgumentsError("too_deep", f"arguments nest deeper than {max_depth} levels")
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        raise ArgumentsError("lone_surrogate", "arguments contain a lone UTF-16 surrogate escape")
+    try:
+        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+    except ArgumentsError:
+        raise
+    except RecursionError:
+        raise ArgumentsError("too_deep", "arguments nest too deeply") from None
+    except ValueError as exc:
+        raise ArgumentsError("not_json", f"arguments are not valid JSON: {exc}") from None
+    if _skip_ws(text, end) != len(text):
+        raise ArgumentsError("not_json", f"arguments have extra data after the JSON value at offset {end}")
+    return value
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    m = _WS.match(text, pos)
+    return m.end() if m else pos
+
+
+# Cache: id(schema) -> (schema, validator). Holding the schema keeps its id from being reused.
+_BY_ID: dict[int, tuple[Any, Any]] = {}
+_BY_TEXT: dict[str, Any] = {}
+
+
+def compile_schema(schema: Any) -> Any:
+    """Return a cached jsonschema-rs validator for `schema` (a JSON Schema as a dict or bool).
+
+    A schema without `$schema` is read as draft 2020-12. Raises `SchemaError` when the schema is not
+    a valid JSON Schema.
+    """
+    hit = _BY_ID.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    try:
+        key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise SchemaError(f"tool schema is not JSON: {exc}") from None
+    validator = _BY_TEXT.get(key)
+    if validator is None:
+        if not isinstance(schema, Mapping | bool):
+            raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
+        try:
+            if isinstance(schema, Mapping) and "$schema" not in schema:
+                validator = jsonschema_rs.Draft202012Validator(schema)
+            else:
+                validator = jsonschema_rs.validator_for(schema)
+        except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+            raise SchemaError(f"invalid tool schema: {exc}") from None
+        if len(_BY_TEXT) >= CACHE_SIZE:
+            _BY_TEXT.clear()
+        _BY_TEXT[key] = validator
+    if len(_BY_ID) >= CACHE_SIZE:
+        _BY_ID.clear()
+    _BY_ID[id(schema)] = (schema, validator)
+    return validator
+
+
+def _pointer(parts: Any) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def schema_failures(value: Any, schema: Any) -> list[SchemaFailure]:
+    """Check a parsed value against a JSON Schema; return every failure (empty when it passes).
+
+    Each failure's `path` points at the offending value (an unexpected key or a missing required key is
+    its own path under the object), and `keyword` is the failing JSON Schema keyword. Raises
+    `SchemaError` when the schema is invalid.
+    """
+    validator = compile_schema(schema)
+    try:
+        if validator.is_valid(value):
+            return []
+        errors = list(validator.iter_errors(value))
+    except (ValueError, OverflowError) as exc:  # values jsonschema-rs cannot read (e.g. huge integers)
+        return [SchemaFailure("", "type", f"value cannot be checked: {exc}")]
+    out: list[SchemaFailure] = []
+    for err in errors:
+        base = list(err.instance_path)
+        kind = err.kind
+        name = type(kind).__name__
+        keyword = str(err.schema_path[-1]) if err.schema_path else name
+        if name == "AdditionalProperties":
+            out.extend(
+                SchemaFailure(_pointer([*base, key]), "additionalProperties", f"unexpected key {key!r}")
+                for key in kind.unexpected
+            )
+        elif name == "Required":
+            out.append(SchemaFailure(_pointer([*base, kind.property]), "required", err.message))
+        else:
+            out.append(SchemaFailure(_pointer(base), keyword, err.message))
+    return out

@@ -1,0 +1,490 @@
+"""Open Responses items: the input and output unions, parsing with precise errors, and exact dumping.
+
+The unions follow the spec's `ItemParam` (input) and `ItemField` (output) unions, tagged on `type`
+(input messages further on `role`), with one addition the spec's extension rules call for: an item
+whose `type` is `slug:name` is kept as a `NamespacedItem`. Any other unknown `type` is an error that
+names the type and the prefix rule; a known `type` always validates strictly against its own model.
+
+Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the module-level adapters
+(`input_item_adapter`, `output_items_adapter`, ...). Spec: Open Responses 2026-04-24, "Items" and
+"Extending items".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, NamespacedBase, WireModel
+from ._generated.open_responses.assistant_message_param import AssistantMessageParam
+from ._generated.open_responses.compaction import Compaction
+from ._generated.open_responses.compaction_param import CompactionParam
+from ._generated.open_responses.developer_message_param import DeveloperMessageParam
+from ._generated.open_responses.function_call import FunctionCall
+from ._generated.open_responses.function_call_output import FunctionCallOutput
+from ._generated.open_responses.function_call_output_param import FunctionCallOutputParam
+from ._generated.open_responses.function_call_param import FunctionCallParam
+from ._generated.open_responses.item_reference_param import ItemReferenceParam
+from ._generated.open_responses.message import Message
+from ._generated.open_responses.namespaced_item import NamespacedItem
+from ._generated.open_responses.namespaced_part import NamespacedPart
+from ._generated.open_responses.reasoning import Reasoning
+from ._generated.open_responses.reasoning_param import ReasoningParam
+from ._generated.open_responses.system_message_param import SystemMessageParam
+from ._generated.open_responses.user_message_param import UserMessageParam
+
+__all__ = [
+    "AssistantMessageParam",
+    "Compaction",
+    "CompactionParam",
+    "DeveloperMessageParam",
+    "FunctionCall",
+    "FunctionCallOutput",
+    "FunctionCallOutputParam",
+    "FunctionCallParam",
+    "InputItem",
+    "InputMessage",
+    "Item",
+    "ItemError",
+    "ItemReferenceParam",
+    "Message",
+    "NamespacedItem",
+    "NamespacedPart",
+    "OutputItem",
+    "Provider",
+    "Reasoning",
+    "ReasoningParam",
+    "Side",
+    "SystemMessageParam",
+    "UserMessageParam",
+    "dump_item",
+    "dump_items",
+    "input_item_adapter",
+    "input_items_adapter",
+    "iter_items",
+    "output_item_adapter",
+    "output_items_adapter",
+    "parse_item",
+    "parse_items",
+]
+
+Side: TypeAlias = Literal["input", "output"]
+Provider: TypeAlias = Literal["openai"] | None
+
+InputMessage: TypeAlias = Annotated[
+    UserMessageParam | SystemMessageParam | DeveloperMessageParam | AssistantMessageParam,
+    Field(discriminator="role"),
+]
+"""An input message, told apart by `role` (spec `ItemParam`: the four `*MessageItemParam` schemas)."""
+
+_KnownInputItem: TypeAlias = Annotated[
+    InputMessage | FunctionCallParam | FunctionCallOutputParam | ReasoningParam | CompactionParam,
+    Field(discriminator="type"),
+]
+_KnownOutputItem: TypeAlias = Annotated[
+    Message | FunctionCall | FunctionCallOutput | Reasoning | Compaction,
+    Field(discriminator="type"),
+]
+
+InputItem: TypeAlias = Annotated[
+    _KnownInputItem | ItemReferenceParam | NamespacedItem,
+    Field(union_mode="left_to_right"),
+]
+"""An item sent as input: a spec item (tagged on `type`), an `item_reference` (whose `type` may be
+absent), or a `slug:name` `NamespacedItem`. Spec: `ItemParam`."""
+
+OutputItem: TypeAlias = Annotated[
+    _KnownOutputItem | NamespacedItem,
+    Field(union_mode="left_to_right"),
+]
+"""An item in a response's `output`: a spec item (tagged on `type`) or a `slug:name` `NamespacedItem`.
+Spec: `ItemField`."""
+
+Item: TypeAlias = (
+    Message
+    | UserMessageParam
+    | SystemMessageParam
+    | DeveloperMessageParam
+    | AssistantMessageParam
+    | FunctionCall
+    | FunctionCallParam
+    | FunctionCallOutput
+    | FunctionCallOutputParam
+    | Reasoning
+    | ReasoningParam
+    | Compaction
+    | CompactionParam
+    | ItemReferenceParam
+    | NamespacedItem
+)
+"""Any parsed item, input or output form."""
+
+input_item_adapter: TypeAdapter[InputItem] = TypeAdapter(InputItem)
+input_items_adapter: TypeAdapter[list[InputItem]] = TypeAdapter(list[InputItem])
+output_item_adapter: TypeAdapter[OutputItem] = TypeAdapter(OutputItem)
+output_items_adapter: TypeAdapter[list[OutputItem]] = TypeAdapter(list[OutputItem])
+
+
+def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """OpenAI mode: `{"role": ..., "content": ...}` without `type` is a message, dumped back without it."""
+    if isinstance(value, dict) and "type" not in value and "role" in value:
+        model = handler({**value, "type": "message"})
+        model.__pydantic_fields_set__.discard("type")
+        return model
+    return handler(value)
+
+
+_OpenAIInputItem: TypeAlias = Annotated[InputItem, WrapValidator(_read_shorthand)]
+_OpenAIOutputItem: TypeAlias = Annotated[OutputItem, WrapValidator(_read_shorthand)]
+
+_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
+    ("input", False): (input_item_adapter, input_items_adapter),
+    ("output", False): (output_item_adapter, output_items_adapter),
+    ("input", True): (TypeAdapter(_OpenAIInputItem), TypeAdapter(list[_OpenAIInputItem])),
+    ("output", True): (TypeAdapter(_OpenAIOutputItem), TypeAdapter(list[_OpenAIOutputItem])),
+}
+_OPENAI_CONTEXT = {"provider": "openai"}
+
+
+class ItemError(ValueError):
+    """Raised when items do not parse.
+
+    `.errors` is a list of dicts, one per problem, each with `loc` (a tuple that starts with the item's
+    index in its list when there is a list, then the field path), `type` (a stable error code such as
+    `string_type`, `missing`, `namespaced_type`, `union_tag_invalid`) and `msg` (a readable sentence).
+    `str(error)` names the item index, the field and the rule of each problem.
+    """
+
+    def __init__(self, errors: list[dict[str, Any]], title: str = "invalid item") -> None:
+        self.errors: list[dict[str, Any]] = errors
+        lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
+        if len(errors) > 20:
+            lines.append(f"... and {len(errors) - 20} more")
+        count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
+        super().__init__(f"{title} ({count}):\n  " + "\n  ".join(lines))
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    if not loc:
+        return "item"
+    head, rest = loc[0], loc[1:]
+    if isinstance(head, int):
+        field = ".".join(str(x) for x in rest)
+        return f"item {head}" + (f", field {field}" if field else "")
+    return "field " + ".".join(str(x) for x in loc)
+
+
+_KNOWN_TYPES = SPEC_ITEM_TYPES | SPEC_PART_TYPES
+# Branch labels pydantic gives the scalar members of a union, and the Python types they stand for.
+_SCALAR_BRANCHES: dict[str, type | tuple[type, ...]] = {
+    "str": str,
+    "constrained-str": str,
+    "int": int,
+    "constrained-int": int,
+    "float": float,
+    "bool": bool,
+    "none": type(None),
+}
+
+
+def _branch_relevant(branch: str, value: Any) -> bool:
+    """Is the union branch `branch` the one that speaks for `value`? Keeps one precise error per problem."""
+    t = value.get("type", None) if isinstance(value, Mapping) else None
+    keys_ref = isinstance(value, Mapping) and "id" in value and set(value) <= {"id", "type"}
+    if branch == "ref":
+        return t == "item_reference" or (t is None and keys_ref)
+    if branch == "namespaced":
+        return isinstance(t, str) and t not in _KNOWN_TYPES
+    # the tagged union of spec types
+    if t == "item_reference" or (t is None and keys_ref):
+        return False
+    return not (isinstance(t, str) and t not in _KNOWN_TYPES)
+
+
+def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Turn pydantic's union errors into one entry per real problem, with a plain field path."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for err in exc.errors(include_url=False, include_context=False, include_input=False):
+        loc = err["loc"]
+        value: Any = raw
+        clean: list[Any] = []
+        keep = True
+        tagged = False
+        for seg in loc:
+            if tagged and isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
+                if seg in (value.get("type"), value.get("role")):
+                    continue  # a tag value after a tagged-union segment, not a field
+            tagged = False
+            if isinstance(seg, str) and seg.startswith("tagged-union["):
+                if not _branch_relevant("tagged", value):
+                    keep = False
+                    break
+                tagged = True
+                continue
+            if isinstance(seg, str) and seg.startswith("function-wrap[_read_native_types"):
+                if not _branch_relevant("namespaced", value):
+                    keep = False
+                    break
+                continue
+            if seg == "ItemReferenceParam":
+                if not _branch_relevant("ref", value):
+                    keep = False
+                    break
+                continue
+            if isinstance(seg, str) and seg in _SCALAR_BRANCHES:
+                if isinstance(value, list | Mapping) and not isinstance(value, _SCALAR_BRANCHES[seg]):
+                    if isinstance(value, list) or seg != "str":
+                        keep = False
+                        break
+                continue
+            if isinstance(seg, str) and seg.startswith("list["):
+                if isinstance(value, str):
+                    keep = False
+                    break
+                continue
+            if isinstance(seg, str) and seg.startswith(("function-", "union[", "nullable[", "missing-sentinel")):
+                continue
+            clean.append(seg)
+            if isinstance(value, Mapping):
+                value = value.get(seg)
+            elif isinstance(value, list) and isinstance(seg, int) and 0 <= seg < len(value):
+                value = value[seg]
+            else:
+                value = None
+        if not keep:
+            continue
+        entry_loc = prefix + tuple(clean)
+        key = (entry_loc, err["type"])
+        if key in seen:
+            continue
+        seen.add(key)
+        msg = err["msg"]
+        if err["type"] == "union_tag_not_found":
+            msg = "missing 'type': every part needs a string 'type'"
+        out.append({"loc": entry_loc, "type": err["type"], "msg": msg})
+    if not out:  # every branch was judged irrelevant: report the raw errors rather than nothing
+        out = [
+            {"loc": prefix + tuple(e["loc"]), "type": e["type"], "msg": e["msg"]}
+            for e in exc.errors(include_url=False, include_context=False, include_input=False)
+        ]
+    return out
+
+
+def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:
+    """Errors that are clearer said before validation: not an object, missing or non-string type."""
+    if not isinstance(data, Mapping):
+        got = type(data).__name__ if data is not None else "null"
+        return [{"loc": (), "type": "item_type", "msg": f"an item must be a JSON object, got {got}"}]
+    if "type" not in data or data.get("type") is None:
+        if "id" in data and set(data) <= {"id", "type"} and side == "input":
+            return []  # an item_reference
+        if provider == "openai" and "role" in data and "type" not in data:
+            return []  # OpenAI's shorthand message
+        return [
+            {
+                "loc": ("type",),
+                "type": "missing_type",
+                "msg": "missing 'type': every item needs a type; an item without one is an item_reference "
+                "only when its only key is 'id' (input side)"
+                + ("" if provider == "openai" else ", and a {role, content} shorthand message needs provider='openai'"),
+            }
+        ]
+    t = data["type"]
+    if not isinstance(t, str):
+        return [{"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}]
+    if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and provider != "openai"):
+        return [
+            {
+                "loc": ("type",),
+                "type": "unknown_item_type",
+                "msg": f"unknown item type '{t}': a type outside the spec must be prefixed with its provider's "
+                f"slug as slug:name (for example 'acme:{t or 'name'}'); spec types are "
+                + ", ".join(sorted(SPEC_ITEM_TYPES)),
+            }
+        ]
+    if ":" in t and not NAMESPACED_TYPE.match(t):
+        return [
+            {
+                "loc": ("type",),
+                "type": "namespaced_type",
+                "msg": f"type '{t}' is not a valid slug:name extension type (a slug, a colon, then a name)",
+            }
+        ]
+    if t == "item_reference" and side == "output":
+        return [
+            {"loc": ("type",), "type": "wrong_side", "msg": "item_reference exists only on the input side"}
+        ]
+    return []
+
+
+def _coerce(data: Any) -> tuple[Any, bool]:
+    """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
+    if isinstance(data, BaseModel) and not isinstance(data, WireModel):
+        if type(data).__module__.startswith("openai."):
+            return data.model_dump(mode="json", by_alias=True, exclude_unset=True), True
+        return data.model_dump(mode="json", by_alias=True, exclude_unset=True), False
+    return data, False
+
+
+def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) -> Any:
+    prefix: tuple[Any, ...] = () if index is None else (index,)
+    data, from_sdk = _coerce(data)
+    if from_sdk:
+        provider = "openai"
+    if isinstance(data, WireModel):
+        return data
+    problems = _precheck(data, side, provider)
+    if problems:
+        raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
+    single, _ = _ADAPTERS[(side, provider == "openai")]
+    try:
+        return single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
+    except ValidationError as exc:
+        raise ItemError(_clean_errors(exc, data, prefix)) from None
+
+
+def _check_side(side: Any, provider: Any) -> None:
+    if side not in ("input", "output"):
+        raise ValueError(f"side must be 'input' or 'output', got {side!r}")
+    if provider not in (None, "openai"):
+        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+
+
+def _loads(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ItemError([{"loc": (), "type": "json_invalid", "msg": "JSON nested too deeply"}]) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"not valid JSON: {exc}"}]) from None
+
+
+def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) -> Item:
+    """Parse one item.
+
+    `data` is a JSON object as a dict, a JSON text (`str` or `bytes`), one of our models (returned as
+    is) or an `openai` SDK object (which implies `provider="openai"`). `side="input"` reads the request
+    forms (`ItemParam`), `side="output"` the response forms (`ItemField`). `provider="openai"` also reads
+    OpenAI's un-prefixed native types (`web_search_call` -> `NamespacedItem` typed
+    `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
+    message.
+
+    Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
+    parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
+    """
+    _check_side(side, provider)
+    if isinstance(data, str | bytes | bytearray):
+        data = _loads(data)
+    return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
+
+
+def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            yield lineno, line
+
+
+def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) -> Iterator[Item]:
+    """Parse items one at a time (a list, an iterable of items or of JSONL lines); raises `ItemError`
+    at the first bad item, naming its index. Memory stays bounded by one item."""
+    _check_side(side, provider)
+    if isinstance(data, str | bytes | bytearray):
+        yield from parse_items(data, side=side, provider=provider)
+        return
+    for i, raw in enumerate(data):
+        if isinstance(raw, str | bytes | bytearray):
+            if not raw.strip():
+                continue
+            raw = _loads(raw)
+        yield _validate_one(raw, side, provider, i)
+
+
+def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -> list[Item]:
+    """Parse a list of items.
+
+    `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
+    object per line; blank lines are skipped). Valid input takes one pass through pydantic-core; on any
+    bad item the items are read one by one so that the `ItemError` lists one precise error per bad item,
+    each `loc` starting with the item's index (for JSONL, the index among non-blank lines).
+
+    Raises `ItemError` when the text is not JSON, when the value is not a list, or when any item does not
+    parse (see `parse_item`).
+    """
+    _check_side(side, provider)
+    _, many = _ADAPTERS[(side, provider == "openai")]
+    ctx = _OPENAI_CONTEXT if provider == "openai" else None
+    raw: Any
+    if isinstance(data, bytes | bytearray | str):
+        text = data.decode("utf-8", "surrogatepass") if isinstance(data, bytes | bytearray) else data
+        stripped = text.lstrip()
+        if stripped.startswith("["):
+            try:
+                return many.validate_json(data, context=ctx)  # type: ignore[no-any-return]
+            except ValidationError:
+                pass
+            raw = _loads(text)
+        elif stripped.startswith("{"):
+            raw = []
+            for lineno, line in _split_jsonl(text):
+                try:
+                    raw.append(json.loads(line))
+                except (ValueError, RecursionError) as exc:
+                    raise ItemError(
+                        [{"loc": (len(raw),), "type": "json_invalid", "msg": f"line {lineno} is not valid JSON: {exc}"}]
+                    ) from None
+        elif not stripped:
+            return []
+        else:
+            raise ItemError(
+                [{"loc": (), "type": "json_invalid", "msg": "expected a JSON array of items or JSONL (one object per line)"}]
+            )
+    else:
+        raw = data
+    if isinstance(raw, Mapping) or not isinstance(raw, Iterable) or isinstance(raw, str | bytes):
+        got = "a JSON object" if isinstance(raw, Mapping) else type(raw).__name__
+        raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
+    raw = list(raw)
+    if all(isinstance(x, dict) for x in raw):
+        try:
+            return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
+        except ValidationError:
+            pass
+    items: list[Item] = []
+    errors: list[dict[str, Any]] = []
+    for i, x in enumerate(raw):
+        try:
+            items.append(_validate_one(x, side, provider, i))
+        except ItemError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        bad = len({e["loc"][0] for e in errors if e["loc"]})
+        raise ItemError(errors, title=f"{bad} of {len(raw)} items invalid")
+    return items
+
+
+def dump_item(item: Any) -> dict[str, Any]:
+    """Dump a parsed item to a JSON-ready dict, exactly as it was read.
+
+    Unknown fields are kept, explicit `null`s stay, nothing the input did not have is added, and
+    OpenAI's native types and shorthand messages come back in their original form. Raises `ItemError`
+    when `item` is not one of our models.
+    """
+    if not isinstance(item, WireModel):
+        raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
+    return item.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
+    """Dump parsed items (see `dump_item`)."""
+    return [dump_item(i) for i in items]
+
+
+def is_namespaced(item: Any) -> bool:
+    """True for a `NamespacedItem` (or a raw dict whose `type` contains a colon)."""
+    if isinstance(item, NamespacedBase):
+        return True
+    return isinstance(item, Mapping) and isinstance(item.get("type"), str) and ":" in item["type"]

@@ -1,0 +1,661 @@
+"""Replay rules: `gate` one function call before executing it, `check_transcript` before replaying a
+list of items, and `check_tool` for the closed-object rules of strict tools.
+
+Per-item rules live in the schemas (and so in the models); the rules here span items: a
+`function_call_output` answers an earlier completed `function_call` with the same `call_id`, calls are
+answered before the conversation moves on, `incomplete` is terminal, ids are unique, reasoning is
+followed by what it produced, and provider items stay with their provider. Spec: Open Responses
+2026-04-24, "Items are state machines", "Tool calling", "Extending items".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ._base import NamespacedBase, WireModel
+from .arguments import ArgumentsError, SchemaError, SchemaFailure, compile_schema, parse_arguments, schema_failures
+from .items import ItemError, Provider, Side, _validate_one
+
+__all__ = [
+    "GateReason",
+    "GateResult",
+    "TranscriptReport",
+    "Violation",
+    "ViolationCode",
+    "check_tool",
+    "check_transcript",
+    "gate",
+]
+
+
+class GateReason(StrEnum):
+    """Why `gate` allowed or refused a call, in the order the checks run."""
+
+    OK = "ok"
+    """A completed function call whose arguments are strict JSON and pass the tool's schema."""
+    NAMESPACED = "namespaced"
+    """`type` is `slug:name` (or not a string): a provider item, never executed by us."""
+    NOT_FUNCTION_CALL = "not_function_call"
+    """Not a `function_call` item."""
+    STATUS = "status"
+    """`status` is not `completed` (still streaming, cut off, or absent)."""
+    ARGUMENTS_TYPE = "arguments_type"
+    """`arguments` is not a string."""
+    ARGUMENTS_PARSE = "arguments_parse"
+    """`arguments` is not strict JSON (duplicate keys, NaN, too deep, truncated, ...)."""
+    ARGUMENTS_SCHEMA = "arguments_schema"
+    """The parsed arguments fail the tool's JSON Schema; see `failures`."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """The verdict of `gate`.
+
+    `reason` is a `GateReason`; `ok` is true only for `GateReason.OK`, the one verdict that allows
+    executing the tool and appending a `function_call_output`. `failures` lists each schema failure as
+    (JSON Pointer path, keyword); `arguments` holds the parsed arguments once they parsed; `message`
+    explains a refusal.
+    """
+
+    reason: GateReason
+    failures: tuple[SchemaFailure, ...] = ()
+    arguments: Any = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is GateReason.OK
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def _field(item: Any, name: str) -> Any:
+    if isinstance(item, dict):
+        return item.get(name)
+    value = getattr(item, name, None)
+    if value is None and isinstance(item, WireModel) and item.model_extra:
+        value = item.model_extra.get(name)
+    return value if _is_set(value) else None
+
+
+def _is_set(value: Any) -> bool:
+    return type(value).__name__ != "MISSING" if value is not None else True
+
+
+def gate(item: Any, tool_schema: Any = None) -> GateResult:
+    """Decide whether a function call may be executed.
+
+    `item` is a raw JSON object or a parsed item; `tool_schema` is the tool's `parameters` JSON Schema
+    (a dict; `None` skips the schema check). The checks run in this order and the first that fails is
+    the reason: `namespaced` (type contains `:` or is not a string), `not_function_call`, `status` (not
+    `completed`), `arguments_type` (not a string), `arguments_parse` (not strict JSON, see
+    `replayable.arguments.parse_arguments`), `arguments_schema` (fails the schema), else `ok`.
+
+    Never raises on a bad item. Raises `replayable.arguments.SchemaError` when `tool_schema` itself is
+    not a valid JSON Schema. Validators are compiled once per schema and cached.
+    """
+    t = _field(item, "type")
+    if not isinstance(t, str) or ":" in t:
+        return GateResult(GateReason.NAMESPACED, message="a provider item (slug:name) is never executed")
+    if t != "function_call":
+        return GateResult(GateReason.NOT_FUNCTION_CALL, message=f"a {t} item is not a function call")
+    status = _field(item, "status")
+    if status != "completed":
+        return GateResult(GateReason.STATUS, message=f"status is {status!r}; only a completed call may run")
+    args = _field(item, "arguments")
+    if not isinstance(args, str):
+        return GateResult(
+            GateReason.ARGUMENTS_TYPE, message=f"arguments must be a JSON string, got {type(args).__name__}"
+        )
+    try:
+        value = parse_arguments(args)
+    except ArgumentsError as exc:
+        return GateResult(GateReason.ARGUMENTS_PARSE, message=str(exc))
+    if tool_schema is None:
+        return GateResult(GateReason.OK, arguments=value)
+    failures = schema_failures(value, tool_schema)
+    if failures:
+        return GateResult(
+            GateReason.ARGUMENTS_SCHEMA,
+            tuple(failures),
+            value,
+            "; ".join(f"{f.path or '/'} fails {f.keyword}" for f in failures),
+        )
+    return GateResult(GateReason.OK, arguments=value)
+
+
+class ViolationCode(StrEnum):
+    """Stable codes of transcript and tool violations."""
+
+    ITEM_INVALID = "item_invalid"
+    """The item does not parse (a field has the wrong type, a required field is missing, ...)."""
+    UNKNOWN_ITEM_TYPE = "unknown_item_type"
+    """An un-prefixed `type` that the spec does not define (extensions must be `slug:name`)."""
+    FUNCTION_ARGUMENTS_NOT_STRING = "function_arguments_not_string"
+    """`function_call.arguments` is not a JSON string (often an object that was not serialized)."""
+    OUTPUT_NOT_STRING_OR_CONTENT_PARTS = "output_not_string_or_content_parts"
+    """`function_call_output.output` is neither a string nor a list of content parts."""
+    REASONING_MISSING_SUMMARY = "reasoning_missing_summary"
+    """A reasoning item without `summary` (required even when empty)."""
+    CHAT_COMPLETIONS_ENVELOPE = "chat_completions_envelope"
+    """A Chat Completions shape (`tool_calls`, `role: "tool"`, `tool_call_id`, `role: "function"`)."""
+    FUNCTION_CALL_IN_CONTENT = "function_call_in_content"
+    """A function call nested inside a message's content instead of being its own item."""
+    OUTPUT_WITHOUT_FUNCTION_CALL = "output_without_function_call"
+    """A `function_call_output` whose `call_id` answers no earlier `function_call`."""
+    FUNCTION_CALL_WITHOUT_OUTPUT = "function_call_without_output"
+    """A call left unanswered once the conversation moved on (or at the end, unless `pending_ok`)."""
+    DUPLICATE_CALL_ID = "duplicate_call_id"
+    """Two function calls with the same `call_id`."""
+    DUPLICATE_OUTPUT = "duplicate_output"
+    """A second `function_call_output` for one call."""
+    INCOMPLETE_CALL_REPLAYED = "incomplete_call_replayed"
+    """A call whose status is `incomplete` (cut off; its arguments may be truncated)."""
+    IN_PROGRESS_CALL_REPLAYED = "in_progress_call_replayed"
+    """A call whose status is `in_progress` (not finished)."""
+    OUTPUT_FOR_UNFINISHED_CALL = "output_for_unfinished_call"
+    """An output answering an `in_progress` or `incomplete` call."""
+    INCOMPLETE_NOT_LAST = "incomplete_not_last"
+    """In one response's output, an `incomplete` item that is not the last item."""
+    DUPLICATE_ITEM_ID = "duplicate_item_id"
+    """Two items with the same `id`."""
+    REASONING_WITHOUT_FOLLOWING_ITEM = "reasoning_without_following_item"
+    """A reasoning item with an `id` not immediately followed by an item with an `id`."""
+    FOREIGN_EXTENSION_ITEM = "foreign_extension_item"
+    """A namespaced item of a provider other than the replay target."""
+    UNKNOWN_TOOL = "unknown_tool"
+    """A call to a tool that is not in `tools`."""
+    TOOL_NOT_ALLOWED = "tool_not_allowed"
+    """A call to a tool outside `allowed_tools`."""
+    ARGUMENTS_PARSE = "arguments_parse"
+    """Arguments are not strict JSON."""
+    ARGUMENTS_SCHEMA = "arguments_schema"
+    """Arguments fail the tool's `parameters` schema."""
+    INVALID_TOOL = "invalid_tool"
+    """A tool definition that is malformed (no name, name not allowed, schema not valid)."""
+    STRICT_SCHEMA_ADDITIONAL_PROPERTIES = "strict_schema_additional_properties"
+    """A strict tool's object schema without `additionalProperties: false`."""
+    STRICT_SCHEMA_REQUIRED_INCOMPLETE = "strict_schema_required_incomplete"
+    """A strict tool's object schema whose `required` does not list every property."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: `index` of the item (None for a tool lint finding), a stable `code`
+    (`ViolationCode`), a readable `message`, and `path`, a JSON Pointer into the item or tool."""
+
+    index: int | None
+    code: ViolationCode
+    message: str
+    path: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptReport:
+    """The result of `check_transcript`.
+
+    `ok` is true when nothing is violated (pending calls allowed with `pending_ok=True` do not count);
+    `violations` lists every broken rule in item order; `pending` lists the indexes of trailing calls
+    still waiting for their output (only with `pending_ok=True`); `items` holds each parsed item, or
+    `None` where an item did not parse.
+    """
+
+    violations: tuple[Violation, ...]
+    pending: tuple[int, ...] = ()
+    items: tuple[Any, ...] = field(default=(), repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+_CHAT_HINT = (
+    "convert it to Responses items: each tool_calls entry becomes a function_call item "
+    "{type, call_id, name, arguments} and each tool message a function_call_output item "
+    "{type, call_id, output} (replayable.from_chat_completions does this)"
+)
+
+
+def _chat_shape(raw: Mapping[str, Any]) -> str | None:
+    if "tool_calls" in raw:
+        return "a Chat Completions assistant message with tool_calls"
+    if raw.get("role") == "tool" or "tool_call_id" in raw:
+        return "a Chat Completions tool message (role 'tool' / tool_call_id)"
+    if raw.get("role") == "function":
+        return "a legacy Chat Completions function message"
+    if "function_call" in raw and "type" not in raw:
+        return "a legacy Chat Completions function_call field"
+    return None
+
+
+_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
+
+
+def _nested_call(raw: Mapping[str, Any]) -> int | None:
+    content = raw.get("content")
+    if isinstance(content, list):
+        for j, part in enumerate(content):
+            if isinstance(part, Mapping) and part.get("type") in _NESTED_CALL_TYPES:
+                return j
+    return None
+
+
+def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
+    loc = err.get("loc", ())
+    t = raw.get("type") if isinstance(raw, Mapping) else None
+    first = loc[1] if len(loc) > 1 else None
+    if err.get("type") in ("unknown_item_type", "namespaced_type", "missing_type", "type_not_string"):
+        return ViolationCode.UNKNOWN_ITEM_TYPE if err.get("type") == "unknown_item_type" else ViolationCode.ITEM_INVALID
+    if t == "function_call" and first == "arguments":
+        return ViolationCode.FUNCTION_ARGUMENTS_NOT_STRING
+    if t == "function_call_output" and first == "output":
+        return ViolationCode.OUTPUT_NOT_STRING_OR_CONTENT_PARTS
+    if t == "reasoning" and first == "summary":
+        return ViolationCode.REASONING_MISSING_SUMMARY if err.get("type") == "missing" else ViolationCode.ITEM_INVALID
+    return ViolationCode.ITEM_INVALID
+
+
+def _pointer(loc: Sequence[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc)
+
+
+@dataclass(slots=True)
+class _View:
+    """What the cross-item rules read of one item, from its model or, if it did not parse, its raw JSON."""
+
+    type: Any
+    id: Any
+    call_id: Any
+    status: Any
+    name: Any
+    arguments: Any
+    namespaced: bool
+
+
+def _view(item: Any) -> _View:
+    t = _field(item, "type")
+    if t is None and isinstance(item, Mapping) and "role" in item:
+        t = "message"
+    return _View(
+        type=t,
+        id=_field(item, "id"),
+        call_id=_field(item, "call_id"),
+        status=_field(item, "status"),
+        name=_field(item, "name"),
+        arguments=_field(item, "arguments"),
+        namespaced=isinstance(item, NamespacedBase) or (isinstance(t, str) and ":" in t),
+    )
+
+
+def _tool_index(tools: Iterable[Any] | None) -> dict[str, Any] | None:
+    if tools is None:
+        return None
+    index: dict[str, Any] = {}
+    for tool in tools:
+        if isinstance(tool, WireModel):
+            tool = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        if not isinstance(tool, Mapping):
+            continue
+        name = tool.get("name")
+        if tool.get("type") not in (None, "function") or not isinstance(name, str):
+            continue
+        index[name] = tool.get("parameters", tool.get("inputSchema"))
+    return index
+
+
+def check_transcript(
+    items: Iterable[Any],
+    *,
+    tools: Iterable[Any] | None = None,
+    target: str | None = None,
+    provider: Provider = None,
+    pending_ok: bool = False,
+    allowed_tools: Iterable[str] | None = None,
+    side: Side | None = None,
+) -> TranscriptReport:
+    """Check a list of items before it is replayed (sent as the `input` of a request).
+
+    `items` are raw JSON objects, parsed items, or `openai` SDK objects. Each item is read in its input
+    form or, failing that, its output form (`side` pins one). `tools` are function tool definitions
+    (`{"type": "function", "name", "parameters"}`); with them each call's arguments are checked
+    against its tool's `parameters` and a call to a tool not listed is a violation. `target` is the
+    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation.
+    `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
+    reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
+    limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
+    an `incomplete` item is the last item of a response.
+
+    Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
+    `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments
+    (e.g. `side="sideways"`).
+    """
+    if side not in (None, "input", "output"):
+        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
+    if provider not in (None, "openai"):
+        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    tool_params = _tool_index(tools)
+    allowed = None if allowed_tools is None else set(allowed_tools)
+    if isinstance(items, str | bytes | bytearray | Mapping):
+        raise ValueError("items must be a list of items; use parse_items for JSON text")
+    raw_items = list(items)
+    violations: list[Violation] = []
+    parsed: list[Any] = []
+    views: list[_View] = []
+
+    def add(index: int | None, code: ViolationCode, message: str, path: str = "") -> None:
+        violations.append(Violation(index, code, message, path))
+
+    for i, raw in enumerate(raw_items):
+        if isinstance(raw, WireModel):
+            parsed.append(raw)
+            views.append(_view(raw))
+            continue
+        if isinstance(raw, Mapping):
+            shape = _chat_shape(raw)
+            if shape is not None:
+                add(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"{shape} is not a Responses item: {_CHAT_HINT}")
+                parsed.append(None)
+                views.append(_view(raw))
+                continue
+            j = _nested_call(raw)
+            if j is not None:
+                add(
+                    i,
+                    ViolationCode.FUNCTION_CALL_IN_CONTENT,
+                    f"content part {j} is a {raw['content'][j].get('type')}: calls and their outputs are items of "
+                    "their own (function_call / function_call_output), never parts of a message",
+                    f"/content/{j}",
+                )
+                parsed.append(None)
+                views.append(_view(raw))
+                continue
+        model, errors = _parse_either(raw, side, provider, i)
+        parsed.append(model)
+        if model is None:
+            seen_codes: set[tuple[ViolationCode, str]] = set()
+            for err in errors:
+                code = _code_for(err, raw)
+                path = _pointer(err["loc"][1:])
+                if (code, path) in seen_codes:
+                    continue
+                seen_codes.add((code, path))
+                where = f" at {path}" if path else ""
+                add(i, code, f"{err['msg']}{where} [{err['type']}]", path)
+            views.append(_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
+        else:
+            views.append(_view(model))
+
+    _cross_item_rules(views, add, target, tool_params, allowed, side)
+    pending = _pending_rule(views, add, pending_ok)
+    violations.sort(key=lambda v: (v.index if v.index is not None else -1))
+    return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
+
+
+def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
+    sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
+    first_errors: list[dict[str, Any]] | None = None
+    for s in sides:
+        try:
+            return _validate_one(raw, s, provider, index), []
+        except ItemError as exc:
+            if first_errors is None:
+                first_errors = exc.errors
+    return None, first_errors or []
+
+
+_BARRIERS = frozenset({"message", "compaction", "item_reference"})
+
+
+def _cross_item_rules(
+    views: list[_View],
+    add: Any,
+    target: str | None,
+    tool_params: dict[str, Any] | None,
+    allowed: set[str] | None,
+    side: Side | None,
+) -> None:
+    ids: dict[str, int] = {}
+    calls: dict[str, int] = {}
+    answered: set[str] = set()
+    unfinished: set[str] = set()
+    last = len(views) - 1
+    for i, v in enumerate(views):
+        if isinstance(v.id, str) and v.id:
+            if v.id in ids:
+                add(i, ViolationCode.DUPLICATE_ITEM_ID, f"item id {v.id!r} already used by item {ids[v.id]}", "/id")
+            else:
+                ids[v.id] = i
+        if v.namespaced and target is not None and isinstance(v.type, str):
+            slug = v.type.split(":", 1)[0]
+            if slug != target:
+                add(
+                    i,
+                    ViolationCode.FOREIGN_EXTENSION_ITEM,
+                    f"{v.type} belongs to provider {slug!r}, not to the target {target!r}: provider items are not "
+                    "portable; drop it or convert it to portable content (replayable.prepare_replay)",
+                    "/type",
+                )
+        if v.type == "reasoning" and isinstance(v.id, str) and v.id:
+            nxt = views[i + 1] if i < last else None
+            if nxt is None or not (isinstance(nxt.id, str) and nxt.id):
+                what = "nothing follows it" if nxt is None else f"item {i + 1} has no id"
+                add(
+                    i,
+                    ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM,
+                    f"reasoning item {v.id!r} must be immediately followed by the item it produced (which carries "
+                    f"its own id), but {what}",
+                )
+        if side == "output" and v.status == "incomplete" and i < last:
+            add(i, ViolationCode.INCOMPLETE_NOT_LAST, "an incomplete item is terminal and must be the last item of its "
+                "response", "/status")
+        if v.type == "function_call" and not v.namespaced:
+            _call_rules(i, v, add, calls, unfinished, tool_params, allowed)
+        elif v.type == "function_call_output" and not v.namespaced:
+            cid = v.call_id
+            if not isinstance(cid, str):
+                continue
+            if cid not in calls:
+                add(i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
+                    f"no earlier function_call has call_id {cid!r} (outputs pair with calls by call_id, byte for byte)",
+                    "/call_id")
+            elif cid in answered:
+                add(i, ViolationCode.DUPLICATE_OUTPUT, f"call {cid!r} (item {calls[cid]}) was already answered",
+                    "/call_id")
+            elif cid in unfinished:
+                add(i, ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
+                    f"call {cid!r} (item {calls[cid]}) is not completed; an unfinished call must not be answered",
+                    "/call_id")
+            answered.add(cid)
+
+
+def _call_rules(
+    i: int,
+    v: _View,
+    add: Any,
+    calls: dict[str, int],
+    unfinished: set[str],
+    tool_params: dict[str, Any] | None,
+    allowed: set[str] | None,
+) -> None:
+    cid = v.call_id
+    if isinstance(cid, str):
+        if cid in calls:
+            add(i, ViolationCode.DUPLICATE_CALL_ID, f"call_id {cid!r} already used by item {calls[cid]}", "/call_id")
+        else:
+            calls[cid] = i
+    if v.status in ("in_progress", "incomplete"):
+        code = ViolationCode.INCOMPLETE_CALL_REPLAYED if v.status == "incomplete" else ViolationCode.IN_PROGRESS_CALL_REPLAYED
+        add(i, code, f"call status is {v.status!r}: only a completed call may be replayed or answered (its arguments "
+            "may be truncated)", "/status")
+        if isinstance(cid, str):
+            unfinished.add(cid)
+    name = v.name
+    if allowed is not None and isinstance(name, str) and name not in allowed:
+        listed = ", ".join(sorted(allowed)) or "none"
+        add(i, ViolationCode.TOOL_NOT_ALLOWED, f"tool {name!r} is not in allowed_tools ({listed})", "/name")
+    if tool_params is None or not isinstance(name, str):
+        return
+    if name not in tool_params:
+        add(i, ViolationCode.UNKNOWN_TOOL, f"no tool named {name!r} in tools", "/name")
+        return
+    if not isinstance(v.arguments, str):
+        return  # reported as function_arguments_not_string by the item's own validation
+    try:
+        value = parse_arguments(v.arguments)
+    except ArgumentsError as exc:
+        add(i, ViolationCode.ARGUMENTS_PARSE, str(exc), "/arguments")
+        return
+    schema = tool_params[name]
+    if schema is None:
+        return
+    try:
+        failures = schema_failures(value, schema)
+    except SchemaError as exc:
+        add(i, ViolationCode.INVALID_TOOL, f"tool {name!r}: {exc}", "/name")
+        return
+    for f in failures:
+        add(i, ViolationCode.ARGUMENTS_SCHEMA, f"arguments {f.path or '/'} fail {f.keyword}: {f.message}",
+            "/arguments" + f.path)
+
+
+def _pending_rule(views: list[_View], add: Any, pending_ok: bool) -> list[int]:
+    """Calls must be answered before an item other than a call, an output or reasoning follows."""
+    open_calls: dict[str, int] = {}
+    for i, v in enumerate(views):
+        if v.namespaced:
+            continue
+        if v.type == "function_call" and isinstance(v.call_id, str):
+            if v.status not in ("in_progress", "incomplete"):
+                open_calls.setdefault(v.call_id, i)
+        elif v.type == "function_call_output" and isinstance(v.call_id, str):
+            open_calls.pop(v.call_id, None)
+        elif v.type in _BARRIERS or not isinstance(v.type, str):
+            for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
+                add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                    f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
+                    "conversation moves on", "/call_id")
+            open_calls.clear()
+    trailing = sorted(open_calls.values())
+    if pending_ok:
+        return trailing
+    for j in trailing:
+        add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+            f"call {views[j].call_id!r} has no function_call_output (pass pending_ok=True when the transcript "
+            "ends with calls still to be executed)", "/call_id")
+    return []
+
+
+# --- strict tool lint -------------------------------------------------------------------------------------
+
+_TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def check_tool(tool: Any) -> list[Violation]:
+    """Lint a tool definition for the closed-object rules strict tools must follow.
+
+    Accepts a Responses function tool (`{"type": "function", "name", "parameters", "strict"}`), an
+    Agents API function tool (with `defer_loading`) or an MCP tool (`{"name", "inputSchema"}`). For a
+    Responses function tool whose `strict` is true or absent (the spec's default), and always for
+    Agents and MCP tools, every object schema (`type: object`, or one with `properties`) must have
+    `additionalProperties: false` and list every property in `required` (optional ones nullable
+    instead); `$ref`s into the same document are followed. Findings are `Violation`s with `index=None`
+    and `path` a JSON Pointer into the tool. Never raises on a bad tool.
+    """
+    if isinstance(tool, WireModel):
+        tool = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if not isinstance(tool, Mapping):
+        return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+    out: list[Violation] = []
+    name = tool.get("name")
+    if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
+        out.append(Violation(None, ViolationCode.INVALID_TOOL,
+                             f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'", "/name"))
+    if "inputSchema" in tool:
+        key, closed = "inputSchema", True
+    else:
+        key = "parameters"
+        closed = "defer_loading" in tool or tool.get("strict", True) is not False
+    schema = tool.get(key)
+    if schema is None:
+        return out
+    if not isinstance(schema, Mapping | bool):
+        out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} must be a JSON Schema object", f"/{key}"))
+        return out
+    try:
+        compile_schema(schema)
+    except SchemaError as exc:
+        out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), f"/{key}"))
+        return out
+    if closed and isinstance(schema, Mapping):
+        _lint_closed(schema, schema, f"/{key}", f"/{key}", out, set())
+    return out
+
+
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_ONE = ("items", "not", "if", "then", "else", "additionalItems", "contains")
+
+
+def _resolve(root: Mapping[str, Any], ref: str) -> tuple[Any, str] | None:
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for part in ref[1:].split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node, ref[1:]
+
+
+def _lint_closed(
+    node: Any, root: Mapping[str, Any], base: str, path: str, out: list[Violation], seen: set[str]
+) -> None:
+    """Walk a schema; `base` is the pointer of `root` in the tool, `path` the pointer of `node`."""
+    if not isinstance(node, Mapping):
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        hit = _resolve(root, ref)
+        if hit is not None and hit[1] not in seen:
+            seen.add(hit[1])
+            _lint_closed(hit[0], root, base, base + hit[1], out, seen)
+    t = node.get("type")
+    is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(node.get("properties"), Mapping)
+    if is_object:
+        if node.get("additionalProperties") is not False:
+            out.append(Violation(None, ViolationCode.STRICT_SCHEMA_ADDITIONAL_PROPERTIES,
+                                 f"object schema at {path or '/'} must set additionalProperties: false",
+                                 path + "/additionalProperties"))
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            required = node.get("required")
+            listed = set(required) if isinstance(required, list) else set()
+            missing = [k for k in props if k not in listed]
+            if missing:
+                out.append(Violation(None, ViolationCode.STRICT_SCHEMA_REQUIRED_INCOMPLETE,
+                                     f"object schema at {path or '/'} must list every property in required "
+                                     f"(make optional ones nullable instead): missing {', '.join(map(repr, missing))}",
+                                     path + "/required"))
+            for k, sub in props.items():
+                _lint_closed(sub, root, base, f"{path}/properties/{k}", out, seen)
+    for key in _SUBSCHEMA_LISTS:
+        subs = node.get(key)
+        if isinstance(subs, list):
+            for n, sub in enumerate(subs):
+                _lint_closed(sub, root, base, f"{path}/{key}/{n}", out, seen)
+    for key in _SUBSCHEMA_ONE:
+        _lint_closed(node.get(key), root, base, f"{path}/{key}", out, seen)
+    ap = node.get("additionalProperties")
+    if isinstance(ap, Mapping):
+        _lint_closed(ap, root, base, f"{path}/additionalProperties", out, seen)
