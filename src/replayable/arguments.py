@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema_rs
 
@@ -48,8 +47,7 @@ class SchemaError(ValueError):
     """The tool's JSON Schema itself is invalid (it cannot be compiled)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaFailure:
+class SchemaFailure(NamedTuple):
     """One way a value fails a JSON Schema.
 
     `path` is the JSON Pointer (RFC 6901) of the offending value: for an unexpected key `refund` it is
@@ -120,24 +118,13 @@ def parse_arguments(text: Any, *, max_depth: int = MAX_DEPTH) -> Any:
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         raise ArgumentsError("lone_surrogate", "arguments contain a lone UTF-16 surrogate escape")
     try:
-        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+        return _DECODER.decode(text)
     except ArgumentsError:
         raise
     except RecursionError:
         raise ArgumentsError("too_deep", "arguments nest too deeply") from None
     except ValueError as exc:
         raise ArgumentsError("not_json", f"arguments are not valid JSON: {exc}") from None
-    if _skip_ws(text, end) != len(text):
-        raise ArgumentsError("not_json", f"arguments have extra data after the JSON value at offset {end}")
-    return value
-
-
-_WS = re.compile(r"[ \t\n\r]*")
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    m = _WS.match(text, pos)
-    return m.end() if m else pos
 
 
 # Cache: id(schema) -> (schema, validator). Holding the schema keeps its id from being reused.
@@ -189,7 +176,8 @@ def schema_failures(value: Any, schema: Any) -> list[SchemaFailure]:
     its own path under the object), and `keyword` is the failing JSON Schema keyword. Raises
     `SchemaError` when the schema is invalid.
     """
-    validator = compile_schema(schema)
+    hit = _BY_ID.get(id(schema))
+    validator = hit[1] if hit is not None and hit[0] is schema else compile_schema(schema)
     try:
         if validator.is_valid(value):
             return []

@@ -13,6 +13,7 @@ Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the mo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
@@ -382,6 +383,19 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
 
 
+_WS_STR = re.compile(r"[ \t\r\n\ufeff]*")
+_WS_BYTES = re.compile(rb"(?:[ \t\r\n]|\xef\xbb\xbf)*")
+
+
+def _first_char(data: str | bytes | bytearray) -> str:
+    """The first non-blank character of a JSON text, without copying it ('' when blank)."""
+    if isinstance(data, str):
+        i = _WS_STR.match(data).end()  # type: ignore[union-attr]
+        return data[i : i + 1]
+    i = _WS_BYTES.match(data).end()  # type: ignore[union-attr]
+    return data[i : i + 1].decode("latin-1")
+
+
 def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -419,15 +433,15 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     ctx = _OPENAI_CONTEXT if provider == "openai" else None
     raw: Any
     if isinstance(data, bytes | bytearray | str):
-        text = data.decode("utf-8", "surrogatepass") if isinstance(data, bytes | bytearray) else data
-        stripped = text.lstrip()
-        if stripped.startswith("["):
+        first = _first_char(data)
+        if first == "[":
             try:
                 return many.validate_json(data, context=ctx)  # type: ignore[no-any-return]
             except ValidationError:
                 pass
-            raw = _loads(text)
-        elif stripped.startswith("{"):
+            raw = _loads(data)
+        elif first == "{":
+            text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
             raw = []
             for lineno, line in _split_jsonl(text):
                 try:
@@ -436,7 +450,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                     raise ItemError(
                         [{"loc": (len(raw),), "type": "json_invalid", "msg": f"line {lineno} is not valid JSON: {exc}"}]
                     ) from None
-        elif not stripped:
+        elif first == "":
             return []
         else:
             raise ItemError(

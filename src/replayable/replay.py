@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from pydantic.experimental.missing_sentinel import MISSING
+
 from ._base import NamespacedBase, WireModel
 from .arguments import ArgumentsError, SchemaError, SchemaFailure, compile_schema, parse_arguments, schema_failures
 from .items import ItemError, Provider, Side, _validate_one
@@ -29,6 +31,9 @@ __all__ = [
     "check_transcript",
     "gate",
 ]
+
+
+_ABSENT = object()
 
 
 class GateReason(StrEnum):
@@ -50,40 +55,46 @@ class GateReason(StrEnum):
     """The parsed arguments fail the tool's JSON Schema; see `failures`."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=True)
 class GateResult:
-    """The verdict of `gate`.
+    """The verdict of `gate` (treat it as read-only).
 
     `reason` is a `GateReason`; `ok` is true only for `GateReason.OK`, the one verdict that allows
     executing the tool and appending a `function_call_output`. `failures` lists each schema failure as
-    (JSON Pointer path, keyword); `arguments` holds the parsed arguments once they parsed; `message`
-    explains a refusal.
+    (JSON Pointer path, keyword, message); `arguments` holds the parsed arguments once they parsed;
+    `message` explains a refusal.
     """
 
     reason: GateReason
     failures: tuple[SchemaFailure, ...] = ()
     arguments: Any = None
-    message: str = ""
+    detail: str = ""
 
     @property
     def ok(self) -> bool:
         return self.reason is GateReason.OK
+
+    @property
+    def message(self) -> str:
+        """A readable explanation (empty for `ok`)."""
+        if self.failures:
+            return "; ".join(f"{f.path or '/'} fails {f.keyword}: {f.message}" for f in self.failures)
+        return self.detail
 
     def __bool__(self) -> bool:
         return self.ok
 
 
 def _field(item: Any, name: str) -> Any:
-    if isinstance(item, dict):
+    """A field of a raw item or a parsed one (`None` when absent; unknown fields are read too)."""
+    if isinstance(item, Mapping):
         return item.get(name)
-    value = getattr(item, name, None)
-    if value is None and isinstance(item, WireModel) and item.model_extra:
-        value = item.model_extra.get(name)
-    return value if _is_set(value) else None
-
-
-def _is_set(value: Any) -> bool:
-    return type(value).__name__ != "MISSING" if value is not None else True
+    if isinstance(item, WireModel):
+        value = item.__dict__.get(name, _ABSENT)
+        if value is _ABSENT:
+            value = (item.__pydantic_extra__ or {}).get(name)
+        return None if value is MISSING else value
+    return getattr(item, name, None)
 
 
 def gate(item: Any, tool_schema: Any = None) -> GateResult:
@@ -98,34 +109,31 @@ def gate(item: Any, tool_schema: Any = None) -> GateResult:
     Never raises on a bad item. Raises `replayable.arguments.SchemaError` when `tool_schema` itself is
     not a valid JSON Schema. Validators are compiled once per schema and cached.
     """
-    t = _field(item, "type")
-    if not isinstance(t, str) or ":" in t:
-        return GateResult(GateReason.NAMESPACED, message="a provider item (slug:name) is never executed")
+    if type(item) is dict:
+        get = item.get
+        t, status, args = get("type"), get("status"), get("arguments")
+    else:
+        t, status, args = _field(item, "type"), _field(item, "status"), _field(item, "arguments")
+    if type(t) is not str or ":" in t:
+        return GateResult(GateReason.NAMESPACED, detail="a provider item (slug:name) is never executed")
     if t != "function_call":
-        return GateResult(GateReason.NOT_FUNCTION_CALL, message=f"a {t} item is not a function call")
-    status = _field(item, "status")
+        return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     if status != "completed":
-        return GateResult(GateReason.STATUS, message=f"status is {status!r}; only a completed call may run")
-    args = _field(item, "arguments")
-    if not isinstance(args, str):
+        return GateResult(GateReason.STATUS, detail=f"status is {status!r}; only a completed call may run")
+    if type(args) is not str:
         return GateResult(
-            GateReason.ARGUMENTS_TYPE, message=f"arguments must be a JSON string, got {type(args).__name__}"
+            GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
         )
     try:
         value = parse_arguments(args)
     except ArgumentsError as exc:
-        return GateResult(GateReason.ARGUMENTS_PARSE, message=str(exc))
+        return GateResult(GateReason.ARGUMENTS_PARSE, detail=str(exc))
     if tool_schema is None:
-        return GateResult(GateReason.OK, arguments=value)
+        return GateResult(GateReason.OK, (), value)
     failures = schema_failures(value, tool_schema)
     if failures:
-        return GateResult(
-            GateReason.ARGUMENTS_SCHEMA,
-            tuple(failures),
-            value,
-            "; ".join(f"{f.path or '/'} fails {f.keyword}" for f in failures),
-        )
-    return GateResult(GateReason.OK, arguments=value)
+        return GateResult(GateReason.ARGUMENTS_SCHEMA, tuple(failures), value)
+    return GateResult(GateReason.OK, (), value)
 
 
 class ViolationCode(StrEnum):
@@ -283,6 +291,18 @@ class _View:
 
 
 def _view(item: Any) -> _View:
+    if isinstance(item, WireModel):
+        # Hot path: read the model's own storage instead of attribute lookups (MISSING means absent).
+        fields = item.__dict__
+        extra = item.__pydantic_extra__ or {}
+        values = []
+        for name in ("type", "id", "call_id", "status", "name", "arguments"):
+            v = fields.get(name, _ABSENT)
+            if v is _ABSENT:
+                v = extra.get(name)
+            values.append(None if v is MISSING else v)
+        t = values[0]
+        return _View(t, values[1], values[2], values[3], values[4], values[5], isinstance(item, NamespacedBase))
     t = _field(item, "type")
     if t is None and isinstance(item, Mapping) and "role" in item:
         t = "message"
@@ -293,7 +313,7 @@ def _view(item: Any) -> _View:
         status=_field(item, "status"),
         name=_field(item, "name"),
         arguments=_field(item, "arguments"),
-        namespaced=isinstance(item, NamespacedBase) or (isinstance(t, str) and ":" in t),
+        namespaced=isinstance(t, str) and ":" in t,
     )
 
 

@@ -15,7 +15,6 @@ from . import (
     input_image_param,
     input_text,
     input_video,
-    namespaced_part,
     output_text,
     output_text_param,
     reasoning_text,
@@ -26,7 +25,7 @@ from . import (
 
 Content = TypeAliasType("Content", Annotated[Any, Field(title="Content")])
 """
-Content-part unions, tagged on `type`, each allowed where the spec allows it.
+Content-part unions, tagged on `type`, each allowing exactly the part types the spec allows at that place.
 """
 
 
@@ -42,26 +41,26 @@ A part of a function_call_output's output in a response: input_text, input_image
 """
 
 
-UserContentParamKnown = TypeAliasType(
-    "UserContentParamKnown",
+UserContentParam = TypeAliasType(
+    "UserContentParam",
     Annotated[
         input_text.InputTextContent
         | input_image_param.InputImageContentParam
         | input_file_param.InputFileContentParam,
-        Field(discriminator="type", title="UserContentParamKnown"),
+        Field(discriminator="type", title="UserContentParam"),
     ],
 )
 """
-A content part of an input user message: input_text, input_image or input_file. (spec types only)
+A content part of an input user message: input_text, input_image or input_file.
 """
 
 
-InstructionContentParamKnown = TypeAliasType(
-    "InstructionContentParamKnown",
-    Annotated[input_text.InputTextContent, Field(discriminator="type", title="InstructionContentParamKnown")],
+InstructionContentParam = TypeAliasType(
+    "InstructionContentParam",
+    Annotated[input_text.InputTextContent, Field(discriminator="type", title="InstructionContentParam")],
 )
 """
-A content part of an input system or developer message: input_text only. (spec types only)
+A content part of an input system or developer message: input_text only.
 """
 
 
@@ -80,28 +79,8 @@ A part of an input function_call_output's output: input_text, input_image, input
 """
 
 
-UserContentParam = TypeAliasType(
-    "UserContentParam",
-    Annotated[UserContentParamKnown | namespaced_part.NamespacedPart, Field(title="UserContentParam")],
-)
-"""
-A content part of an input user message: input_text, input_image or input_file. A provider's own `slug:name` part is kept as a NamespacedPart.
-"""
-
-
-InstructionContentParam = TypeAliasType(
-    "InstructionContentParam",
-    Annotated[
-        InstructionContentParamKnown | namespaced_part.NamespacedPart, Field(title="InstructionContentParam")
-    ],
-)
-"""
-A content part of an input system or developer message: input_text only. A provider's own `slug:name` part is kept as a NamespacedPart.
-"""
-
-
-MessageContentKnown = TypeAliasType(
-    "MessageContentKnown",
+MessageContent = TypeAliasType(
+    "MessageContent",
     Annotated[
         input_text.InputTextContent
         | output_text.OutputTextContent
@@ -112,16 +91,16 @@ MessageContentKnown = TypeAliasType(
         | input_image.InputImageContent
         | input_file.InputFileContent
         | input_video.InputVideoContent,
-        Field(discriminator="type", title="MessageContentKnown"),
+        Field(discriminator="type", title="MessageContent"),
     ],
 )
 """
-A content part of an output message: any of the nine spec part types. (spec types only)
+A content part of an output message: any of the nine spec part types.
 """
 
 
-ReasoningContentKnown = TypeAliasType(
-    "ReasoningContentKnown",
+ReasoningContent = TypeAliasType(
+    "ReasoningContent",
     Annotated[
         input_text.InputTextContent
         | output_text.OutputTextContent
@@ -131,50 +110,21 @@ ReasoningContentKnown = TypeAliasType(
         | refusal.RefusalContent
         | input_image.InputImageContent
         | input_file.InputFileContent,
-        Field(discriminator="type", title="ReasoningContentKnown"),
+        Field(discriminator="type", title="ReasoningContent"),
     ],
 )
 """
-A part of a reasoning item's summary or content: the message parts except input_video. (spec types only)
-"""
-
-
-AssistantContentParamKnown = TypeAliasType(
-    "AssistantContentParamKnown",
-    Annotated[
-        output_text_param.OutputTextContentParam | refusal.RefusalContent,
-        Field(discriminator="type", title="AssistantContentParamKnown"),
-    ],
-)
-"""
-A content part of an input assistant message: output_text or refusal. (spec types only)
-"""
-
-
-MessageContent = TypeAliasType(
-    "MessageContent",
-    Annotated[MessageContentKnown | namespaced_part.NamespacedPart, Field(title="MessageContent")],
-)
-"""
-A content part of an output message: any of the nine spec part types. A provider's own `slug:name` part is kept as a NamespacedPart.
-"""
-
-
-ReasoningContent = TypeAliasType(
-    "ReasoningContent",
-    Annotated[ReasoningContentKnown | namespaced_part.NamespacedPart, Field(title="ReasoningContent")],
-)
-"""
-A part of a reasoning item's summary or content: the message parts except input_video. A provider's own `slug:name` part is kept as a NamespacedPart.
+A part of a reasoning item's summary or content: the message parts except input_video.
 """
 
 
 AssistantContentParam = TypeAliasType(
     "AssistantContentParam",
     Annotated[
-        AssistantContentParamKnown | namespaced_part.NamespacedPart, Field(title="AssistantContentParam")
+        output_text_param.OutputTextContentParam | refusal.RefusalContent,
+        Field(discriminator="type", title="AssistantContentParam"),
     ],
 )
 """
-A content part of an input assistant message: output_text or refusal. A provider's own `slug:name` part is kept as a NamespacedPart.
+A content part of an input assistant message: output_text or refusal.
 """

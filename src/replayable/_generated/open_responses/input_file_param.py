@@ -7,14 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
-from typing_extensions import TypeAliasType
 
 from replayable._base import WireModel
-
-FileData = TypeAliasType("FileData", Annotated[str, Field(max_length=33554432)])
-"""
-Base64 file content (at most 32 MiB characters).
-"""
 
 
 class InputFileContentParam(WireModel):
@@ -30,7 +24,7 @@ class InputFileContentParam(WireModel):
     """
     Name of the file.
     """
-    file_data: FileData | None | MISSING = MISSING
+    file_data: Annotated[str | None | MISSING, Field(max_length=33554432)] = MISSING
     """
     Base64 file content (at most 32 MiB characters).
     """

@@ -7,16 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
-from typing_extensions import TypeAliasType
 
 from replayable._base import WireModel
 
 from . import common
-
-ImageUrl = TypeAliasType("ImageUrl", Annotated[str, Field(max_length=20971520)])
-"""
-URL or base64 data URL of the image (at most 20 MiB characters).
-"""
 
 
 class InputImageContentParam(WireModel):
@@ -28,7 +22,7 @@ class InputImageContentParam(WireModel):
     """
     Always `input_image`.
     """
-    image_url: ImageUrl | None | MISSING = MISSING
+    image_url: Annotated[str | None | MISSING, Field(max_length=20971520)] = MISSING
     """
     URL or base64 data URL of the image (at most 20 MiB characters).
     """
