@@ -258,6 +258,15 @@ def _nested_call(raw: Mapping[str, Any]) -> int | None:
     return None
 
 
+_RULE_TEXT = {
+    ViolationCode.FUNCTION_ARGUMENTS_NOT_STRING: "function_call.arguments must be a JSON string "
+    "(serialize the object with json.dumps): ",
+    ViolationCode.OUTPUT_NOT_STRING_OR_CONTENT_PARTS: "function_call_output.output must be a string or a list of "
+    "input_text/input_image/input_file parts (serialize JSON values to a string): ",
+    ViolationCode.REASONING_MISSING_SUMMARY: "a reasoning item needs 'summary', even when it is empty ([]): ",
+}
+
+
 def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
     loc = err.get("loc", ())
     t = raw.get("type") if isinstance(raw, Mapping) else None
@@ -402,15 +411,18 @@ def check_transcript(
         model, errors = _parse_either(raw, side, provider, i)
         parsed.append(model)
         if model is None:
-            seen_codes: set[tuple[ViolationCode, str]] = set()
+            grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
             for err in errors:
-                code = _code_for(err, raw)
-                path = _pointer(err["loc"][1:])
-                if (code, path) in seen_codes:
-                    continue
-                seen_codes.add((code, path))
-                where = f" at {path}" if path else ""
-                add(i, code, f"{err['msg']}{where} [{err['type']}]", path)
+                grouped.setdefault(_code_for(err, raw), []).append(err)
+            for code, errs in grouped.items():  # one violation per rule, naming every offending field
+                path = _pointer(errs[0]["loc"][1:])
+                detail = "; ".join(
+                    f"{e['msg']}" + (f" at {_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+                    for e in errs[:5]
+                )
+                if len(errs) > 5:
+                    detail += f"; and {len(errs) - 5} more"
+                add(i, code, _RULE_TEXT.get(code, "") + detail, path)
             views.append(_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
         else:
             views.append(_view(model))

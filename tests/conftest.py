@@ -1,0 +1,48 @@
+"""Shared test helpers: fixture paths and the recorded corpus (read from ../shared/corpus, never copied)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CASES = FIXTURES / "cases"
+CORPUS = ROOT.parent / "shared" / "corpus"
+EXAMPLES = ROOT / "examples"
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def corpus_files(kind: str | None = None) -> list[Path]:
+    """Recorded payloads in ../shared/corpus (empty when the folder is absent)."""
+    if not CORPUS.is_dir():
+        return []
+    files = sorted(CORPUS.glob("*.json"))
+    return [p for p in files if kind is None or load(p).get("kind") == kind]
+
+
+def corpus_items() -> list[tuple[str, str, int, dict[str, Any]]]:
+    """(file, side, index, item) for every item in the recorded responses, requests and streams."""
+    out = []
+    for p in corpus_files():
+        doc = load(p)
+        body, kind = doc["body"], doc["kind"]
+        if kind == "response":
+            out += [(p.name, "output", i, x) for i, x in enumerate(body.get("output") or [])]
+        elif kind == "request" and isinstance(body.get("input"), list):
+            out += [(p.name, "input", i, x) for i, x in enumerate(body["input"])]
+        elif kind == "stream":
+            done = [e["item"] for e in body if e.get("type") == "response.output_item.done" and e.get("item")]
+            out += [(p.name, "output", i, x) for i, x in enumerate(done)]
+    return out
+
+
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="../shared/corpus (recorded third-party payloads) is not beside this checkout"
+)
