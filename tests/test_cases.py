@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CASES, load
 
 import replayable as rp
-from conftest import CASES, load
 
 R_CASES = sorted(CASES.glob("R*.json"))
 GATE_CASES = [p for p in sorted(CASES.glob("S*.json")) if load(p)["kind"] == "gate"]

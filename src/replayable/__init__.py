@@ -6,6 +6,9 @@ and check a stored transcript before replaying it with `check_transcript`. See R
 
 from __future__ import annotations
 
+from . import agents, stream
+from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
+from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
 from .items import (
     AssistantMessageParam,
     Compaction,
@@ -38,8 +41,6 @@ from .items import (
     parse_item,
     parse_items,
 )
-
-from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
 from .replay import (
     GateReason,
     GateResult,
@@ -50,5 +51,6 @@ from .replay import (
     check_transcript,
     gate,
 )
+from .schema import json_schema
 
 __version__ = "0.1.0"

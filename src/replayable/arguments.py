@@ -150,10 +150,11 @@ def compile_schema(schema: Any) -> Any:
         if not isinstance(schema, Mapping | bool):
             raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
         try:
-            if isinstance(schema, Mapping) and "$schema" not in schema:
-                validator = jsonschema_rs.Draft202012Validator(schema)
+            plain: Any = dict(schema) if isinstance(schema, Mapping) else schema
+            if isinstance(plain, dict) and "$schema" not in plain:
+                validator = jsonschema_rs.Draft202012Validator(plain)
             else:
-                validator = jsonschema_rs.validator_for(schema)
+                validator = jsonschema_rs.validator_for(plain)
         except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
             raise SchemaError(f"invalid tool schema: {exc}") from None
         if len(_BY_TEXT) >= CACHE_SIZE:

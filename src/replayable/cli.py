@@ -2,9 +2,12 @@
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
                             [--format text|json]
+    replayable schema [--side input|output|agents-events|...] [-o FILE]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
-and reports every replay rule it breaks. Exit status: 0 replay-safe, 1 violations, 2 unreadable input
+and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
+or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
+rules and the items the stream assembles (see `replayable.stream`). Exit status: 0 replay-safe, 1 violations, 2 unreadable input
 or bad usage (one line on stderr, never a traceback).
 """
 
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import stream
 from .items import ItemError
 from .replay import TranscriptReport, Violation, check_tool, check_transcript
 
@@ -166,7 +170,22 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
 def cmd_check(args: argparse.Namespace) -> int:
     data = read_source(args.file)
     name = "<stdin>" if args.file == "-" else args.file
-    value = load_json_or_jsonl(data, name)
+    value = None if stream.looks_like_sse(data, name) else load_json_or_jsonl(data, name)
+    if value is None or stream.is_event_list(value):  # an SSE capture, or a list of stream events
+        tools_ = load_tools(args.tools) if args.tools else None
+        source = data if value is None else value
+        sreport = stream.check_stream(source, provider=args.provider, tools=tools_, target=args.target)
+        print(stream.format_stream_report(sreport, args.format, name))
+        return EXIT_OK if sreport.ok else EXIT_VIOLATIONS
+    if args.agents:  # an Agents API event log: server events and the client's inputs, in order
+        from .agents import check_event_log  # noqa: PLC0415
+        from .agents import format_report as format_agents_report
+
+        if not isinstance(value, list | dict):
+            raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
+        agents_report = check_event_log(value if isinstance(value, list) else [value])
+        print(format_agents_report(agents_report, args.format, name))
+        return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
     transcript = read_transcript(value, name)
     tools = load_tools(args.tools) if args.tools else transcript.tools
     report = check_transcript(
@@ -180,6 +199,81 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
     print(format_report(report, transcript.tool_findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not transcript.tool_findings else EXIT_VIOLATIONS
+
+
+def _one_line(exc: ItemError) -> str:
+    first = exc.errors[0] if exc.errors else {"loc": (), "msg": str(exc), "type": "error"}
+    loc = tuple(first["loc"])
+    head = f"#{loc[0]}" if loc and isinstance(loc[0], int) else ""
+    rest = loc[1:] if head else loc
+    where = " ".join(filter(None, [head, ("field " + ".".join(map(str, rest))) if rest else ""]))
+    more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
+    title = str(exc).splitlines()[0].split(" (")[0]
+    return f"{title}: {where + ': ' if where else ''}{first['msg']} [{first['type']}]{more}"
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """`convert --from chat-completions FILE` / `convert --to chat-completions FILE`: JSON on stdout."""
+    from .interop import from_chat_completions, to_chat_completions  # noqa: PLC0415
+    from .items import dump_items  # noqa: PLC0415
+
+    name = "<stdin>" if args.file == "-" else args.file
+    value = load_json_or_jsonl(read_source(args.file), name)
+    try:
+        if args.from_format:
+            if isinstance(value, dict) and isinstance(value.get("messages"), list):
+                value = value["messages"]  # a Chat Completions request body
+            if not isinstance(value, list):
+                raise InputError(f"{name}: expected a JSON array of Chat Completions messages")
+            result: Any = dump_items(from_chat_completions(value))
+        else:
+            transcript = read_transcript(value, name)
+            result = to_chat_completions(transcript.items, provider=args.provider)
+    except ItemError as exc:
+        raise InputError(f"{name}: {_one_line(exc)}") from None
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    """`prepare --target SLUG FILE`: the replay-safe input items as a JSON array on stdout."""
+    from .interop import prepare_replay  # noqa: PLC0415
+    from .items import dump_items  # noqa: PLC0415
+
+    name = "<stdin>" if args.file == "-" else args.file
+    transcript = read_transcript(load_json_or_jsonl(read_source(args.file), name), name)
+    tools = load_tools(args.tools) if args.tools else transcript.tools
+    try:
+        items, report = prepare_replay(
+            transcript.items, target=args.target, tools=tools, provider=args.provider
+        )
+    except ItemError as exc:
+        raise InputError(f"{name}: {_one_line(exc)}") from None
+    out = dump_items(items)
+    if args.report:
+        print(json.dumps({
+            "input": out,
+            "dropped": [{"index": i, "reason": r} for i, r in report.dropped],
+            "changed": [{"index": i, "change": c} for i, c in report.changed],
+        }, indent=2, ensure_ascii=False))
+    else:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
+    from .schema import json_schema  # noqa: PLC0415
+
+    text = json.dumps(json_schema(args.side), indent=2, ensure_ascii=False) + "\n"
+    if args.output and args.output != "-":
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,7 +293,52 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages")
     check.add_argument("--pending-ok", action="store_true", help="trailing calls without output are pending, not errors")
     check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    check.add_argument(
+        "--agents", action="store_true", help="FILE is an Agents API event log (JSONL)"
+    )
     check.set_defaults(func=cmd_check)
+
+    convert = sub.add_parser(
+        "convert",
+        help="convert a Chat Completions history to Open Responses input items (or back)",
+        description="Print the converted JSON on stdout. Exit 2 on unreadable or unconvertible input.",
+    )
+    direction = convert.add_mutually_exclusive_group(required=True)
+    direction.add_argument("--from", dest="from_format", choices=["chat-completions"],
+                           help="FILE holds Chat Completions messages (or a request body with 'messages')")
+    direction.add_argument("--to", dest="to_format", choices=["chat-completions"],
+                           help="FILE holds Open Responses items (or a Response / request body)")
+    convert.add_argument("file", metavar="FILE", help="the input, or - for standard input")
+    convert.add_argument(
+        "--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages"
+    )
+    convert.set_defaults(func=cmd_convert)
+
+    prepare = sub.add_parser(
+        "prepare",
+        help="keep what can be replayed to a target provider (prints input items as JSON)",
+        description="Print the replay-safe input items on stdout. Exit 2 on unreadable input.",
+    )
+    prepare.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
+    prepare.add_argument("--target", metavar="SLUG", required=True, help="provider the items are replayed to")
+    prepare.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions calls must satisfy")
+    prepare.add_argument(
+        "--provider", choices=["openai"], help="the items come from OpenAI (native item types)"
+    )
+    prepare.add_argument("--report", action="store_true",
+                         help="print {input, dropped, changed} instead of the bare item array")
+    prepare.set_defaults(func=cmd_prepare)
+
+    from .schema import sides  # noqa: PLC0415
+
+    schema = sub.add_parser(
+        "schema",
+        help="print the JSON Schema 2020-12 of one item (or Agents API value) for other languages",
+        description="Print the self-contained JSON Schema bundle of one side (see schemas/README.md).",
+    )
+    schema.add_argument("--side", choices=sides(), default="input", help="which values the schema describes (default: input)")
+    schema.add_argument("-o", "--output", metavar="FILE", help="write the schema to FILE instead of standard output")
+    schema.set_defaults(func=cmd_schema)
     return parser
 
 

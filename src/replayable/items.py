@@ -355,7 +355,7 @@ def _check_side(side: Any, provider: Any) -> None:
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
 
 
-def _loads(text: str | bytes) -> Any:
+def _loads(text: str | bytes | bytearray) -> Any:
     try:
         return json.loads(text)
     except RecursionError:

@@ -385,52 +385,51 @@ def check_transcript(
         violations.append(Violation(index, code, message, path))
 
     for i, raw in enumerate(raw_items):
-        if isinstance(raw, WireModel):
-            parsed.append(raw)
-            views.append(_view(raw))
-            continue
-        if isinstance(raw, Mapping):
-            shape = _chat_shape(raw)
-            if shape is not None:
-                add(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"{shape} is not a Responses item: {_CHAT_HINT}")
-                parsed.append(None)
-                views.append(_view(raw))
-                continue
-            j = _nested_call(raw)
-            if j is not None:
-                add(
-                    i,
-                    ViolationCode.FUNCTION_CALL_IN_CONTENT,
-                    f"content part {j} is a {raw['content'][j].get('type')}: calls and their outputs are items of "
-                    "their own (function_call / function_call_output), never parts of a message",
-                    f"/content/{j}",
-                )
-                parsed.append(None)
-                views.append(_view(raw))
-                continue
-        model, errors = _parse_either(raw, side, provider, i)
+        model, view = _read_item(i, raw, side, provider, add)
         parsed.append(model)
-        if model is None:
-            grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
-            for err in errors:
-                grouped.setdefault(_code_for(err, raw), []).append(err)
-            for code, errs in grouped.items():  # one violation per rule, naming every offending field
-                path = _pointer(errs[0]["loc"][1:])
-                detail = "; ".join(
-                    f"{e['msg']}" + (f" at {_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
-                    for e in errs[:5]
-                )
-                if len(errs) > 5:
-                    detail += f"; and {len(errs) - 5} more"
-                add(i, code, _RULE_TEXT.get(code, "") + detail, path)
-            views.append(_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
-        else:
-            views.append(_view(model))
+        views.append(view)
 
     _cross_item_rules(views, add, target, tool_params, allowed, side)
     pending = _pending_rule(views, add, pending_ok)
     violations.sort(key=lambda v: (v.index if v.index is not None else -1))
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
+
+
+def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
+    """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
+    if isinstance(raw, WireModel):
+        return raw, _view(raw)
+    if isinstance(raw, Mapping):
+        shape = _chat_shape(raw)
+        if shape is not None:
+            add(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"{shape} is not a Responses item: {_CHAT_HINT}")
+            return None, _view(raw)
+        j = _nested_call(raw)
+        if j is not None:
+            add(
+                i,
+                ViolationCode.FUNCTION_CALL_IN_CONTENT,
+                f"content part {j} is a {raw['content'][j].get('type')}: calls and their outputs are items of "
+                "their own (function_call / function_call_output), never parts of a message",
+                f"/content/{j}",
+            )
+            return None, _view(raw)
+    model, errors = _parse_either(raw, side, provider, i)
+    if model is not None:
+        return model, _view(model)
+    grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
+    for err in errors:
+        grouped.setdefault(_code_for(err, raw), []).append(err)
+    for code, errs in grouped.items():  # one violation per rule, naming every offending field
+        path = _pointer(errs[0]["loc"][1:])
+        detail = "; ".join(
+            f"{e['msg']}" + (f" at {_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+            for e in errs[:5]
+        )
+        if len(errs) > 5:
+            detail += f"; and {len(errs) - 5} more"
+        add(i, code, _RULE_TEXT.get(code, "") + detail, path)
+    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
 
 
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
@@ -456,12 +455,34 @@ def _cross_item_rules(
     allowed: set[str] | None,
     side: Side | None,
 ) -> None:
-    ids: dict[str, int] = {}
-    calls: dict[str, int] = {}
-    answered: set[str] = set()
-    unfinished: set[str] = set()
+    rules = _CrossRules(add, target, tool_params, allowed, side)
     last = len(views) - 1
     for i, v in enumerate(views):
+        rules.step(i, v, views[i + 1] if i < last else None)
+
+
+class _CrossRules:
+    """The cross-item rules as a state machine fed one item at a time, with the next item as lookahead
+    (`nxt` is None for the last item). Holds per-id and per-call state only, never the items."""
+
+    __slots__ = ("add", "target", "tool_params", "allowed", "side", "ids", "calls", "answered", "unfinished")
+
+    def __init__(
+        self,
+        add: Any,
+        target: str | None,
+        tool_params: dict[str, Any] | None,
+        allowed: set[str] | None,
+        side: Side | None,
+    ) -> None:
+        self.add, self.target, self.tool_params, self.allowed, self.side = add, target, tool_params, allowed, side
+        self.ids: dict[str, int] = {}
+        self.calls: dict[str, int] = {}
+        self.answered: set[str] = set()
+        self.unfinished: set[str] = set()
+
+    def step(self, i: int, v: _View, nxt: _View | None) -> None:
+        add, target, ids, calls = self.add, self.target, self.ids, self.calls
         if isinstance(v.id, str) and v.id:
             if v.id in ids:
                 add(i, ViolationCode.DUPLICATE_ITEM_ID, f"item id {v.id!r} already used by item {ids[v.id]}", "/id")
@@ -478,7 +499,6 @@ def _cross_item_rules(
                     "/type",
                 )
         if v.type == "reasoning" and isinstance(v.id, str) and v.id:
-            nxt = views[i + 1] if i < last else None
             if nxt is None or not (isinstance(nxt.id, str) and nxt.id):
                 what = "nothing follows it" if nxt is None else f"item {i + 1} has no id"
                 add(
@@ -487,27 +507,27 @@ def _cross_item_rules(
                     f"reasoning item {v.id!r} must be immediately followed by the item it produced (which carries "
                     f"its own id), but {what}",
                 )
-        if side == "output" and v.status == "incomplete" and i < last:
+        if self.side == "output" and v.status == "incomplete" and nxt is not None:
             add(i, ViolationCode.INCOMPLETE_NOT_LAST, "an incomplete item is terminal and must be the last item of its "
                 "response", "/status")
         if v.type == "function_call" and not v.namespaced:
-            _call_rules(i, v, add, calls, unfinished, tool_params, allowed)
+            _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed)
         elif v.type == "function_call_output" and not v.namespaced:
             cid = v.call_id
             if not isinstance(cid, str):
-                continue
+                return
             if cid not in calls:
                 add(i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
                     f"no earlier function_call has call_id {cid!r} (outputs pair with calls by call_id, byte for byte)",
                     "/call_id")
-            elif cid in answered:
+            elif cid in self.answered:
                 add(i, ViolationCode.DUPLICATE_OUTPUT, f"call {cid!r} (item {calls[cid]}) was already answered",
                     "/call_id")
-            elif cid in unfinished:
+            elif cid in self.unfinished:
                 add(i, ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
                     f"call {cid!r} (item {calls[cid]}) is not completed; an unfinished call must not be answered",
                     "/call_id")
-            answered.add(cid)
+            self.answered.add(cid)
 
 
 def _call_rules(
@@ -562,10 +582,25 @@ def _call_rules(
 
 def _pending_rule(views: list[_View], add: Any, pending_ok: bool) -> list[int]:
     """Calls must be answered before an item other than a call, an output or reasoning follows."""
-    open_calls: dict[str, int] = {}
+    rule = _PendingRule(add)
     for i, v in enumerate(views):
+        rule.step(i, v)
+    return rule.finish(pending_ok)
+
+
+class _PendingRule:
+    """The pending-call rule fed one item at a time; holds the open calls only."""
+
+    __slots__ = ("add", "open_calls")
+
+    def __init__(self, add: Any) -> None:
+        self.add = add
+        self.open_calls: dict[str, int] = {}
+
+    def step(self, i: int, v: _View) -> None:
+        open_calls = self.open_calls
         if v.namespaced:
-            continue
+            return
         if v.type == "function_call" and isinstance(v.call_id, str):
             if v.status not in ("in_progress", "incomplete"):
                 open_calls.setdefault(v.call_id, i)
@@ -573,18 +608,20 @@ def _pending_rule(views: list[_View], add: Any, pending_ok: bool) -> list[int]:
             open_calls.pop(v.call_id, None)
         elif v.type in _BARRIERS or not isinstance(v.type, str):
             for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
-                add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                    f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
-                    "conversation moves on", "/call_id")
+                self.add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                         f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
+                         "conversation moves on", "/call_id")
             open_calls.clear()
-    trailing = sorted(open_calls.values())
-    if pending_ok:
-        return trailing
-    for j in trailing:
-        add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-            f"call {views[j].call_id!r} has no function_call_output (pass pending_ok=True when the transcript "
-            "ends with calls still to be executed)", "/call_id")
-    return []
+
+    def finish(self, pending_ok: bool) -> list[int]:
+        trailing = sorted(self.open_calls.items(), key=lambda kv: kv[1])
+        if pending_ok:
+            return [j for _, j in trailing]
+        for cid, j in trailing:
+            self.add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                     f"call {cid!r} has no function_call_output (pass pending_ok=True when the transcript "
+                     "ends with calls still to be executed)", "/call_id")
+        return []
 
 
 # --- strict tool lint -------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ class AssistantMessageParam(WireModel):
     """
     Status as the provider reported it (free text on input).
     """
-    phase: common.MessagePhase | None | MISSING = MISSING
+    phase: common.MessagePhase | MISSING = MISSING
     """
-    commentary or final_answer, as the provider labelled it.
+    commentary or final_answer, as the provider labelled it; absent rather than null (the spec does not allow null here).
     """
