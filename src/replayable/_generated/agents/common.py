@@ -24,8 +24,7 @@ Status of a tool-call item (`AgentFunctionCallStatus`).
 
 
 OutputItemStatus = TypeAliasType(
-    "OutputItemStatus",
-    Annotated[Literal["in_progress", "completed", "incomplete"], Field(title="OutputItemStatus")],
+    "OutputItemStatus", Annotated[Literal["in_progress", "completed", "incomplete"], Field(title="OutputItemStatus")]
 )
 """
 Status of a message, reasoning or web-search item (`AgentOutputItemStatus`).
@@ -44,8 +43,7 @@ Status of a session.
 TurnStatus = TypeAliasType(
     "TurnStatus",
     Annotated[
-        Literal["queued", "in_progress", "waiting", "completed", "failed", "cancelled"],
-        Field(title="TurnStatus"),
+        Literal["queued", "in_progress", "waiting", "completed", "failed", "cancelled"], Field(title="TurnStatus")
     ],
 )
 """
@@ -92,9 +90,7 @@ Why a turn failed.
 
 ServiceTier = TypeAliasType(
     "ServiceTier",
-    Annotated[
-        Literal["auto", "default", "flex", "priority", "fast", "ultrafast"], Field(title="ServiceTier")
-    ],
+    Annotated[Literal["auto", "default", "flex", "priority", "fast", "ultrafast"], Field(title="ServiceTier")],
 )
 """
 Service-tier policy for model requests.
@@ -111,9 +107,7 @@ Phase of an assistant message: commentary while working, or the final answer.
 
 ReasoningEffort = TypeAliasType(
     "ReasoningEffort",
-    Annotated[
-        Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"], Field(title="ReasoningEffort")
-    ],
+    Annotated[Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"], Field(title="ReasoningEffort")],
 )
 """
 Requested reasoning effort.
@@ -146,9 +140,7 @@ Status of a session environment.
 """
 
 
-SubagentStatus = TypeAliasType(
-    "SubagentStatus", Annotated[Literal["active", "closed"], Field(title="SubagentStatus")]
-)
+SubagentStatus = TypeAliasType("SubagentStatus", Annotated[Literal["active", "closed"], Field(title="SubagentStatus")])
 """
 Status of a subagent.
 """

@@ -55,8 +55,7 @@ class McpStdioTransport(WireModel):
 
 
 McpTransport = TypeAliasType(
-    "McpTransport",
-    Annotated[McpHttpTransport | McpStdioTransport, Field(discriminator="type", title="McpTransport")],
+    "McpTransport", Annotated[McpHttpTransport | McpStdioTransport, Field(discriminator="type", title="McpTransport")]
 )
 """
 Transport of an MCP server, tagged on `type`.

@@ -39,9 +39,7 @@ A required action of a known type.
 
 RequiredAction = TypeAliasType(
     "RequiredAction",
-    Annotated[
-        KnownRequiredAction | unknown_required_action.UnknownRequiredAction, Field(title="RequiredAction")
-    ],
+    Annotated[KnownRequiredAction | unknown_required_action.UnknownRequiredAction, Field(title="RequiredAction")],
 )
 """
 A required action; an unknown type is kept as UnknownRequiredAction.

@@ -60,8 +60,7 @@ A session item of a known type.
 
 
 SessionItem = TypeAliasType(
-    "SessionItem",
-    Annotated[KnownSessionItem | unknown_session_item.UnknownSessionItem, Field(title="SessionItem")],
+    "SessionItem", Annotated[KnownSessionItem | unknown_session_item.UnknownSessionItem, Field(title="SessionItem")]
 )
 """
 A session item; an unknown type is kept as UnknownSessionItem.

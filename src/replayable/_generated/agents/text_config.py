@@ -41,8 +41,7 @@ class TextFormatJsonSchema(WireModel):
 
 
 TextFormat = TypeAliasType(
-    "TextFormat",
-    Annotated[TextFormatText | TextFormatJsonSchema, Field(discriminator="type", title="TextFormat")],
+    "TextFormat", Annotated[TextFormatText | TextFormatJsonSchema, Field(discriminator="type", title="TextFormat")]
 )
 """
 Text format, tagged on `type`.

@@ -38,9 +38,7 @@ Labels an assistant message as intermediate commentary or the final answer; rese
 """
 
 
-ImageDetail = TypeAliasType(
-    "ImageDetail", Annotated[Literal["low", "high", "auto"], Field(title="ImageDetail")]
-)
+ImageDetail = TypeAliasType("ImageDetail", Annotated[Literal["low", "high", "auto"], Field(title="ImageDetail")])
 """
 How much detail the model should use for an image.
 """
@@ -53,8 +51,7 @@ Pairs a function_call with its function_call_output; compared byte for byte.
 
 
 FunctionName = TypeAliasType(
-    "FunctionName",
-    Annotated[str, Field(max_length=64, min_length=1, pattern="^[a-zA-Z0-9_-]+$", title="FunctionName")],
+    "FunctionName", Annotated[str, Field(max_length=64, min_length=1, pattern="^[a-zA-Z0-9_-]+$", title="FunctionName")]
 )
 """
 Name of a function tool: letters, digits, underscore and dash, at most 64 characters.

@@ -44,9 +44,7 @@ A part of a function_call_output's output in a response: input_text, input_image
 UserContentParam = TypeAliasType(
     "UserContentParam",
     Annotated[
-        input_text.InputTextContent
-        | input_image_param.InputImageContentParam
-        | input_file_param.InputFileContentParam,
+        input_text.InputTextContent | input_image_param.InputImageContentParam | input_file_param.InputFileContentParam,
         Field(discriminator="type", title="UserContentParam"),
     ],
 )

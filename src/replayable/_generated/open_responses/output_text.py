@@ -14,8 +14,7 @@ from replayable._base import WireModel
 from . import log_prob, namespaced_part, url_citation
 
 Annotation = TypeAliasType(
-    "Annotation",
-    Annotated[url_citation.UrlCitation | namespaced_part.NamespacedPart, Field(title="Annotation")],
+    "Annotation", Annotated[url_citation.UrlCitation | namespaced_part.NamespacedPart, Field(title="Annotation")]
 )
 """
 An annotation: `url_citation`, or a provider's own `slug:name` annotation.

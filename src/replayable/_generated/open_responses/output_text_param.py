@@ -15,9 +15,7 @@ from . import common, namespaced_part, url_citation_param
 
 AnnotationParam = TypeAliasType(
     "AnnotationParam",
-    Annotated[
-        url_citation_param.UrlCitationParam | namespaced_part.NamespacedPart, Field(title="AnnotationParam")
-    ],
+    Annotated[url_citation_param.UrlCitationParam | namespaced_part.NamespacedPart, Field(title="AnnotationParam")],
 )
 """
 An annotation: `url_citation`, or a provider's own `slug:name` annotation.
