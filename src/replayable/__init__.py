@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import agents, stream
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
+from .compare import Change, Difference, compare_items
 from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
 from .items import (
     AssistantMessageParam,

@@ -893,3 +893,11 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
     else:
         lines.append(f"{name}: ok: {report.events} events, every required action answered once")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ doors (issue #8): re-exports
+
+from .cards import CardCheck, check_card  # noqa: E402
+from .chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
+
+__all__ += ["CardCheck", "Link", "LinkKind", "SessionChain", "check_card", "link_chain"]

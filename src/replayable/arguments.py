@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 #: Deepest nesting of arrays and objects accepted in arguments (a top-level object is depth 1).
+#: Read at each call: set `replayable.arguments.MAX_DEPTH` to change it process-wide.
 MAX_DEPTH = 64
 #: How many compiled tool schemas are kept.
 CACHE_SIZE = 512
@@ -102,14 +103,17 @@ def _depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def parse_arguments(text: Any, *, max_depth: int = MAX_DEPTH) -> Any:
+def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
     """Parse a function call's `arguments` string as strict JSON.
 
     Returns the parsed value (any JSON value; the tool schema decides whether a non-object is
     acceptable). Raises `ArgumentsError` (a `ValueError`) when `text` is not a string, not JSON, has a
     duplicate key, `NaN`/`Infinity`, a lone UTF-16 surrogate, or nests deeper than `max_depth` levels.
-    Never raises `RecursionError`.
+    Never raises `RecursionError`. `max_depth=None` reads the module's `MAX_DEPTH` at call time, so
+    `replayable.arguments.MAX_DEPTH = 128` raises the limit for `gate` and `check_transcript` too.
     """
+    if max_depth is None:
+        max_depth = MAX_DEPTH
     if not isinstance(text, str):
         raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
     # Only texts with at least `max_depth` brackets can nest that deep: count first, scan only then.

@@ -2,6 +2,9 @@
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
                             [--format text|json]
+    replayable check FILE|DIR ... [--jobs N]     (many files: see `replayable.batch`)
+    replayable check --agents [--chain] EVENTS.jsonl
+    replayable diff ORIGINAL CANDIDATE [--format text|json]
     replayable schema [--side input|output|agents-events|...] [-o FILE]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
@@ -168,6 +171,16 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if getattr(args, "more", None) or getattr(args, "jobs", None) is not None or Path(args.file).is_dir():
+        from . import batch  # noqa: PLC0415  several files or a directory, optionally in worker processes
+
+        return batch.run(args)
+    if args.file.endswith(".jsonl"):  # a JSONL of items is checked line by line, in bounded memory
+        from . import batch  # noqa: PLC0415
+
+        streamed = batch.check_jsonl(args)
+        if streamed is not None:
+            return streamed
     data = read_source(args.file)
     name = "<stdin>" if args.file == "-" else args.file
     value = None if stream.looks_like_sse(data, name) else load_json_or_jsonl(data, name)
@@ -177,6 +190,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         sreport = stream.check_stream(source, provider=args.provider, tools=tools_, target=args.target)
         print(stream.format_stream_report(sreport, args.format, name))
         return EXIT_OK if sreport.ok else EXIT_VIOLATIONS
+    if args.chain and not args.agents:
+        raise InputError("--chain needs --agents (it links an Agents API event log)")
+    if args.agents and args.chain:  # the session link chain as JSON on stdout, nothing else
+        from .chain import link_chain  # noqa: PLC0415
+
+        if not isinstance(value, list | dict):
+            raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
+        chain = link_chain(value if isinstance(value, list) else [value])
+        print(json.dumps(chain.as_dict(), indent=2, ensure_ascii=False))
+        return EXIT_OK if chain.ok else EXIT_VIOLATIONS
     if args.agents:  # an Agents API event log: server events and the client's inputs, in order
         from .agents import check_event_log  # noqa: PLC0415
         from .agents import format_report as format_agents_report
@@ -261,6 +284,32 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    """`diff ORIGINAL CANDIDATE`: the differences between two items or transcripts (items, lists, a
+    Response, a request body). Exit 1 when a difference blocks a replay, else 0."""
+    from .compare import compare_items  # noqa: PLC0415
+
+    sides = []
+    for path in (args.original, args.candidate):
+        name = "<stdin>" if path == "-" else path
+        value = load_json_or_jsonl(read_source(path), name)
+        sides.append(read_transcript(value, name).items)
+    try:
+        diffs = compare_items(sides[0], sides[1])
+    except ItemError as exc:
+        raise InputError(_one_line(exc)) from None
+    blocking = [d for d in diffs if d.blocking]
+    if args.format == "json":
+        print(json.dumps({"ok": not blocking, "differences": [d.as_dict() for d in diffs]}, indent=2,
+                         ensure_ascii=False))
+    else:
+        for d in diffs:
+            print(f"{d.path or '/'}: {d.change}{' (blocks replay)' if d.blocking else ''}: {d.message}")
+        verdict = "NOT replay-safe" if blocking else "replay-safe"
+        print(f"{verdict}: {len(diffs)} difference(s), {len(blocking)} blocking")
+    return EXIT_VIOLATIONS if blocking else EXIT_OK
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
     from .schema import json_schema  # noqa: PLC0415
@@ -288,6 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit 0 when replay-safe, 1 on violations, 2 on unreadable input.",
     )
     check.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
+    check.add_argument("more", metavar="FILE", nargs="*", help="more files or directories (see --jobs)")
+    check.add_argument(
+        "--jobs", type=int, metavar="N",
+        help="check several files or directories in N worker processes (0: one per CPU); prints a summary",
+    )
     check.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions to check arguments against")
     check.add_argument("--target", metavar="SLUG", help="provider the items are replayed to (e.g. openai, acme)")
     check.add_argument("--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages")
@@ -296,7 +350,20 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--agents", action="store_true", help="FILE is an Agents API event log (JSONL)"
     )
+    check.add_argument(
+        "--chain", action="store_true", help="with --agents: print the session link chain as JSON (only that)"
+    )
     check.set_defaults(func=cmd_check)
+
+    diff = sub.add_parser(
+        "diff",
+        help="compare two items or transcripts and say which differences block a replay",
+        description="Exit 0 when nothing blocks a replay, 1 when something does, 2 on unreadable input.",
+    )
+    diff.add_argument("original", metavar="ORIGINAL", help="the original item(s), or - for standard input")
+    diff.add_argument("candidate", metavar="CANDIDATE", help="the candidate item(s) to replay instead")
+    diff.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    diff.set_defaults(func=cmd_diff)
 
     convert = sub.add_parser(
         "convert",
@@ -336,7 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the JSON Schema 2020-12 of one item (or Agents API value) for other languages",
         description="Print the self-contained JSON Schema bundle of one side (see schemas/README.md).",
     )
-    schema.add_argument("--side", choices=sides(), default="input", help="which values the schema describes (default: input)")
+    schema.add_argument(
+        "--side", choices=sides(), default="input", help="which values the schema describes (default: input)"
+    )
     schema.add_argument("-o", "--output", metavar="FILE", help="write the schema to FILE instead of standard output")
     schema.set_defaults(func=cmd_schema)
     return parser

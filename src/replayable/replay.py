@@ -27,6 +27,7 @@ __all__ = [
     "TranscriptReport",
     "Violation",
     "ViolationCode",
+    "check_stream",
     "check_tool",
     "check_transcript",
     "gate",
@@ -395,6 +396,53 @@ def check_transcript(
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
 
+def check_stream(
+    items: Iterable[Any],
+    *,
+    tools: Iterable[Any] | None = None,
+    target: str | None = None,
+    provider: Provider = None,
+    pending_ok: bool = False,
+    allowed_tools: Iterable[str] | None = None,
+    side: Side | None = None,
+) -> TranscriptReport:
+    """`check_transcript` for transcripts too large to hold: items are read one at a time from any
+    iterable (a generator over JSONL lines, a database cursor, ...) and dropped once checked.
+
+    Arguments and violations are exactly those of `check_transcript` (same rules, codes, order), but
+    the report's `items` is empty. Memory holds the rule state only: the item ids and call ids seen so
+    far (for the uniqueness and pairing rules), the calls still open, and the violations found; never
+    the items. Raises `ValueError` only for bad arguments.
+    """
+    if side not in (None, "input", "output"):
+        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
+    if provider not in (None, "openai"):
+        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    if isinstance(items, str | bytes | bytearray | Mapping):
+        raise ValueError("items must be an iterable of items; use iter_items for JSON text")
+    violations: list[Violation] = []
+
+    def add(index: int | None, code: ViolationCode, message: str, path: str = "") -> None:
+        violations.append(Violation(index, code, message, path))
+
+    allowed = None if allowed_tools is None else set(allowed_tools)
+    cross = _CrossRules(add, target, _tool_index(tools), allowed, side)
+    pend = _PendingRule(add)
+    prev: _View | None = None
+    for i, raw in enumerate(items):
+        _, view = _read_item(i, raw, side, provider, add)
+        if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
+            cross.step(i - 1, prev, view)
+            pend.step(i - 1, prev)
+        prev = view
+    if prev is not None:
+        cross.step(i, prev, None)
+        pend.step(i, prev)
+    pending = pend.finish(pending_ok)
+    violations.sort(key=lambda v: (v.index if v.index is not None else -1))
+    return TranscriptReport(tuple(violations), tuple(pending), ())
+
+
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
     if isinstance(raw, WireModel):
@@ -606,7 +654,7 @@ class _PendingRule:
                 open_calls.setdefault(v.call_id, i)
         elif v.type == "function_call_output" and isinstance(v.call_id, str):
             open_calls.pop(v.call_id, None)
-        elif v.type in _BARRIERS or not isinstance(v.type, str):
+        elif not isinstance(v.type, str) or v.type in _BARRIERS:  # a list `type` is unhashable
             for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
                 self.add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
                          f"call {cid!r} has no function_call_output before item {i}; answer every call before the "

@@ -182,7 +182,7 @@ def source_root() -> Path:
     """The `schemas/` folder of a source checkout (raises `FileNotFoundError` outside one)."""
     root = Path(__file__).resolve().parent.parent.parent / "schemas"
     if not (root / "open_responses").is_dir():
-        raise FileNotFoundError(f"no schemas/open_responses below {root.parent}: bundles are built in a source checkout")
+        raise FileNotFoundError(f"no schemas/open_responses below {root.parent}: bundles need a source checkout")
     return root
 
 

@@ -1,0 +1,280 @@
+"""The session link chain of an OpenAI Agents API event log: who called what, in which turn, and what
+answered it.
+
+`link_chain` reads events leniently (plain dicts, our models or `openai` SDK objects; an event only
+needs the fields a link is made of) and links: the session's agents, its turns, each function call by
+(turn_id, call_id) (from `session.required_actions` and from `function_call` session items), each tool
+result by the same pair (from `agent.session.input.tool_result` events and `function_call_output`
+items), the subagents announced by `agent.session.subagent.created`, and the messages and calls sent
+to them. Field reference: the `openai` package's `openai.types.beta` (`agent_session_event.py`,
+`agent_session.py`, `agent_session_item.py`, `agent_session_input_param.py`). Exposed as
+`replayable.agents.link_chain`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .compare import plain_json
+from .items import ItemError
+
+__all__ = ["Link", "LinkKind", "SessionChain", "link_chain"]
+
+
+class LinkKind(StrEnum):
+    """What a `Link` stands for."""
+
+    AGENT = "agent"
+    """An agent of the session (`session.agent.id`, a turn's `agent_id`, a subagent's parent)."""
+    TURN = "turn"
+    """A turn (`agent.session.turn.*` events); its parent is its subagent or agent."""
+    FUNCTION_CALL = "function_call"
+    """A function call, keyed by (turn_id, call_id); its parent is its turn."""
+    TOOL_RESULT = "tool_result"
+    """The result of a function call, keyed by the same pair; its parent is the call_id."""
+    SUBAGENT = "subagent"
+    """A subagent announced by `agent.session.subagent.created`; its parent is its parent agent."""
+    SUBAGENT_MESSAGE = "subagent_message"
+    """An `agent_message` or a subagent call (`send_subagent_input_call`, `resume_`/`interrupt_`/
+    `close_subagent_call`, `wait_for_subagents_call`); its parent is the recipient."""
+    EVENT = "event"
+    """An event that cannot be read at all (only in `broken`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One link of the chain.
+
+    `kind` is a `LinkKind`; `id` is what the link is (agent, turn or subagent id, the call_id of a call
+    or result, the item id of a subagent message); `parent` is what it hangs from (see `LinkKind`);
+    `event` is the index of the event it came from; `source` the event or item type that gave it.
+    `problem` says why a link is broken (`None` for a sound link).
+    """
+
+    kind: LinkKind
+    id: str | None
+    event: int
+    parent: str | None = None
+    turn_id: str | None = None
+    call_id: str | None = None
+    source: str = ""
+    problem: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the fields (unset optional fields omitted)."""
+        out: dict[str, Any] = {"kind": str(self.kind), "id": self.id, "event": self.event}
+        for k in ("parent", "turn_id", "call_id", "problem"):
+            v = getattr(self, k)
+            if v is not None:
+                out[k] = v
+        if self.source:
+            out["source"] = self.source
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SessionChain:
+    """The result of `link_chain`.
+
+    `session_id` is the first session id seen (`None` if none). `links` are the sound links in event
+    order; `pending` the function calls without a result yet (not an error); `broken` the links that
+    match nothing: a result whose (turn_id, call_id) matches no call, a second result for one call, a
+    message or call to a subagent never announced, and events that are not JSON objects. `ok` is true
+    when nothing is broken.
+    """
+
+    session_id: str | None
+    links: tuple[Link, ...] = ()
+    pending: tuple[Link, ...] = ()
+    broken: tuple[Link, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def as_dict(self) -> dict[str, Any]:
+        """`{session_id, ok, links, pending, broken}` as JSON-ready values (what `replayable check
+        --agents --chain` prints)."""
+        return {
+            "session_id": self.session_id,
+            "ok": self.ok,
+            "links": [x.as_dict() for x in self.links],
+            "pending": [x.as_dict() for x in self.pending],
+            "broken": [x.as_dict() for x in self.broken],
+        }
+
+
+_TO_SUBAGENT = frozenset(
+    {"send_subagent_input_call", "resume_subagent_call", "interrupt_subagent_call", "close_subagent_call"}
+)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class _Chain:
+    def __init__(self) -> None:
+        self.session_id: str | None = None
+        self.links: list[Link] = []
+        self.broken: list[Link] = []
+        self.agents: set[str] = set()
+        self.turns: set[str] = set()
+        self.subagents: set[str] = set()  # ids and names
+        self.calls: dict[tuple[str, str], Link] = {}
+        self.results: dict[tuple[str, str], str] = {}  # pair -> source of the first result ("input" or item id)
+        self.items: set[str] = set()  # subagent message item ids already linked
+
+    def agent(self, agent_id: Any, i: int, source: str) -> None:
+        if isinstance(agent_id, str) and agent_id not in self.agents:
+            self.agents.add(agent_id)
+            self.links.append(Link(LinkKind.AGENT, agent_id, i, source=source))
+
+    def call(self, turn_id: Any, call_id: Any, i: int, source: str) -> None:
+        if not (isinstance(turn_id, str) and isinstance(call_id, str)):
+            return
+        key = (turn_id, call_id)
+        if key not in self.calls:
+            link = Link(LinkKind.FUNCTION_CALL, call_id, i, turn_id, turn_id, call_id, source)
+            self.calls[key] = link
+            self.links.append(link)
+
+    def result(self, turn_id: Any, call_id: Any, i: int, source: str, origin: str) -> None:
+        """`origin` is `input` for a tool_result event, else the output item's id (items are echoes)."""
+        tid, cid = _str(turn_id), _str(call_id)
+        link = Link(LinkKind.TOOL_RESULT, cid, i, cid, tid, cid, source)
+        if tid is None or cid is None:
+            self.broken.append(_problem(link, "a tool result needs string turn_id and call_id"))
+            return
+        key = (tid, cid)
+        if key not in self.calls:
+            turns = sorted(t for t, c in self.calls if c == cid)
+            why = (f"call {cid!r} belongs to turn {turns[0]!r}, not {tid!r}" if turns
+                   else f"no function call has (turn_id, call_id) ({tid!r}, {cid!r})")
+            self.broken.append(_problem(link, why))
+            return
+        first = self.results.get(key)
+        if first is None:
+            self.results[key] = origin
+            self.links.append(link)
+        elif first == origin and origin != "input":
+            return  # the same output item again (item.added, then item.done)
+        elif (first == "input") != (origin == "input"):
+            return  # a function_call_output item echoing the client's tool_result (or the reverse)
+        else:
+            self.broken.append(_problem(link, f"call {cid!r} of turn {tid!r} was already answered"))
+
+    def to_subagent(self, item: Mapping[str, Any], t: str, i: int) -> None:
+        iid = _str(item.get("id"))
+        if iid is not None:
+            if iid in self.items:
+                return
+            self.items.add(iid)
+        recipients = item.get("recipient_agent_ids") if t == "wait_for_subagents_call" else [
+            item.get("recipient_agent_id")]
+        known = self.subagents | self.agents if t == "agent_message" else self.subagents
+        for to in recipients if isinstance(recipients, list) else [recipients]:
+            link = Link(LinkKind.SUBAGENT_MESSAGE, iid, i, _str(to), _str(item.get("turn_id")), source=t)
+            if isinstance(to, str) and to in known:
+                self.links.append(link)
+            else:
+                what = "agent" if t == "agent_message" else "subagent"
+                self.broken.append(_problem(
+                    link, f"{t} names {what} {to!r}, which no agent.session.subagent.created event announced"))
+
+    def item(self, item: Mapping[str, Any], turn_id: Any, i: int) -> None:
+        t = item.get("type")
+        tid = item.get("turn_id") if isinstance(item.get("turn_id"), str) else turn_id
+        if t == "function_call":
+            self.call(tid, item.get("call_id"), i, "function_call")
+        elif t == "function_call_output":
+            self.result(tid, item.get("call_id"), i, "function_call_output", _str(item.get("id")) or f"#{i}")
+        elif t == "agent_message" or t in _TO_SUBAGENT or t == "wait_for_subagents_call":
+            self.to_subagent(item, t, i)
+
+    def event(self, ev: Mapping[str, Any], i: int) -> None:
+        t = ev.get("type")
+        t = t if isinstance(t, str) else ""
+        if self.session_id is None and isinstance(ev.get("session_id"), str):
+            self.session_id = ev["session_id"]
+        session = ev.get("session")
+        if isinstance(session, Mapping):
+            if self.session_id is None and isinstance(session.get("id"), str):
+                self.session_id = session["id"]
+            agent = session.get("agent")
+            if isinstance(agent, Mapping):
+                self.agent(agent.get("id"), i, t)
+            actions = session.get("required_actions")
+            for a in actions if isinstance(actions, list) else []:
+                if isinstance(a, Mapping) and a.get("type") == "function_call":
+                    self.call(a.get("turn_id"), a.get("call_id"), i, "required_action")
+        turn = ev.get("turn")
+        if isinstance(turn, Mapping):
+            self.agent(turn.get("agent_id"), i, t)
+            tid = _str(turn.get("id")) or _str(ev.get("turn_id"))
+            if tid is not None and tid not in self.turns:
+                self.turns.add(tid)
+                parent = _str(turn.get("subagent_id")) or _str(turn.get("agent_id"))
+                self.links.append(Link(LinkKind.TURN, tid, i, parent, tid, source=t))
+        if t == "agent.session.input.tool_result":
+            self.result(ev.get("turn_id"), ev.get("call_id"), i, t, "input")
+        elif t == "agent.session.subagent.created":
+            sub = ev.get("subagent")
+            if isinstance(sub, Mapping) and isinstance(sub.get("id"), str):
+                self.agent(sub.get("parent_agent_id"), i, t)
+                if sub["id"] not in self.subagents:
+                    self.links.append(Link(LinkKind.SUBAGENT, sub["id"], i, _str(sub.get("parent_agent_id")), source=t))
+                self.subagents.add(sub["id"])
+                if isinstance(sub.get("name"), str):
+                    self.subagents.add(sub["name"])
+        elif t.startswith("agent.session.turn.item."):
+            item = ev.get("item")
+            if isinstance(item, Mapping):
+                self.item(item, ev.get("turn_id"), i)
+        elif not t.startswith(("agent.", "error")) and t:  # a session item on its own (GET .../items)
+            self.item(ev, None, i)
+
+
+def _problem(link: Link, why: str) -> Link:
+    return Link(link.kind, link.id, link.event, link.parent, link.turn_id, link.call_id, link.source, why)
+
+
+def link_chain(events: Any) -> SessionChain:
+    """Link an Agents API event log (server events and the client's input events, in order).
+
+    `events` is a list (or iterable) of events as JSON objects, our models, `openai` SDK objects or JSON
+    texts; session items on their own (as `GET .../items` lists them) are read too. Reading is lenient:
+    a partial event gives what it has, an unknown event type is skipped. Calls come from
+    `session.required_actions` and `function_call` items (one per (turn_id, call_id)); results from
+    `agent.session.input.tool_result` events and `function_call_output` items (an output item echoing
+    a tool result already sent is the same result). A recipient (`recipient_agent_id`, or each of
+    `wait_for_subagents_call.recipient_agent_ids`) may be a subagent's id or its name; an
+    `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
+
+    Returns a `SessionChain`; a broken link is reported there, never raised. Raises `ItemError` only
+    when `events` is not a list of events (e.g. a single dict or `None`).
+    """
+    events = plain_json(events, "events")
+    if isinstance(events, Mapping) or not isinstance(events, Iterable) or isinstance(events, str | bytes | bytearray):
+        got = "null" if events is None else type(events).__name__
+        raise ItemError([{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}],
+                        "invalid events")
+    chain = _Chain()
+    for i, raw in enumerate(events):
+        try:
+            ev = plain_json(raw, f"event {i}")
+        except ItemError:
+            ev = None
+        if not isinstance(ev, Mapping):
+            chain.broken.append(Link(LinkKind.EVENT, None, i, problem="the event is not a JSON object"))
+            continue
+        chain.event(ev, i)
+    pending = tuple(link for key, link in chain.calls.items() if key not in chain.results)
+    broken = tuple(sorted(chain.broken, key=lambda x: x.event))
+    return SessionChain(chain.session_id, tuple(chain.links), pending, broken)
