@@ -6,7 +6,9 @@ and check a stored transcript before replaying it with `check_transcript`. See R
 
 from __future__ import annotations
 
-from . import agents, stream
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
 from .compare import Change, Difference, compare_items
 from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
@@ -54,4 +56,81 @@ from .replay import (
 )
 from .schema import json_schema
 
+if TYPE_CHECKING:
+    from . import agents, stream
+
 __version__ = "0.1.0"
+
+# The Agents API and streaming models are many; they load on first use so that `import replayable`
+# stays fast (see benchmarks/README.md for the cold import time).
+_LAZY_MODULES = frozenset({"agents", "stream"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY_MODULES)
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "ArgumentsError",
+    "AssistantMessageParam",
+    "Change",
+    "Compaction",
+    "CompactionParam",
+    "DeveloperMessageParam",
+    "Difference",
+    "FunctionCall",
+    "FunctionCallOutput",
+    "FunctionCallOutputParam",
+    "FunctionCallParam",
+    "GateReason",
+    "GateResult",
+    "InputItem",
+    "InputMessage",
+    "Item",
+    "ItemError",
+    "ItemReferenceParam",
+    "Message",
+    "NamespacedItem",
+    "NamespacedPart",
+    "OutputItem",
+    "Reasoning",
+    "ReasoningParam",
+    "ReplayReport",
+    "SchemaError",
+    "SchemaFailure",
+    "SystemMessageParam",
+    "TranscriptReport",
+    "UserMessageParam",
+    "Violation",
+    "ViolationCode",
+    "agents",
+    "check_tool",
+    "check_transcript",
+    "compare_items",
+    "dump_item",
+    "dump_items",
+    "from_chat_completions",
+    "gate",
+    "input_item_adapter",
+    "input_items_adapter",
+    "iter_items",
+    "json_schema",
+    "output_item_adapter",
+    "output_items_adapter",
+    "parse_arguments",
+    "parse_item",
+    "parse_items",
+    "prepare_replay",
+    "stream",
+    "to_chat_completions",
+    "to_input",
+]

@@ -69,6 +69,7 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
         use_attribute_docstrings=True,
+        defer_build=True,
     )
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
 from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, NamespacedBase, WireModel
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
@@ -123,10 +123,12 @@ Item: TypeAlias = (
 )
 """Any parsed item, input or output form."""
 
-input_item_adapter: TypeAdapter[InputItem] = TypeAdapter(InputItem)
-input_items_adapter: TypeAdapter[list[InputItem]] = TypeAdapter(list[InputItem])
-output_item_adapter: TypeAdapter[OutputItem] = TypeAdapter(OutputItem)
-output_items_adapter: TypeAdapter[list[OutputItem]] = TypeAdapter(list[OutputItem])
+# Built on first use (defer_build), so that importing replayable stays fast.
+_DEFER = ConfigDict(defer_build=True)
+input_item_adapter: TypeAdapter[InputItem] = TypeAdapter(InputItem, config=_DEFER)
+input_items_adapter: TypeAdapter[list[InputItem]] = TypeAdapter(list[InputItem], config=_DEFER)
+output_item_adapter: TypeAdapter[OutputItem] = TypeAdapter(OutputItem, config=_DEFER)
+output_items_adapter: TypeAdapter[list[OutputItem]] = TypeAdapter(list[OutputItem], config=_DEFER)
 
 
 def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -144,8 +146,8 @@ _OpenAIOutputItem: TypeAlias = Annotated[OutputItem, WrapValidator(_read_shortha
 _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),
     ("output", False): (output_item_adapter, output_items_adapter),
-    ("input", True): (TypeAdapter(_OpenAIInputItem), TypeAdapter(list[_OpenAIInputItem])),
-    ("output", True): (TypeAdapter(_OpenAIOutputItem), TypeAdapter(list[_OpenAIOutputItem])),
+    ("input", True): (TypeAdapter(_OpenAIInputItem, config=_DEFER), TypeAdapter(list[_OpenAIInputItem], config=_DEFER)),
+    ("output", True): (TypeAdapter(_OpenAIOutputItem, config=_DEFER), TypeAdapter(list[_OpenAIOutputItem], config=_DEFER)),
 }
 _OPENAI_CONTEXT = {"provider": "openai"}
 
