@@ -41,13 +41,36 @@ def core_output_items(n: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     i = 0
     while len(out) < n:
-        out.append({"type": "message", "id": f"msg_{i}", "status": "completed", "role": "assistant",
-                    "content": [{"type": "output_text", "text": f"The weather in city {i} is 21 C and sunny.",
-                                 "annotations": []}]})
-        out.append({"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "get_weather",
-                    "status": "completed", "arguments": json.dumps({"city": f"city {i}", "unit": "c"})})
-        out.append({"type": "function_call_output", "id": f"fco_{i}", "call_id": f"call_{i}",
-                    "status": "completed", "output": json.dumps({"temp": 21, "sky": "sunny"})})
+        out.append(
+            {
+                "type": "message",
+                "id": f"msg_{i}",
+                "status": "completed",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": f"The weather in city {i} is 21 C and sunny.", "annotations": []}
+                ],
+            }
+        )
+        out.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{i}",
+                "call_id": f"call_{i}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"city": f"city {i}", "unit": "c"}),
+            }
+        )
+        out.append(
+            {
+                "type": "function_call_output",
+                "id": f"fco_{i}",
+                "call_id": f"call_{i}",
+                "status": "completed",
+                "output": json.dumps({"temp": 21, "sky": "sunny"}),
+            }
+        )
         i += 1
     return out[:n]
 
@@ -59,28 +82,80 @@ def log_items(n: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     i = 0
     while len(out) < n:
-        out.append({"type": "message", "role": "user",
-                    "content": [{"type": "input_text", "text": f"Turn {i}: what is the weather in city {i}?"}]})
-        out.append({"type": "reasoning", "id": f"rs_{i}", "summary": [
-            {"type": "summary_text", "text": "The user wants the weather; call get_weather."}],
-            "encrypted_content": "gAAAAB" + "x" * 120})
-        out.append({"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "get_weather",
-                    "status": "completed", "arguments": json.dumps({"city": f"city {i}", "unit": "c"})})
-        out.append({"type": "function_call_output", "call_id": f"call_{i}",
-                    "output": json.dumps({"temp": 21, "sky": "sunny"})})
-        out.append({"type": "openai:web_search_call", "id": f"ws_{i}", "status": "completed",
-                    "action": {"type": "search", "query": f"weather city {i}"}})
-        out.append({"type": "message", "id": f"msg_{i}", "role": "assistant", "status": "completed",
-                    "content": [{"type": "output_text", "text": f"It is 21 C in city {i}.",
-                                 "annotations": [{"type": "url_citation", "url": "https://example.com/w",
-                                                  "title": "Weather", "start_index": 0, "end_index": 5}]}]})
+        out.append(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": f"Turn {i}: what is the weather in city {i}?"}],
+            }
+        )
+        out.append(
+            {
+                "type": "reasoning",
+                "id": f"rs_{i}",
+                "summary": [{"type": "summary_text", "text": "The user wants the weather; call get_weather."}],
+                "encrypted_content": "gAAAAB" + "x" * 120,
+            }
+        )
+        out.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{i}",
+                "call_id": f"call_{i}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"city": f"city {i}", "unit": "c"}),
+            }
+        )
+        out.append(
+            {"type": "function_call_output", "call_id": f"call_{i}", "output": json.dumps({"temp": 21, "sky": "sunny"})}
+        )
+        out.append(
+            {
+                "type": "openai:web_search_call",
+                "id": f"ws_{i}",
+                "status": "completed",
+                "action": {"type": "search", "query": f"weather city {i}"},
+            }
+        )
+        out.append(
+            {
+                "type": "message",
+                "id": f"msg_{i}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [
+                    {
+                        "type": "output_text",
+                        "text": f"It is 21 C in city {i}.",
+                        "annotations": [
+                            {
+                                "type": "url_citation",
+                                "url": "https://example.com/w",
+                                "title": "Weather",
+                                "start_index": 0,
+                                "end_index": 5,
+                            }
+                        ],
+                    }
+                ],
+            }
+        )
         i += 1
     return out  # whole turns: len(out) is n rounded up to a multiple of 6
 
 
-WEATHER_TOOL = {"type": "function", "name": "get_weather", "strict": True, "parameters": {
-    "type": "object", "additionalProperties": False, "required": ["city", "unit"],
-    "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}}}}
+WEATHER_TOOL = {
+    "type": "function",
+    "name": "get_weather",
+    "strict": True,
+    "parameters": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["city", "unit"],
+        "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
+    },
+}
 
 
 # --- timing ---------------------------------------------------------------------------------------------
@@ -162,8 +237,12 @@ def bench_parse(n: int, n_rounds: int) -> dict[str, float]:
     out: dict[str, float] = {}
     for gc_off in (True, False):
         t = rounds(cands, data, n_rounds, gc_off=gc_off)
-        table(f"parse {n} core output items ({len(data) / 1e6:.1f} MB), GC {'off' if gc_off else 'on'}", t, n,
-              "json.loads")
+        table(
+            f"parse {n} core output items ({len(data) / 1e6:.1f} MB), GC {'off' if gc_off else 'on'}",
+            t,
+            n,
+            "json.loads",
+        )
         ours = "replayable parse_items(side='output')"
         vs_floor = paired(t, ours, "floor TypeAdapter(list[dict]).validate_json")
         peer_keys = [k for k in t if k.startswith("peer ")]
@@ -237,8 +316,14 @@ def toy_gate(item: dict[str, Any], schema: dict[str, Any]) -> str:
 
 def bench_gate(n: int, n_rounds: int) -> None:
     schema = WEATHER_TOOL["parameters"]
-    good = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "get_weather", "status": "completed",
-            "arguments": '{"city":"Paris","unit":"c"}'}
+    good = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "c1",
+        "name": "get_weather",
+        "status": "completed",
+        "arguments": '{"city":"Paris","unit":"c"}',
+    }
     bad = {**good, "arguments": '{"city":"Paris","unit":"kelvin","refund":true}'}
     assert toy_gate(good, schema) == "ok" and toy_gate(bad, schema) == "arguments_schema"
     assert rp.gate(good, schema).ok and rp.gate(bad, schema).reason == "arguments_schema"
@@ -248,14 +333,22 @@ def bench_gate(n: int, n_rounds: int) -> None:
             for _i in range(n):
                 fn(good, schema)
                 fn(bad, schema)
+
         return go
 
-    t = rounds({"toy gate (json.loads + subset validator)": loop(toy_gate), "replayable.gate": loop(rp.gate)},
-               None, n_rounds)
-    table(f"gate {2 * n} calls (half pass, half fail the cached schema)", t, 2 * n,
-          "toy gate (json.loads + subset validator)")
-    print(f"  -> gate x{paired(t, 'replayable.gate', 'toy gate (json.loads + subset validator)'):.2f} of the toy "
-          "gate while checking full JSON Schema and strict JSON (target <= 1.0)")
+    t = rounds(
+        {"toy gate (json.loads + subset validator)": loop(toy_gate), "replayable.gate": loop(rp.gate)}, None, n_rounds
+    )
+    table(
+        f"gate {2 * n} calls (half pass, half fail the cached schema)",
+        t,
+        2 * n,
+        "toy gate (json.loads + subset validator)",
+    )
+    print(
+        f"  -> gate x{paired(t, 'replayable.gate', 'toy gate (json.loads + subset validator)'):.2f} of the toy "
+        "gate while checking full JSON Schema and strict JSON (target <= 1.0)"
+    )
 
 
 def bench_scaling(sizes: list[int]) -> None:
@@ -284,8 +377,10 @@ def bench_scaling(sizes: list[int]) -> None:
         del parsed
         per.append((best_p + best_c) / n)
         print(f"  {n:9d} {len(data) / 1e6:7.1f} {best_p / n * 1e6:14.3f} {best_c / n * 1e6:14.3f} {peak / 1e6:8.1f}")
-    print(f"  -> cost per item at the largest size is x{per[-1] / per[0]:.2f} of the smallest "
-          "(linear: close to 1; target: linear)")
+    print(
+        f"  -> cost per item at the largest size is x{per[-1] / per[0]:.2f} of the smallest "
+        "(linear: close to 1; target: linear)"
+    )
 
 
 def bench_cli_memory(sizes: list[int]) -> None:
@@ -311,13 +406,16 @@ def bench_cli_memory(sizes: list[int]) -> None:
 def _rss_of(cmd: list[str]) -> float:
     """Peak RSS (MB) of one child, from its own /proc/self/status VmHWM (per address space, so neither
     this process nor earlier children count; ru_maxrss would inherit this process's peak across exec)."""
-    code = ("import runpy, sys; sys.argv = {argv!r}\ntry:\n"
-            "    runpy.run_module('replayable.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-            "hwm = [x for x in open('/proc/self/status') if x.startswith('VmHWM')][0]\n"
-            "sys.stderr.write(hwm.split()[1])")
+    code = (
+        "import runpy, sys; sys.argv = {argv!r}\ntry:\n"
+        "    runpy.run_module('replayable.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "hwm = [x for x in open('/proc/self/status') if x.startswith('VmHWM')][0]\n"
+        "sys.stderr.write(hwm.split()[1])"
+    )
     argv = ["replayable", *cmd[3:]]
-    proc = subprocess.run([sys.executable, "-c", code.format(argv=argv)], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code.format(argv=argv)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     return int(proc.stderr.strip().splitlines()[-1]) / 1024
 
 
@@ -333,9 +431,11 @@ def bench_import(n_rounds: int) -> None:
     bare = run("pass")
     pyd = run("import pydantic, pydantic_core; pydantic.TypeAdapter(int)")
     ours = run("import replayable")
-    print(f"\ncold import (fresh interpreter, best of {n_rounds}): python alone {bare * 1e3:.0f} ms; "
-          f"`import replayable` adds {(ours - bare) * 1e3:.0f} ms (target <= 150 ms); "
-          f"pydantic alone adds {(pyd - bare) * 1e3:.0f} ms")
+    print(
+        f"\ncold import (fresh interpreter, best of {n_rounds}): python alone {bare * 1e3:.0f} ms; "
+        f"`import replayable` adds {(ours - bare) * 1e3:.0f} ms (target <= 150 ms); "
+        f"pydantic alone adds {(pyd - bare) * 1e3:.0f} ms"
+    )
 
 
 def main() -> None:
@@ -343,8 +443,9 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="scale up to 1M items")
     ap.add_argument("--quick", action="store_true", help="fewer rounds, scaling to 100k")
     ap.add_argument("-n", type=int, default=20_000, help="items in the parse/check workloads (default 20000)")
-    ap.add_argument("--only", nargs="*", default=None,
-                    help="sections: parse check gate scaling memory import (default: all)")
+    ap.add_argument(
+        "--only", nargs="*", default=None, help="sections: parse check gate scaling memory import (default: all)"
+    )
     a = ap.parse_args()
     r = 5 if a.quick else 11
     sizes = [1_000, 10_000, 100_000] if a.quick else [1_000, 10_000, 50_000, 200_000]
@@ -352,8 +453,10 @@ def main() -> None:
         sizes += [1_000_000]
     only = set(a.only or ["parse", "check", "gate", "scaling", "memory", "import"])
     load = os.getloadavg()[0]
-    print(f"replayable benchmarks: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {load:.2f} at start{' (loaded machine)' if load > 0.5 else ''}")
+    print(
+        f"replayable benchmarks: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {load:.2f} at start{' (loaded machine)' if load > 0.5 else ''}"
+    )
     if "parse" in only:
         bench_parse(a.n, r)
     if "check" in only:

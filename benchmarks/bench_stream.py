@@ -25,14 +25,10 @@ def build(n_calls: int = 200, n_text: int = 2000) -> list[dict[str, Any]]:
     msg = {"type": "message", "id": "msg_0", "status": "in_progress", "role": "assistant", "content": []}
     base = {"item_id": "msg_0", "output_index": 0, "content_index": 0}
     text = "".join(f"word{i} " for i in range(n_text))
-    evs.append(
-        {"type": "response.output_item.added", "sequence_number": next(seq), "output_index": 0, "item": msg}
-    )
+    evs.append({"type": "response.output_item.added", "sequence_number": next(seq), "output_index": 0, "item": msg})
     evs.append({"type": "response.content_part.added", "sequence_number": next(seq), **base, "part": part})
     for i in range(n_text):
-        evs.append(
-            {"type": "response.output_text.delta", "sequence_number": next(seq), **base, "delta": f"word{i} "}
-        )
+        evs.append({"type": "response.output_text.delta", "sequence_number": next(seq), **base, "delta": f"word{i} "})
     evs.append({"type": "response.output_text.done", "sequence_number": next(seq), **base, "text": text})
     evs.append(
         {
@@ -121,10 +117,7 @@ def best(fn: Any, rounds: int = 5) -> float:
 def main() -> None:
     n_calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     events = build(n_calls)
-    sse = (
-        "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
-        + b"data: [DONE]\n\n"
-    )
+    sse = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
     n = len(events)
 
     def read() -> None:

@@ -14,7 +14,6 @@ import json
 import sys
 
 import atheris
-
 import pydantic  # noqa: F401  imported uninstrumented: instrumenting pydantic crashes atheris 2.3 on 3.11
 
 with atheris.instrument_imports(include=["replayable"]):
@@ -39,8 +38,9 @@ def one(data: bytes) -> None:
         parse_arguments(text)
     except ArgumentsError:
         pass
-    res = rp.gate({"type": "function_call", "call_id": "c", "name": "t", "status": "completed",
-                   "arguments": text}, SCHEMA)
+    res = rp.gate(
+        {"type": "function_call", "call_id": "c", "name": "t", "status": "completed", "arguments": text}, SCHEMA
+    )
     assert isinstance(res.reason, rp.GateReason)
     try:
         value = json.loads(text)

@@ -62,9 +62,7 @@ def check() -> int:
         a, b = have.get(name, ""), want.get(name, "")
         if a != b:
             sys.stdout.writelines(
-                difflib.unified_diff(
-                    a.splitlines(True), b.splitlines(True), f"committed/{name}", f"regenerated/{name}"
-                )
+                difflib.unified_diff(a.splitlines(True), b.splitlines(True), f"committed/{name}", f"regenerated/{name}")
             )
     print("\nsrc/replayable/_generated/ is stale: run `python scripts/generate.py` and commit the result")
     return 1

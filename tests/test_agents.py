@@ -23,9 +23,7 @@ def load(name: str) -> dict:
 
 
 def stream() -> list[dict]:
-    return [
-        json.loads(line) for line in (FIX / "session_stream.jsonl").read_text().splitlines() if line.strip()
-    ]
+    return [json.loads(line) for line in (FIX / "session_stream.jsonl").read_text().splitlines() if line.strip()]
 
 
 S20, S21, S22 = load("S20.json"), load("S21.json"), load("S22.json")
@@ -253,9 +251,9 @@ def test_every_stream_fixture_parses_and_round_trips():
         parsed = A.parse_input(raw) if raw["type"].startswith("agent.session.input.") else A.parse_event(raw)
         assert not A.is_unknown(parsed)
         assert A.dump(parsed) == raw
-        assert A.dump(A.session_event_adapter.validate_json(json.dumps(raw))) == raw or raw[
-            "type"
-        ].startswith("agent.session.input.")
+        assert A.dump(A.session_event_adapter.validate_json(json.dumps(raw))) == raw or raw["type"].startswith(
+            "agent.session.input."
+        )
 
 
 def test_unknown_event_is_kept_verbatim_and_marked():
@@ -294,9 +292,7 @@ def test_unknown_item_and_action_fallbacks():
 def test_unknown_input_type_is_refused():
     with pytest.raises(rp.ItemError):
         A.parse_input({"type": "agent.session.input.compact"})
-    assert A.dump(A.parse_input({"type": "agent.session.input.cancel"})) == {
-        "type": "agent.session.input.cancel"
-    }
+    assert A.dump(A.parse_input({"type": "agent.session.input.cancel"})) == {"type": "agent.session.input.cancel"}
     msg = {
         "type": "agent.session.input.message",
         "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}],
@@ -421,13 +417,9 @@ def _same(ours, theirs, path="") -> None:
     """Every field the SDK model sets equals ours."""
     if hasattr(theirs, "model_fields_set"):
         for name in theirs.model_fields_set:
-            alias = (
-                type(theirs).model_fields[name].alias or name if name in type(theirs).model_fields else name
-            )
+            alias = type(theirs).model_fields[name].alias or name if name in type(theirs).model_fields else name
             _same(
-                getattr(ours, alias, getattr(ours, name, None))
-                if not isinstance(ours, dict)
-                else ours.get(alias),
+                getattr(ours, alias, getattr(ours, name, None)) if not isinstance(ours, dict) else ours.get(alias),
                 getattr(theirs, name),
                 f"{path}.{alias}",
             )

@@ -17,8 +17,13 @@ CARD = '{"order_id":"A-1042","status":"paid"}'
 
 
 def msg(text: str, phase: str | None = "final_answer", **kw: object) -> dict:
-    m: dict = {"type": "message", "role": "assistant", "status": "completed",
-               "content": [{"type": "output_text", "text": text, "annotations": []}], **kw}
+    m: dict = {
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+        **kw,
+    }
     if phase is not None:
         m["phase"] = phase
     return m
@@ -39,7 +44,10 @@ def test_enum_and_pattern_failures_carry_pointer_and_keyword():
     c = A.check_card([USER, msg('{"order_id":"a-1","status":"lost","extra":1}')], SCHEMA)
     assert not c.ok
     assert sorted((f.path, f.keyword) for f in c.failures) == [
-        ("/extra", "additionalProperties"), ("/order_id", "pattern"), ("/status", "enum")]
+        ("/extra", "additionalProperties"),
+        ("/order_id", "pattern"),
+        ("/status", "enum"),
+    ]
     assert c.card == {"order_id": "a-1", "status": "lost", "extra": 1}  # parsed, but not ok
 
 
@@ -56,12 +64,15 @@ def test_prose_is_never_a_card(schema):
     assert "prose" in c.failures[0].message
 
 
-@pytest.mark.parametrize("text, reason", [
-    ('```json\n' + CARD + '\n```', "not_json"),
-    ('{"order_id":"A-1042","status":"paid","status":"refunded"}', "duplicate_key"),
-    ('{"order_id":"A-1042","status":NaN}', "non_finite_number"),
-    ('{"order_id":"A-1042","status":"pa', "not_json"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("```json\n" + CARD + "\n```", "not_json"),
+        ('{"order_id":"A-1042","status":"paid","status":"refunded"}', "duplicate_key"),
+        ('{"order_id":"A-1042","status":NaN}', "non_finite_number"),
+        ('{"order_id":"A-1042","status":"pa', "not_json"),
+    ],
+)
 def test_strict_json_rules_apply_to_cards(text, reason):
     c = A.check_card([msg(text)], {})
     assert not c.ok and c.failures[0].keyword == "json" and reason in c.failures[0].message
@@ -79,14 +90,27 @@ def test_without_phases_the_last_assistant_message_is_checked():
     assert not A.check_card([USER, msg(CARD, phase=None), msg("done", phase=None)], SCHEMA).ok
 
 
-@pytest.mark.parametrize("items, keyword", [
-    ([USER], "missing"),
-    ([], "missing"),
-    ([USER, msg(CARD, phase="commentary")], "missing"),  # commentary only: the turn has no final answer
-    ([msg(CARD, status="incomplete")], "incomplete"),
-    ([{"type": "message", "role": "assistant", "phase": "final_answer", "status": "completed",
-       "content": [{"type": "refusal", "refusal": "I can't help with that."}]}], "refusal"),
-])
+@pytest.mark.parametrize(
+    "items, keyword",
+    [
+        ([USER], "missing"),
+        ([], "missing"),
+        ([USER, msg(CARD, phase="commentary")], "missing"),  # commentary only: the turn has no final answer
+        ([msg(CARD, status="incomplete")], "incomplete"),
+        (
+            [
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "phase": "final_answer",
+                    "status": "completed",
+                    "content": [{"type": "refusal", "refusal": "I can't help with that."}],
+                }
+            ],
+            "refusal",
+        ),
+    ],
+)
 def test_no_card_to_check(items, keyword):
     c = A.check_card(items, SCHEMA)
     assert not c.ok and c.card is None
@@ -95,10 +119,19 @@ def test_no_card_to_check(items, keyword):
 
 def test_agents_session_items_and_item_done_events_are_read():
     item = dict(msg(CARD), id="msg_9", turn_id="turn_2")
-    added = {"type": "agent.session.turn.item.added", "session_id": "s", "turn_id": "turn_2",
-             "item": dict(item, content=[], status="in_progress")}
-    done = {"type": "agent.session.turn.item.done", "session_id": "s", "turn_id": "turn_2", "output_index": 1,
-            "item": item}
+    added = {
+        "type": "agent.session.turn.item.added",
+        "session_id": "s",
+        "turn_id": "turn_2",
+        "item": dict(item, content=[], status="in_progress"),
+    }
+    done = {
+        "type": "agent.session.turn.item.done",
+        "session_id": "s",
+        "turn_id": "turn_2",
+        "output_index": 1,
+        "item": item,
+    }
     assert A.check_card([item], SCHEMA).ok
     c = A.check_card([added, done], SCHEMA)
     assert c.ok and c.index == 1

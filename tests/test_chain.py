@@ -28,9 +28,17 @@ def test_a_recorded_session_links_end_to_end():
     chain = A.link_chain(log())
     assert chain.ok and chain.session_id == "sess_8f21" and chain.pending == ()
     assert kinds(chain.links) == [
-        ("agent", "agt_1"), ("turn", "turn_2"), ("function_call", "call_3c91"), ("tool_result", "call_3c91"),
-        ("subagent", "sub_1"), ("subagent_message", "sc_1"), ("subagent_message", "wc_1"),
-        ("subagent_message", "am_1"), ("subagent_message", "cl_1"), ("turn", "turn_3")]
+        ("agent", "agt_1"),
+        ("turn", "turn_2"),
+        ("function_call", "call_3c91"),
+        ("tool_result", "call_3c91"),
+        ("subagent", "sub_1"),
+        ("subagent_message", "sc_1"),
+        ("subagent_message", "wc_1"),
+        ("subagent_message", "am_1"),
+        ("subagent_message", "cl_1"),
+        ("turn", "turn_3"),
+    ]
     call = chain.links[2]
     assert (call.turn_id, call.call_id, call.parent) == ("turn_2", "call_3c91", "turn_2")
     assert chain.links[1].parent == "agt_1" and chain.links[4].parent == "agt_1"
@@ -48,14 +56,20 @@ def test_a_call_without_result_is_pending_not_broken():
     assert chain.pending[0].turn_id == "turn_2"
 
 
-@pytest.mark.parametrize("events, index, words", [
-    ([REQ, WRONG_CALL], 1, "no function call"),
-    ([REQ, WRONG_TURN], 1, "belongs to turn 'turn_2'"),
-    ([REQ, RESULT, RESULT], 2, "already answered"),
-    ([RESULT, REQ], 0, "no function call"),  # a result before its call answers nothing
-    ([REQ, {"type": "agent.session.input.tool_result", "call_id": "call_3c91", "success": True, "output": ""}],
-     1, "turn_id and call_id"),
-])
+@pytest.mark.parametrize(
+    "events, index, words",
+    [
+        ([REQ, WRONG_CALL], 1, "no function call"),
+        ([REQ, WRONG_TURN], 1, "belongs to turn 'turn_2'"),
+        ([REQ, RESULT, RESULT], 2, "already answered"),
+        ([RESULT, REQ], 0, "no function call"),  # a result before its call answers nothing
+        (
+            [REQ, {"type": "agent.session.input.tool_result", "call_id": "call_3c91", "success": True, "output": ""}],
+            1,
+            "turn_id and call_id",
+        ),
+    ],
+)
 def test_broken_results(events, index, words):
     chain = A.link_chain(events)
     assert not chain.ok
@@ -64,9 +78,19 @@ def test_broken_results(events, index, words):
 
 
 def test_an_output_item_echoing_a_tool_result_is_the_same_result():
-    echo = {"type": "agent.session.turn.item.done", "session_id": "sess_8f21", "turn_id": "turn_2",
-            "item": {"type": "function_call_output", "id": "fco_1", "turn_id": "turn_2", "call_id": "call_3c91",
-                     "output": "x", "status": "completed"}}
+    echo = {
+        "type": "agent.session.turn.item.done",
+        "session_id": "sess_8f21",
+        "turn_id": "turn_2",
+        "item": {
+            "type": "function_call_output",
+            "id": "fco_1",
+            "turn_id": "turn_2",
+            "call_id": "call_3c91",
+            "output": "x",
+            "status": "completed",
+        },
+    }
     assert A.link_chain([REQ, RESULT, echo, dict(echo, type="agent.session.turn.item.added")]).ok
     second = dict(echo, item=dict(echo["item"], id="fco_2"))
     chain = A.link_chain([REQ, echo, second])
@@ -84,19 +108,48 @@ def test_session_items_on_their_own_are_linked():
 
 
 def subagent(sid: str, name: str | None = None) -> dict:
-    return {"type": "agent.session.subagent.created", "event_id": "e", "subagent": {
-        "id": sid, "object": "agent.session.subagent", "parent_agent_id": "agt_1", "session_id": "sess_8f21",
-        "name": name, "status": "active", "opened_at": 0}}
+    return {
+        "type": "agent.session.subagent.created",
+        "event_id": "e",
+        "subagent": {
+            "id": sid,
+            "object": "agent.session.subagent",
+            "parent_agent_id": "agt_1",
+            "session_id": "sess_8f21",
+            "name": name,
+            "status": "active",
+            "opened_at": 0,
+        },
+    }
 
 
 def item(kind: str, **fields: object) -> dict:
-    return {"type": "agent.session.turn.item.done", "session_id": "sess_8f21", "turn_id": "turn_2",
-            "output_index": 0, "item": {"type": kind, "id": f"{kind}_1", "turn_id": "turn_2",
-                                        "sender_agent_id": "agt_1", "status": "completed", **fields}}
+    return {
+        "type": "agent.session.turn.item.done",
+        "session_id": "sess_8f21",
+        "turn_id": "turn_2",
+        "output_index": 0,
+        "item": {
+            "type": kind,
+            "id": f"{kind}_1",
+            "turn_id": "turn_2",
+            "sender_agent_id": "agt_1",
+            "status": "completed",
+            **fields,
+        },
+    }
 
 
-@pytest.mark.parametrize("kind", ["send_subagent_input_call", "resume_subagent_call", "interrupt_subagent_call",
-                                  "close_subagent_call", "agent_message"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "send_subagent_input_call",
+        "resume_subagent_call",
+        "interrupt_subagent_call",
+        "close_subagent_call",
+        "agent_message",
+    ],
+)
 def test_messages_and_calls_to_subagents(kind):
     assert A.link_chain([subagent("sub_1"), item(kind, recipient_agent_id="sub_1")]).ok
     assert A.link_chain([subagent("sub_1", "stock"), item(kind, recipient_agent_id="stock")]).ok  # by name

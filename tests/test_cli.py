@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import EXAMPLES
+
 from replayable.cli import main
 
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -18,7 +18,9 @@ CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments":
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "ok"}
 
 
-def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, *args: str, raw: bytes | None = None) -> tuple[int, str, str]:
+def run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, *args: str, raw: bytes | None = None
+) -> tuple[int, str, str]:
     f = tmp_path / "in.json"
     f.write_bytes(raw if raw is not None else json.dumps(value).encode())
     code = main(["check", str(f), *args])
@@ -27,18 +29,58 @@ def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, *args: s
 
 
 def test_examples(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(EXAMPLES / "conversation.json"), "--tools", str(EXAMPLES / "conversation.tools.json"),
-                 "--target", "openai"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                str(EXAMPLES / "conversation.json"),
+                "--tools",
+                str(EXAMPLES / "conversation.tools.json"),
+                "--target",
+                "openai",
+            ]
+        )
+        == 0
+    )
     assert "replay-safe: 14 items" in capsys.readouterr().out
-    assert main(["check", str(EXAMPLES / "sales_report.json"), "--tools", str(EXAMPLES / "sales_report.tools.json"),
-                 "--target", "acme"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                str(EXAMPLES / "sales_report.json"),
+                "--tools",
+                str(EXAMPLES / "sales_report.tools.json"),
+                "--target",
+                "acme",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
-    assert main(["check", str(EXAMPLES / "sales_report_broken.json"), "--tools",
-                 str(EXAMPLES / "sales_report.tools.json"), "--target", "acme", "--format", "json"]) == 1
+    assert (
+        main(
+            [
+                "check",
+                str(EXAMPLES / "sales_report_broken.json"),
+                "--tools",
+                str(EXAMPLES / "sales_report.tools.json"),
+                "--target",
+                "acme",
+                "--format",
+                "json",
+            ]
+        )
+        == 1
+    )
     report = json.loads(capsys.readouterr().out)
     assert {v["code"] for v in report["violations"]} >= {
-        "arguments_schema", "function_arguments_not_string", "incomplete_call_replayed", "output_without_function_call",
-        "foreign_extension_item", "chat_completions_envelope"}
+        "arguments_schema",
+        "function_arguments_not_string",
+        "incomplete_call_replayed",
+        "output_without_function_call",
+        "foreign_extension_item",
+        "chat_completions_envelope",
+    }
 
 
 def test_exit_codes_and_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,18 +109,30 @@ def test_missing_file_and_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
 def test_jsonl_response_and_request_body(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     jsonl = "\n".join(json.dumps(x) for x in [USER, CALL, OUT]).encode()
     assert run(tmp_path, capsys, None, raw=jsonl)[0] == 0
-    response = {"object": "response", "status": "completed", "output": [
-        {**CALL, "id": "fc_1", "status": "completed"}]}
+    response = {"object": "response", "status": "completed", "output": [{**CALL, "id": "fc_1", "status": "completed"}]}
     code, out, _ = run(tmp_path, capsys, response)
     assert code == 0 and "pending" in out  # a response's trailing calls are waiting to be executed
-    tools = [{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "string"}},
-                                                                   "required": ["q"], "additionalProperties": False}}]
+    tools = [
+        {
+            "type": "function",
+            "name": "lookup",
+            "parameters": {
+                "type": "object",
+                "properties": {"q": {"type": "string"}},
+                "required": ["q"],
+                "additionalProperties": False,
+            },
+        }
+    ]
     body = {"model": "m", "input": [USER, CALL, OUT], "tools": tools}
     assert run(tmp_path, capsys, body)[0] == 0
     loose = [{**tools[0], "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]
     code, out, _ = run(tmp_path, capsys, {**body, "tools": loose})
     assert code == 1 and "strict_schema_additional_properties" in out
-    allowed = {**body, "tool_choice": {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "other"}]}}
+    allowed = {
+        **body,
+        "tool_choice": {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "other"}]},
+    }
     code, out, _ = run(tmp_path, capsys, allowed)
     assert code == 1 and "tool_not_allowed" in out
     assert run(tmp_path, capsys, {"model": "m", "input": "hello"})[0] == 0
@@ -96,10 +150,16 @@ def test_tools_file_and_target(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_stdin_and_console_script(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "replayable.cli", "check", "-", "--format", "json"],
-                          input=json.dumps([USER, CALL, OUT]), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "replayable.cli", "check", "-", "--format", "json"],
+        input=json.dumps([USER, CALL, OUT]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["ok"] is True
-    proc = subprocess.run([sys.executable, "-m", "replayable.cli", "check", "-"], input="{",
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "replayable.cli", "check", "-"], input="{", capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

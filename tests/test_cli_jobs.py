@@ -15,8 +15,14 @@ from replayable.cli import main
 def turn(i: int) -> list[dict[str, Any]]:
     return [
         {"type": "message", "role": "user", "content": f"question {i}"},
-        {"type": "function_call", "id": f"fc_{i}", "call_id": f"c{i}", "name": "t", "status": "completed",
-         "arguments": "{}"},
+        {
+            "type": "function_call",
+            "id": f"fc_{i}",
+            "call_id": f"c{i}",
+            "name": "t",
+            "status": "completed",
+            "arguments": "{}",
+        },
         {"type": "function_call_output", "call_id": f"c{i}", "output": "done"},
     ]
 
@@ -78,7 +84,10 @@ def test_no_progress_bar_on_a_pipe(store: Path, capsys: pytest.CaptureFixture[st
 @pytest.mark.parametrize("items", [SAFE, UNSAFE, UNSAFE[:-2], [{"type": "reasoning", "id": "rs", "summary": []}]])
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_streamed_jsonl_prints_exactly_what_the_whole_file_path_prints(
-    tmp_path: Path, items: list[Any], fmt: str, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    items: list[Any],
+    fmt: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     f = tmp_path / "t.jsonl"

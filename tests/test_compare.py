@@ -13,8 +13,14 @@ import replayable as rp
 from replayable.compare import Change
 
 FIX = Path(__file__).parent / "fixtures" / "doors"
-FC = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-      "status": "completed", "arguments": '{"region":"apac","limit":5}'}
+FC = {
+    "type": "function_call",
+    "id": "fc_001",
+    "name": "get_latest_sales_report",
+    "call_id": "call_123",
+    "status": "completed",
+    "arguments": '{"region":"apac","limit":5}',
+}
 
 
 def blocking(a, b):
@@ -25,19 +31,22 @@ def test_identical_items_have_no_difference():
     assert rp.compare_items(FC, dict(FC)) == []
 
 
-@pytest.mark.parametrize("field, value, change", [
-    ("type", "acme:function_call", Change.TYPE),
-    ("type", "custom_tool_call", Change.TYPE),
-    ("call_id", "call_123 ", Change.CALL_ID),
-    ("call_id", "call_124", Change.CALL_ID),
-    ("call_id", "call_12\u0033\u0301", Change.CALL_ID),
-    ("name", "delete_record", Change.NAME),
-    ("arguments", '{"region":"emea","limit":5}', Change.ARGUMENTS),
-    ("arguments", '{"region":"apac","limit":true}', Change.ARGUMENTS),
-    ("arguments", '{"region":"apac","limit":"5"}', Change.ARGUMENTS),
-    ("arguments", '{"region":"apac"}', Change.ARGUMENTS),
-    ("arguments", '{"region":"apac","limit":5', Change.ARGUMENTS),  # truncated: compared as text
-])
+@pytest.mark.parametrize(
+    "field, value, change",
+    [
+        ("type", "acme:function_call", Change.TYPE),
+        ("type", "custom_tool_call", Change.TYPE),
+        ("call_id", "call_123 ", Change.CALL_ID),
+        ("call_id", "call_124", Change.CALL_ID),
+        ("call_id", "call_12\u0033\u0301", Change.CALL_ID),
+        ("name", "delete_record", Change.NAME),
+        ("arguments", '{"region":"emea","limit":5}', Change.ARGUMENTS),
+        ("arguments", '{"region":"apac","limit":true}', Change.ARGUMENTS),
+        ("arguments", '{"region":"apac","limit":"5"}', Change.ARGUMENTS),
+        ("arguments", '{"region":"apac"}', Change.ARGUMENTS),
+        ("arguments", '{"region":"apac","limit":5', Change.ARGUMENTS),  # truncated: compared as text
+    ],
+)
 def test_blocking_changes(field, value, change):
     diffs = rp.compare_items(FC, dict(FC, **{field: value}))
     assert [(d.path, d.change, d.blocking) for d in diffs] == [(f"/{field}", change, True)]
@@ -61,11 +70,14 @@ def test_number_to_boolean_blocks_and_names_the_inner_pointer():
     assert d.blocking and "/limit" in d.message
 
 
-@pytest.mark.parametrize("args", [
-    '{ "limit": 5, "region": "apac" }',
-    '{"region":"apac","limit":5.0}',
-    '{"region":"apac",\n  "limit":5}',
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        '{ "limit": 5, "region": "apac" }',
+        '{"region":"apac","limit":5.0}',
+        '{"region":"apac",\n  "limit":5}',
+    ],
+)
 def test_same_meaning_does_not_block(args):
     diffs = rp.compare_items(FC, dict(FC, arguments=args))
     assert [(d.path, d.change, d.blocking) for d in diffs] == [("/arguments", Change.ARGUMENTS, False)]
@@ -92,7 +104,11 @@ def test_lists_pair_by_call_id_and_report_replay_noise_as_non_blocking():
     diffs = rp.compare_items(original, replayed)
     assert not [d for d in diffs if d.blocking]
     assert {(d.path, d.change) for d in diffs} == {
-        ("/0/id", Change.ID), ("/1/id", Change.ID), ("/1/arguments", Change.ARGUMENTS), ("/2/id", Change.ID)}
+        ("/0/id", Change.ID),
+        ("/1/id", Change.ID),
+        ("/1/arguments", Change.ARGUMENTS),
+        ("/2/id", Change.ID),
+    }
 
 
 def test_lists_with_an_extension_call_block():
@@ -130,8 +146,14 @@ def test_an_item_against_a_list_is_a_list_of_one_and_models_are_read():
 
 def test_difference_as_dict_is_json_ready():
     (d,) = rp.compare_items(FC, dict(FC, name="x"))
-    assert json.loads(json.dumps(d.as_dict())) == {"path": "/name", "change": "name", "blocking": True,
-                                                   "message": d.message, "original": FC["name"], "candidate": "x"}
+    assert json.loads(json.dumps(d.as_dict())) == {
+        "path": "/name",
+        "change": "name",
+        "blocking": True,
+        "message": d.message,
+        "original": FC["name"],
+        "candidate": "x",
+    }
 
 
 @pytest.mark.parametrize("bad", [None, 5, "not json", [5], [None]])
@@ -141,7 +163,7 @@ def test_bad_input_raises_item_error(bad):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=5),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
     max_leaves=10,
 )

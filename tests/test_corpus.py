@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from conftest import corpus_files, corpus_items, load, needs_corpus
 
 import replayable as rp
-from conftest import corpus_files, corpus_items, load, needs_corpus
 
 SPEC_TYPES = {"message", "function_call", "function_call_output", "reasoning", "compaction", "item_reference"}
 ITEMS = corpus_items()
@@ -39,7 +39,9 @@ def test_recorded_item_round_trips_exactly(name: str, side: str, index: int, ite
 @pytest.mark.parametrize("path", corpus_files("request"), ids=lambda p: p.stem)
 def test_recorded_request_is_accepted(path: Any) -> None:
     body = load(path)["body"]
-    items = body["input"] if isinstance(body.get("input"), list) else [{"role": "user", "content": body.get("input", "")}]
+    items = (
+        body["input"] if isinstance(body.get("input"), list) else [{"role": "user", "content": body.get("input", "")}]
+    )
     tools = [t for t in body.get("tools") or [] if t.get("type") == "function"] or None
     report = rp.check_transcript(items, tools=tools, target="openai", provider="openai")
     assert report.ok, report.violations
@@ -69,8 +71,8 @@ def test_recorded_response_output_checks_as_a_response(path: Any) -> None:
 
 @needs_corpus
 def test_strict_mode_refuses_openai_native_types() -> None:
-    native = [(n, i) for n, s, _, i in ITEMS if i.get("type") not in SPEC_TYPES and "type" in i]
+    native = [i for _, _, _, i in ITEMS if "type" in i and i["type"] not in SPEC_TYPES]
     assert native
-    for name, item in native:
+    for item in native:
         with pytest.raises(rp.ItemError):
             rp.parse_item(item, side="output")

@@ -13,8 +13,12 @@ from replayable.cli import main
 from replayable.replay import ViolationCode as V
 
 FIX = Path(__file__).parent / "fixtures"
-PARAMS = {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"],
-          "additionalProperties": False}
+PARAMS = {
+    "type": "object",
+    "properties": {"region": {"type": "string"}},
+    "required": ["region"],
+    "additionalProperties": False,
+}
 TOOLS = [{"type": "function", "name": n, "parameters": PARAMS} for n in ("get_latest_sales_report", "delete_record")]
 CALL = {"type": "function_call", "call_id": "c1", "name": "delete_record", "arguments": '{"region":"apac"}'}
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}
@@ -40,8 +44,9 @@ def test_an_allowed_tool_still_needs_good_arguments():
 
 
 def test_every_rule_an_item_breaks_is_reported():
-    both = rp.check_transcript([dict(CALL, arguments='{"region":1}'), OUT], tools=TOOLS,
-                               allowed_tools=["get_latest_sales_report"])
+    both = rp.check_transcript(
+        [dict(CALL, arguments='{"region":1}'), OUT], tools=TOOLS, allowed_tools=["get_latest_sales_report"]
+    )
     assert codes(both) == sorted([V.ARGUMENTS_SCHEMA, V.TOOL_NOT_ALLOWED])
 
 
@@ -67,11 +72,13 @@ def test_mcp_tools_are_held_to_the_closed_object_rules():
     assert rp.check_tool({"name": "lookup", "inputSchema": TIGHT}) == []
     assert findings({"name": "lookup", "inputSchema": LOOSE}) == [
         (V.STRICT_SCHEMA_ADDITIONAL_PROPERTIES, "/inputSchema/additionalProperties"),
-        (V.STRICT_SCHEMA_REQUIRED_INCOMPLETE, "/inputSchema/required")]
+        (V.STRICT_SCHEMA_REQUIRED_INCOMPLETE, "/inputSchema/required"),
+    ]
     nested = {"name": "lookup", "inputSchema": dict(TIGHT, properties={"f": LOOSE}, required=["f"])}
     assert findings(nested) == [
         (V.STRICT_SCHEMA_ADDITIONAL_PROPERTIES, "/inputSchema/properties/f/additionalProperties"),
-        (V.STRICT_SCHEMA_REQUIRED_INCOMPLETE, "/inputSchema/properties/f/required")]
+        (V.STRICT_SCHEMA_REQUIRED_INCOMPLETE, "/inputSchema/properties/f/required"),
+    ]
     # strict: false does not relax an MCP tool
     assert findings({"name": "lookup", "strict": False, "inputSchema": LOOSE})
 
@@ -122,9 +129,16 @@ def test_cli_diff_unreadable_input_exits_2(tmp_path, capsys):
 
 
 def test_cli_check_reads_allowed_tools_from_tool_choice(tmp_path, capsys):
-    body = {"model": "m", "tools": TOOLS, "input": [CALL, OUT],
-            "tool_choice": {"type": "allowed_tools", "mode": "auto",
-                            "tools": [{"type": "function", "name": "get_latest_sales_report"}]}}
+    body = {
+        "model": "m",
+        "tools": TOOLS,
+        "input": [CALL, OUT],
+        "tool_choice": {
+            "type": "allowed_tools",
+            "mode": "auto",
+            "tools": [{"type": "function", "name": "get_latest_sales_report"}],
+        },
+    }
     assert main(["check", write(tmp_path, "deny.json", body)]) == 1
     assert "tool_not_allowed" in capsys.readouterr().out
     body["tool_choice"]["tools"] = [{"type": "function", "name": "delete_record"}]

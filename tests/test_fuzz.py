@@ -27,16 +27,45 @@ from replayable.replay import ViolationCode, check_stream
 EXAMPLES = {"default": 200, "long": 20_000}[os.environ.get("HYPOTHESIS_PROFILE", "default")]
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning", "compaction", "item_reference",
-              "acme:thing", "openai:web_search_call", "web_search_call", "", ":", "a:", "brand_new"]
-KEYS = ["type", "id", "call_id", "name", "arguments", "status", "output", "role", "content", "summary",
-        "text", "annotations", "encrypted_content", "tool_calls", "tool_call_id"]
+ITEM_TYPES = [
+    "message",
+    "function_call",
+    "function_call_output",
+    "reasoning",
+    "compaction",
+    "item_reference",
+    "acme:thing",
+    "openai:web_search_call",
+    "web_search_call",
+    "",
+    ":",
+    "a:",
+    "brand_new",
+]
+KEYS = [
+    "type",
+    "id",
+    "call_id",
+    "name",
+    "arguments",
+    "status",
+    "output",
+    "role",
+    "content",
+    "summary",
+    "text",
+    "annotations",
+    "encrypted_content",
+    "tool_calls",
+    "tool_call_id",
+]
 
 json_leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 json_value = st.recursive(
     json_leaf,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6),
-                                                                 inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 
@@ -57,8 +86,12 @@ def item_like(draw: st.DrawFn) -> dict[str, Any]:
 
 
 anything = item_like() | json_value
-SEARCH_SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}},
-                 "required": ["q"], "additionalProperties": False}
+SEARCH_SCHEMA = {
+    "type": "object",
+    "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}},
+    "required": ["q"],
+    "additionalProperties": False,
+}
 TOOLS = [{"type": "function", "name": "search", "parameters": SEARCH_SCHEMA}]
 
 
@@ -131,8 +164,12 @@ def test_gate_with_a_fuzzed_schema_raises_only_schema_error(schema: Any) -> None
 
 
 @FUZZ
-@given(st.lists(anything, max_size=10), st.sampled_from([None, "input", "output"]),
-       st.sampled_from([None, "acme"]), st.booleans())
+@given(
+    st.lists(anything, max_size=10),
+    st.sampled_from([None, "input", "output"]),
+    st.sampled_from([None, "acme"]),
+    st.booleans(),
+)
 def test_check_transcript_never_raises_and_check_stream_agrees(
     items: list[Any], side: Any, target: Any, pending_ok: bool
 ) -> None:

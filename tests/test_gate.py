@@ -10,17 +10,30 @@ import pytest
 import replayable as rp
 from replayable.arguments import ArgumentsError, SchemaError, parse_arguments, schema_failures
 
-SALES = {"type": "object", "properties": {"region": {"type": "string", "enum": ["apac"]}}, "required": ["region"],
-         "additionalProperties": False}
+SALES = {
+    "type": "object",
+    "properties": {"region": {"type": "string", "enum": ["apac"]}},
+    "required": ["region"],
+    "additionalProperties": False,
+}
 
 
 def fc(args: Any, **kw: Any) -> dict[str, Any]:
-    return {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "status": "completed",
-            "arguments": args, **kw}
+    return {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "c1",
+        "name": "t",
+        "status": "completed",
+        "arguments": args,
+        **kw,
+    }
 
 
 def test_order_of_checks_the_first_failing_one_wins() -> None:
-    assert rp.gate({"type": "acme:function_call", "status": "in_progress", "arguments": {}}, SALES).reason == "namespaced"
+    assert (
+        rp.gate({"type": "acme:function_call", "status": "in_progress", "arguments": {}}, SALES).reason == "namespaced"
+    )
     assert rp.gate({"type": None}, SALES).reason == "namespaced"
     assert rp.gate({"status": "completed"}, SALES).reason == "namespaced"  # no type at all
     assert rp.gate({"type": "message"}, SALES).reason == "not_function_call"
@@ -39,9 +52,12 @@ def test_gate_never_raises_on_bad_items() -> None:
 
 
 def test_failure_paths_point_at_the_offending_value() -> None:
-    schema = {"type": "object", "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
-                                               "content": {"type": "string"}},
-              "required": ["order_id", "content"], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"}, "content": {"type": "string"}},
+        "required": ["order_id", "content"],
+        "additionalProperties": False,
+    }
     res = rp.gate(fc('{"order_id":"1042","refund":true}'), schema)
     got = sorted((f.path, f.keyword) for f in res.failures)
     assert got == [("/content", "required"), ("/order_id", "pattern"), ("/refund", "additionalProperties")]
@@ -76,7 +92,9 @@ def test_strict_json(args: str, reason: str) -> None:
 
 
 def test_strict_json_accepts_what_json_allows() -> None:
-    assert parse_arguments(' {"a": [1, 2.5, "\\ud83d\\ude00", null, true]} \n') == {"a": [1, 2.5, "\U0001f600", None, True]}
+    assert parse_arguments(' {"a": [1, 2.5, "\\ud83d\\ude00", null, true]} \n') == {
+        "a": [1, 2.5, "\U0001f600", None, True]
+    }
     assert parse_arguments("[" * 64 + "]" * 64) is not None
     assert parse_arguments('"[[[[ not brackets ]]]]"') == "[[[[ not brackets ]]]]"
 
@@ -84,8 +102,12 @@ def test_strict_json_accepts_what_json_allows() -> None:
 @pytest.mark.parametrize(
     ("title", "args", "schema", "want"),
     [
-        ("catastrophic pattern", '{"q":"' + "a" * 40 + '!"}',
-         {"type": "object", "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}}}, "arguments_schema"),
+        (
+            "catastrophic pattern",
+            '{"q":"' + "a" * 40 + '!"}',
+            {"type": "object", "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}}},
+            "arguments_schema",
+        ),
         ("top-level array", "[1,2]", SALES, "arguments_schema"),
         ("1 MiB arguments", '{"region":"' + "x" * (1 << 20) + '"}', SALES, "arguments_schema"),
         ("nesting 100k deep", "[" * 100_000 + "]" * 100_000, SALES, "arguments_parse"),

@@ -59,11 +59,7 @@ def corpus_output_items() -> list[tuple[str, dict[str, Any]]]:
         if doc["kind"] == "response":
             items = body.get("output") or []
         elif doc["kind"] == "stream":
-            items = [
-                e["item"]
-                for e in body
-                if isinstance(e, dict) and e.get("type") == "response.output_item.done"
-            ]
+            items = [e["item"] for e in body if isinstance(e, dict) and e.get("type") == "response.output_item.done"]
         else:
             continue
         out.extend((p.name, it) for it in items if it.get("type") in SPEC_TYPES)
@@ -101,9 +97,7 @@ def test_to_input_is_identity_on_input_forms() -> None:
     assert rp.to_input(call) is call
     ns = rp.parse_item({"type": "acme:thing", "x": 1})
     assert rp.to_input(ns) is ns
-    assert dump(
-        rp.to_input({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"})
-    ) == dump(call)
+    assert dump(rp.to_input({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"})) == dump(call)
 
 
 def test_to_input_accepts_sdk_objects() -> None:
@@ -173,9 +167,7 @@ def test_from_chat_completions_assistant_with_only_calls_yields_no_message() -> 
                 "role": "assistant",
                 "content": None,
                 "refusal": None,
-                "tool_calls": [
-                    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-                ],
+                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
             },
             {"role": "tool", "tool_call_id": "c1", "content": "r"},
         ]
@@ -188,9 +180,7 @@ def test_from_chat_completions_sdk_objects() -> None:
         {
             "role": "assistant",
             "content": None,
-            "tool_calls": [
-                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"x":1}'}}
-            ],
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"x":1}'}}],
         }
     )
     items = rp.from_chat_completions(
@@ -278,9 +268,7 @@ CALL = {
             [
                 {
                     "role": "assistant",
-                    "tool_calls": [
-                        {"id": "c", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}
-                    ],
+                    "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}],
                 }
             ],
             0,
@@ -403,9 +391,7 @@ def test_prepare_replay_corpus_requests() -> None:
                 d = dump(i)
                 # OpenAI's SDK types want id and status on an assistant message with content parts (its
                 # ResponseOutputMessageParam); ids go for another provider, so check the rest there.
-                if target == "openai" or not (
-                    d.get("role") == "assistant" and isinstance(d.get("content"), list)
-                ):
+                if target == "openai" or not (d.get("role") == "assistant" and isinstance(d.get("content"), list)):
                     sdk_accepts(d)
                 if target == "acme":
                     assert "id" not in d
@@ -457,9 +443,7 @@ def test_prepare_replay_keeps_reasoning_for_same_provider_and_ids() -> None:
         _out("c1"),
     ]
     kept, rep = rp.prepare_replay(items, target="openai", provider="openai")
-    assert (
-        rep.dropped == () and dump(kept[1])["encrypted_content"] == "gA==" and dump(kept[2])["id"] == "fc_c1"
-    )
+    assert rep.dropped == () and dump(kept[1])["encrypted_content"] == "gA==" and dump(kept[2])["id"] == "fc_c1"
     kept, rep = rp.prepare_replay(items, target="acme", provider="openai")
     assert [i for i, _ in rep.dropped] == [1]
     assert (2, "provider-scoped id removed") in rep.changed
@@ -557,9 +541,7 @@ def test_prepare_replay_refuses_unparseable_and_chat_shapes() -> None:
 
 # Random transcripts: whatever goes in, what comes out passes the check and keeps every message.
 _item = st.one_of(
-    st.builds(
-        lambda c, s: _call(f"c{c}", s), st.integers(0, 4), st.sampled_from(["completed", "incomplete", None])
-    ),
+    st.builds(lambda c, s: _call(f"c{c}", s), st.integers(0, 4), st.sampled_from(["completed", "incomplete", None])),
     st.builds(lambda c: _out(f"c{c}"), st.integers(0, 4)),
     st.just({"type": "message", "role": "user", "content": "q"}),
     st.builds(
@@ -659,9 +641,7 @@ def test_prepare_replay_and_to_chat_take_a_response_object() -> None:
     )
     kept, rep = rp.prepare_replay(resp, target="openai")
     assert dump(kept[0])["id"] == "msg_1" and rep.source == "openai"
-    assert rp.to_chat_completions(resp) == [
-        {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}
-    ]
+    assert rp.to_chat_completions(resp) == [{"role": "assistant", "content": [{"type": "text", "text": "hi"}]}]
     with pytest.raises(rp.ItemError):
         rp.prepare_replay({"type": "message"}, target="acme")
     with pytest.raises(rp.ItemError):

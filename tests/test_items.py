@@ -30,8 +30,12 @@ def test_known_types_parse_to_their_models() -> None:
     assert isinstance(roundtrip(MSG), rp.UserMessageParam)
     assert isinstance(roundtrip({"type": "message", "role": "system", "content": "be brief"}), rp.SystemMessageParam)
     assert isinstance(roundtrip({"type": "message", "role": "developer", "content": "x"}), rp.DeveloperMessageParam)
-    asst = {"type": "message", "role": "assistant", "phase": "commentary",
-            "content": [{"type": "output_text", "text": "ok"}, {"type": "refusal", "refusal": "no"}]}
+    asst = {
+        "type": "message",
+        "role": "assistant",
+        "phase": "commentary",
+        "content": [{"type": "output_text", "text": "ok"}, {"type": "refusal", "refusal": "no"}],
+    }
     assert isinstance(roundtrip(asst), rp.AssistantMessageParam)
     fco = {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}
     assert isinstance(roundtrip(fco), rp.FunctionCallOutputParam)
@@ -40,15 +44,33 @@ def test_known_types_parse_to_their_models() -> None:
 
 
 def test_output_forms() -> None:
-    msg = {"type": "message", "id": "m1", "status": "completed", "role": "assistant", "phase": "final_answer",
-           "content": [{"type": "output_text", "text": "hi", "annotations": [], "logprobs": []}]}
+    msg = {
+        "type": "message",
+        "id": "m1",
+        "status": "completed",
+        "role": "assistant",
+        "phase": "final_answer",
+        "content": [{"type": "output_text", "text": "hi", "annotations": [], "logprobs": []}],
+    }
     assert isinstance(roundtrip(msg, side="output"), rp.Message)
-    rs = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "s"}],
-          "content": [{"type": "reasoning_text", "text": "r"}], "encrypted_content": "e"}
+    rs = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": "s"}],
+        "content": [{"type": "reasoning_text", "text": "r"}],
+        "encrypted_content": "e",
+    }
     assert isinstance(roundtrip(rs, side="output"), rp.Reasoning)
-    assert isinstance(roundtrip({"type": "compaction", "id": "c", "encrypted_content": "e"}, side="output"), rp.Compaction)
-    fco = {"type": "function_call_output", "id": "o1", "call_id": "c", "status": "completed",
-           "output": [{"type": "input_text", "text": "t"}, {"type": "input_image", "image_url": None, "detail": "auto"}]}
+    assert isinstance(
+        roundtrip({"type": "compaction", "id": "c", "encrypted_content": "e"}, side="output"), rp.Compaction
+    )
+    fco = {
+        "type": "function_call_output",
+        "id": "o1",
+        "call_id": "c",
+        "status": "completed",
+        "output": [{"type": "input_text", "text": "t"}, {"type": "input_image", "image_url": None, "detail": "auto"}],
+    }
     assert isinstance(roundtrip(fco, side="output"), rp.FunctionCallOutput)
 
 
@@ -106,9 +128,7 @@ def test_unknown_unprefixed_type_names_the_type_and_the_prefix_rule() -> None:
         rp.parse_item({"type": "future_widget_call", "id": "fw_1"})
     text = str(err.value)
     assert "future_widget_call" in text and "slug:name" in text
-    assert err.value.errors == [
-        {"loc": ("type",), "type": "unknown_item_type", "msg": err.value.errors[0]["msg"]}
-    ]
+    assert err.value.errors == [{"loc": ("type",), "type": "unknown_item_type", "msg": err.value.errors[0]["msg"]}]
 
 
 def test_missing_type() -> None:
@@ -148,9 +168,19 @@ def test_openai_shorthand_message_dumps_back_without_type() -> None:
 
 
 def test_openai_extra_annotation_types_are_kept() -> None:
-    msg = {"type": "message", "id": "m", "status": "completed", "role": "assistant",
-           "content": [{"type": "output_text", "text": "t",
-                        "annotations": [{"type": "file_citation", "file_id": "f", "filename": "a.pdf", "index": 3}]}]}
+    msg = {
+        "type": "message",
+        "id": "m",
+        "status": "completed",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "output_text",
+                "text": "t",
+                "annotations": [{"type": "file_citation", "file_id": "f", "filename": "a.pdf", "index": 3}],
+            }
+        ],
+    }
     with pytest.raises(rp.ItemError):
         rp.parse_item(msg, side="output")
     parsed = roundtrip(msg, side="output", provider="openai")
@@ -185,8 +215,22 @@ def test_dump_item_refuses_non_models() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [None, 5, 1.5, True, "x", "[1]", [], (), {"type": 7}, {"type": ""}, {"type": ["message"]},
-     {"type": "message", "role": "user", "content": [{"type": "input_text", "text": 5}]}, b"\xff\xfe", "[" * 5000],
+    [
+        None,
+        5,
+        1.5,
+        True,
+        "x",
+        "[1]",
+        [],
+        (),
+        {"type": 7},
+        {"type": ""},
+        {"type": ["message"]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": 5}]},
+        b"\xff\xfe",
+        "[" * 5000,
+    ],
 )
 def test_bad_input_raises_item_error_only(bad: Any) -> None:
     with pytest.raises(rp.ItemError) as err:

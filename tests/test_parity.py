@@ -7,7 +7,6 @@ import importlib
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, load
 
 SCHEMAS = sorted((ROOT / "schemas" / "open_responses").glob("*.json"))

@@ -22,8 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "stream"
 SPEC_JSON = (
-    Path(rp.__file__).resolve().parents[2]
-    / ".venv/lib/python3.11/site-packages/openresponses/openapi/2026-04-24.json"
+    Path(rp.__file__).resolve().parents[2] / ".venv/lib/python3.11/site-packages/openresponses/openapi/2026-04-24.json"
 )
 
 
@@ -277,9 +276,7 @@ def _cases() -> dict[str, tuple[list[dict[str, Any]], S.StreamRule, int | None]]
             + [
                 dict(
                     g[15],
-                    response=dict(
-                        g[15]["response"], output=[g[8]["item"], dict(g[14]["item"], name="other")]
-                    ),
+                    response=dict(g[15]["response"], output=[g[8]["item"], dict(g[14]["item"], name="other")]),
                 )
             ],
             S.StreamRule.SNAPSHOT_MISMATCH,
@@ -431,9 +428,7 @@ def test_response_resource_has_the_31_fields() -> None:
     fields = S.ResponseResource.model_fields
     assert len(rr["required"]) == 31
     assert {n for n, f in fields.items() if f.is_required()} == set(rr["required"])
-    nullable = {
-        n for n, p in rr["properties"].items() if any(b.get("type") == "null" for b in p.get("anyOf", []))
-    }
+    nullable = {n for n, p in rr["properties"].items() if any(b.get("type") == "null" for b in p.get("anyOf", []))}
     for n in nullable:
         assert S.ResponseResource.model_fields[n].is_required(), n  # present, possibly null
 
@@ -442,9 +437,7 @@ def test_response_resource_has_the_31_fields() -> None:
 
 
 def test_sse_comments_multiline_data_and_done() -> None:
-    text = (
-        ': OPENROUTER PROCESSING\n\nevent: error\ndata: {"type": "error",\ndata:  "sequence_number": 1,\r\n'
-    )
+    text = ': OPENROUTER PROCESSING\n\nevent: error\ndata: {"type": "error",\ndata:  "sequence_number": 1,\r\n'
     text += 'data: "error": {"type": "server_error", "code": null, "message": "x", "param": null}}\n\n'
     text += 'data: [DONE]\n\ndata: {"type": "ignored"}\n\n'
     assert list(S.parse_sse(text)) == [
@@ -504,10 +497,7 @@ def test_text_deltas_split_anywhere_reassemble(text: str, cuts: list[int]) -> No
         dict(g[0], sequence_number=next(seq)),
         {"type": "response.output_item.added", "sequence_number": next(seq), "output_index": 0, "item": item},
         {"type": "response.content_part.added", "sequence_number": next(seq), **base, "part": part},
-        *(
-            {"type": "response.output_text.delta", "sequence_number": next(seq), **base, "delta": p}
-            for p in pieces
-        ),
+        *({"type": "response.output_text.delta", "sequence_number": next(seq), **base, "delta": p} for p in pieces),
         {"type": "response.output_text.done", "sequence_number": next(seq), **base, "text": text},
         {
             "type": "response.content_part.done",

@@ -10,8 +10,13 @@ import replayable as rp
 from replayable import ViolationCode as V
 
 USER = {"type": "message", "role": "user", "content": "hi"}
-ASSISTANT = {"type": "message", "id": "msg_9", "role": "assistant", "status": "completed",
-             "content": [{"type": "output_text", "text": "done", "annotations": []}]}
+ASSISTANT = {
+    "type": "message",
+    "id": "msg_9",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "done", "annotations": []}],
+}
 
 
 def call(cid: str, **kw: Any) -> dict[str, Any]:
@@ -34,7 +39,9 @@ def test_a_clean_transcript() -> None:
 
 def test_pairing_is_by_call_id_byte_for_byte_never_by_id() -> None:
     assert codes([call("call_1", id="x"), out("call_1 ", id="y")]) == [
-        (0, "function_call_without_output"), (1, "output_without_function_call")]
+        (0, "function_call_without_output"),
+        (1, "output_without_function_call"),
+    ]
     assert codes([call("Call_1"), out("call_1")])[1] == (1, "output_without_function_call")
 
 
@@ -93,7 +100,8 @@ def test_incomplete_must_be_last_in_a_response_output() -> None:
 def test_reasoning_must_be_followed_by_the_item_it_produced() -> None:
     rs = {"type": "reasoning", "id": "rs_1", "summary": []}
     assert codes([USER, rs, {"type": "message", "role": "assistant", "content": "x"}]) == [
-        (1, "reasoning_without_following_item")]
+        (1, "reasoning_without_following_item")
+    ]
     assert codes([USER, rs]) == [(1, "reasoning_without_following_item")]
     assert codes([USER, rs, ASSISTANT]) == []
     assert codes([USER, {"type": "reasoning", "summary": []}, USER]) == []  # no id: nothing to pair
@@ -116,8 +124,11 @@ def test_chat_completions_shapes_say_how_to_convert(item: dict[str, Any]) -> Non
 
 
 def test_function_call_parts_nested_in_content() -> None:
-    item = {"type": "message", "role": "assistant",
-            "content": [{"type": "output_text", "text": "x"}, {"type": "function_call", "name": "f"}]}
+    item = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "x"}, {"type": "function_call", "name": "f"}],
+    }
     report = rp.check_transcript([USER, item])
     assert [(v.index, v.code, v.path) for v in report.violations] == [(1, V.FUNCTION_CALL_IN_CONTENT, "/content/1")]
 
@@ -150,12 +161,28 @@ def test_foreign_extension_items() -> None:
 def test_unknown_items_are_violations_not_exceptions() -> None:
     report = rp.check_transcript([USER, None, 5, "x", {"type": "brand_new"}, {}])
     assert [(v.index, v.code) for v in report.violations] == [
-        (1, V.ITEM_INVALID), (2, V.ITEM_INVALID), (3, V.ITEM_INVALID), (4, V.UNKNOWN_ITEM_TYPE), (5, V.ITEM_INVALID)]
+        (1, V.ITEM_INVALID),
+        (2, V.ITEM_INVALID),
+        (3, V.ITEM_INVALID),
+        (4, V.UNKNOWN_ITEM_TYPE),
+        (5, V.ITEM_INVALID),
+    ]
     assert report.items[0] is not None and report.items[1:] == (None,) * 5
 
 
-TOOLS = [{"type": "function", "name": "lookup", "strict": True, "parameters": {
-    "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}}]
+TOOLS = [
+    {
+        "type": "function",
+        "name": "lookup",
+        "strict": True,
+        "parameters": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}},
+            "required": ["q"],
+            "additionalProperties": False,
+        },
+    }
+]
 
 
 def test_tools_unknown_tool_and_arguments() -> None:
@@ -163,7 +190,9 @@ def test_tools_unknown_tool_and_arguments() -> None:
     assert codes([{**call("a"), "name": "drop_db"}, out("a")], tools=TOOLS) == [(0, "unknown_tool")]
     report = rp.check_transcript([call("a", arguments='{"q":1,"x":2}'), out("a")], tools=TOOLS)
     assert sorted((v.code, v.path) for v in report.violations) == [
-        (V.ARGUMENTS_SCHEMA, "/arguments/q"), (V.ARGUMENTS_SCHEMA, "/arguments/x")]
+        (V.ARGUMENTS_SCHEMA, "/arguments/q"),
+        (V.ARGUMENTS_SCHEMA, "/arguments/x"),
+    ]
     assert codes([call("a", arguments='{"q":"a","q":"b"}'), out("a")], tools=TOOLS) == [(0, "arguments_parse")]
 
 
@@ -201,21 +230,31 @@ def lint(tool: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def test_strict_tool_closed_objects() -> None:
-    params = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+    params = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
     tool = {"type": "function", "name": "f", "strict": True, "parameters": params}
     assert lint(tool) == []
     assert lint({**tool, "strict": None} if False else {k: v for k, v in tool.items() if k != "strict"}) == []
     open_obj = {**params, "additionalProperties": True}
     assert lint({**tool, "parameters": open_obj}) == [
-        ("strict_schema_additional_properties", "/parameters/additionalProperties")]
+        ("strict_schema_additional_properties", "/parameters/additionalProperties")
+    ]
     assert lint({**tool, "parameters": open_obj, "strict": False}) == []
     no_type = {"properties": {"a": {"type": "string"}}, "required": ["a"]}
-    assert ("strict_schema_additional_properties", "/parameters/additionalProperties") in lint({**tool, "parameters": no_type})
+    assert ("strict_schema_additional_properties", "/parameters/additionalProperties") in lint(
+        {**tool, "parameters": no_type}
+    )
 
 
 def test_strict_tool_required_and_nested_and_refs() -> None:
     params = {
-        "type": "object", "additionalProperties": False, "required": ["f", "items"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["f", "items"],
         "properties": {
             "f": {"$ref": "#/$defs/Filter"},
             "items": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}},
@@ -230,9 +269,17 @@ def test_strict_tool_required_and_nested_and_refs() -> None:
 
 
 def test_recursive_refs_terminate() -> None:
-    params = {"$ref": "#/$defs/Node", "$defs": {"Node": {
-        "type": "object", "additionalProperties": False, "required": ["next"],
-        "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}}}}}
+    params = {
+        "$ref": "#/$defs/Node",
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["next"],
+                "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}},
+            }
+        },
+    }
     assert lint({"type": "function", "name": "f", "parameters": params}) == []
 
 

@@ -91,9 +91,7 @@ class NamespacedBase(WireModel):
         if isinstance(data, dict):
             t = data.get("type")
             if not isinstance(t, str):
-                raise PydanticCustomError(
-                    "namespaced_type", "an extension type must be a string of the form slug:name"
-                )
+                raise PydanticCustomError("namespaced_type", "an extension type must be a string of the form slug:name")
             ctx = info.context if info is not None else None
             if ":" not in t:
                 if (

@@ -159,17 +159,13 @@ def _tool_result_rule(result: SessionInputToolResult) -> SessionInputToolResult:
 
 _CheckedToolResult: TypeAlias = Annotated[SessionInputToolResult, AfterValidator(_tool_result_rule)]
 
-SessionEvent: TypeAlias = Annotated[
-    KnownSessionEvent | UnknownSessionEvent, Field(union_mode="left_to_right")
-]
+SessionEvent: TypeAlias = Annotated[KnownSessionEvent | UnknownSessionEvent, Field(union_mode="left_to_right")]
 """A session event (`AgentSessionEvent`), tagged on `type`; an unknown type is an `UnknownSessionEvent`."""
 
 SessionItem: TypeAlias = Annotated[KnownSessionItem | UnknownSessionItem, Field(union_mode="left_to_right")]
 """A session item (`AgentSessionItem` / `AgentOutputItem`); an unknown type is an `UnknownSessionItem`."""
 
-RequiredAction: TypeAlias = Annotated[
-    KnownRequiredAction | UnknownRequiredAction, Field(union_mode="left_to_right")
-]
+RequiredAction: TypeAlias = Annotated[KnownRequiredAction | UnknownRequiredAction, Field(union_mode="left_to_right")]
 """A required action (`function_call`, `environment_connection`, approval requests); an unknown type
 is an `UnknownRequiredAction`, which is never answered automatically."""
 
@@ -221,9 +217,7 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[dict[str
         )
         msg = err["msg"]
         if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
-            msg = (
-                "output must be a string or a list of input_text/input_image parts; serialize an object first"
-            )
+            msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
         key = (loc, msg)
         if key in seen:
             continue
@@ -305,8 +299,7 @@ def parse_input(data: Any) -> SessionInput:
                 {
                     "loc": ("type",),
                     "type": "unknown_input_type",
-                    "msg": f"unknown input type {data['type']!r}: expected one of "
-                    + ", ".join(sorted(_INPUT_TYPES)),
+                    "msg": f"unknown input type {data['type']!r}: expected one of " + ", ".join(sorted(_INPUT_TYPES)),
                 }
             ],
             "invalid input event",
@@ -556,9 +549,7 @@ class PendingActions:
     def _find(self, action: Any) -> FunctionCallAction:
         parsed = action if isinstance(action, FunctionCallAction) else _parse_action(action)
         if not isinstance(parsed, FunctionCallAction):
-            raise ToolResultError(
-                "unknown_call", f"only function_call actions take a tool result, got {parsed.type!r}"
-            )
+            raise ToolResultError("unknown_call", f"only function_call actions take a tool result, got {parsed.type!r}")
         return parsed
 
     def result(self, action: Any, *, output: Any = None, error: str | None = None) -> SessionInputToolResult:
@@ -737,9 +728,7 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
         try:
             raw = _plain(raw)
         except ItemError as exc:
-            violations.append(
-                AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, str(exc).splitlines()[-1].strip())
-            )
+            violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, str(exc).splitlines()[-1].strip()))
             continue
         t = raw.get("type") if isinstance(raw, Mapping) else None
         if isinstance(t, str) and t.startswith("agent.session.input."):
@@ -753,9 +742,7 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
                 r = ledger.accept(raw)
             except ToolResultError as exc:
                 violations.append(
-                    AgentsViolation(
-                        i, _RESULT_CODES.get(exc.reason, AgentsViolationCode.MALFORMED_RESULT), str(exc)
-                    )
+                    AgentsViolation(i, _RESULT_CODES.get(exc.reason, AgentsViolationCode.MALFORMED_RESULT), str(exc))
                 )
                 continue
             key = (r.turn_id, r.call_id)
@@ -781,22 +768,14 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
                     tools = {
                         tl["name"]: tl
                         for tl in agent["tools"]
-                        if isinstance(tl, Mapping)
-                        and tl.get("type") == "function"
-                        and isinstance(tl.get("name"), str)
+                        if isinstance(tl, Mapping) and tl.get("type") == "function" and isinstance(tl.get("name"), str)
                     }
             try:
                 actions = _actions_of(session, "the event's session")
             except ItemError as exc:
-                violations.append(
-                    AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc), "/session")
-                )
+                violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc), "/session"))
                 continue
-            new = [
-                a
-                for a in actions
-                if isinstance(a, FunctionCallAction) and (a.turn_id, a.call_id) not in origin
-            ]
+            new = [a for a in actions if isinstance(a, FunctionCallAction) and (a.turn_id, a.call_id) not in origin]
             ledger.add(new)
             for a in new:
                 key = (a.turn_id, a.call_id)
@@ -820,9 +799,7 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
                     chk = check_arguments(a, tool)
                 except ValueError as exc:
                     violations.append(
-                        AgentsViolation(
-                            i, AgentsViolationCode.ARGUMENTS_SCHEMA, f"tool {a.name!r}: {exc}", path
-                        )
+                        AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, f"tool {a.name!r}: {exc}", path)
                     )
                     continue
                 if not chk.execute:
@@ -875,8 +852,7 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
                 "session_id": report.session_id,
                 "violations": [v.as_dict() for v in report.violations],
                 "pending": [
-                    {"index": i, "turn_id": a.turn_id, "call_id": a.call_id, "name": a.name}
-                    for i, a in report.pending
+                    {"index": i, "turn_id": a.turn_id, "call_id": a.call_id, "name": a.name} for i, a in report.pending
                 ],
                 "unknown_events": list(report.unknown_events),
             },
@@ -885,8 +861,7 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
     lines = [f"{name}: event {v.index}: {v.code}: {v.message}" for v in report.violations]
     if report.unknown_events:
         lines.append(
-            f"{name}: unknown event types (kept, not acted on) at events "
-            + ", ".join(map(str, report.unknown_events))
+            f"{name}: unknown event types (kept, not acted on) at events " + ", ".join(map(str, report.unknown_events))
         )
     if report.violations:
         lines.append(f"{name}: NOT safe: {len(report.violations)} violation(s), {report.events} events")

@@ -160,8 +160,12 @@ def _progress(total: int) -> Any:
     except ImportError:
         return None
     return Progress(
-        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(file=sys.stderr), transient=True,
+        TextColumn("checking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        transient=True,
     )
 
 
@@ -204,9 +208,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"{res.file}: unreadable: {res.error}")
             if bar is not None:
                 bar.advance(task)
-    summary = {
-        "files": len(files), "replay_safe": counts[0], "with_violations": counts[1], "unreadable": counts[2]
-    }
+    summary = {"files": len(files), "replay_safe": counts[0], "with_violations": counts[1], "unreadable": counts[2]}
     if as_json:
         print(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
     else:

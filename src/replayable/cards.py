@@ -114,14 +114,18 @@ def check_card(items: Any, schema: Any) -> CardCheck:
         return _fail("missing", f"no result card: {why}")
     msg = listed[index]
     content = msg.get("content")
-    parts: list[Any] = [{"type": "output_text", "text": content}] if isinstance(content, str) else (
-        content if isinstance(content, list) else [])
+    parts: list[Any] = (
+        [{"type": "output_text", "text": content}]
+        if isinstance(content, str)
+        else (content if isinstance(content, list) else [])
+    )
     refusals = [p.get("refusal") for p in parts if isinstance(p, Mapping) and p.get("type") == "refusal"]
     texts = [p.get("text") for p in parts if isinstance(p, Mapping) and p.get("type") in ("output_text", "text")]
     text = "".join(t for t in texts if isinstance(t, str))
     if msg.get("status") == "incomplete":
-        return _fail("incomplete", "the final answer is incomplete (cut off); its card cannot be trusted",
-                     index=index, text=text)
+        return _fail(
+            "incomplete", "the final answer is incomplete (cut off); its card cannot be trusted", index=index, text=text
+        )
     if refusals:
         said = next((r for r in refusals if isinstance(r, str)), "")
         return _fail("refusal", f"the model refused instead of giving a card: {said[:200]}", index=index, text=text)

@@ -155,8 +155,11 @@ class _Chain:
         key = (tid, cid)
         if key not in self.calls:
             turns = sorted(t for t, c in self.calls if c == cid)
-            why = (f"call {cid!r} belongs to turn {turns[0]!r}, not {tid!r}" if turns
-                   else f"no function call has (turn_id, call_id) ({tid!r}, {cid!r})")
+            why = (
+                f"call {cid!r} belongs to turn {turns[0]!r}, not {tid!r}"
+                if turns
+                else f"no function call has (turn_id, call_id) ({tid!r}, {cid!r})"
+            )
             self.broken.append(_problem(link, why))
             return
         first = self.results.get(key)
@@ -176,8 +179,9 @@ class _Chain:
             if iid in self.items:
                 return
             self.items.add(iid)
-        recipients = item.get("recipient_agent_ids") if t == "wait_for_subagents_call" else [
-            item.get("recipient_agent_id")]
+        recipients = (
+            item.get("recipient_agent_ids") if t == "wait_for_subagents_call" else [item.get("recipient_agent_id")]
+        )
         known = self.subagents | self.agents if t == "agent_message" else self.subagents
         for to in recipients if isinstance(recipients, list) else [recipients]:
             link = Link(LinkKind.SUBAGENT_MESSAGE, iid, i, _str(to), _str(item.get("turn_id")), source=t)
@@ -185,8 +189,9 @@ class _Chain:
                 self.links.append(link)
             else:
                 what = "agent" if t == "agent_message" else "subagent"
-                self.broken.append(_problem(
-                    link, f"{t} names {what} {to!r}, which no agent.session.subagent.created event announced"))
+                self.broken.append(
+                    _problem(link, f"{t} names {what} {to!r}, which no agent.session.subagent.created event announced")
+                )
 
     def item(self, item: Mapping[str, Any], turn_id: Any, i: int) -> None:
         t = item.get("type")
@@ -263,8 +268,9 @@ def link_chain(events: Any) -> SessionChain:
     events = plain_json(events, "events")
     if isinstance(events, Mapping) or not isinstance(events, Iterable) or isinstance(events, str | bytes | bytearray):
         got = "null" if events is None else type(events).__name__
-        raise ItemError([{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}],
-                        "invalid events")
+        raise ItemError(
+            [{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}], "invalid events"
+        )
     chain = _Chain()
     for i, raw in enumerate(events):
         try:

@@ -10,8 +10,8 @@
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
-rules and the items the stream assembles (see `replayable.stream`). Exit status: 0 replay-safe, 1 violations, 2 unreadable input
-or bad usage (one line on stderr, never a traceback).
+rules and the items the stream assembles (see `replayable.stream`). Exit status: 0 replay-safe,
+1 violations, 2 unreadable input or bad usage (one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def load_json_or_jsonl(data: bytes, name: str) -> Any:
             try:
                 values.append(json.loads(line))
             except (ValueError, RecursionError):
-                raise InputError(f"{name} is neither JSON nor JSONL: {first}") from None
+                raise InputError(f"{name} is neither JSON nor JSONL (line {lineno}): {first}") from None
         if len(values) < 2:
             raise InputError(f"{name} is not valid JSON: {first}") from None
         return values
@@ -114,7 +114,8 @@ def read_transcript(value: Any, name: str) -> Transcript:
             for n, tool in enumerate(tools or []):
                 if isinstance(tool, dict) and tool.get("type") in (None, "function"):
                     findings.extend(
-                        Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}") for v in check_tool(tool)
+                        Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}")
+                        for v in check_tool(tool)
                     )
             function_tools = [t for t in tools or [] if isinstance(t, dict) and t.get("type") == "function"] or None
             return Transcript(
@@ -267,18 +268,22 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     transcript = read_transcript(load_json_or_jsonl(read_source(args.file), name), name)
     tools = load_tools(args.tools) if args.tools else transcript.tools
     try:
-        items, report = prepare_replay(
-            transcript.items, target=args.target, tools=tools, provider=args.provider
-        )
+        items, report = prepare_replay(transcript.items, target=args.target, tools=tools, provider=args.provider)
     except ItemError as exc:
         raise InputError(f"{name}: {_one_line(exc)}") from None
     out = dump_items(items)
     if args.report:
-        print(json.dumps({
-            "input": out,
-            "dropped": [{"index": i, "reason": r} for i, r in report.dropped],
-            "changed": [{"index": i, "change": c} for i, c in report.changed],
-        }, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "input": out,
+                    "dropped": [{"index": i, "reason": r} for i, r in report.dropped],
+                    "changed": [{"index": i, "change": c} for i, c in report.changed],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         print(json.dumps(out, indent=2, ensure_ascii=False))
     return EXIT_OK
@@ -300,8 +305,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         raise InputError(_one_line(exc)) from None
     blocking = [d for d in diffs if d.blocking]
     if args.format == "json":
-        print(json.dumps({"ok": not blocking, "differences": [d.as_dict() for d in diffs]}, indent=2,
-                         ensure_ascii=False))
+        print(
+            json.dumps({"ok": not blocking, "differences": [d.as_dict() for d in diffs]}, indent=2, ensure_ascii=False)
+        )
     else:
         for d in diffs:
             print(f"{d.path or '/'}: {d.change}{' (blocks replay)' if d.blocking else ''}: {d.message}")
@@ -339,17 +345,19 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
     check.add_argument("more", metavar="FILE", nargs="*", help="more files or directories (see --jobs)")
     check.add_argument(
-        "--jobs", type=int, metavar="N",
+        "--jobs",
+        type=int,
+        metavar="N",
         help="check several files or directories in N worker processes (0: one per CPU); prints a summary",
     )
     check.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions to check arguments against")
     check.add_argument("--target", metavar="SLUG", help="provider the items are replayed to (e.g. openai, acme)")
     check.add_argument("--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages")
-    check.add_argument("--pending-ok", action="store_true", help="trailing calls without output are pending, not errors")
-    check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     check.add_argument(
-        "--agents", action="store_true", help="FILE is an Agents API event log (JSONL)"
+        "--pending-ok", action="store_true", help="trailing calls without output are pending, not errors"
     )
+    check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
     check.add_argument(
         "--chain", action="store_true", help="with --agents: print the session link chain as JSON (only that)"
     )
@@ -371,10 +379,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the converted JSON on stdout. Exit 2 on unreadable or unconvertible input.",
     )
     direction = convert.add_mutually_exclusive_group(required=True)
-    direction.add_argument("--from", dest="from_format", choices=["chat-completions"],
-                           help="FILE holds Chat Completions messages (or a request body with 'messages')")
-    direction.add_argument("--to", dest="to_format", choices=["chat-completions"],
-                           help="FILE holds Open Responses items (or a Response / request body)")
+    direction.add_argument(
+        "--from",
+        dest="from_format",
+        choices=["chat-completions"],
+        help="FILE holds Chat Completions messages (or a request body with 'messages')",
+    )
+    direction.add_argument(
+        "--to",
+        dest="to_format",
+        choices=["chat-completions"],
+        help="FILE holds Open Responses items (or a Response / request body)",
+    )
     convert.add_argument("file", metavar="FILE", help="the input, or - for standard input")
     convert.add_argument(
         "--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages"
@@ -389,11 +405,10 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
     prepare.add_argument("--target", metavar="SLUG", required=True, help="provider the items are replayed to")
     prepare.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions calls must satisfy")
+    prepare.add_argument("--provider", choices=["openai"], help="the items come from OpenAI (native item types)")
     prepare.add_argument(
-        "--provider", choices=["openai"], help="the items come from OpenAI (native item types)"
+        "--report", action="store_true", help="print {input, dropped, changed} instead of the bare item array"
     )
-    prepare.add_argument("--report", action="store_true",
-                         help="print {input, dropped, changed} instead of the bare item array")
     prepare.set_defaults(func=cmd_prepare)
 
     from .schema import sides  # noqa: PLC0415

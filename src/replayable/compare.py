@@ -149,6 +149,7 @@ def _short(value: Any) -> str:
 
 def _arguments(path: str, a: Any, b: Any) -> list[Difference]:
     """Compare two `arguments` values (JSON strings in Responses, objects in the Agents API)."""
+
     def parsed(v: Any) -> tuple[bool, Any]:
         if isinstance(v, str):
             try:
@@ -166,18 +167,35 @@ def _arguments(path: str, a: Any, b: Any) -> list[Difference]:
     if not (oa and ob):  # at least one side is not strict JSON: compare as text
         if isinstance(a, str) and isinstance(b, str) and a == b:
             return []
-        return [Difference(path, Change.ARGUMENTS, True,
-                           "arguments changed (compared as text: at least one side is not strict JSON)", ra, rb)]
+        return [
+            Difference(
+                path,
+                Change.ARGUMENTS,
+                True,
+                "arguments changed (compared as text: at least one side is not strict JSON)",
+                ra,
+                rb,
+            )
+        ]
     if json_equal(va, vb):
         if a == b and type(a) is type(b):
             return []
         how = "JSON text vs object" if isinstance(a, str) != isinstance(b, str) else "key order or whitespace"
-        return [Difference(path, Change.ARGUMENTS, False, f"arguments have the same JSON value; only {how} differ",
-                           ra, rb)]
+        return [
+            Difference(path, Change.ARGUMENTS, False, f"arguments have the same JSON value; only {how} differ", ra, rb)
+        ]
     where: list[str] = []
     _value_paths(va, vb, "", where)
-    return [Difference(path, Change.ARGUMENTS, True,
-                       f"arguments changed in meaning at {', '.join(p or '/' for p in where)}", ra, rb)]
+    return [
+        Difference(
+            path,
+            Change.ARGUMENTS,
+            True,
+            f"arguments changed in meaning at {', '.join(p or '/' for p in where)}",
+            ra,
+            rb,
+        )
+    ]
 
 
 def _fields(path: str, a: Any, b: Any, out: list[Difference]) -> None:
@@ -193,8 +211,16 @@ def _fields(path: str, a: Any, b: Any, out: list[Difference]) -> None:
             _fields(f"{path}/{n}", x, y, out)
         return
     what = "added" if a is _ABSENT else "removed" if b is _ABSENT else f"changed from {_short(a)} to {_short(b)}"
-    out.append(Difference(path, Change.FIELD, False, f"{path.rsplit('/', 1)[-1]} {what}",
-                          None if a is _ABSENT else a, None if b is _ABSENT else b))
+    out.append(
+        Difference(
+            path,
+            Change.FIELD,
+            False,
+            f"{path.rsplit('/', 1)[-1]} {what}",
+            None if a is _ABSENT else a,
+            None if b is _ABSENT else b,
+        )
+    )
 
 
 def _compare_pair(base: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Difference]:
@@ -216,18 +242,34 @@ def _compare_pair(base: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list
                     msg += ": a slug:name extension type is provider-specific and not portable"
                 out.append(Difference(path, Change.TYPE, True, msg, ra, rb))
             elif key == "call_id":
-                out.append(Difference(path, Change.CALL_ID, True,
-                                      f"call_id changed from {_short(va)} to {_short(vb)}: outputs pair with calls "
-                                      "by call_id byte for byte", ra, rb))
+                out.append(
+                    Difference(
+                        path,
+                        Change.CALL_ID,
+                        True,
+                        f"call_id changed from {_short(va)} to {_short(vb)}: outputs pair with calls "
+                        "by call_id byte for byte",
+                        ra,
+                        rb,
+                    )
+                )
             else:
-                out.append(Difference(path, Change.NAME, True,
-                                      f"tool name changed from {_short(va)} to {_short(vb)}", ra, rb))
+                out.append(
+                    Difference(path, Change.NAME, True, f"tool name changed from {_short(va)} to {_short(vb)}", ra, rb)
+                )
             continue
         if key == "id":
             if not (va is not _ABSENT and vb is not _ABSENT and json_equal(va, vb)):
-                out.append(Difference(path, Change.ID, False,
-                                      f"item id changed from {_short(va)} to {_short(vb)} (ids are provider-scoped)",
-                                      ra, rb))
+                out.append(
+                    Difference(
+                        path,
+                        Change.ID,
+                        False,
+                        f"item id changed from {_short(va)} to {_short(vb)} (ids are provider-scoped)",
+                        ra,
+                        rb,
+                    )
+                )
             continue
         _fields(path, va, vb, out)
     return out
@@ -259,9 +301,14 @@ def _one_sided(path: str, item: Mapping[str, Any], removed: bool) -> Difference:
     what = item.get("type")
     side = "is missing from the candidate" if removed else "is only in the candidate"
     why = ": a call or output on one side only breaks the pairing" if blocking else ""
-    return Difference(path, Change.ITEM_REMOVED if removed else Change.ITEM_ADDED, blocking,
-                      f"{what if isinstance(what, str) else 'an'} item {side}{why}",
-                      dict(item) if removed else None, None if removed else dict(item))
+    return Difference(
+        path,
+        Change.ITEM_REMOVED if removed else Change.ITEM_ADDED,
+        blocking,
+        f"{what if isinstance(what, str) else 'an'} item {side}{why}",
+        dict(item) if removed else None,
+        None if removed else dict(item),
+    )
 
 
 def compare_items(original: Any, candidate: Any) -> list[Difference]:

@@ -98,11 +98,7 @@ def _item_list(items: Any) -> list[Any]:
     `output` holds them. Raises `ItemError` for anything else."""
     if isinstance(items, BaseModel) and isinstance(getattr(items, "output", None), list):
         return list(getattr(items, "output"))  # noqa: B009 - an openai Response object
-    if (
-        isinstance(items, Mapping)
-        and items.get("object") == "response"
-        and isinstance(items.get("output"), list)
-    ):
+    if isinstance(items, Mapping) and items.get("object") == "response" and isinstance(items.get("output"), list):
         return list(items["output"])
     if isinstance(items, str | bytes | bytearray | Mapping | BaseModel) or not isinstance(items, Iterable):
         got = "a JSON object" if isinstance(items, Mapping) else type(items).__name__
@@ -235,9 +231,7 @@ def _chat_part(part: Any, role: str, loc: tuple[Any, ...]) -> dict[str, Any]:
         return {"type": "input_file", **{k: v for k, v in part["file"].items() if v is not None}}
     if t == "input_audio":
         raise _error(loc, "chat_audio", "input_audio parts have no Open Responses input form")
-    raise _error(
-        loc, "chat_content_part", f"a {t!r} content part has no Open Responses form in a {role} message"
-    )
+    raise _error(loc, "chat_content_part", f"a {t!r} content part has no Open Responses form in a {role} message")
 
 
 def _chat_content(msg: dict[str, Any], role: str, n: int) -> Any:
@@ -254,12 +248,8 @@ def _annotations(msg: dict[str, Any], n: int) -> list[dict[str, Any]]:
     for j, a in enumerate(msg.get("annotations") or []):
         cite = a.get("url_citation") if isinstance(a, Mapping) and a.get("type") == "url_citation" else None
         if not isinstance(cite, Mapping):
-            raise _error(
-                (n, "annotations", j), "chat_annotation", "only url_citation annotations can be converted"
-            )
-        out.append(
-            {"type": "url_citation", **{k: cite.get(k) for k in ("url", "start_index", "end_index", "title")}}
-        )
+            raise _error((n, "annotations", j), "chat_annotation", "only url_citation annotations can be converted")
+        out.append({"type": "url_citation", **{k: cite.get(k) for k in ("url", "start_index", "end_index", "title")}})
     return out
 
 
@@ -268,27 +258,21 @@ def _assistant_items(msg: dict[str, Any], n: int) -> list[dict[str, Any]]:
     annotations = _annotations(msg, n)
     if annotations:
         if not isinstance(content, str):
-            raise _error(
-                (n, "annotations"), "chat_annotation", "annotations can be converted only with string content"
-            )
+            raise _error((n, "annotations"), "chat_annotation", "annotations can be converted only with string content")
         content = [{"type": "output_text", "text": content, "annotations": annotations}]
     if "refusal" in msg:
         parts = (
             []
             if not content
             else (
-                [{"type": "output_text", "text": content, "annotations": []}]
-                if isinstance(content, str)
-                else content
+                [{"type": "output_text", "text": content, "annotations": []}] if isinstance(content, str) else content
             )
         )
         content = [*parts, {"type": "refusal", "refusal": msg["refusal"]}]
     items: list[dict[str, Any]] = []
     calls = msg.get("tool_calls") or []
     if content or not calls:  # an assistant message with only tool calls yields no message item
-        items.append(
-            {"type": "message", "role": "assistant", "content": content if content is not None else ""}
-        )
+        items.append({"type": "message", "role": "assistant", "content": content if content is not None else ""})
     if not isinstance(calls, list):
         raise _error((n, "tool_calls"), "chat_tool_calls", "tool_calls must be a list")
     for j, call in enumerate(calls):
@@ -363,16 +347,12 @@ def _from_chat_message(raw: Any, n: int, calls: set[str], answered: set[str]) ->
                 f"tool message answers {cid!r}, which no earlier assistant tool_calls entry has",
             )
         if cid in answered:
-            raise _error(
-                (n, "tool_call_id"), "chat_duplicate_tool_message", f"call {cid!r} was already answered"
-            )
+            raise _error((n, "tool_call_id"), "chat_duplicate_tool_message", f"call {cid!r} was already answered")
         answered.add(cid)
         output = _chat_content(msg, "user", n)
         if isinstance(output, list) and any(p.get("type") != "input_text" for p in output):
             raise _error((n, "content"), "chat_content_part", "a tool message's content parts must be text")
-        dicts = [
-            {"type": "function_call_output", "call_id": cid, "output": output if output is not None else ""}
-        ]
+        dicts = [{"type": "function_call_output", "call_id": cid, "output": output if output is not None else ""}]
     else:
         content = _chat_content(msg, role, n)
         dicts = [{"type": "message", "role": role, "content": content if content is not None else ""}]
@@ -383,9 +363,7 @@ def _from_chat_message(raw: Any, n: int, calls: set[str], answered: set[str]) ->
             raise ItemError([{**e, "loc": (n, *e["loc"])} for e in exc.errors]) from None
         if d["type"] == "function_call":
             if d["call_id"] in calls:
-                raise _error(
-                    (n, "tool_calls"), "chat_duplicate_call_id", f"call id {d['call_id']!r} used twice"
-                )
+                raise _error((n, "tool_calls"), "chat_duplicate_call_id", f"call id {d['call_id']!r} used twice")
             calls.add(d["call_id"])
         out.append(item)
     return out
@@ -407,9 +385,7 @@ def _to_chat_part(part: dict[str, Any], role: str, loc: tuple[Any, ...]) -> dict
             "type": "file",
             "file": {k: part[k] for k in ("file_id", "file_data", "filename") if part.get(k)},
         }
-    raise _error(
-        loc, "no_chat_form", f"a {t!r} content part has no Chat Completions form in a {role} message"
-    )
+    raise _error(loc, "no_chat_form", f"a {t!r} content part has no Chat Completions form in a {role} message")
 
 
 def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> list[dict[str, Any]]:
@@ -564,9 +540,7 @@ def prepare_replay(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     raws = _item_list(items)
     tool_list = None if tools is None else list(tools)
-    parsed = [
-        _read(r, "openai" if _is_sdk(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
-    ]
+    parsed = [_read(r, "openai" if _is_sdk(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)]
     src = source or provider or _infer_source(raws, parsed)
     foreign = src != target
     dropped: dict[int, str] = {}
@@ -577,9 +551,7 @@ def prepare_replay(
         model = _convert(model, "openai" if _is_sdk(raws[i]) else provider, i)
         if isinstance(model, NamespacedBase):
             if model.slug != target:
-                dropped[i] = (
-                    f"namespaced item {model.type} belongs to provider {model.slug!r}, not {target!r}"
-                )
+                dropped[i] = f"namespaced item {model.type} belongs to provider {model.slug!r}, not {target!r}"
             else:
                 models[i] = model
             continue
@@ -587,9 +559,7 @@ def prepare_replay(
             dropped[i] = f"compaction state belongs to provider {src or 'unknown'!r}, not {target!r}"
             continue
         if foreign and isinstance(model, ReasoningParam) and dump_item(model).get("encrypted_content"):
-            dropped[i] = (
-                f"reasoning encrypted_content belongs to provider {src or 'unknown'!r}, not {target!r}"
-            )
+            dropped[i] = f"reasoning encrypted_content belongs to provider {src or 'unknown'!r}, not {target!r}"
             continue
         if isinstance(model, ItemReferenceParam) and foreign:
             dropped[i] = "item_reference points at another provider's stored item"
@@ -621,12 +591,7 @@ def prepare_replay(
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         for i in range(len(raws) - 1, 0, -1):
-            if (
-                i in dropped
-                and i - 1 in models
-                and i - 1 not in dropped
-                and isinstance(models[i - 1], ReasoningParam)
-            ):
+            if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript([models[i] for i in order], tools=tool_list, target=target)

@@ -12,12 +12,23 @@ Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the mo
 
 from __future__ import annotations
 
+import gc
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
 
 from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, NamespacedBase, WireModel
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
@@ -147,7 +158,10 @@ _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),
     ("output", False): (output_item_adapter, output_items_adapter),
     ("input", True): (TypeAdapter(_OpenAIInputItem, config=_DEFER), TypeAdapter(list[_OpenAIInputItem], config=_DEFER)),
-    ("output", True): (TypeAdapter(_OpenAIOutputItem, config=_DEFER), TypeAdapter(list[_OpenAIOutputItem], config=_DEFER)),
+    ("output", True): (
+        TypeAdapter(_OpenAIOutputItem, config=_DEFER),
+        TypeAdapter(list[_OpenAIOutputItem], config=_DEFER),
+    ),
 }
 _OPENAI_CONTEXT = {"provider": "openai"}
 
@@ -298,7 +312,9 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
         ]
     t = data["type"]
     if not isinstance(t, str):
-        return [{"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}]
+        return [
+            {"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}
+        ]
     if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and provider != "openai"):
         return [
             {
@@ -318,9 +334,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
             }
         ]
     if t == "item_reference" and side == "output":
-        return [
-            {"loc": ("type",), "type": "wrong_side", "msg": "item_reference exists only on the input side"}
-        ]
+        return [{"loc": ("type",), "type": "wrong_side", "msg": "item_reference exists only on the input side"}]
     return []
 
 
@@ -345,9 +359,13 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = _ADAPTERS[(side, provider == "openai")]
     try:
-        return single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        model = single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise ItemError(_clean_errors(exc, data, prefix)) from None
+    why = _not_json(data, MAX_ITEM_DEPTH)  # unknown fields are kept as they are: they must stay JSON
+    if why is not None:
+        raise ItemError([{"loc": prefix, "type": "too_deep" if "nests" in why else "not_json", "msg": why}])
+    return model
 
 
 def _check_side(side: Any, provider: Any) -> None:
@@ -357,9 +375,14 @@ def _check_side(side: Any, provider: Any) -> None:
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number (strict JSON has no NaN or Infinity)")
+
+
 def _loads(text: str | bytes | bytearray) -> Any:
+    """Strict JSON: NaN and Infinity are refused, since they could not be written back as JSON."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
         raise ItemError([{"loc": (), "type": "json_invalid", "msg": "JSON nested too deeply"}]) from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -389,6 +412,13 @@ _WS_STR = re.compile(r"[ \t\r\n\ufeff]*")
 _WS_BYTES = re.compile(rb"(?:[ \t\r\n]|\xef\xbb\xbf)*")
 
 
+def _maybe_constant(data: str | bytes | bytearray) -> bool:
+    """Could the JSON text hold NaN or Infinity (which the fast reader would accept)?"""
+    if isinstance(data, str):
+        return "NaN" in data or "Infinity" in data
+    return b"NaN" in data or b"Infinity" in data
+
+
 def _first_char(data: str | bytes | bytearray) -> str:
     """The first non-blank character of a JSON text, without copying it ('' when blank)."""
     if isinstance(data, str):
@@ -396,6 +426,46 @@ def _first_char(data: str | bytes | bytearray) -> str:
         return data[i : i + 1]
     i = _WS_BYTES.match(data).end()  # type: ignore[union-attr]
     return data[i : i + 1].decode("latin-1")
+
+
+#: Deepest nesting of objects and arrays accepted inside one item read from Python values or JSON text
+#: (a message with a content part is 3 levels). Deeper values could not be written back.
+MAX_ITEM_DEPTH = 128
+
+
+def _not_json(value: Any, limit: int) -> str | None:
+    """Why `value` cannot be written back as JSON: nesting deeper than `limit` dicts/lists, or a NaN or
+    infinite float; None when it can. Iterative, so no recursion limit is hit."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, dict | list | float))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, dict | list | float))
+        elif isinstance(node, float) and not math.isfinite(node):
+            return f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
+    return None
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a list is validated.
+
+    Parsed items hold no reference cycles, but creating tens of thousands of objects triggers
+    collections that scan them all again (a 2x slowdown on large transcripts). The collector is
+    re-enabled afterwards, even on error; nothing is freed later than it would have been.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
@@ -434,20 +504,25 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     _, many = _ADAPTERS[(side, provider == "openai")]
     ctx = _OPENAI_CONTEXT if provider == "openai" else None
     raw: Any
+    per_item = False  # text the fast reader refused is read item by item, with every check
     if isinstance(data, bytes | bytearray | str):
+        per_item = True
         first = _first_char(data)
-        if first == "[":
+        if first == "[" and not _maybe_constant(data):
             try:
-                return many.validate_json(data, context=ctx)  # type: ignore[no-any-return]
+                with _gc_paused():
+                    return many.validate_json(data, context=ctx)  # type: ignore[no-any-return]
             except ValidationError:
                 pass
+            raw = _loads(data)
+        elif first == "[":
             raw = _loads(data)
         elif first == "{":
             text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
             raw = []
             for lineno, line in _split_jsonl(text):
                 try:
-                    raw.append(json.loads(line))
+                    raw.append(json.loads(line, parse_constant=_reject_constant))
                 except (ValueError, RecursionError) as exc:
                     raise ItemError(
                         [{"loc": (len(raw),), "type": "json_invalid", "msg": f"line {lineno} is not valid JSON: {exc}"}]
@@ -456,7 +531,13 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             return []
         else:
             raise ItemError(
-                [{"loc": (), "type": "json_invalid", "msg": "expected a JSON array of items or JSONL (one object per line)"}]
+                [
+                    {
+                        "loc": (),
+                        "type": "json_invalid",
+                        "msg": "expected a JSON array of items or JSONL (one object per line)",
+                    }
+                ]
             )
     else:
         raw = data
@@ -464,9 +545,10 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         got = "a JSON object" if isinstance(raw, Mapping) else type(raw).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
     raw = list(raw)
-    if all(isinstance(x, dict) for x in raw):
+    if not per_item and all(isinstance(x, dict) for x in raw):
         try:
-            return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
+            with _gc_paused():
+                return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
         except ValidationError:
             pass
     items: list[Item] = []

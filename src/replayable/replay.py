@@ -254,7 +254,8 @@ def _nested_call(raw: Mapping[str, Any]) -> int | None:
     content = raw.get("content")
     if isinstance(content, list):
         for j, part in enumerate(content):
-            if isinstance(part, Mapping) and part.get("type") in _NESTED_CALL_TYPES:
+            t = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
                 return j
     return None
 
@@ -303,16 +304,25 @@ class _View:
 def _view(item: Any) -> _View:
     if isinstance(item, WireModel):
         # Hot path: read the model's own storage instead of attribute lookups (MISSING means absent).
-        fields = item.__dict__
-        extra = item.__pydantic_extra__ or {}
-        values = []
-        for name in ("type", "id", "call_id", "status", "name", "arguments"):
-            v = fields.get(name, _ABSENT)
-            if v is _ABSENT:
-                v = extra.get(name)
-            values.append(None if v is MISSING else v)
-        t = values[0]
-        return _View(t, values[1], values[2], values[3], values[4], values[5], isinstance(item, NamespacedBase))
+        get = item.__dict__.get
+        t, i, c, s, n, a = get("type"), get("id"), get("call_id"), get("status"), get("name"), get("arguments")
+        extra = item.__pydantic_extra__
+        if extra:  # a field the model does not declare may still have been read as an unknown key
+            xget = extra.get
+            i = xget("id") if i is None else i
+            c = xget("call_id") if c is None else c
+            s = xget("status") if s is None else s
+            n = xget("name") if n is None else n
+            a = xget("arguments") if a is None else a
+        return _View(
+            t,
+            None if i is MISSING else i,
+            None if c is MISSING else c,
+            None if s is MISSING else s,
+            None if n is MISSING else n,
+            None if a is MISSING else a,
+            isinstance(item, NamespacedBase),
+        )
     t = _field(item, "type")
     if t is None and isinstance(item, Mapping) and "role" in item:
         t = "message"
@@ -392,7 +402,7 @@ def check_transcript(
 
     _cross_item_rules(views, add, target, tool_params, allowed, side)
     pending = _pending_rule(views, add, pending_ok)
-    violations.sort(key=lambda v: (v.index if v.index is not None else -1))
+    violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
 
@@ -439,7 +449,7 @@ def check_stream(
         cross.step(i, prev, None)
         pend.step(i, prev)
     pending = pend.finish(pending_ok)
-    violations.sort(key=lambda v: (v.index if v.index is not None else -1))
+    violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), ())
 
 
@@ -556,8 +566,12 @@ class _CrossRules:
                     f"its own id), but {what}",
                 )
         if self.side == "output" and v.status == "incomplete" and nxt is not None:
-            add(i, ViolationCode.INCOMPLETE_NOT_LAST, "an incomplete item is terminal and must be the last item of its "
-                "response", "/status")
+            add(
+                i,
+                ViolationCode.INCOMPLETE_NOT_LAST,
+                "an incomplete item is terminal and must be the last item of its response",
+                "/status",
+            )
         if v.type == "function_call" and not v.namespaced:
             _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed)
         elif v.type == "function_call_output" and not v.namespaced:
@@ -565,16 +579,26 @@ class _CrossRules:
             if not isinstance(cid, str):
                 return
             if cid not in calls:
-                add(i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
+                add(
+                    i,
+                    ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
                     f"no earlier function_call has call_id {cid!r} (outputs pair with calls by call_id, byte for byte)",
-                    "/call_id")
+                    "/call_id",
+                )
             elif cid in self.answered:
-                add(i, ViolationCode.DUPLICATE_OUTPUT, f"call {cid!r} (item {calls[cid]}) was already answered",
-                    "/call_id")
+                add(
+                    i,
+                    ViolationCode.DUPLICATE_OUTPUT,
+                    f"call {cid!r} (item {calls[cid]}) was already answered",
+                    "/call_id",
+                )
             elif cid in self.unfinished:
-                add(i, ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
+                add(
+                    i,
+                    ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
                     f"call {cid!r} (item {calls[cid]}) is not completed; an unfinished call must not be answered",
-                    "/call_id")
+                    "/call_id",
+                )
             self.answered.add(cid)
 
 
@@ -594,9 +618,18 @@ def _call_rules(
         else:
             calls[cid] = i
     if v.status in ("in_progress", "incomplete"):
-        code = ViolationCode.INCOMPLETE_CALL_REPLAYED if v.status == "incomplete" else ViolationCode.IN_PROGRESS_CALL_REPLAYED
-        add(i, code, f"call status is {v.status!r}: only a completed call may be replayed or answered (its arguments "
-            "may be truncated)", "/status")
+        code = (
+            ViolationCode.INCOMPLETE_CALL_REPLAYED
+            if v.status == "incomplete"
+            else ViolationCode.IN_PROGRESS_CALL_REPLAYED
+        )
+        add(
+            i,
+            code,
+            f"call status is {v.status!r}: only a completed call may be replayed or answered (its arguments "
+            "may be truncated)",
+            "/status",
+        )
         if isinstance(cid, str):
             unfinished.add(cid)
     name = v.name
@@ -624,8 +657,12 @@ def _call_rules(
         add(i, ViolationCode.INVALID_TOOL, f"tool {name!r}: {exc}", "/name")
         return
     for f in failures:
-        add(i, ViolationCode.ARGUMENTS_SCHEMA, f"arguments {f.path or '/'} fail {f.keyword}: {f.message}",
-            "/arguments" + f.path)
+        add(
+            i,
+            ViolationCode.ARGUMENTS_SCHEMA,
+            f"arguments {f.path or '/'} fail {f.keyword}: {f.message}",
+            "/arguments" + f.path,
+        )
 
 
 def _pending_rule(views: list[_View], add: Any, pending_ok: bool) -> list[int]:
@@ -656,9 +693,13 @@ class _PendingRule:
             open_calls.pop(v.call_id, None)
         elif not isinstance(v.type, str) or v.type in _BARRIERS:  # a list `type` is unhashable
             for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
-                self.add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                         f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
-                         "conversation moves on", "/call_id")
+                self.add(
+                    j,
+                    ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                    f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
+                    "conversation moves on",
+                    "/call_id",
+                )
             open_calls.clear()
 
     def finish(self, pending_ok: bool) -> list[int]:
@@ -666,9 +707,13 @@ class _PendingRule:
         if pending_ok:
             return [j for _, j in trailing]
         for cid, j in trailing:
-            self.add(j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                     f"call {cid!r} has no function_call_output (pass pending_ok=True when the transcript "
-                     "ends with calls still to be executed)", "/call_id")
+            self.add(
+                j,
+                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                f"call {cid!r} has no function_call_output (pass pending_ok=True when the transcript "
+                "ends with calls still to be executed)",
+                "/call_id",
+            )
         return []
 
 
@@ -695,8 +740,14 @@ def check_tool(tool: Any) -> list[Violation]:
     out: list[Violation] = []
     name = tool.get("name")
     if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
-        out.append(Violation(None, ViolationCode.INVALID_TOOL,
-                             f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'", "/name"))
+        out.append(
+            Violation(
+                None,
+                ViolationCode.INVALID_TOOL,
+                f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'",
+                "/name",
+            )
+        )
     if "inputSchema" in tool:
         key, closed = "inputSchema", True
     else:
@@ -751,19 +802,29 @@ def _lint_closed(
     is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(node.get("properties"), Mapping)
     if is_object:
         if node.get("additionalProperties") is not False:
-            out.append(Violation(None, ViolationCode.STRICT_SCHEMA_ADDITIONAL_PROPERTIES,
-                                 f"object schema at {path or '/'} must set additionalProperties: false",
-                                 path + "/additionalProperties"))
+            out.append(
+                Violation(
+                    None,
+                    ViolationCode.STRICT_SCHEMA_ADDITIONAL_PROPERTIES,
+                    f"object schema at {path or '/'} must set additionalProperties: false",
+                    path + "/additionalProperties",
+                )
+            )
         props = node.get("properties")
         if isinstance(props, Mapping):
             required = node.get("required")
             listed = set(required) if isinstance(required, list) else set()
             missing = [k for k in props if k not in listed]
             if missing:
-                out.append(Violation(None, ViolationCode.STRICT_SCHEMA_REQUIRED_INCOMPLETE,
-                                     f"object schema at {path or '/'} must list every property in required "
-                                     f"(make optional ones nullable instead): missing {', '.join(map(repr, missing))}",
-                                     path + "/required"))
+                out.append(
+                    Violation(
+                        None,
+                        ViolationCode.STRICT_SCHEMA_REQUIRED_INCOMPLETE,
+                        f"object schema at {path or '/'} must list every property in required "
+                        f"(make optional ones nullable instead): missing {', '.join(map(repr, missing))}",
+                        path + "/required",
+                    )
+                )
             for k, sub in props.items():
                 _lint_closed(sub, root, base, f"{path}/properties/{k}", out, seen)
     for key in _SUBSCHEMA_LISTS:

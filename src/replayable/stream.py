@@ -253,9 +253,7 @@ SPEC_EVENT_TYPES: frozenset[str] = frozenset(
 )
 """The 24 event types of the spec (2026-04-24)."""
 _LIFECYCLE_TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in _LIFECYCLE)  # type: ignore[union-attr]
-TERMINAL_EVENT_TYPES: frozenset[str] = frozenset(
-    {"response.completed", "response.failed", "response.incomplete"}
-)
+TERMINAL_EVENT_TYPES: frozenset[str] = frozenset({"response.completed", "response.failed", "response.incomplete"})
 """Events that end a response; nothing may follow them but `[DONE]`."""
 _TERMINAL_STATUS = {
     "response.completed": "completed",
@@ -324,9 +322,7 @@ class StreamWarning:
     violation: bool = True
 
     def __str__(self) -> str:
-        return (
-            f"{_where(self.sequence_number, self.index, self.event_type, None)}: {self.message} [{self.rule}]"
-        )
+        return f"{_where(self.sequence_number, self.index, self.event_type, None)}: {self.message} [{self.rule}]"
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form: `{"sequence_number", "index", "event_type", "rule", "message", "violation"}`."""
@@ -406,9 +402,7 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
         provider = "openai"
     etype, seq = _peek(raw)
     if not isinstance(raw, Mapping):
-        raise StreamError(
-            StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}"
-        )
+        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
     if isinstance(etype, str) and etype not in SPEC_EVENT_TYPES and ":" not in etype and provider != "openai":
         raise StreamError(
             StreamRule.UNKNOWN_EVENT,
@@ -417,9 +411,7 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
             event_type=etype,
         )
     try:
-        return stream_event_adapter.validate_python(
-            raw, context=_OPENAI_CONTEXT if provider == "openai" else None
-        )
+        return stream_event_adapter.validate_python(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise StreamError(
             StreamRule.EVENT_SCHEMA, _schema_message(exc, raw), sequence_number=seq, event_type=etype
@@ -557,8 +549,7 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[
             shown = line[:60].decode("utf-8", "replace")
             raise StreamError(
                 StreamRule.SSE_MALFORMED,
-                f"line {shown!r} is not an SSE field "
-                "(expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
+                f"line {shown!r} is not an SSE field (expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
                 offset=offset,
             )
     if frame_at is not None and data:
@@ -569,15 +560,11 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[
         raise StreamError(StreamRule.SSE_MALFORMED, f"event '{event_name}' has no data line", offset=frame_at)
 
 
-def _frame(
-    body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None
-) -> dict[str, Any]:
+def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
     try:
         value = json.loads(body)
     except (ValueError, RecursionError) as exc:
-        raise StreamError(
-            StreamRule.SSE_MALFORMED, f"data is not JSON: {exc}", index=index, offset=at
-        ) from None
+        raise StreamError(StreamRule.SSE_MALFORMED, f"data is not JSON: {exc}", index=index, offset=at) from None
     if not isinstance(value, dict):
         raise StreamError(
             StreamRule.SSE_MALFORMED,
@@ -589,9 +576,7 @@ def _frame(
     if name is not None and name != etype:
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if notes is None:
-            raise StreamError(
-                StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at
-            )
+            raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
         notes.append(StreamWarning(seq, index, etype, StreamRule.EVENT_NAME, msg + f" (byte {at})"))
     return value
 
@@ -694,15 +679,11 @@ class StreamAssembler:
 
     def _violate(self, rule: StreamRule, message: str) -> None:
         if self.strict:
-            raise StreamError(
-                rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype
-            )
+            raise StreamError(rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype)
         self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message))
 
     def _note(self, rule: StreamRule, message: str) -> None:
-        self.warnings.append(
-            StreamWarning(self._seq, self._count, self._etype, rule, message, violation=False)
-        )
+        self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message, violation=False))
 
     # -- public ------------------------------------------------------------------------------------
 
@@ -757,9 +738,7 @@ class StreamAssembler:
         provider: Provider = "openai" if sdk else self.provider
         self._etype, self._seq = _peek(raw)
         if not isinstance(raw, Mapping):
-            self._violate(
-                StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}"
-            )
+            self._violate(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
             return []
         etype = self._etype
         if etype is None:
@@ -797,8 +776,7 @@ class StreamAssembler:
                     self._noted_missing_seq = True
                     self._note(
                         StreamRule.SEQUENCE_MISSING,
-                        "events carry no sequence_number (OpenAI streams before mid-2025); "
-                        "order is taken as fed",
+                        "events carry no sequence_number (OpenAI streams before mid-2025); order is taken as fed",
                     )
             elif self.strict or not self._noted_missing_seq:
                 self._noted_missing_seq = True  # lenient: one finding per stream, not one per event
@@ -849,9 +827,7 @@ class StreamAssembler:
         status = _TERMINAL_STATUS[etype]
         self.status = status
         if snap.get("status") is not None and snap.get("status") != status:
-            self._violate(
-                StreamRule.RESPONSE_STATUS, f"{etype} carries a snapshot with status {snap.get('status')!r}"
-            )
+            self._violate(StreamRule.RESPONSE_STATUS, f"{etype} carries a snapshot with status {snap.get('status')!r}")
         try:
             self.resource = response_resource_adapter.validate_python(snap)
         except ValidationError as exc:
@@ -860,21 +836,16 @@ class StreamAssembler:
             what = (f"missing {', '.join(missing)}" if missing else "") + (
                 f"{'; ' if missing else ''}{other} field(s) of another shape" if other else ""
             )
-            self._note(
-                StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete ResponseResource: {what}"
-            )
+            self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete ResponseResource: {what}")
         if status == "completed":
             if self._incomplete_at is not None:
                 self._violate(
                     StreamRule.RESPONSE_STATUS,
-                    f"item {self._incomplete_at} is incomplete, "
-                    "so the response must end with response.incomplete",
+                    f"item {self._incomplete_at} is incomplete, so the response must end with response.incomplete",
                 )
             open_items = sorted(k for k, s in self._slots.items() if not s.done)
             if open_items:
-                self._violate(
-                    StreamRule.RESPONSE_STATUS, f"response.completed while items {open_items} never finished"
-                )
+                self._violate(StreamRule.RESPONSE_STATUS, f"response.completed while items {open_items} never finished")
         if status in ("completed", "incomplete"):
             self._compare_snapshot(snap)
         return []
@@ -895,9 +866,7 @@ class StreamAssembler:
         for k, theirs in enumerate(output):
             diff = _essential_diff(mine[k], theirs)
             if diff:
-                self._violate(
-                    StreamRule.SNAPSHOT_MISMATCH, f"output[{k}] differs from the streamed item: {diff}"
-                )
+                self._violate(StreamRule.SNAPSHOT_MISMATCH, f"output[{k}] differs from the streamed item: {diff}")
 
     # -- item events ---------------------------------------------------------------------------------
 
@@ -922,9 +891,7 @@ class StreamAssembler:
             slot.tainted = True
             return None
         if slot.done:
-            self._violate(
-                StreamRule.AFTER_DONE, f"item {slot.index} is already done: no updates after completion"
-            )
+            self._violate(StreamRule.AFTER_DONE, f"item {slot.index} is already done: no updates after completion")
             return None
         return slot
 
@@ -961,9 +928,7 @@ class StreamAssembler:
         idx = raw["output_index"]
         slot = self._slots.get(idx)
         if slot is None:
-            self._violate(
-                StreamRule.NOT_ADDED, f"output_index {idx} was never announced by response.output_item.added"
-            )
+            self._violate(StreamRule.NOT_ADDED, f"output_index {idx} was never announced by response.output_item.added")
             return []
         if slot.done:
             self._violate(StreamRule.AFTER_DONE, f"item {idx} is already done: no updates after completion")
@@ -1011,8 +976,7 @@ class StreamAssembler:
                 slot.tainted = True
                 self._violate(
                     StreamRule.ARGUMENTS_MISMATCH,
-                    f"the done item's arguments {_short(d.get('arguments'))} "
-                    f"differ from the streamed {_short(want)}",
+                    f"the done item's arguments {_short(d.get('arguments'))} differ from the streamed {_short(want)}",
                 )
         for key, parts in (("content", slot.parts), ("summary", slot.summary)):
             if not parts:
@@ -1025,17 +989,14 @@ class StreamAssembler:
                     continue
                 have = got_list[i] if i < len(got_list) and isinstance(got_list[i], dict) else None
                 if have is None:
-                    self._violate(
-                        StreamRule.TEXT_MISMATCH, f"the done item has no {key}[{i}], which was streamed"
-                    )
+                    self._violate(StreamRule.TEXT_MISMATCH, f"the done item has no {key}[{i}], which was streamed")
                     continue
                 value = have.get("refusal") if have.get("type") == "refusal" else have.get("text")
                 if value != text:
                     slot.tainted = True
                     self._violate(
                         StreamRule.TEXT_MISMATCH,
-                        f"the done item's {key}[{i}] text {_short(value)} "
-                        f"differs from the streamed {_short(text)}",
+                        f"the done item's {key}[{i}] text {_short(value)} differs from the streamed {_short(text)}",
                     )
 
     def _on_part_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
@@ -1121,8 +1082,7 @@ class StreamAssembler:
                 slot.tainted = True
                 self._violate(
                     StreamRule.TEXT_MISMATCH,
-                    f"{raw['type']} text {_short(text)} "
-                    f"differs from the concatenated deltas {_short(streamed)}",
+                    f"{raw['type']} text {_short(text)} differs from the concatenated deltas {_short(streamed)}",
                 )
         part.text_done = text
         part.chunks = []  # the done text replaces the deltas: memory stays one copy per part
@@ -1297,9 +1257,7 @@ def check_stream(
         n += 1
     asm.close()
     items = asm.items
-    report = check_transcript(
-        items, side="output", pending_ok=True, provider=provider, tools=tools, target=target
-    )
+    report = check_transcript(items, side="output", pending_ok=True, provider=provider, tools=tools, target=target)
     return StreamReport([*notes, *asm.warnings], report, items, n, asm.status)
 
 
@@ -1327,12 +1285,10 @@ def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
         lines.append(f"{name}: item {v.index}: {v.code}: {v.message}")
     if report.transcript.pending:
         lines.append(
-            f"{name}: pending calls (awaiting output) at items "
-            + ", ".join(map(str, report.transcript.pending))
+            f"{name}: pending calls (awaiting output) at items " + ", ".join(map(str, report.transcript.pending))
         )
     verdict = "stream ok, items replay-safe" if report.ok else "NOT ok"
     lines.append(
-        f"{name}: {verdict}: {report.events} events, {len(report.items)} items, "
-        f"status {report.status or 'none'}"
+        f"{name}: {verdict}: {report.events} events, {len(report.items)} items, status {report.status or 'none'}"
     )
     return "\n".join(lines)
