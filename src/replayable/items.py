@@ -493,8 +493,8 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     """Parse a list of items.
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
-    object per line; blank lines are skipped). Valid input takes one pass through pydantic-core; on any
-    bad item the items are read one by one so that the `ItemError` lists one precise error per bad item,
+    object per line, as one text or as an iterable of lines; blank lines are skipped). Valid input takes
+    one pass through pydantic-core; on any bad item the items are read one by one so that the `ItemError` lists one precise error per bad item,
     each `loc` starting with the item's index (for JSONL, the index among non-blank lines).
 
     Raises `ItemError` when the text is not JSON, when the value is not a list, or when any item does not
@@ -545,7 +545,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         got = "a JSON object" if isinstance(raw, Mapping) else type(raw).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
     raw = list(raw)
-    if not per_item and all(isinstance(x, dict) for x in raw):
+    if not per_item and any(isinstance(x, str | bytes | bytearray) for x in raw):
+        return list(iter_items(raw, side=side, provider=provider))  # JSONL lines, as iter_items reads them
+    if not per_item and all(isinstance(x, dict) and _not_json(x, MAX_ITEM_DEPTH) is None for x in raw):
         try:
             with _gc_paused():
                 return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
