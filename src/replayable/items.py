@@ -494,8 +494,11 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
     object per line, as one text or as an iterable of lines; blank lines are skipped). Valid input takes
-    one pass through pydantic-core; on any bad item the items are read one by one so that the `ItemError` lists one precise error per bad item,
-    each `loc` starting with the item's index (for JSONL, the index among non-blank lines).
+    one pass through pydantic-core; on any bad item the items are read one by one so that the `ItemError`
+    lists one precise error per bad item, each `loc` starting with the item's index (for JSONL, the
+    index among non-blank lines). Items nest at most `MAX_ITEM_DEPTH` levels and hold no NaN or
+    Infinity (they could not be written back as JSON). The garbage collector is paused while a list is
+    validated (see `_gc_paused`).
 
     Raises `ItemError` when the text is not JSON, when the value is not a list, or when any item does not
     parse (see `parse_item`).
