@@ -10,6 +10,7 @@ cached per schema object, so gating many calls against one tool costs one compil
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -22,6 +23,7 @@ __all__ = [
     "SchemaError",
     "SchemaFailure",
     "compile_schema",
+    "json_syntax_error",
     "parse_arguments",
     "schema_failures",
 ]
@@ -78,7 +80,14 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_reject_constant)
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise ArgumentsError("non_finite_number", f"{text} is too large for a JSON number (it reads as infinity)")
+    return value
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _depth_exceeds(text: str, limit: int) -> bool:
@@ -123,14 +132,42 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
         raise ArgumentsError("too_deep", f"arguments nest deeper than {max_depth} levels")
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         raise ArgumentsError("lone_surrogate", "arguments contain a lone UTF-16 surrogate escape")
+    # The C scanner directly (what JSONDecoder.decode runs, without its two whitespace regex passes).
+    start = 0 if text[:1] not in _WS_CHARS else len(text) - len(text.lstrip(_WS_CHARS))
     try:
-        return _DECODER.decode(text)
+        value, end = _SCAN(text, start)
+    except StopIteration as stop:
+        raise ArgumentsError(
+            "not_json", f"arguments are not valid JSON: expecting a value at offset {stop.value}"
+        ) from None
     except ArgumentsError:
         raise
     except RecursionError:
         raise ArgumentsError("too_deep", "arguments nest too deeply") from None
     except ValueError as exc:
         raise ArgumentsError("not_json", f"arguments are not valid JSON: {exc}") from None
+    if end != len(text) and text[end:].strip(_WS_CHARS):
+        raise ArgumentsError("not_json", f"arguments have extra data after the JSON value at offset {end}")
+    return value
+
+
+_WS_CHARS = " \t\n\r"
+_SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def json_syntax_error(text: str) -> str | None:
+    """A quick check that `text` is one JSON value without NaN/Infinity (duplicate keys and depth are
+    not checked; `parse_arguments` does the full strict check). Returns why it is not, or None."""
+    try:
+        _PLAIN_DECODER.decode(text)
+    except ArgumentsError as exc:
+        return str(exc)
+    except RecursionError:
+        return "arguments nest too deeply"
+    except ValueError as exc:
+        return f"arguments are not valid JSON: {exc}"
+    return None
 
 
 # Cache: id(schema) -> (schema, validator). Holding the schema keeps its id from being reused.
@@ -151,6 +188,8 @@ def compile_schema(schema: Any) -> Any:
         key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise SchemaError(f"tool schema is not JSON: {exc}") from None
+    except RecursionError:
+        raise SchemaError("tool schema nests too deeply") from None
     validator = _BY_TEXT.get(key)
     if validator is None:
         if not isinstance(schema, Mapping | bool):
@@ -173,6 +212,8 @@ def compile_schema(schema: Any) -> Any:
 
 
 def _pointer(parts: Any) -> str:
+    if not parts:
+        return ""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 

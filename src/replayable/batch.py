@@ -183,7 +183,13 @@ def _results(args: argparse.Namespace, files: Sequence[str], jobs: int) -> Itera
 def run(args: argparse.Namespace) -> int:
     """`check` over several files or directories (see the module docstring); returns the exit status."""
     files = collect_files([args.file, *(getattr(args, "more", None) or [])])
+    if not files:
+        print("replayable: error: no *.json, *.jsonl or *.sse files to check", file=sys.stderr)
+        return 2
     jobs = args.jobs if args.jobs is not None else 1
+    if jobs < 0:
+        print("replayable: error: --jobs takes 0 (one per CPU) or a positive number", file=sys.stderr)
+        return 2
     if jobs == 0:
         jobs = os.cpu_count() or 1
     as_json = args.format == "json"

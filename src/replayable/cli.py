@@ -26,7 +26,7 @@ from typing import Any
 
 from . import stream
 from .items import ItemError
-from .replay import TranscriptReport, Violation, check_tool, check_transcript
+from .replay import TranscriptReport, Violation, ViolationCode, check_tool, check_transcript
 
 __all__ = ["main"]
 
@@ -47,6 +47,23 @@ def read_source(path: str) -> bytes:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
+class DuplicateKeyError(ValueError):
+    """A JSON object with the same key twice: readers disagree on which one counts, so it is refused."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(
+                    f"duplicate key {key!r} in a JSON object (readers disagree on which value counts)"
+                )
+            seen.add(key)
+    return out
+
+
 def load_json_or_jsonl(data: bytes, name: str) -> Any:
     """A JSON document, or JSONL read as a list of values. Raises `InputError` when it is neither."""
     try:
@@ -56,7 +73,9 @@ def load_json_or_jsonl(data: bytes, name: str) -> Any:
     if not text.strip():
         raise InputError(f"{name} is empty")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except DuplicateKeyError as exc:
+        raise InputError(f"{name}: {exc}") from None
     except RecursionError:
         raise InputError(f"{name}: JSON nested too deeply") from None
     except ValueError as first:
@@ -65,7 +84,9 @@ def load_json_or_jsonl(data: bytes, name: str) -> Any:
             if not line.strip():
                 continue
             try:
-                values.append(json.loads(line))
+                values.append(json.loads(line, object_pairs_hook=_no_duplicate_keys))
+            except DuplicateKeyError as exc:
+                raise InputError(f"{name}, line {lineno}: {exc}") from None
             except (ValueError, RecursionError):
                 raise InputError(f"{name} is neither JSON nor JSONL (line {lineno}): {first}") from None
         if len(values) < 2:
@@ -94,6 +115,22 @@ def _allowed_from_tool_choice(choice: Any) -> list[str] | None:
     return None
 
 
+def lint_tools(tools: list[Any]) -> list[Violation]:
+    """`check_tool` findings for the function tools of a request body or a --tools file (paths under
+    `/tools/N`); a tool that is not a JSON object is a finding too."""
+    findings: list[Violation] = []
+    for n, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            findings.append(
+                Violation(None, ViolationCode.INVALID_TOOL, f"tools[{n}] is not a tool definition", f"/tools/{n}")
+            )
+        elif tool.get("type") in (None, "function"):
+            findings.extend(
+                Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}") for v in check_tool(tool)
+            )
+    return findings
+
+
 def read_transcript(value: Any, name: str) -> Transcript:
     """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
     `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
@@ -110,13 +147,7 @@ def read_transcript(value: Any, name: str) -> Transcript:
                 raise InputError(f"{name}: request body 'input' must be a string or a list of items")
             tools = value.get("tools")
             tools = tools if isinstance(tools, list) else None
-            findings: list[Violation] = []
-            for n, tool in enumerate(tools or []):
-                if isinstance(tool, dict) and tool.get("type") in (None, "function"):
-                    findings.extend(
-                        Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}")
-                        for v in check_tool(tool)
-                    )
+            findings = lint_tools(tools or [])
             function_tools = [t for t in tools or [] if isinstance(t, dict) and t.get("type") == "function"] or None
             return Transcript(
                 inp,
@@ -211,7 +242,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(format_agents_report(agents_report, args.format, name))
         return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
     transcript = read_transcript(value, name)
-    tools = load_tools(args.tools) if args.tools else transcript.tools
+    tools, findings = transcript.tools, transcript.tool_findings
+    if args.tools:
+        loaded = load_tools(args.tools)
+        findings = lint_tools(loaded)
+        tools = [t for t in loaded if isinstance(t, dict) and t.get("type") in (None, "function")]
     report = check_transcript(
         transcript.items,
         tools=tools,
@@ -221,8 +256,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         allowed_tools=transcript.allowed_tools,
         side=transcript.side,  # type: ignore[arg-type]
     )
-    print(format_report(report, transcript.tool_findings, len(transcript.items), args.format, name))
-    return EXIT_OK if report.ok and not transcript.tool_findings else EXIT_VIOLATIONS
+    print(format_report(report, findings, len(transcript.items), args.format, name))
+    return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
 
 
 def _one_line(exc: ItemError) -> str:
@@ -342,8 +377,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="check a transcript (items, JSONL, a Response or a request body) for replay rules",
         description="Exit 0 when replay-safe, 1 on violations, 2 on unreadable input.",
     )
-    check.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
-    check.add_argument("more", metavar="FILE", nargs="*", help="more files or directories (see --jobs)")
+    check.add_argument(
+        "file", metavar="FILE", help="the transcript (- for standard input); more FILEs or directories may follow"
+    )
+    check.add_argument("more", metavar="...", nargs="*", help=argparse.SUPPRESS)
     check.add_argument(
         "--jobs",
         type=int,

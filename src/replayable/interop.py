@@ -489,6 +489,20 @@ def _strip_file_ids(content: Any) -> tuple[Any, int]:
     return kept, removed
 
 
+def _strip_provider_annotations(content: Any) -> int:
+    """Remove, in place, annotations other than the spec's `url_citation` (e.g. OpenAI's `file_citation`,
+    which points at OpenAI's files); returns how many were removed."""
+    removed = 0
+    if isinstance(content, list):
+        for part in content:
+            notes = part.get("annotations") if isinstance(part, dict) else None
+            if isinstance(notes, list):
+                kept = [a for a in notes if isinstance(a, dict) and a.get("type") == "url_citation"]
+                removed += len(notes) - len(kept)
+                part["annotations"] = kept
+    return removed
+
+
 _DROP_CODES: dict[ViolationCode, str] = {
     ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT: "call left unanswered",
     ViolationCode.INCOMPLETE_CALL_REPLAYED: "call is incomplete",
@@ -582,6 +596,9 @@ def prepare_replay(
             if n:
                 data[key] = stripped
                 edits.append(f"{n} content part(s) with another provider's file_id removed")
+            n = _strip_provider_annotations(data.get("content"))
+            if n:
+                edits.append(f"{n} provider-specific annotation(s) removed (only url_citation is portable)")
         if edits:
             model = _reparse_input(data, None, i)
             changed.extend((i, e) for e in edits)

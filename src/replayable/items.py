@@ -433,20 +433,39 @@ def _first_char(data: str | bytes | bytearray) -> str:
 MAX_ITEM_DEPTH = 128
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
 def _not_json(value: Any, limit: int) -> str | None:
-    """Why `value` cannot be written back as JSON: nesting deeper than `limit` dicts/lists, or a NaN or
-    infinite float; None when it can. Iterative, so no recursion limit is hit."""
+    """Why `value` cannot be written back as JSON exactly, or None when it can: dicts/lists nested deeper
+    than `limit`, a NaN or infinite float, a lone UTF-16 surrogate in a string, a non-string key, or a
+    Python value JSON has no form for (a set, a tuple, bytes, ...). Iterative: no recursion limit."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > limit:
-            return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, dict | list | float))
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node if isinstance(v, dict | list | float))
-        elif isinstance(node, float) and not math.isfinite(node):
-            return f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
+        kind = type(node)
+        if kind is dict:
+            if depth > limit:
+                return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
+            for k, v in node.items():
+                if type(k) is not str:
+                    return f"key {k!r} is not a string"
+                if _SURROGATE.search(k):
+                    return f"key {k!r} holds a lone UTF-16 surrogate"
+                stack.append((v, depth + 1))
+        elif kind is list:
+            if depth > limit:
+                return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
+            stack.extend((v, depth + 1) for v in node)
+        elif kind is str:
+            if _SURROGATE.search(node):
+                return "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
+        elif kind is float:
+            if not math.isfinite(node):
+                return f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
+        elif not isinstance(node, _JSON_SCALARS):
+            return f"a {kind.__name__} is not a JSON value"
     return None
 
 

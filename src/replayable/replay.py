@@ -18,7 +18,15 @@ from typing import Any
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._base import NamespacedBase, WireModel
-from .arguments import ArgumentsError, SchemaError, SchemaFailure, compile_schema, parse_arguments, schema_failures
+from .arguments import (
+    ArgumentsError,
+    SchemaError,
+    SchemaFailure,
+    compile_schema,
+    json_syntax_error,
+    parse_arguments,
+    schema_failures,
+)
 from .items import ItemError, Provider, Side, _validate_one
 
 __all__ = [
@@ -341,11 +349,13 @@ def _tool_index(tools: Iterable[Any] | None) -> dict[str, Any] | None:
     if tools is None:
         return None
     index: dict[str, Any] = {}
-    for tool in tools:
+    if isinstance(tools, str | bytes | bytearray | Mapping):
+        raise ValueError("tools must be a list of tool definitions")
+    for n, tool in enumerate(tools):
         if isinstance(tool, WireModel):
             tool = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
         if not isinstance(tool, Mapping):
-            continue
+            raise ValueError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         name = tool.get("name")
         if tool.get("type") not in (None, "function") or not isinstance(name, str):
             continue
@@ -385,7 +395,7 @@ def check_transcript(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     tool_params = _tool_index(tools)
     allowed = None if allowed_tools is None else set(allowed_tools)
-    if isinstance(items, str | bytes | bytearray | Mapping):
+    if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
         raise ValueError("items must be a list of items; use parse_items for JSON text")
     raw_items = list(items)
     violations: list[Violation] = []
@@ -636,7 +646,15 @@ def _call_rules(
     if allowed is not None and isinstance(name, str) and name not in allowed:
         listed = ", ".join(sorted(allowed)) or "none"
         add(i, ViolationCode.TOOL_NOT_ALLOWED, f"tool {name!r} is not in allowed_tools ({listed})", "/name")
-    if tool_params is None or not isinstance(name, str):
+    if tool_params is None:
+        # Without tools only the JSON itself is checked: a call whose arguments are not strict JSON
+        # cannot have run, and an unfinished call is already reported above.
+        if isinstance(v.arguments, str) and v.status not in ("in_progress", "incomplete"):
+            why = json_syntax_error(v.arguments)
+            if why is not None:
+                add(i, ViolationCode.ARGUMENTS_PARSE, why, "/arguments")
+        return
+    if not isinstance(name, str):
         return
     if name not in tool_params:
         add(i, ViolationCode.UNKNOWN_TOOL, f"no tool named {name!r} in tools", "/name")
@@ -765,7 +783,10 @@ def check_tool(tool: Any) -> list[Violation]:
         out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), f"/{key}"))
         return out
     if closed and isinstance(schema, Mapping):
-        _lint_closed(schema, schema, f"/{key}", f"/{key}", out, set())
+        try:
+            _lint_closed(schema, schema, f"/{key}", f"/{key}", out, set())
+        except RecursionError:
+            out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", f"/{key}"))
     return out
 
 
