@@ -215,7 +215,7 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[dict[str
                 )
             )
         )
-        msg = err["msg"]
+        msg = err["msg"].removeprefix("Value error, ")
         if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
             msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
         key = (loc, msg)

@@ -279,7 +279,7 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
         if key in seen:
             continue
         seen.add(key)
-        msg = err["msg"]
+        msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "union_tag_not_found":
             msg = "missing 'type': every part needs a string 'type'"
         out.append({"loc": entry_loc, "type": err["type"], "msg": msg})

@@ -124,7 +124,8 @@ def gate(item: Any, tool_schema: Any = None) -> GateResult:
     else:
         t, status, args = _field(item, "type"), _field(item, "status"), _field(item, "arguments")
     if type(t) is not str or ":" in t:
-        return GateResult(GateReason.NAMESPACED, detail="a provider item (slug:name) is never executed")
+        what = "a provider item (slug:name)" if type(t) is str else "an item without a string type"
+        return GateResult(GateReason.NAMESPACED, detail=f"{what} is not portable and is never executed")
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     if status != "completed":
