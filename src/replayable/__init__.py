@@ -10,8 +10,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
-from .compare import Change, Difference, compare_items
-from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
 from .items import (
     AssistantMessageParam,
     Compaction,
@@ -54,28 +52,45 @@ from .replay import (
     check_transcript,
     gate,
 )
-from .schema import json_schema
 
 if TYPE_CHECKING:
     from . import agents, stream
+    from .compare import Change, Difference, compare_items
+    from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
+    from .schema import json_schema
 
 __version__ = "0.1.0"
 
-# The Agents API and streaming models are many; they load on first use so that `import replayable`
-# stays fast (see benchmarks/README.md for the cold import time).
+# The Agents API and streaming models are many, and interop, diff and schema export are not needed to
+# parse and check items: they load on first use so that `import replayable` stays fast (see
+# benchmarks/README.md for the cold import time).
 _LAZY_MODULES = frozenset({"agents", "stream"})
+_LAZY_NAMES = {
+    "Change": "compare",
+    "Difference": "compare",
+    "compare_items": "compare",
+    "ReplayReport": "interop",
+    "from_chat_completions": "interop",
+    "prepare_replay": "interop",
+    "to_chat_completions": "interop",
+    "to_input": "interop",
+    "json_schema": "schema",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_MODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value: Any = importlib.import_module(f".{name}", __name__)
+    elif name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY_MODULES)
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
 
 
 __all__ = [
