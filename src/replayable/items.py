@@ -30,7 +30,7 @@ from pydantic import (
     WrapValidator,
 )
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, NamespacedBase, WireModel
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -605,9 +605,3 @@ def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
     """Dump parsed items (see `dump_item`)."""
     return [dump_item(i) for i in items]
 
-
-def is_namespaced(item: Any) -> bool:
-    """True for a `NamespacedItem` (or a raw dict whose `type` contains a colon)."""
-    if isinstance(item, NamespacedBase):
-        return True
-    return isinstance(item, Mapping) and isinstance(item.get("type"), str) and ":" in item["type"]

@@ -27,7 +27,7 @@ from .arguments import (
     parse_arguments,
     schema_failures,
 )
-from .items import ItemError, Provider, Side, _validate_one
+from .items import ItemError, Provider, Side, _gc_paused, _validate_one
 
 __all__ = [
     "GateReason",
@@ -406,13 +406,13 @@ def check_transcript(
     def add(index: int | None, code: ViolationCode, message: str, path: str = "") -> None:
         violations.append(Violation(index, code, message, path))
 
-    for i, raw in enumerate(raw_items):
-        model, view = _read_item(i, raw, side, provider, add)
-        parsed.append(model)
-        views.append(view)
-
-    _cross_item_rules(views, add, target, tool_params, allowed, side)
-    pending = _pending_rule(views, add, pending_ok)
+    with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
+        for i, raw in enumerate(raw_items):
+            model, view = _read_item(i, raw, side, provider, add)
+            parsed.append(model)
+            views.append(view)
+        _cross_item_rules(views, add, target, tool_params, allowed, side)
+        pending = _pending_rule(views, add, pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
