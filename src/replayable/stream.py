@@ -169,7 +169,8 @@ _LIFECYCLE = (
     ResponseFailedEvent,
     ResponseIncompleteEvent,
 )
-_LightEvent: TypeAlias = Annotated[
+# The events inside a response (not carrying the whole response), the ones the assembler reads often.
+_LightMembers: TypeAlias = (
     ResponseOutputItemAddedEvent
     | ResponseOutputItemDoneEvent
     | ResponseContentPartAddedEvent
@@ -187,9 +188,9 @@ _LightEvent: TypeAlias = Annotated[
     | ResponseReasoningSummaryTextDoneEvent
     | ResponseFunctionCallArgumentsDeltaEvent
     | ResponseFunctionCallArgumentsDoneEvent
-    | ErrorEvent,
-    Field(discriminator="type"),
-]
+    | ErrorEvent
+)
+_LightEvent: TypeAlias = Annotated[_LightMembers, Field(discriminator="type")]
 
 SpecStreamEvent: TypeAlias = Annotated[
     ResponseCreatedEvent
@@ -198,24 +199,7 @@ SpecStreamEvent: TypeAlias = Annotated[
     | ResponseCompletedEvent
     | ResponseFailedEvent
     | ResponseIncompleteEvent
-    | ResponseOutputItemAddedEvent
-    | ResponseOutputItemDoneEvent
-    | ResponseContentPartAddedEvent
-    | ResponseContentPartDoneEvent
-    | ResponseOutputTextDeltaEvent
-    | ResponseOutputTextDoneEvent
-    | ResponseOutputTextAnnotationAddedEvent
-    | ResponseRefusalDeltaEvent
-    | ResponseRefusalDoneEvent
-    | ResponseReasoningDeltaEvent
-    | ResponseReasoningDoneEvent
-    | ResponseReasoningSummaryPartAddedEvent
-    | ResponseReasoningSummaryPartDoneEvent
-    | ResponseReasoningSummaryTextDeltaEvent
-    | ResponseReasoningSummaryTextDoneEvent
-    | ResponseFunctionCallArgumentsDeltaEvent
-    | ResponseFunctionCallArgumentsDoneEvent
-    | ErrorEvent,
+    | _LightMembers,
     Field(discriminator="type"),
 ]
 """One of the 24 Open Responses streaming events, tagged on `type` (spec: the `text/event-stream` oneOf)."""
