@@ -154,19 +154,25 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
 _WS_CHARS = " \t\n\r"
 _SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_PLAIN_SCAN: Any = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
 
 
 def json_syntax_error(text: str) -> str | None:
     """A quick check that `text` is one JSON value without NaN/Infinity (duplicate keys and depth are
     not checked; `parse_arguments` does the full strict check). Returns why it is not, or None."""
+    start = 0 if text[:1] not in _WS_CHARS else len(text) - len(text.lstrip(_WS_CHARS))
     try:
-        _PLAIN_DECODER.decode(text)
+        _, end = _PLAIN_SCAN(text, start)
+    except StopIteration as stop:
+        return f"arguments are not valid JSON: expecting a value at offset {stop.value}"
     except ArgumentsError as exc:
         return str(exc)
     except RecursionError:
         return "arguments nest too deeply"
     except ValueError as exc:
         return f"arguments are not valid JSON: {exc}"
+    if end != len(text) and text[end:].strip(_WS_CHARS):
+        return f"arguments have extra data after the JSON value at offset {end}"
     return None
 
 

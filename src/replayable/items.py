@@ -134,8 +134,10 @@ Item: TypeAlias = (
 )
 """Any parsed item, input or output form."""
 
-# Built on first use (defer_build), so that importing replayable stays fast.
-_DEFER = ConfigDict(defer_build=True)
+# Built on first use (defer_build), so that importing replayable stays fast. Only keys are cached
+# while reading JSON: values (ids, call_ids, text) are mostly unique, and looking each one up in the
+# string cache made parsing about 20% slower (benchmarks/README.md).
+_DEFER = ConfigDict(defer_build=True, cache_strings="keys")
 input_item_adapter: TypeAdapter[InputItem] = TypeAdapter(InputItem, config=_DEFER)
 input_items_adapter: TypeAdapter[list[InputItem]] = TypeAdapter(list[InputItem], config=_DEFER)
 output_item_adapter: TypeAdapter[OutputItem] = TypeAdapter(OutputItem, config=_DEFER)
@@ -604,4 +606,3 @@ def dump_item(item: Any) -> dict[str, Any]:
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
     """Dump parsed items (see `dump_item`)."""
     return [dump_item(i) for i in items]
-

@@ -407,12 +407,15 @@ def check_transcript(
         violations.append(Violation(index, code, message, path))
 
     with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        for i, raw in enumerate(raw_items):
-            model, view = _read_item(i, raw, side, provider, add)
-            parsed.append(model)
-            views.append(view)
-        _cross_item_rules(views, add, target, tool_params, allowed, side)
-        pending = _pending_rule(views, add, pending_ok)
+        if all(isinstance(raw, WireModel) for raw in raw_items):  # already parsed: only the views are needed
+            parsed = raw_items
+            views = [_view(raw) for raw in raw_items]
+        else:
+            for i, raw in enumerate(raw_items):
+                model, view = _read_item(i, raw, side, provider, add)
+                parsed.append(model)
+                views.append(view)
+        pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
@@ -516,18 +519,24 @@ def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -
 _BARRIERS = frozenset({"message", "compaction", "item_reference"})
 
 
-def _cross_item_rules(
+def _run_rules(
     views: list[_View],
     add: Any,
     target: str | None,
     tool_params: dict[str, Any] | None,
     allowed: set[str] | None,
     side: Side | None,
-) -> None:
-    rules = _CrossRules(add, target, tool_params, allowed, side)
+    pending_ok: bool,
+) -> list[int]:
+    """Run the cross-item rules and the pending-call rule over all views in one pass; returns pending."""
+    cross = _CrossRules(add, target, tool_params, allowed, side)
+    pend = _PendingRule(add)
+    cross_step, pend_step = cross.step, pend.step
     last = len(views) - 1
     for i, v in enumerate(views):
-        rules.step(i, v, views[i + 1] if i < last else None)
+        cross_step(i, v, views[i + 1] if i < last else None)
+        pend_step(i, v)
+    return pend.finish(pending_ok)
 
 
 class _CrossRules:
@@ -552,12 +561,13 @@ class _CrossRules:
 
     def step(self, i: int, v: _View, nxt: _View | None) -> None:
         add, target, ids, calls = self.add, self.target, self.ids, self.calls
-        if isinstance(v.id, str) and v.id:
-            if v.id in ids:
-                add(i, ViolationCode.DUPLICATE_ITEM_ID, f"item id {v.id!r} already used by item {ids[v.id]}", "/id")
+        vid, vtype = v.id, v.type
+        if vid and type(vid) is str:
+            if vid in ids:
+                add(i, ViolationCode.DUPLICATE_ITEM_ID, f"item id {vid!r} already used by item {ids[vid]}", "/id")
             else:
-                ids[v.id] = i
-        if v.namespaced and target is not None and isinstance(v.type, str):
+                ids[vid] = i
+        if v.namespaced and target is not None and isinstance(vtype, str):
             slug = v.type.split(":", 1)[0]
             if slug != target:
                 add(
@@ -567,7 +577,7 @@ class _CrossRules:
                     "portable; drop it or convert it to portable content (replayable.prepare_replay)",
                     "/type",
                 )
-        if v.type == "reasoning" and isinstance(v.id, str) and v.id:
+        if vtype == "reasoning" and vid and type(vid) is str:
             if nxt is None or not (isinstance(nxt.id, str) and nxt.id):
                 what = "nothing follows it" if nxt is None else f"item {i + 1} has no id"
                 add(
@@ -583,9 +593,9 @@ class _CrossRules:
                 "an incomplete item is terminal and must be the last item of its response",
                 "/status",
             )
-        if v.type == "function_call" and not v.namespaced:
+        if vtype == "function_call" and not v.namespaced:
             _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed)
-        elif v.type == "function_call_output" and not v.namespaced:
+        elif vtype == "function_call_output" and not v.namespaced:
             cid = v.call_id
             if not isinstance(cid, str):
                 return
@@ -684,14 +694,6 @@ def _call_rules(
         )
 
 
-def _pending_rule(views: list[_View], add: Any, pending_ok: bool) -> list[int]:
-    """Calls must be answered before an item other than a call, an output or reasoning follows."""
-    rule = _PendingRule(add)
-    for i, v in enumerate(views):
-        rule.step(i, v)
-    return rule.finish(pending_ok)
-
-
 class _PendingRule:
     """The pending-call rule fed one item at a time; holds the open calls only."""
 
@@ -705,12 +707,13 @@ class _PendingRule:
         open_calls = self.open_calls
         if v.namespaced:
             return
-        if v.type == "function_call" and isinstance(v.call_id, str):
+        vtype = v.type
+        if vtype == "function_call" and isinstance(v.call_id, str):
             if v.status not in ("in_progress", "incomplete"):
                 open_calls.setdefault(v.call_id, i)
-        elif v.type == "function_call_output" and isinstance(v.call_id, str):
+        elif vtype == "function_call_output" and isinstance(v.call_id, str):
             open_calls.pop(v.call_id, None)
-        elif not isinstance(v.type, str) or v.type in _BARRIERS:  # a list `type` is unhashable
+        elif open_calls and (not isinstance(vtype, str) or vtype in _BARRIERS):  # a list `type` is unhashable
             for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
                 self.add(
                     j,
