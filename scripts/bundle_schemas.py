@@ -10,11 +10,12 @@ schemas/README.md); `replayable.json_schema(side)` and `replayable schema --side
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib.util
 import json
 import sys
 from pathlib import Path
+
+from _staleness import report  # scripts/_staleness.py (this folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "schemas" / "dist"
@@ -39,17 +40,13 @@ def wanted() -> dict[str, str]:
 def check() -> int:
     want = wanted()
     have = {p.name: p.read_text(encoding="utf-8") for p in sorted(DIST.glob("*.json"))} if DIST.is_dir() else {}
-    if want == have:
-        print(f"schemas/dist/ is up to date ({len(want)} bundles)")
-        return 0
-    for name in sorted(set(want) | set(have)):
-        a, b = have.get(name, ""), want.get(name, "")
-        if a != b:
-            sys.stdout.writelines(
-                difflib.unified_diff(a.splitlines(True), b.splitlines(True), f"committed/{name}", f"bundled/{name}")
-            )
-    print("\nschemas/dist/ is stale: run `python scripts/bundle_schemas.py` and commit the result")
-    return 1
+    return report(
+        have,
+        want,
+        fresh_label="bundled",
+        up_to_date=f"schemas/dist/ is up to date ({len(want)} bundles)",
+        stale="schemas/dist/ is stale: run `python scripts/bundle_schemas.py` and commit the result",
+    )
 
 
 def main() -> int:

@@ -11,12 +11,13 @@ JSON Schema files (`open_responses`, `agents`, ...) becomes one package under `_
 from __future__ import annotations
 
 import argparse
-import difflib
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _staleness import report  # scripts/_staleness.py (this folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -55,17 +56,13 @@ def check() -> int:
         fresh = Path(tmp) / "_generated"
         generate(fresh)
         want, have = tree(fresh), tree(TARGET) if TARGET.exists() else {}
-    if want == have:
-        print("generated code is up to date")
-        return 0
-    for name in sorted(set(want) | set(have)):
-        a, b = have.get(name, ""), want.get(name, "")
-        if a != b:
-            sys.stdout.writelines(
-                difflib.unified_diff(a.splitlines(True), b.splitlines(True), f"committed/{name}", f"regenerated/{name}")
-            )
-    print("\nsrc/replayable/_generated/ is stale: run `python scripts/generate.py` and commit the result")
-    return 1
+    return report(
+        have,
+        want,
+        fresh_label="regenerated",
+        up_to_date="generated code is up to date",
+        stale="src/replayable/_generated/ is stale: run `python scripts/generate.py` and commit the result",
+    )
 
 
 def main() -> int:

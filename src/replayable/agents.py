@@ -70,7 +70,7 @@ from ._generated.agents.unknown_session_item import UnknownSessionItem
 from ._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from ._generated.agents.web_search_call_item import WebSearchCallItem
 from .arguments import SchemaFailure, schema_failures
-from .items import ItemError
+from .items import ItemError, plain_json
 
 __all__ = [
     "AgentConfigParam",
@@ -227,17 +227,8 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[dict[str
 
 
 def _plain(data: Any) -> Any:
-    """Accept JSON text, our models and `openai` SDK models as plain JSON values."""
-    if isinstance(data, str | bytes | bytearray):
-        try:
-            return json.loads(data)
-        except RecursionError:
-            raise ItemError([{"loc": (), "type": "json_invalid", "msg": "JSON nested too deeply"}]) from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"not valid JSON: {exc}"}]) from None
-    if isinstance(data, BaseModel) and not isinstance(data, WireModel):
-        return data.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    return data
+    """Accept JSON text, our models (kept) and `openai` SDK models as plain JSON values."""
+    return plain_json(data, keep_models=True)
 
 
 def _need_object(data: Any, what: str) -> Mapping[str, Any]:

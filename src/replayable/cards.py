@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arguments import ArgumentsError, SchemaFailure, parse_arguments, schema_failures
-from .compare import plain_json
-from .items import ItemError
+from .items import ItemError, plain_json
 
 __all__ = ["CardCheck", "check_card"]
 

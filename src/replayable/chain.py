@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .compare import plain_json
-from .items import ItemError
+from .items import ItemError, plain_json
 
 __all__ = ["Link", "LinkKind", "SessionChain", "link_chain"]
 

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from . import stream
+from .arguments import ArgumentsError
+from .arguments import _pairs as _refuse_duplicate_keys
 from .items import ItemError
 from .replay import TranscriptReport, Violation, ViolationCode, check_tool, check_transcript
 
@@ -47,23 +49,6 @@ def read_source(path: str) -> bytes:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-class DuplicateKeyError(ValueError):
-    """A JSON object with the same key twice: readers disagree on which one counts, so it is refused."""
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DuplicateKeyError(
-                    f"duplicate key {key!r} in a JSON object (readers disagree on which value counts)"
-                )
-            seen.add(key)
-    return out
-
-
 def load_json_or_jsonl(data: bytes, name: str) -> Any:
     """A JSON document, or JSONL read as a list of values. Raises `InputError` when it is neither."""
     try:
@@ -73,9 +58,9 @@ def load_json_or_jsonl(data: bytes, name: str) -> Any:
     if not text.strip():
         raise InputError(f"{name} is empty")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except DuplicateKeyError as exc:
-        raise InputError(f"{name}: {exc}") from None
+        return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except ArgumentsError as exc:
+        raise InputError(f"{name}: {exc} in a JSON object (readers disagree on which value counts)") from None
     except RecursionError:
         raise InputError(f"{name}: JSON nested too deeply") from None
     except ValueError as first:
@@ -84,9 +69,9 @@ def load_json_or_jsonl(data: bytes, name: str) -> Any:
             if not line.strip():
                 continue
             try:
-                values.append(json.loads(line, object_pairs_hook=_no_duplicate_keys))
-            except DuplicateKeyError as exc:
-                raise InputError(f"{name}, line {lineno}: {exc}") from None
+                values.append(json.loads(line, object_pairs_hook=_refuse_duplicate_keys))
+            except ArgumentsError as exc:
+                raise InputError(f"{name}, line {lineno}: {exc} in a JSON object") from None
             except (ValueError, RecursionError):
                 raise InputError(f"{name} is neither JSON nor JSONL (line {lineno}): {first}") from None
         if len(values) < 2:

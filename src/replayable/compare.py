@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel
-
 from .arguments import ArgumentsError, parse_arguments
-from .items import ItemError
+from .items import ItemError, plain_json
 
 __all__ = ["Change", "Difference", "compare_items"]
 
@@ -79,22 +77,6 @@ class Difference:
 
 
 _ABSENT: Any = object()
-
-
-def plain_json(value: Any, what: str = "item") -> Any:
-    """A JSON value from JSON text, one of our models, or an `openai` SDK object
-    (`model_dump(mode="json", by_alias=True, exclude_unset=True)`); other values are returned as they are.
-    Raises `ItemError` for text that is not JSON."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, str | bytes | bytearray):
-        try:
-            return json.loads(value)
-        except RecursionError:
-            raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{what}: JSON nested too deeply"}]) from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{what} is not valid JSON: {exc}"}]) from None
-    return value
 
 
 def _object(value: Any, loc: tuple[Any, ...], what: str) -> Mapping[str, Any]:

@@ -39,6 +39,8 @@ from .items import (
     _loads,
     _validate_one,
     dump_item,
+    is_openai_model,
+    plain_json,
 )
 from .replay import _CHAT_HINT, TranscriptReport, ViolationCode, _chat_shape, check_transcript
 
@@ -55,14 +57,6 @@ _OUTPUT_FORMS = (Message, FunctionCall, FunctionCallOutput, Reasoning, Compactio
 
 def _error(loc: tuple[Any, ...], code: str, msg: str, title: str = "cannot convert") -> ItemError:
     return ItemError([{"loc": loc, "type": code, "msg": msg}], title=title)
-
-
-def _is_sdk(value: Any) -> bool:
-    return (
-        isinstance(value, BaseModel)
-        and not isinstance(value, WireModel)
-        and type(value).__module__.startswith("openai.")
-    )
 
 
 def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Side]) -> Item:
@@ -151,7 +145,7 @@ def to_input(item: Any, *, provider: Provider = None) -> Item:
     `FunctionCallOutputParam`, `ReasoningParam`, `CompactionParam`, ...). Raises `ItemError` when the
     item does not parse or has no input form (e.g. an assistant message holding `input_text` parts).
     """
-    if _is_sdk(item):
+    if is_openai_model(item):
         provider = "openai"
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
@@ -173,10 +167,8 @@ _CHAT_KEYS: dict[str, frozenset[str]] = {
 
 
 def _chat_message(raw: Any, n: int) -> dict[str, Any]:
-    if _is_sdk(raw):
-        raw = raw.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    elif isinstance(raw, BaseModel):
-        raw = raw.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(raw, BaseModel):
+        raw = plain_json(raw)
     if not isinstance(raw, Mapping):
         got = "null" if raw is None else type(raw).__name__
         raise _error((n,), "chat_message_type", f"a Chat Completions message is a JSON object, got {got}")
@@ -473,7 +465,7 @@ class ReplayReport:
 
 
 def _infer_source(raws: list[Any], models: list[Item]) -> str | None:
-    if any(_is_sdk(r) for r in raws):
+    if any(is_openai_model(r) for r in raws):
         return "openai"
     slugs = {m.slug for m in models if isinstance(m, NamespacedBase)}
     return slugs.pop() if len(slugs) == 1 else None
@@ -554,7 +546,9 @@ def prepare_replay(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     raws = _item_list(items)
     tool_list = None if tools is None else list(tools)
-    parsed = [_read(r, "openai" if _is_sdk(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)]
+    parsed = [
+        _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
+    ]
     src = source or provider or _infer_source(raws, parsed)
     foreign = src != target
     dropped: dict[int, str] = {}
@@ -562,7 +556,7 @@ def prepare_replay(
     models: dict[int, Item] = {}
 
     for i, model in enumerate(parsed):
-        model = _convert(model, "openai" if _is_sdk(raws[i]) else provider, i)
+        model = _convert(model, "openai" if is_openai_model(raws[i]) else provider, i)
         if isinstance(model, NamespacedBase):
             if model.slug != target:
                 dropped[i] = f"namespaced item {model.type} belongs to provider {model.slug!r}, not {target!r}"

@@ -47,6 +47,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
+from .arguments import _reject_constant
 
 __all__ = [
     "AssistantMessageParam",
@@ -340,12 +341,28 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
     return []
 
 
+def is_openai_model(value: Any) -> bool:
+    """True for a pydantic model from the `openai` package (an SDK object, which implies OpenAI mode)."""
+    return isinstance(value, BaseModel) and type(value).__module__.startswith("openai.")
+
+
+def plain_json(value: Any, what: str = "item", *, keep_models: bool = False) -> Any:
+    """A JSON value from JSON text (strict: `ItemError` naming `what` when it is not JSON), or from a
+    pydantic model (an `openai` SDK object, or one of ours unless `keep_models`), dumped exactly as
+    `dump_item` does; any other value is returned as it is."""
+    if isinstance(value, BaseModel):
+        if keep_models and isinstance(value, WireModel):
+            return value
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, str | bytes | bytearray):
+        return _loads(value, what)
+    return value
+
+
 def _coerce(data: Any) -> tuple[Any, bool]:
     """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
-        if type(data).__module__.startswith("openai."):
-            return data.model_dump(mode="json", by_alias=True, exclude_unset=True), True
-        return data.model_dump(mode="json", by_alias=True, exclude_unset=True), False
+        return plain_json(data), is_openai_model(data)
     return data, False
 
 
@@ -377,18 +394,15 @@ def _check_side(side: Any, provider: Any) -> None:
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number (strict JSON has no NaN or Infinity)")
-
-
-def _loads(text: str | bytes | bytearray) -> Any:
+def _loads(text: str | bytes | bytearray, what: str = "") -> Any:
     """Strict JSON: NaN and Infinity are refused, since they could not be written back as JSON."""
+    prefix = f"{what}: " if what else ""
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
-        raise ItemError([{"loc": (), "type": "json_invalid", "msg": "JSON nested too deeply"}]) from None
+        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}JSON nested too deeply"}]) from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"not valid JSON: {exc}"}]) from None
+        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}not valid JSON: {exc}"}]) from None
 
 
 def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) -> Item:

@@ -10,7 +10,7 @@ followed by what it produced, and provider items stay with their provider. Spec:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -22,6 +22,7 @@ from .arguments import (
     ArgumentsError,
     SchemaError,
     SchemaFailure,
+    _pointer,
     compile_schema,
     json_syntax_error,
     parse_arguments,
@@ -291,10 +292,6 @@ def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
     if t == "reasoning" and first == "summary":
         return ViolationCode.REASONING_MISSING_SUMMARY if err.get("type") == "missing" else ViolationCode.ITEM_INVALID
     return ViolationCode.ITEM_INVALID
-
-
-def _pointer(loc: Sequence[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc)
 
 
 @dataclass(slots=True)

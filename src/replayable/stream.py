@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import IO, Annotated, Any, TypeAlias
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from ._base import WireModel
 from ._generated.streaming.error_event import ErrorEvent
@@ -108,7 +108,7 @@ from ._generated.streaming.response_reasoning_summary_text_done_event import (
 from ._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from ._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
 from ._generated.streaming.response_resource import ResponseResource
-from .items import ItemError, OutputItem, Provider, _clean_errors, dump_item, parse_item
+from .items import ItemError, OutputItem, Provider, _clean_errors, dump_item, is_openai_model, parse_item, plain_json
 from .replay import TranscriptReport, check_transcript
 
 __all__ = [
@@ -350,17 +350,10 @@ class StreamError(ValueError):
 
 def _coerce_event(data: Any) -> tuple[Any, bool]:
     """Plain JSON for an event given as a dict, JSON text, our model or an openai SDK event (flagged)."""
-    if isinstance(data, WireModel):
-        return data.model_dump(mode="json", by_alias=True, exclude_unset=True), False
-    if isinstance(data, BaseModel):
-        sdk = type(data).__module__.startswith("openai.")
-        return data.model_dump(mode="json", by_alias=True, exclude_unset=True), sdk
-    if isinstance(data, str | bytes | bytearray):
-        try:
-            return json.loads(data), False
-        except (ValueError, RecursionError) as exc:
-            raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc}") from None
-    return data, False
+    try:
+        return plain_json(data, "event"), is_openai_model(data)
+    except ItemError as exc:
+        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
 
 
 def _schema_message(exc: ValidationError, raw: Any) -> str:
