@@ -555,7 +555,7 @@ _item = st.one_of(
         st.booleans(),
     ),
     st.builds(lambda n: {"type": "acme:note", "id": f"n_{n}"}, st.integers(0, 4)),
-    st.builds(lambda n: {"type": "openai:web_search_call", "id": f"ws_{n}"}, st.integers(0, 4)),
+    st.builds(lambda n: {"type": "openai:web_search_call", "id": f"ws_{n}", "status": "completed", "action": {"type": "search", "query": "q"}}, st.integers(0, 4)),
 )
 
 
@@ -591,7 +591,7 @@ def test_cli_convert_and_prepare(tmp_path: Path, capsys: pytest.CaptureFixture[s
         json.dumps(
             [
                 USER,
-                {"type": "openai:web_search_call", "id": "ws"},
+                {"type": "openai:web_search_call", "id": "ws", "status": "completed", "action": {"type": "search", "query": "q"}},
                 {"type": "message", "id": "m", "role": "assistant", "content": "a"},
             ]
         )

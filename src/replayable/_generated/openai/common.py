@@ -912,9 +912,9 @@ class ConfigurationReasoning(WireModel):
     """
 
 
-class Format(WireModel):
+class TextFormat(WireModel):
     """
-    Output format from now on, as OpenAI's `text.format`.
+    An output format as OpenAI's `text.format` (text or json_schema); kept verbatim, only its `type` is checked.
     """
 
     type: str
@@ -928,7 +928,7 @@ class ConfigurationText(WireModel):
     New text output settings.
     """
 
-    format: Format
+    format: TextFormat
     """
-    Output format from now on, as OpenAI's `text.format`.
+    Output format from now on.
     """
