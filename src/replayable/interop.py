@@ -509,6 +509,7 @@ _DROP_CODES: dict[ViolationCode, str] = {
     ViolationCode.ARGUMENTS_PARSE: "arguments are not strict JSON",
     ViolationCode.ARGUMENTS_SCHEMA: "arguments fail the tool's parameters",
     ViolationCode.TOOL_NOT_ALLOWED: "tool not allowed",
+    ViolationCode.DUPLICATE_ITEM_ID: "duplicate item id (a provider item keeps its own id)",
 }
 
 
@@ -616,7 +617,7 @@ def prepare_replay(
             if i in dropped:
                 continue
             m = models[i]
-            if v.code is ViolationCode.DUPLICATE_ITEM_ID and not isinstance(m, ReasoningParam):
+            if v.code is ViolationCode.DUPLICATE_ITEM_ID and not isinstance(m, ReasoningParam | NamespacedBase):
                 data = dump_item(m)
                 data.pop("id", None)
                 models[i] = _reparse_input(data, None, i)
