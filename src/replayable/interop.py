@@ -42,7 +42,15 @@ from .items import (
     is_openai_model,
     plain_json,
 )
-from .replay import _CHAT_HINT, TranscriptReport, ViolationCode, _chat_shape, check_transcript
+from .replay import (
+    _CHAT_HINT,
+    TranscriptReport,
+    ViolationCode,
+    _chat_shape,
+    check_transcript,
+    foreign_state,
+    infer_source,
+)
 
 __all__ = [
     "ReplayReport",
@@ -464,13 +472,6 @@ class ReplayReport:
         return self.check.ok
 
 
-def _infer_source(raws: list[Any], models: list[Item]) -> str | None:
-    if any(is_openai_model(r) for r in raws):
-        return "openai"
-    slugs = {m.slug for m in models if isinstance(m, NamespacedBase)}
-    return slugs.pop() if len(slugs) == 1 else None
-
-
 def _strip_file_ids(content: Any) -> tuple[Any, int]:
     if not isinstance(content, list):
         return content, 0
@@ -550,7 +551,7 @@ def prepare_replay(
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]
-    src = source or provider or _infer_source(raws, parsed)
+    src = source or provider or ("openai" if any(is_openai_model(r) for r in raws) else infer_source(parsed))
     foreign = src != target
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
@@ -564,11 +565,9 @@ def prepare_replay(
             else:
                 models[i] = model
             continue
-        if foreign and isinstance(model, CompactionParam):
-            dropped[i] = f"compaction state belongs to provider {src or 'unknown'!r}, not {target!r}"
-            continue
-        if foreign and isinstance(model, ReasoningParam) and dump_item(model).get("encrypted_content"):
-            dropped[i] = f"reasoning encrypted_content belongs to provider {src or 'unknown'!r}, not {target!r}"
+        why = foreign_state(model, src, target)
+        if why is not None:
+            dropped[i] = why
             continue
         if isinstance(model, ItemReferenceParam) and foreign:
             dropped[i] = "item_reference points at another provider's stored item"
@@ -606,7 +605,7 @@ def prepare_replay(
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
-        report = check_transcript([models[i] for i in order], tools=tool_list, target=target)
+        report = check_transcript([models[i] for i in order], tools=tool_list, target=target, source=src)
         if report.ok:
             break
         progressed = False
@@ -632,7 +631,7 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     order = [i for i in range(len(raws)) if i in models and i not in dropped]
     result = [models[i] for i in order]
-    final = check_transcript(result, tools=tool_list, target=target)
+    final = check_transcript(result, tools=tool_list, target=target, source=src)
     rep = ReplayReport(
         target=target,
         source=src,
