@@ -81,7 +81,7 @@ def _get(item: Any, name: str) -> Any:
     return None if type(value).__name__ == "MissingSentinel" else value
 
 
-_HOSTED_UNFINISHED = frozenset({"in_progress", "incomplete", "searching", "interpreting", "generating", "calling"})
+_HOSTED = frozenset({"in_progress", "incomplete", "searching", "interpreting", "generating", "calling"})
 
 FAMILIES: tuple[CallFamily, ...] = (
     CallFamily("function_call", "function_call_output", payload=("name", "arguments"), program_callable=True),
@@ -119,19 +119,19 @@ FAMILIES: tuple[CallFamily, ...] = (
         output_keys=("approval_request_id",),
         payload=("server_label", "name", "arguments"),
     ),
-    CallFamily("openai:web_search_call", None, output_required=False, unfinished=_HOSTED_UNFINISHED),
-    CallFamily("openai:file_search_call", None, output_required=False, unfinished=_HOSTED_UNFINISHED),
+    CallFamily("openai:web_search_call", None, output_required=False, unfinished=_HOSTED),
+    CallFamily("openai:file_search_call", None, output_required=False, unfinished=_HOSTED),
     CallFamily(
         "openai:mcp_call",
         None,
         output_required=False,
-        unfinished=_HOSTED_UNFINISHED,
+        unfinished=_HOSTED,
         payload=("server_label", "name", "arguments"),
     ),
     CallFamily(
-        "openai:code_interpreter_call", None, output_required=False, unfinished=_HOSTED_UNFINISHED, payload=("code",)
+        "openai:code_interpreter_call", None, output_required=False, unfinished=_HOSTED, payload=("code",)
     ),
-    CallFamily("openai:image_generation_call", None, output_required=False, unfinished=_HOSTED_UNFINISHED),
+    CallFamily("openai:image_generation_call", None, output_required=False, unfinished=_HOSTED),
 )
 """Every call family, in the order the README lists them."""
 

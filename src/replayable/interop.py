@@ -42,6 +42,7 @@ from .items import (
     is_openai_model,
     plain_json,
 )
+from .native import input_fields
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,
@@ -118,21 +119,41 @@ def _reparse_input(data: dict[str, Any], provider: Provider, index: int | None) 
         return _validate_one(data, "input", "openai", index)  # type: ignore[no-any-return]
 
 
+def _drop_logprobs(content: Any) -> Any:
+    if not isinstance(content, list):
+        return content
+    return [
+        {k: v for k, v in part.items() if k != "logprobs"}
+        if isinstance(part, dict) and part.get("type") == "output_text"
+        else part
+        for part in content
+    ]
+
+
 def _convert(model: Item, provider: Provider, index: int | None) -> Item:
+    if isinstance(model, NamespacedBase):
+        keep = input_fields(model)  # type: ignore[arg-type]
+        if keep is None:
+            return model  # an opaque provider item is sent back as it came
+        data = dump_item(model)
+        if set(data) <= keep:
+            return model
+        # OpenAI's input form of this item declares fewer fields (no status on custom_tool_call, no created_by)
+        return _reparse_input({k: v for k, v in data.items() if k in keep}, provider, index)
     if not isinstance(model, _OUTPUT_FORMS):
-        return model  # input forms, item references and namespaced items are already sendable
+        if _is_message(model) and getattr(model, "role", None) == "assistant":
+            data = dump_item(model)
+            content = _drop_logprobs(data.get("content"))
+            if content != data.get("content"):  # logprobs are output-only, whatever form the message came in
+                return _reparse_input({**data, "content": content}, provider, index)
+        return model  # input forms and item references are already sendable
     data = dump_item(model)
     if isinstance(model, Reasoning):
         data.pop("content", None)  # raw reasoning cannot be sent back; summary and encrypted_content stay
     elif isinstance(model, Compaction):
         data.pop("created_by", None)
     elif isinstance(model, Message) and isinstance(data.get("content"), list):
-        data["content"] = [
-            {k: v for k, v in part.items() if k != "logprobs"}
-            if isinstance(part, dict) and part.get("type") == "output_text"
-            else part
-            for part in data["content"]
-        ]
+        data["content"] = _drop_logprobs(data["content"])
     return _reparse_input(data, provider, index)
 
 

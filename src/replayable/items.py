@@ -273,7 +273,7 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
             if isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
                 if seg == value.get("type"):
                     continue  # the tag of a nested tagged union (a content part's type), not a field
-                if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a model branch of a plain union
+                if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a plain union's branch
                     if value.get("type") not in _KNOWN_TYPES:
                         keep = False  # a spec model's errors do not speak for an extension type
                         break

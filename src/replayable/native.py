@@ -41,6 +41,7 @@ from ._generated.openai.container_file_citation import ContainerFileCitation
 from ._generated.openai.custom_tool_call import CustomToolCall
 from ._generated.openai.custom_tool_call_output import CustomToolCallOutput
 from ._generated.openai.custom_tool_call_output_param import CustomToolCallOutputParam
+from ._generated.openai.custom_tool_call_param import CustomToolCallParam
 from ._generated.openai.file_citation import FileCitation
 from ._generated.openai.file_path import FilePath
 from ._generated.openai.file_search_call import FileSearchCall
@@ -84,6 +85,7 @@ __all__ = [
     "CustomToolCall",
     "CustomToolCallOutput",
     "CustomToolCallOutputParam",
+    "CustomToolCallParam",
     "FileCitation",
     "FilePath",
     "FileSearchCall",
@@ -106,6 +108,7 @@ __all__ = [
     "ToolSearchOutput",
     "ToolSearchOutputParam",
     "WebSearchCall",
+    "input_fields",
     "typed_model",
 ]
 
@@ -121,7 +124,6 @@ _BOTH: tuple[type[NamespacedItem], ...] = (
     McpCall,
     McpListTools,
     McpApprovalRequest,
-    CustomToolCall,
     Program,
     ProgramOutput,
 )
@@ -133,6 +135,7 @@ _PAIRS: tuple[tuple[type[NamespacedItem], type[NamespacedItem]], ...] = (
     (ApplyPatchCall, ApplyPatchCallParam),
     (ApplyPatchCallOutput, ApplyPatchCallOutputParam),
     (McpApprovalResponse, McpApprovalResponseParam),
+    (CustomToolCall, CustomToolCallParam),
     (CustomToolCallOutput, CustomToolCallOutputParam),
     (ToolSearchCall, ToolSearchCallParam),
     (ToolSearchOutput, ToolSearchOutputParam),
@@ -177,3 +180,13 @@ def typed_model(type_: str, side: str = "output") -> type[NamespacedItem] | None
     `NamespacedItem`)."""
     table = INPUT_TYPES if side == "input" else OUTPUT_TYPES
     return table.get(type_ if ":" in type_ else "openai:" + type_)
+
+
+def input_fields(item: NamespacedItem) -> frozenset[str] | None:
+    """The wire names of the fields OpenAI's input form of this typed item declares (what `to_input` and
+    `prepare_replay` keep), or None for an item without a typed input form."""
+    model = INPUT_TYPES.get(getattr(item, "type", ""))
+    if model is None or type(item) not in TYPED_CLASSES:
+        return None
+    own = model.__annotations__  # the fields its schema declares, not the generic parent's id and status
+    return frozenset(f.alias or name for name, f in model.model_fields.items() if name in own)

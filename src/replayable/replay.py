@@ -395,8 +395,7 @@ def check_transcript(
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
     an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
-    came from (default: `provider`, else `openai` for SDK objects, else the one slug of the namespaced
-    items, else unknown); with `target`, reasoning `encrypted_content` and compaction items from any other
+    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`, reasoning `encrypted_content` and compaction items from any other
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
@@ -430,7 +429,7 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = infer_source(raw_items, provider)
+            source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
@@ -454,7 +453,7 @@ def check_stream(
     the report's `items` is empty. Memory holds the rule state only: the item ids and call ids seen so
     far (for the uniqueness and pairing rules), the calls still open, and the violations found; never
     the items. The provider state rule takes `source`, else `provider` (the items are not seen in
-    advance, so no slug is inferred). Raises `ValueError` only for bad arguments.
+    advance). Raises `ValueError` only for bad arguments.
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -723,7 +722,7 @@ class _CrossRules:
             else:
                 self.calls[slot] = i
         finished = True
-        if v.status in fam.unfinished:
+        if type(v.status) is str and v.status in fam.unfinished:
             waiting = program_call_waiting(fam, v.status, _field(v.src, "caller"), self.programs)
             if not waiting:
                 finished = False
@@ -777,7 +776,7 @@ class _CrossRules:
             add(
                 i,
                 ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
-                f"{fam.name} {key!r} (item {self.calls[slot]}) is not finished; an unfinished call must not be answered",
+                f"{fam.name} {key!r} (item {self.calls[slot]}) is not finished; an unfinished call is never answered",
                 path,
             )
         if fam.acknowledge is not None and slot in self.to_acknowledge:
@@ -868,7 +867,7 @@ class _PendingRule:
             if fam.call_type == "openai:program" and isinstance(key, str):
                 self.programs.add(key)
             if isinstance(key, str) and fam.needs_output(v.src):
-                unfinished = v.status in fam.unfinished and not program_call_waiting(
+                unfinished = type(v.status) is str and v.status in fam.unfinished and not program_call_waiting(
                     fam, v.status, _field(v.src, "caller"), self.programs
                 )
                 if not unfinished:

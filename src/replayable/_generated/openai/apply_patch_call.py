@@ -41,7 +41,7 @@ class ApplyPatchCall(NamespacedItem):
     """
     Lifecycle of the call; only a completed call may be answered.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

@@ -41,7 +41,7 @@ class ApplyPatchCallOutput(NamespacedItem):
     """
     Log of applying the change.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

@@ -19,7 +19,7 @@ class CompactionTriggerParam(NamespacedItem):
     """
     `openai:compaction_trigger`; OpenAI sends it un-prefixed as `compaction_trigger`.
     """
-    id: str | MISSING = MISSING
+    id: str | None | MISSING = MISSING
     """
     Item id, when sent with one.
     """

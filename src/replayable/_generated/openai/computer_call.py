@@ -29,11 +29,11 @@ class ComputerCall(NamespacedItem):
     """
     Pairs this call with its output, byte for byte.
     """
-    action: common.ComputerAction | MISSING = MISSING
+    action: common.ComputerAction | None | MISSING = MISSING
     """
     The one action to perform (older form).
     """
-    actions: list[common.ComputerAction] | MISSING = MISSING
+    actions: list[common.ComputerAction] | None | MISSING = MISSING
     """
     Actions to perform, in order.
     """

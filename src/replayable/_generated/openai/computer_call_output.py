@@ -33,7 +33,7 @@ class ComputerCallOutput(NamespacedItem):
     """
     Screenshot taken after the action.
     """
-    acknowledged_safety_checks: list[common.SafetyCheck] | MISSING = MISSING
+    acknowledged_safety_checks: list[common.SafetyCheck] | None | MISSING = MISSING
     """
     The call's pending safety checks the user acknowledged.
     """
@@ -41,7 +41,7 @@ class ComputerCallOutput(NamespacedItem):
     """
     Status of the output.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

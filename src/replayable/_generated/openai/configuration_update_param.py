@@ -21,7 +21,7 @@ class ConfigurationUpdateParam(NamespacedItem):
     """
     `openai:configuration_update`; OpenAI sends it un-prefixed as `configuration_update`.
     """
-    id: str | MISSING = MISSING
+    id: str | None | MISSING = MISSING
     """
     Item id, when sent with one.
     """

@@ -22,7 +22,7 @@ class CustomToolCall(NamespacedItem):
     """
     `openai:custom_tool_call`; OpenAI sends it un-prefixed as `custom_tool_call`.
     """
-    id: str | MISSING = MISSING
+    id: str | None | MISSING = MISSING
     """
     Item id assigned by OpenAI (provider-scoped; not the call_id).
     """
@@ -34,7 +34,7 @@ class CustomToolCall(NamespacedItem):
     """
     What issued the call: the model directly, or a program item (programmatic tool calling).
     """
-    namespace: str | MISSING = MISSING
+    namespace: str | None | MISSING = MISSING
     """
     Namespace of the tool.
     """
@@ -46,15 +46,15 @@ class CustomToolCall(NamespacedItem):
     """
     The input the model wrote for the tool (free text).
     """
-    async_: Annotated[bool | MISSING, Field(alias="async")] = MISSING
+    async_: Annotated[bool | None | MISSING, Field(alias="async")] = MISSING
     """
     Whether the call runs asynchronously.
     """
-    status: common.CallStatus | MISSING = MISSING
+    status: common.CallStatus | None | MISSING = MISSING
     """
     Lifecycle of the call; only a completed call may be answered.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

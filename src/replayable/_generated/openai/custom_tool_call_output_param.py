@@ -21,7 +21,7 @@ class CustomToolCallOutputParam(NamespacedItem):
     """
     `openai:custom_tool_call_output`; OpenAI sends it un-prefixed as `custom_tool_call_output`.
     """
-    id: str | MISSING = MISSING
+    id: str | None | MISSING = MISSING
     """
     Item id, when the output is replayed with it.
     """

@@ -23,7 +23,7 @@ class LocalShellCallOutput(NamespacedItem):
     """
     Item id; in OpenAI's reference, the call_id of the call answered.
     """
-    call_id: str | MISSING = MISSING
+    call_id: str | None | MISSING = MISSING
     """
     The call_id of the call answered, byte for byte.
     """

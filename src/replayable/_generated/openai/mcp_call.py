@@ -45,7 +45,7 @@ class McpCall(NamespacedItem):
     """
     Why the call failed.
     """
-    status: Literal["in_progress", "completed", "incomplete", "calling", "failed"] | MISSING = MISSING
+    status: Literal["in_progress", "completed", "incomplete", "calling", "failed"] | None | MISSING = MISSING
     """
     Progress of the call.
     """

@@ -45,7 +45,7 @@ class ShellCall(NamespacedItem):
     """
     Where the commands run.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

@@ -45,7 +45,7 @@ class ShellCallOutput(NamespacedItem):
     """
     Status of the output.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

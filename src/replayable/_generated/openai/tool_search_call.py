@@ -41,7 +41,7 @@ class ToolSearchCall(NamespacedItem):
     """
     Lifecycle of the call.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

@@ -36,7 +36,7 @@ class ToolSearchCallParam(NamespacedItem):
     """
     Pairs a client-run search with its output.
     """
-    execution: Literal["server", "client"] | MISSING = MISSING
+    execution: Literal["server", "client"] | None | MISSING = MISSING
     """
     Who runs the search: OpenAI (`server`) or the client (`client`, which answers with a tool_search_output).
     """

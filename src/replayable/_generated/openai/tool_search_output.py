@@ -41,7 +41,7 @@ class ToolSearchOutput(NamespacedItem):
     """
     Status of the output.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who created the item (an OpenAI actor id), as OpenAI reports it.
     """

@@ -29,7 +29,7 @@ class ToolSearchOutputParam(NamespacedItem):
     """
     call_id of the search answered; null for a server-run search.
     """
-    execution: Literal["server", "client"] | MISSING = MISSING
+    execution: Literal["server", "client"] | None | MISSING = MISSING
     """
     Who runs the search: OpenAI (`server`) or the client (`client`, which answers with a tool_search_output).
     """
