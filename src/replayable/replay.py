@@ -395,7 +395,8 @@ def check_transcript(
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
     an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
-    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`, reasoning `encrypted_content` and compaction items from any other
+    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
+    reasoning `encrypted_content` and compaction items from any other
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 

@@ -83,15 +83,15 @@ class WebSearchSearchAction(WireModel):
     """
     Always `search`.
     """
-    query: str | MISSING = MISSING
+    query: str | None | MISSING = MISSING
     """
     The query (older single-query form).
     """
-    queries: list[str] | MISSING = MISSING
+    queries: list[str] | None | MISSING = MISSING
     """
     The queries run.
     """
-    sources: list[WebSearchSource] | MISSING = MISSING
+    sources: list[WebSearchSource] | None | MISSING = MISSING
     """
     Sources consulted.
     """
@@ -148,15 +148,15 @@ class FileSearchResult(WireModel):
     One chunk a file search returned.
     """
 
-    file_id: str | MISSING = MISSING
+    file_id: str | None | MISSING = MISSING
     """
     OpenAI file the chunk comes from.
     """
-    text: str | MISSING = MISSING
+    text: str | None | MISSING = MISSING
     """
     Text of the chunk.
     """
-    filename: str | MISSING = MISSING
+    filename: str | None | MISSING = MISSING
     """
     Name of the file.
     """
@@ -164,7 +164,7 @@ class FileSearchResult(WireModel):
     """
     Attributes stored with the file (string, number or boolean values).
     """
-    score: float | MISSING = MISSING
+    score: float | None | MISSING = MISSING
     """
     Relevance score of the chunk.
     """
@@ -408,11 +408,11 @@ class ComputerScreenshot(WireModel):
     """
     Always `computer_screenshot`.
     """
-    image_url: str | MISSING = MISSING
+    image_url: str | None | MISSING = MISSING
     """
     The image as a URL or data URL.
     """
-    file_id: str | MISSING = MISSING
+    file_id: str | None | MISSING = MISSING
     """
     The image as an OpenAI file.
     """
@@ -462,11 +462,11 @@ class ImageGenerationError(WireModel):
     Why an image generation failed.
     """
 
-    code: str | MISSING = MISSING
+    code: str | None | MISSING = MISSING
     """
     Error code.
     """
-    message: str | MISSING = MISSING
+    message: str | None | MISSING = MISSING
     """
     What went wrong.
     """
@@ -531,7 +531,7 @@ class LocalSkill(WireModel):
     """
     Name of the skill.
     """
-    description: str | MISSING = MISSING
+    description: str | None | MISSING = MISSING
     """
     What the skill does.
     """
@@ -539,6 +539,12 @@ class LocalSkill(WireModel):
     """
     Where the skill lives.
     """
+
+
+Skills = TypeAliasType("Skills", Annotated[list[LocalSkill], Field(max_length=200)])
+"""
+Skills available.
+"""
 
 
 class LocalEnvironment(WireModel):
@@ -550,7 +556,7 @@ class LocalEnvironment(WireModel):
     """
     Always `local`.
     """
-    skills: Annotated[list[LocalSkill] | MISSING, Field(max_length=200)] = MISSING
+    skills: Skills | None | MISSING = MISSING
     """
     Skills available.
     """
@@ -631,7 +637,7 @@ class ShellOutputContent(WireModel):
     """
     How the command ended.
     """
-    created_by: str | MISSING = MISSING
+    created_by: str | None | MISSING = MISSING
     """
     Who produced the output, as OpenAI reports it.
     """
@@ -811,7 +817,7 @@ class ToolOutputText(WireModel):
     """
     The text.
     """
-    prompt_cache_breakpoint: PromptCacheBreakpoint | MISSING = MISSING
+    prompt_cache_breakpoint: PromptCacheBreakpoint | None | MISSING = MISSING
     """
     Cache breakpoint marker.
     """
@@ -834,11 +840,11 @@ class ToolOutputImage(WireModel):
     """
     The image as an OpenAI file.
     """
-    detail: Literal["low", "high", "auto", "original"] | MISSING = MISSING
+    detail: Literal["low", "high", "auto", "original"] | None | MISSING = MISSING
     """
     How much detail the model should use.
     """
-    prompt_cache_breakpoint: PromptCacheBreakpoint | MISSING = MISSING
+    prompt_cache_breakpoint: PromptCacheBreakpoint | None | MISSING = MISSING
     """
     Cache breakpoint marker.
     """
@@ -857,23 +863,23 @@ class ToolOutputFile(WireModel):
     """
     The file as an OpenAI file.
     """
-    filename: str | MISSING = MISSING
+    filename: str | None | MISSING = MISSING
     """
     Name of the file.
     """
-    file_data: str | MISSING = MISSING
+    file_data: str | None | MISSING = MISSING
     """
     Content of the file (base64).
     """
-    file_url: str | MISSING = MISSING
+    file_url: str | None | MISSING = MISSING
     """
     Address of the file.
     """
-    detail: Literal["auto", "low", "high"] | MISSING = MISSING
+    detail: Literal["auto", "low", "high"] | None | MISSING = MISSING
     """
     How much detail the model should use.
     """
-    prompt_cache_breakpoint: PromptCacheBreakpoint | MISSING = MISSING
+    prompt_cache_breakpoint: PromptCacheBreakpoint | None | MISSING = MISSING
     """
     Cache breakpoint marker.
     """
