@@ -29,6 +29,11 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `not_added`: an event for an `output_index` never announced by `response.output_item.added`
   (or whose `item_id` is not that item's id: `item_id`).
 - `added_twice`: a second `response.output_item.added` for one `output_index`.
+- `output_index`: a `response.output_item.added` whose `output_index` is not the next position in
+  `response.output` (items are added at 0, 1, 2, ... in order: an index that skips one is found at the
+  event that skips, and the item is never handed out as executable).
+- `duplicate_id`: an item whose `id` or `call_id` is already another item's in this response (found at
+  the `added`, or at the `done` that first carries it; the item is never handed out).
 - `after_done`: any event for an item after its `response.output_item.done` ("no updates after
   completed").
 - `item_schema`: the item of `output_item.added` / `.done` is not a valid output item.
