@@ -28,7 +28,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,7 +235,10 @@ def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[
             elif f.path == "-":
                 yield check_file(args, "-")
             else:
-                yield next(mapped)
+                try:
+                    yield next(mapped)
+                except BrokenExecutor:  # a worker was killed (out of memory, a signal): no traceback
+                    raise InputError(f"a worker process died while checking {f.path} (try fewer --jobs)") from None
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

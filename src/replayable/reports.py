@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -80,7 +81,9 @@ class Output:
             os.dup2(devnull, fd)
             os.close(devnull)
         except (OSError, ValueError, AttributeError):
-            pass  # not a real file (a test's capture): nothing will flush it at exit
+            pass  # not a real file descriptor
+        if sys.stdout is self.stream:  # anything else that flushes stdout (a fork, the exit) finds it quiet
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  lives as long as the process
 
 
 def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
