@@ -220,3 +220,19 @@ def test_lenient_assembly_never_raises_and_strict_raises_only_stream_error(event
     assert {getattr(i, "call_id", None) for i in strict_handed} <= {getattr(i, "call_id", None) for i in handed}
     report = S.check_stream(events, provider=provider)
     assert report.ok == (not asm.violations and report.transcript.ok)
+
+
+def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
+    from replayable import inputs, reports
+    from replayable.stream import assembler, check, events, rules, sse
+
+    assert S.StreamAssembler is assembler.StreamAssembler and S.parse_sse is sse.parse_sse
+    assert S.StreamRule is rules.StreamRule and S.StreamEvent is events.StreamEvent
+    assert S.check_stream is check.check_stream
+    for name in S.__all__:
+        assert getattr(S, name) is not None
+    # moved to the command line's modules; the old names still resolve
+    assert S.format_stream_report is reports.format_stream_report
+    assert S.looks_like_sse is inputs.looks_like_sse
+    with pytest.raises(AttributeError):
+        S.no_such_name  # noqa: B018

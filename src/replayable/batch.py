@@ -27,7 +27,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 from . import reports
 from .inputs import (
     DEFAULT_MAX_BYTES,
+    Input,
     InputError,
     Kind,
     find_files,
@@ -75,8 +76,6 @@ def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
     """The single-input `check` of `path` (`-`: standard input) with the options in `args`; writes the
     report to `out` and returns the exit status (0 or 1). Raises `InputError` (or `ItemError`,
     `ValueError`) for unreadable input: the caller reports it with exit status 2."""
-    from . import stream  # noqa: PLC0415  the streaming models load only for stream inputs
-
     max_bytes = _max_bytes(args)
     if getattr(args, "chain", False) and not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
@@ -85,6 +84,15 @@ def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
         return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
 
     inp = read_input(path, max_bytes=max_bytes)
+    try:
+        return _check_input(args, inp, tools, out)
+    finally:
+        inp.close()
+
+
+def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output) -> int:
+    from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
+
     name = inp.name
     if inp.kind is Kind.SSE:
         return _stream(
