@@ -312,3 +312,11 @@ def test_no_more_workers_than_files(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     good = write(tmp_path, "good.json", json.dumps([USER]).encode())
     assert main(["check", good, good, "--jobs", "300"]) == 0
     assert started == [2]
+
+
+def test_no_standard_input_at_all_is_unreadable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["check", "-", "--format", "json"]) == 2
+    assert "no standard input" in json.loads(capsys.readouterr().out)["error"]

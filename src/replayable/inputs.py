@@ -188,12 +188,15 @@ class Input:
     def close(self) -> None:
         """Close the file (never standard input)."""
         f, self._file = self._file, None
-        if f is not None and f is not _stdin():
+        if f is not None and f is not getattr(sys.stdin, "buffer", None):
             f.close()
 
 
 def _stdin() -> IO[bytes]:
-    return sys.stdin.buffer
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        raise InputError("cannot read <stdin>: there is no standard input")
+    return stdin  # type: ignore[no-any-return]
 
 
 def _open(path: str) -> IO[bytes]:
@@ -274,7 +277,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
     finally:
-        if not keep_open and f is not _stdin():
+        if not keep_open and path != "-":
             f.close()
 
 
