@@ -132,7 +132,7 @@ def _drop_logprobs(content: Any) -> Any:
 
 def _convert(model: Item, provider: Provider, index: int | None) -> Item:
     if isinstance(model, NamespacedBase):
-        keep = input_fields(model)  # type: ignore[arg-type]
+        keep = input_fields(model)
         if keep is None:
             return model  # an opaque provider item is sent back as it came
         data = dump_item(model)
