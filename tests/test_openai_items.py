@@ -4,11 +4,12 @@ the side-specific input forms are typed."""
 
 from __future__ import annotations
 
+import json
 import typing
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 import replayable as rp
 from replayable import native
@@ -49,6 +50,94 @@ def test_every_sdk_item_type_has_a_typed_model() -> None:
         ours = native.OUTPUT_TYPES if side == "output" else native.INPUT_TYPES
         missing = sorted(t for t in table if f"openai:{t}" not in ours)
         assert not missing, f"{side}: no typed model for {missing}"
+
+
+def _example(schema: Any, defs: dict[str, Any], k: int, full: bool, depth: int = 0) -> Any:
+    """A JSON value for an SDK model's JSON Schema: branch `k` (modulo) of every union, every optional
+    property when `full`, else the required ones only."""
+    if "$ref" in schema:
+        return _example(defs[schema["$ref"].rsplit("/", 1)[-1]], defs, k, full, depth)
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            branches = [b for b in schema[key] if b.get("type") != "null"] or schema[key]
+            return _example(branches[k % len(branches)], defs, k, full, depth)
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][k % len(schema["enum"])]
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        required = set(schema.get("required", ()))
+        props = schema.get("properties", {})
+        return {
+            name: _example(sub, defs, k, full, depth + 1)
+            for name, sub in props.items()
+            if name in required or (full and depth < 6)
+        }
+    if kind == "array":
+        return [_example(schema.get("items", {}), defs, k, full, depth + 1)] if depth < 6 else []
+    return {"string": "x1", "integer": 1, "number": 1.5, "boolean": True, "null": None}.get(kind, "x1")
+
+
+def _sdk_examples(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """Instances the SDK model builds and accepts, dumped as the SDK dumps them (no unset fields)."""
+    schema = model.model_json_schema(by_alias=True)
+    defs = schema.get("$defs", {})
+    out: list[dict[str, Any]] = []
+    for k in range(4):
+        for full in (False, True):
+            value = _example(schema, defs, k, full)
+            try:
+                instance = model.model_validate(value)
+            except ValidationError:
+                continue
+            dumped = json.loads(instance.model_dump_json(by_alias=True, exclude_unset=True))
+            if dumped not in out:
+                out.append(dumped)
+    return out
+
+
+@pytest.mark.parametrize(("side", "wire"), CASES, ids=[f"{s}-{t}" for s, t in CASES])
+def test_sdk_instances_parse_typed_and_round_trip(side: str, wire: str) -> None:
+    examples = _sdk_examples(SDK[side][wire])
+    assert examples, f"no instance of the SDK's {wire} could be built"
+    for value in examples:
+        parsed = rp.parse_item(value, side=side, provider="openai")  # type: ignore[arg-type]
+        assert type(parsed) is native.typed_model(wire, side), type(parsed).__name__
+        assert parsed.type == f"openai:{wire}" and parsed.wire_type == wire  # type: ignore[union-attr]
+        assert rp.dump_item(parsed) == value
+        prefixed = {**value, "type": f"openai:{wire}"}  # the same model in strict Open Responses mode
+        strict = rp.parse_item(prefixed, side=side)  # type: ignore[arg-type]
+        assert type(strict) is type(parsed) and rp.dump_item(strict) == prefixed
+
+
+def _breakages(value: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each field removed, and each field given a value of another JSON type."""
+    out = []
+    for key in value:
+        if key == "type":
+            continue
+        out.append({k: v for k, v in value.items() if k != key})
+        wrong: Any = 12345 if not isinstance(value[key], int) or isinstance(value[key], bool) else "x"
+        out.append({**value, key: wrong})
+        if isinstance(value[key], str):
+            out.append({**value, key: ["x"]})
+    return out
+
+
+@pytest.mark.parametrize(("side", "wire"), CASES, ids=[f"{s}-{t}" for s, t in CASES])
+def test_what_the_sdk_refuses_we_refuse(side: str, wire: str) -> None:
+    model = SDK[side][wire]
+    refused = 0
+    for value in _sdk_examples(model):
+        for broken in _breakages(value):
+            try:
+                model.model_validate(broken)
+            except ValidationError:
+                refused += 1
+                with pytest.raises(rp.ItemError):
+                    rp.parse_item(broken, side=side, provider="openai")  # type: ignore[arg-type]
+    assert refused, "the SDK refused none of the broken instances: the test would prove nothing"
 
 
 def test_malformed_known_item_is_one_precise_error_never_a_fallback() -> None:

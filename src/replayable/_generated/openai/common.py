@@ -783,13 +783,13 @@ class McpTool(WireModel):
     """
     What the tool does.
     """
-    input_schema: dict[str, Any]
+    input_schema: Any
     """
-    JSON Schema of the tool's arguments.
+    JSON Schema of the tool's arguments (any JSON value, as OpenAI's SDK reads it).
     """
-    annotations: dict[str, Any] | None | MISSING = MISSING
+    annotations: Any | MISSING = MISSING
     """
-    Hints the server gives about the tool.
+    Hints the server gives about the tool (any JSON value).
     """
 
 
