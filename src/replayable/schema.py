@@ -43,6 +43,11 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
     "a call is answered before any item other than another call or an output follows it "
     "(parallel calls, then their outputs, are fine)",
     "a function_call whose status is in_progress or incomplete is never replayed or answered",
+    "every call family (custom_tool_call, computer_call, local_shell_call, shell_call, apply_patch_call, "
+    "tool_search_call, program, mcp_approval_request) pairs with its output the same way, and a "
+    "computer_call_output acknowledges every pending safety check of its call",
+    "with a target provider, reasoning encrypted_content and compaction items from another provider are not "
+    "replayed",
     "in a response's output, an incomplete item is the last item",
     "item ids are unique within a transcript",
     "a reasoning item with an id is immediately followed by an item with an id (the item it produced)",
