@@ -39,6 +39,8 @@ def test_examples(capsys: pytest.CaptureFixture[str]) -> None:
                 str(EXAMPLES / "conversation.tools.json"),
                 "--target",
                 "openai",
+                "--provider",
+                "openai",
             ]
         )
         == 0
