@@ -319,7 +319,8 @@ def compare_items(original: Any, candidate: Any) -> list[Difference]:
     compared as a list of one.
 
     Returns a list of `Difference` in order (empty when equal). Blocking: a changed `type` (above all
-    into a `slug:name` extension), `call_id` (byte for byte), `name`, and arguments whose parsed JSON
+    into a `slug:name` extension), `call_id` (byte for byte), `name`, the payload of other call families
+    (`custom_tool_call.input`, `shell_call.action`, ...: `replayable.families`), and arguments whose parsed JSON
     differs (`1` equals `1.0`, `true` does not equal `1`; arguments that are not strict JSON are
     compared as text). Never blocking: provider-scoped `id`s, key order or whitespace inside arguments,
     and every other field (reported as `field`).

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from pydantic.experimental.missing_sentinel import MISSING
+
 __all__ = [
     "FAMILIES",
     "CallFamily",
@@ -78,7 +80,7 @@ def _get(item: Any, name: str) -> Any:
     value = getattr(item, name, None)
     if value is None:
         value = (getattr(item, "__pydantic_extra__", None) or {}).get(name)
-    return None if type(value).__name__ == "MissingSentinel" else value
+    return None if value is MISSING else value
 
 
 _HOSTED = frozenset({"in_progress", "incomplete", "searching", "interpreting", "generating", "calling"})
