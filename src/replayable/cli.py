@@ -29,6 +29,7 @@ from .arguments import ArgumentsError
 from .arguments import _pairs as _refuse_duplicate_keys
 from .items import ItemError
 from .replay import TranscriptReport, Violation, ViolationCode, check_tool, check_transcript
+from .tools import tool_index
 
 __all__ = ["main"]
 
@@ -116,6 +117,18 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
     return findings
 
 
+def function_tools(tools: list[Any], name: str) -> list[Any] | None:
+    """The function tools of a request body or a --tools file (any shape `replayable.tools.read_tool`
+    knows: Responses, Agents, Chat Completions, MCP; hosted tools are left out). Raises `InputError`
+    when two share a name."""
+    usable = [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")]
+    try:
+        tool_index(usable)
+    except ValueError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    return usable or None
+
+
 def read_transcript(value: Any, name: str) -> Transcript:
     """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
     `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
@@ -133,11 +146,10 @@ def read_transcript(value: Any, name: str) -> Transcript:
             tools = value.get("tools")
             tools = tools if isinstance(tools, list) else None
             findings = lint_tools(tools or [])
-            function_tools = [t for t in tools or [] if isinstance(t, dict) and t.get("type") == "function"] or None
             return Transcript(
                 inp,
                 "request",
-                tools=function_tools,
+                tools=function_tools(tools or [], name),
                 allowed_tools=_allowed_from_tool_choice(value.get("tool_choice")),
                 tool_findings=findings,
             )
@@ -157,6 +169,7 @@ def load_tools(path: str) -> list[Any]:
         value = [value]
     if not isinstance(value, list):
         raise InputError(f"{path}: expected a JSON array of tool definitions")
+    function_tools(value, path)  # two tools with one name: an error, not a guess
     return value
 
 
@@ -231,7 +244,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.tools:
         loaded = load_tools(args.tools)
         findings = lint_tools(loaded)
-        tools = [t for t in loaded if isinstance(t, dict) and t.get("type") in (None, "function")]
+        tools = function_tools(loaded, args.tools)
     report = check_transcript(
         transcript.items,
         tools=tools,

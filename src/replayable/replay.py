@@ -19,6 +19,8 @@ from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._base import NamespacedBase, WireModel
+from ._generated.open_responses.function_call import FunctionCall
+from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
 from .arguments import (
     ArgumentsError,
@@ -475,7 +477,10 @@ def check_transcript(
         violations.append(Violation(index, code, message, path))
 
     with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        if all(isinstance(raw, WireModel) for raw in raw_items):  # already parsed: only the views are needed
+        if all(  # already parsed (and nothing to re-read in input form): only the views are needed
+            isinstance(raw, WireModel) and (side is not None or not isinstance(raw, _OUTPUT_CALLS))
+            for raw in raw_items
+        ):
             parsed = raw_items
             views = [_view(raw) for raw in raw_items]
         else:
@@ -539,6 +544,11 @@ def check_stream(
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
     if isinstance(raw, WireModel):
+        if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
+            try:
+                _validate_one(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+            except ItemError as exc:
+                _report_item_errors(i, raw, exc.errors, add)
         return raw, _view(raw)
     if isinstance(raw, Mapping):
         shape = _chat_shape(raw)
@@ -558,6 +568,12 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
     model, errors = _parse_either(raw, side, provider, i)
     if model is not None:
         return model, _view(model)
+    _report_item_errors(i, raw, errors, add)
+    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
+
+
+def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], add: Any) -> None:
+    """One violation per rule an item that does not parse breaks, naming every offending field."""
     grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
     for err in errors:
         grouped.setdefault(_code_for(err, raw), []).append(err)
@@ -570,10 +586,10 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
         if len(errs) > 5:
             detail += f"; and {len(errs) - 5} more"
         add(i, code, _RULE_TEXT.get(code, "") + detail, path)
-    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
 
 
 _SENT_AS_IS = frozenset({"function_call", "function_call_output"})
+_OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 
 
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
@@ -597,7 +613,7 @@ def _run_rules(
     views: list[_View],
     add: Any,
     target: str | None,
-    tool_params: dict[str, ToolSpec] | None,
+    tool_params: dict[str, ToolSpec | SchemaError] | None,
     allowed: set[str] | None,
     side: Side | None,
     pending_ok: bool,
@@ -626,7 +642,7 @@ class _CrossRules:
         self,
         add: Any,
         target: str | None,
-        tool_params: dict[str, ToolSpec] | None,
+        tool_params: dict[str, ToolSpec | SchemaError] | None,
         allowed: set[str] | None,
         side: Side | None,
         registry: Mapping[str, Any] | None = None,
@@ -708,7 +724,7 @@ def _call_rules(
     add: Any,
     calls: dict[str, int],
     unfinished: set[str],
-    tool_params: dict[str, ToolSpec] | None,
+    tool_params: dict[str, ToolSpec | SchemaError] | None,
     allowed: set[str] | None,
     registry: Mapping[str, Any] | None = None,
 ) -> None:
@@ -760,6 +776,9 @@ def _call_rules(
         add(i, ViolationCode.ARGUMENTS_PARSE, str(exc), "/arguments")
         return
     spec = tool_params[name]
+    if isinstance(spec, SchemaError):
+        add(i, ViolationCode.INVALID_TOOL, f"tool {name!r} cannot be checked against: {spec}", "/name")
+        return
     try:
         failures = schema_failures(value, spec.schema, registry=registry)
     except SchemaError as exc:

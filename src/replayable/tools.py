@@ -156,19 +156,20 @@ def read_tool(tool: Any) -> ToolSpec:
     return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
 
 
-def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec] | None:
+def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError] | None:
     """The function tools of a `tools` list by name (`None` stays `None`).
 
     Hosted tools (a `type` other than `function`) are skipped, as are function tools without a string
-    name (`check_tool` reports those; a call to them is an unknown tool). Raises `ValueError` when
-    `tools` is not a list of tool objects, when an entry is in no known tool shape, and when two tools
-    share a name (which one a call meant would be a guess).
+    name (`check_tool` reports those; a call to them is an unknown tool). A named tool that `read_tool`
+    refuses maps to its `SchemaError` (a call to it is refused, naming why). Raises `ValueError` when
+    `tools` is not a list of tool objects and when two tools share a name (which one a call meant
+    would be a guess).
     """
     if tools is None:
         return None
     if isinstance(tools, str | bytes | bytearray | Mapping) or not isinstance(tools, Iterable):
         raise ValueError(f"tools must be a list of tool definitions, got {type(tools).__name__}")
-    index: dict[str, ToolSpec] = {}
+    index: dict[str, ToolSpec | SchemaError] = {}
     where: dict[str, int] = {}
     for n, raw in enumerate(tools):
         tool = _plain(raw)
@@ -181,10 +182,11 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec] | None:
         name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
         if not isinstance(name, str):
             continue
+        spec: ToolSpec | SchemaError
         try:
             spec = read_tool(tool)
         except SchemaError as exc:
-            raise SchemaError(f"tools[{n}]: {exc}") from None
+            spec = exc
         if name in index:
             raise ValueError(f"tools[{n}] and tools[{where[name]}] are both named {name!r}: tool names must be unique")
         index[name] = spec
