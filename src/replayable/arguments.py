@@ -191,10 +191,17 @@ MAX_SCHEMA_DEPTH = 128
 
 #: The `$schema` values accepted: the meta-schemas of the drafts jsonschema-rs carries built in, so
 #: no meta-schema is ever fetched. Any other `$schema` is a `SchemaError`.
+#: Only the canonical spellings: jsonschema-rs looks any other (`http://` for 2020-12, `https://` for
+#: draft-07, ...) up through its retriever, i.e. it would fetch it.
 KNOWN_METASCHEMAS = frozenset(
-    f"{scheme}://json-schema.org/{draft}/schema{hash_}"
-    for scheme in ("http", "https")
-    for draft in ("draft/2020-12", "draft/2019-09", "draft-07", "draft-06", "draft-04")
+    uri + hash_
+    for uri in (
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema",
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-04/schema",
+    )
     for hash_ in ("", "#")
 )
 
@@ -250,8 +257,9 @@ def _walk_schema(schema: Any, base: str | None, known: set[str], refs: list[tupl
                     shown = meta if isinstance(meta, str) else type(meta).__name__
                     raise _schema_problem(
                         where + "/$schema",
-                        f"$schema {shown!r} is not a known draft meta-schema: use one of the JSON Schema draft "
-                        "URIs (2020-12, 2019-09, draft-07, -06, -04); nothing is fetched",
+                        f"$schema {shown!r} is not a known draft meta-schema: use the canonical URI of a JSON "
+                        "Schema draft (https://json-schema.org/draft/2020-12/schema, .../2019-09/schema, "
+                        "http://json-schema.org/draft-07/schema, -06, -04); nothing is fetched",
                     )
                 for kw in _REF_KEYWORDS:
                     ref = node.get(kw)
@@ -346,9 +354,14 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         schema = dict(schema)
     if registry is not None and not isinstance(registry, Mapping):
         raise SchemaError(f"registry must be a mapping of URIs to JSON Schemas, got {type(registry).__name__}")
-    key = _canonical(schema, "tool schema")
-    if registry:
-        key += "\x00" + _canonical(dict(registry), "registry")
+    try:
+        key = _canonical(schema, "tool schema")
+        if registry:
+            key += "\x00" + _canonical(dict(registry), "registry")
+    except SchemaError:
+        if isinstance(schema, Mapping | bool):
+            _check_schema(schema, registry)  # names the offending key or value and where it is
+        raise
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == schema:  # `==` also tells {"1": ..} from {1: ..} (same text)
         return hit[1]
