@@ -434,7 +434,7 @@ def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | Non
             ],
             "invalid required action",
         )
-    spec = read_tool(_plain(tool))
+    spec = read_tool(tool)
     compile_schema(spec.schema, registry=registry)  # a broken or reaching schema is an error first
     failures: list[SchemaFailure] = []
     if spec.name is not None and spec.name != parsed.name:

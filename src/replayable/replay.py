@@ -869,7 +869,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     try:
         spec = read_tool(tool)
     except SchemaError as exc:
-        return [Violation(None, ViolationCode.INVALID_TOOL, str(exc))]
+        function = tool.get("function")
+        where = "/function/name" if isinstance(function, Mapping) else "/name"
+        named = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        return [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
     if spec.kind is ToolKind.SCHEMA:
         return [
             Violation(
