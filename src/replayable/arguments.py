@@ -332,6 +332,35 @@ def _canonical(value: Any, what: str) -> str:
 # Cache: canonical JSON text of (schema, registry) -> (plain copy of the schema, validator). Keyed by
 # content, never by identity: a schema changed in place gets a fresh validator.
 _CACHE: dict[str, tuple[Any, Any]] = {}
+# Fast path for the schema object seen last time: id -> (the schema, an exact copy, validator). A hit
+# needs the copy to equal the schema *now*, with numbers and booleans compared by type too (so
+# `True` never matches `1`): content decides, identity only saves the encoding.
+_BY_ID: dict[int, tuple[Any, Any, Any]] = {}
+
+
+class _Exact:
+    """A number or boolean in an exact copy: equal only to a value of the same type and value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self.value) and other == self.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _exact_copy(plain: Any) -> Any:
+    """`plain` (fresh from `json.loads`, at most `MAX_SCHEMA_DEPTH` deep) with scalars made exact."""
+    if isinstance(plain, dict):
+        return {k: _exact_copy(v) for k, v in plain.items()}
+    if isinstance(plain, list):
+        return [_exact_copy(v) for v in plain]
+    if isinstance(plain, bool | int | float):
+        return _Exact(plain)
+    return plain
 
 
 def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) -> Any:
@@ -350,6 +379,11 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
     the schema is not JSON (a key that is not a string, NaN, a set, ...), nests deeper than
     `MAX_SCHEMA_DEPTH`, refers outside itself, or is not a valid JSON Schema.
     """
+    if registry is None:
+        seen = _BY_ID.get(id(schema))
+        if seen is not None and seen[0] is schema and seen[1] == schema:
+            return seen[2]
+    original = schema
     if isinstance(schema, Mapping) and type(schema) is not dict:
         schema = dict(schema)
     if registry is not None and not isinstance(registry, Mapping):
@@ -364,6 +398,7 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         raise
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == schema:  # `==` also tells {"1": ..} from {1: ..} (same text)
+        _remember(original, registry, hit[0], hit[1])
         return hit[1]
     if not isinstance(schema, Mapping | bool):
         raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
@@ -385,7 +420,15 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
     if len(_CACHE) >= CACHE_SIZE:
         _CACHE.clear()
     _CACHE[key] = (plain, validator)
+    _remember(original, registry, plain, validator)
     return validator
+
+
+def _remember(schema: Any, registry: Any, plain: Any, validator: Any) -> None:
+    if registry is None and type(schema) in (dict, bool):
+        if len(_BY_ID) >= CACHE_SIZE:
+            _BY_ID.clear()
+        _BY_ID[id(schema)] = (schema, _exact_copy(plain), validator)
 
 
 def object_failure(value: Any) -> SchemaFailure | None:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
+from typing_extensions import NotRequired, TypedDict
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._base import NamespacedBase, WireModel
@@ -127,8 +128,8 @@ def _call_problem(item: Any) -> str | None:
     if isinstance(item, WireModel):
         item = item.model_dump(mode="json", by_alias=True, exclude_unset=True)
     try:
-        if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the generated model alone
-            FunctionCallParam.model_validate(item)
+        if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
+            _CALL_FIELDS_ADAPTER.validate_python(item)
             return None
     except ValueError:
         pass
@@ -140,6 +141,17 @@ def _call_problem(item: Any) -> str | None:
 
 
 _CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
+# The input-form function_call's own fields and types (from the generated model, the one home of the
+# rules), validated as a TypedDict: the same verdict as the model without building one.
+_CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
+    TypedDict(  # type: ignore[operator]
+        "_CallFields",
+        {
+            k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
+            for k, f in FunctionCallParam.model_fields.items()
+        },
+    )
+)
 
 
 def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | None = None) -> GateResult:

@@ -21,9 +21,8 @@ are an error. Used by `replay` (`gate`, `check_transcript`, `check_tool`), `agen
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -46,8 +45,7 @@ class ToolKind(StrEnum):
     """An MCP tool (`inputSchema`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
+class ToolSpec(NamedTuple):
     """A tool read by `read_tool`.
 
     `name` is the tool's name (`None` for a bare schema); `schema` its argument JSON Schema (`{}` when
@@ -120,6 +118,8 @@ def read_tool(tool: Any) -> ToolSpec:
     shape, and a non-empty object with no JSON Schema keyword. The schema itself is compiled later
     (`replayable.arguments.compile_schema`).
     """
+    if type(tool) is dict and tool.keys().isdisjoint(_TOOL_KEYS) and not tool.keys().isdisjoint(SCHEMA_KEYWORDS):
+        return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)  # the common case: a bare JSON Schema
     tool = _plain(tool)
     if isinstance(tool, bool):
         return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
