@@ -176,7 +176,9 @@ def _tool_shapes() -> dict[str, Any]:
         "agents FunctionTool": rp.agents.FunctionTool.model_validate(
             {"type": "function", "name": "get_weather", "parameters": WEATHER, "defer_loading": False}
         ),
-        "openai SDK FunctionTool": SdkFunctionTool(type="function", name="get_weather", parameters=WEATHER, strict=True),
+        "openai SDK FunctionTool": SdkFunctionTool(
+            type="function", name="get_weather", parameters=WEATHER, strict=True
+        ),
     }
 
 

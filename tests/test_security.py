@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import replayable as rp
 from replayable import arguments
@@ -407,3 +409,63 @@ def test_agents_arguments_within_the_limit_are_checked() -> None:
     assert rp.agents.check_arguments(action, schema).execute
     too_deep = dict(ACTION, arguments={"a": args})
     assert [(f.path, f.keyword) for f in rp.agents.check_arguments(too_deep, schema).failures] == [("", "too_deep")]
+
+
+# --- generated variants: any mix of reference keywords, anywhere, fetches nothing ---------------------
+
+
+def _schemas(base: str, secret: Path) -> st.SearchStrategy[Any]:
+    targets = st.sampled_from(
+        [
+            f"{base}/a.json",
+            f"{base}/a.json#/x",
+            f"file://{secret}",
+            f"file://{secret}#/token",
+            "a.json",
+            "../a.json#/b",
+            "urn:x:y",
+            "//127.0.0.1/a",
+            "#",
+            "#/$defs/a",
+            "#anchor",
+            "https://json-schema.org/draft/2020-12/schema",
+            "http://json-schema.org/draft-07/schema#",
+            f"{base}/meta",
+        ]
+    )
+    keywords = st.sampled_from(["$ref", "$dynamicRef", "$recursiveRef", "$id", "$schema", "$anchor", "type"])
+    leaf = st.dictionaries(keywords, targets, max_size=3)
+    containers = st.sampled_from(["properties", "$defs", "items", "anyOf", "not", "x-custom", "additionalProperties"])
+
+    def nest(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.tuples(leaf, containers, st.lists(children, min_size=1, max_size=3)).map(
+            lambda t: (
+                {**t[0], t[1]: {f"k{i}": c for i, c in enumerate(t[2])}}
+                if t[1] in ("properties", "$defs", "x-custom")
+                else {**t[0], t[1]: t[2] if t[1] == "anyOf" else t[2][0]}
+            )
+        )
+
+    return st.recursive(leaf, nest, max_leaves=8)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_generated_reference_mixes_never_fetch_or_leak(http: Recorder, secret_file: Path, data: st.DataObject) -> None:
+    schema = data.draw(_schemas(http.base, secret_file))
+    before = len(http.paths)
+    for run in (
+        lambda: rp.gate(CALL, schema),
+        lambda: rp.agents.check_arguments(ACTION, schema),
+        lambda: rp.agents.check_card(CARD_TURN, schema),
+    ):
+        try:
+            said = str(run())
+        except SchemaError as exc:
+            said = str(exc)
+        assert SECRET not in said
+    for v in rp.check_tool({"name": "lookup", "inputSchema": schema}):
+        assert SECRET not in v.message
+    assert http.paths[before:] == []

@@ -62,7 +62,10 @@ def test_read_tool_finds_name_schema_and_strictness(shape: str) -> None:
 def test_read_tool_without_parameters_is_any_object() -> None:
     spec = read_tool({"type": "function", "name": "lookup"})
     assert spec.schema == {} and not spec.declared
-    assert rp.gate({"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}", "status": "completed"}, spec.schema).ok
+    assert rp.gate(
+        {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}", "status": "completed"},
+        spec.schema,
+    ).ok
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

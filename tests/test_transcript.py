@@ -306,7 +306,14 @@ def test_stored_output_form_pairs_meet_the_input_rules(cid: str) -> None:
     as input, where the API refuses it."""
     items = [
         USER,
-        {"type": "function_call", "id": "fc_1", "call_id": cid, "name": "lookup", "arguments": "{}", "status": "completed"},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": cid,
+            "name": "lookup",
+            "arguments": "{}",
+            "status": "completed",
+        },
         {"type": "function_call_output", "id": "fco_1", "call_id": cid, "output": "x", "status": "completed"},
     ]
     assert codes(items) == [(1, "item_invalid"), (2, "item_invalid")]
@@ -346,7 +353,10 @@ def test_two_tools_with_one_name_are_an_error() -> None:
 @pytest.mark.parametrize(
     "tool",
     [
-        {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "integer"}}}}},
+        {
+            "type": "function",
+            "function": {"name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "integer"}}}},
+        },
         {"name": "lookup", "inputSchema": {"type": "object", "properties": {"q": {"type": "integer"}}}},
         {"name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "integer"}}}},
     ],
@@ -371,7 +381,12 @@ def test_transcript_arguments_are_always_a_json_object(args: str) -> None:
 
 
 def test_check_tool_reads_every_tool_shape_and_the_object_root() -> None:
-    closed = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}
+    closed = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}},
+        "required": ["q"],
+        "additionalProperties": False,
+    }
     assert lint({"type": "function", "function": {"name": "f", "parameters": closed, "strict": True}}) == []
     chat_loose = {"type": "function", "function": {"name": "f", "parameters": {**closed, "additionalProperties": True}}}
     assert lint(chat_loose) == []  # Chat Completions: strict is off unless set

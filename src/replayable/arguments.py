@@ -407,9 +407,13 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         return hit[1]
     plain = json.loads(key.split("\x00", 1)[0])
     try:
-        resources = jsonschema_rs.Registry(
-            [(uri, json.loads(_canonical(res, "registry"))) for uri, res in registry.items()], retriever=_no_fetch
-        ) if registry else None
+        resources = (
+            jsonschema_rs.Registry(
+                [(uri, json.loads(_canonical(res, "registry"))) for uri, res in registry.items()], retriever=_no_fetch
+            )
+            if registry
+            else None
+        )
         if isinstance(plain, dict) and "$schema" in plain:
             validator = jsonschema_rs.validator_for(plain, retriever=_no_fetch, registry=resources)
         else:

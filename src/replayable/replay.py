@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired
 
 from pydantic import BaseModel, TypeAdapter
-from typing_extensions import NotRequired, TypedDict
 from pydantic.experimental.missing_sentinel import MISSING
+from typing_extensions import TypedDict
 
 from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
@@ -490,8 +490,7 @@ def check_transcript(
 
     with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
         if all(  # already parsed (and nothing to re-read in input form): only the views are needed
-            isinstance(raw, WireModel) and (side is not None or not isinstance(raw, _OUTPUT_CALLS))
-            for raw in raw_items
+            isinstance(raw, WireModel) and (side is not None or not isinstance(raw, _OUTPUT_CALLS)) for raw in raw_items
         ):
             parsed = raw_items
             views = [_view(raw) for raw in raw_items]
@@ -606,7 +605,7 @@ _OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
     sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
-    if side is None and isinstance(raw, Mapping) and raw.get("type") in _SENT_AS_IS:
+    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
         sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
     first_errors: list[dict[str, Any]] | None = None
     for s in sides:
