@@ -90,7 +90,17 @@ def test_check_card_reads_every_shape(shape: str) -> None:
 
 @pytest.mark.parametrize(
     "wrong",
-    [{"name": "lookup"}, {"name": "lookup", "input_schema": PARAMS}, {"x-note": "hi"}, "lookup", 5, None, [PARAMS]],
+    [
+        {"name": "lookup"},
+        {"name": "lookup", "input_schema": PARAMS},
+        {"x-note": "hi"},
+        {"type": "function", "name": "a", "parameters": PARAMS, "function": {"name": "b", "parameters": {}}},
+        {"name": "lookup", "inputSchema": PARAMS, "parameters": {}},
+        "lookup",
+        5,
+        None,
+        [PARAMS],
+    ],
     ids=repr,
 )
 def test_agents_and_cards_refuse_what_is_neither(wrong: Any) -> None:

@@ -126,10 +126,21 @@ def read_tool(tool: Any) -> ToolSpec:
     if not isinstance(tool, Mapping):
         got = "null" if tool is None else type(tool).__name__
         raise SchemaError(f"expected a JSON Schema or a tool definition, got {got}")
+    function = tool.get("function")
+    shapes = [
+        shape
+        for shape, present in (
+            ("MCP (inputSchema)", "inputSchema" in tool),
+            ("Chat Completions (function)", isinstance(function, Mapping)),
+            ("Responses (parameters)", "parameters" in tool),
+        )
+        if present
+    ]
+    if len(shapes) > 1:
+        raise SchemaError(f"ambiguous tool: it has the keys of {' and '.join(shapes)}; which schema applies is a guess")
     if "inputSchema" in tool:
         name = _name(tool.get("name"), "an MCP tool's name")
         return ToolSpec(ToolKind.MCP, name, _schema(tool["inputSchema"], "inputSchema"), "/inputSchema", True)
-    function = tool.get("function")
     if tool.get("type") == "function" and isinstance(function, Mapping):
         name = _name(function.get("name"), "function.name")
         params = function.get("parameters")
