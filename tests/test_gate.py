@@ -309,3 +309,12 @@ def test_schema_keys_and_values_must_be_json(schema: Any) -> None:
 def test_schema_error_names_the_place() -> None:
     with pytest.raises(SchemaError, match="/properties"):
         rp.gate(fc("{}"), {"type": "object", "properties": {5: {}}})
+
+
+@pytest.mark.parametrize("field", ["call_id", "name", "id", "arguments"])
+def test_gate_refuses_a_lone_surrogate_the_parser_refuses(field: str) -> None:
+    item = weather_call()
+    item[field] = '{"city": "\ud800"}' if field == "arguments" else "x\ud800"
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(item)
+    assert rp.gate(item, None).reason == "item_invalid"

@@ -31,6 +31,7 @@ __all__ = [
     "object_failure",
     "parse_arguments",
     "schema_failures",
+    "validator_failures",
     "value_problem",
 ]
 
@@ -428,6 +429,16 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
     return validator
 
 
+def exact_copy(value: Any) -> Any:
+    """A copy of a JSON value that equals (`==`) only values with the same JSON content, numbers and
+    booleans compared by type too (`True` never equals `1`); `None` when `value` is not JSON. Used to
+    tell whether an object seen before was changed in place."""
+    try:
+        return _exact_copy(json.loads(_CANONICAL.encode(value)))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def _remember(schema: Any, registry: Any, plain: Any, validator: Any) -> None:
     if registry is None and type(schema) in (dict, bool):
         if len(_BY_ID) >= CACHE_SIZE:
@@ -489,7 +500,11 @@ def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | No
     compiled by `compile_schema` (no I/O; `registry` as there). Raises `SchemaError` when the schema is
     invalid or refers outside itself.
     """
-    validator = compile_schema(schema, registry=registry)
+    return validator_failures(compile_schema(schema, registry=registry), value)
+
+
+def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
+    """`schema_failures` with a validator from `compile_schema`."""
     try:
         if validator.is_valid(value):
             return []

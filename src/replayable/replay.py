@@ -24,17 +24,20 @@ from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
 from .arguments import (
+    CACHE_SIZE,
     ArgumentsError,
     SchemaError,
     SchemaFailure,
     _pointer,
     compile_schema,
+    exact_copy,
     json_syntax_error,
     object_failure,
     parse_arguments,
     schema_failures,
+    validator_failures,
 )
-from .items import ItemError, Provider, Side, _gc_paused, _validate_one, plain_json
+from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -123,16 +126,17 @@ def _field(item: Any, name: str) -> Any:
 def _call_problem(item: Any) -> str | None:
     """Why `item` (already known to be a `function_call` with string arguments) is not a valid
     function_call item in its input form (the form it is answered and replayed in), or None."""
-    if isinstance(item, FunctionCallParam):
+    if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
+        try:
+            _CALL_FIELDS_CHECK(item)
+            if all(type(v) is not str or v.isascii() or not _SURROGATE.search(v) for v in item.values()):
+                return None  # (a lone surrogate is not JSON: the parser below says so)
+        except ValueError:
+            pass
+    elif isinstance(item, FunctionCallParam):
         return None
-    if isinstance(item, WireModel):
+    elif isinstance(item, WireModel):
         item = item.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    try:
-        if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
-            _CALL_FIELDS_ADAPTER.validate_python(item)
-            return None
-    except ValueError:
-        pass
     try:
         _validate_one(item, "input", None, None)
     except ItemError as exc:
@@ -152,6 +156,29 @@ _CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
         },
     )
 )
+_CALL_FIELDS_CHECK = _CALL_FIELDS_ADAPTER.validator.validate_python
+
+
+# The tool objects `gate` saw last: id -> (the tool, an exact copy, its name, its validator). A hit needs
+# the tool to equal its copy now (see `replayable.arguments.exact_copy`): content decides, never identity.
+_GATE_TOOLS: dict[int, tuple[Any, Any, str | None, Any]] = {}
+
+
+def _gate_tool(tool: Any, registry: Mapping[str, Any] | None) -> tuple[str | None, Any]:
+    """(the tool's name or None for a bare schema, its compiled validator); raises `SchemaError`."""
+    if registry is None:
+        seen = _GATE_TOOLS.get(id(tool))
+        if seen is not None and seen[0] is tool and seen[1] == tool:
+            return seen[2], seen[3]
+    spec = read_tool(tool)
+    validator = compile_schema(spec.schema, registry=registry)
+    if registry is None and type(tool) is dict:
+        copy = exact_copy(tool)
+        if copy is not None:
+            if len(_GATE_TOOLS) >= CACHE_SIZE:
+                _GATE_TOOLS.clear()
+            _GATE_TOOLS[id(tool)] = (tool, copy, spec.name, validator)
+    return spec.name, validator
 
 
 def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | None = None) -> GateResult:
@@ -174,7 +201,7 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     a JSON Schema nor a known tool shape, refers outside itself (`$ref`/`$schema` to a URL or file),
     or is not valid. Validators are cached by schema content.
     """
-    spec = None if tool_schema is None else read_tool(tool_schema)
+    tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
     if type(item) is not dict:
         if isinstance(item, BaseModel) and not isinstance(item, WireModel):
             item = plain_json(item)
@@ -199,24 +226,21 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     problem = _call_problem(item)
     if problem is not None:
         return GateResult(GateReason.ITEM_INVALID, detail=f"not a valid function_call item: {problem}")
-    if spec is not None and spec.name is not None:
+    if tool_name is not None:
         name = _field(item, "name")
-        if name != spec.name:
+        if name != tool_name:
             return GateResult(
-                GateReason.NAME, detail=f"the call names {name!r} but the tool given is {spec.name!r}; never run it"
+                GateReason.NAME, detail=f"the call names {name!r} but the tool given is {tool_name!r}; never run it"
             )
     try:
         value = parse_arguments(args)
     except ArgumentsError as exc:
         return GateResult(GateReason.ARGUMENTS_PARSE, detail=str(exc))
-    not_object = object_failure(value)
-    if not_object is not None:
-        if spec is not None:
-            compile_schema(spec.schema, registry=registry)  # a broken schema is an error whatever the call
-        return GateResult(GateReason.ARGUMENTS_SCHEMA, (not_object,), value)
-    if spec is None:
+    if type(value) is not dict:  # arguments are a JSON object, whatever the schema says
+        return GateResult(GateReason.ARGUMENTS_SCHEMA, (object_failure(value),), value)  # type: ignore[arg-type]
+    if validator is None:
         return GateResult(GateReason.OK, (), value)
-    failures = schema_failures(value, spec.schema, registry=registry)
+    failures = validator_failures(validator, value)
     if failures:
         return GateResult(GateReason.ARGUMENTS_SCHEMA, tuple(failures), value)
     return GateResult(GateReason.OK, (), value)
