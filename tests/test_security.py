@@ -106,6 +106,15 @@ def reaching_schemas(base: str, secret: Path) -> dict[str, tuple[dict[str, Any],
             {"$id": f"{base}/root.json", "type": "object", "properties": {"q": {"$ref": "q.json"}}},
             "q.json",
         ),
+        "draft-04 id then relative $ref": (
+            {
+                "$schema": "http://json-schema.org/draft-04/schema#",
+                "id": f"{base}/root.json",
+                "type": "object",
+                "properties": {"q": {"$ref": "q.json"}},
+            },
+            "q.json",
+        ),
         "relative path $ref": ({"type": "object", "properties": {"q": {"$ref": "q.json#/x"}}}, "q.json#/x"),
         "urn $ref": ({"type": "object", "properties": {"q": {"$ref": "urn:example:q"}}}, "urn:example:q"),
         "file $ref": (
@@ -123,6 +132,7 @@ CASES = [
     "remote $dynamicRef",
     "remote $schema",
     "$id then relative $ref",
+    "draft-04 id then relative $ref",
     "relative path $ref",
     "urn $ref",
     "file $ref",
