@@ -124,7 +124,7 @@ def _field(item: Any, name: str) -> Any:
 
 
 def _call_problem(item: Any) -> str | None:
-    """Why `item` (already known to be a `function_call` with string arguments) is not a valid
+    """Why `item` (already known to be a completed `function_call` with string arguments) is not a valid
     function_call item in its input form (the form it is answered and replayed in), or None."""
     if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
         try:
@@ -145,14 +145,16 @@ def _call_problem(item: Any) -> str | None:
 
 
 _CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
-# The input-form function_call's own fields and types (from the generated model, the one home of the
-# rules), validated as a TypedDict: the same verdict as the model without building one.
+# The input-form function_call's fields `gate` has not checked yet (`type`, `status` and `arguments`
+# it has), with their types from the generated model (the one home of the rules), validated as a
+# TypedDict: the same verdict as the model without building one.
 _CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
     TypedDict(  # type: ignore[operator]
         "_CallFields",
         {
             k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
             for k, f in FunctionCallParam.model_fields.items()
+            if k not in ("type", "status", "arguments")
         },
     )
 )
