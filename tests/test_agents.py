@@ -280,7 +280,7 @@ def test_hostile_events_raise_item_error(bad):
 
 
 def test_unknown_item_and_action_fallbacks():
-    item = {"type": "computer_use_approval_request_result", "id": "x", "turn_id": "t", "response": {}}
+    item = {"type": "browser_handoff_result", "id": "x", "turn_id": "t", "response": {}}
     assert A.is_unknown(A.session_item_adapter.validate_python(item))
     act = {"type": "browser_handoff", "turn_id": "t"}
     ledger = A.PendingActions([act, S22["events"][0]["session"]["required_actions"][0]])
@@ -384,11 +384,15 @@ def test_check_event_log_unanswered_double_schema_and_unknown():
     }
     rep = A.check_event_log([bad_call, S22["events"][1], {"type": "agent.session.new", "event_id": "z"}])
     codes = [str(v.code) for v in rep.violations]
-    assert codes == ["arguments_schema", "executed_rejected_call"]
+    assert codes == ["executed_rejected_call"]  # the refusal itself is a note, executing it the violation
+    assert [(v.index, str(v.code)) for v in rep.refused] == [(0, "arguments_schema")]
     assert rep.unknown_events == (2,)
     rep = A.check_event_log([ra])
     assert [str(v.code) for v in rep.violations] == ["unanswered_action"] and len(rep.pending) == 1
     rep = A.check_event_log([ra, S22["events"][1], S22["events"][1]])
+    assert rep.ok  # the same result resent is idempotent
+    other = dict(S22["events"][1], output="another answer")
+    rep = A.check_event_log([ra, S22["events"][1], other])
     assert [str(v.code) for v in rep.violations] == ["double_answer"]
     rep = A.check_event_log([ra, None, {"type": "agent.session.turn.created"}])
     assert [str(v.code) for v in rep.violations] == ["event_invalid", "event_invalid", "unanswered_action"]

@@ -19,10 +19,22 @@ from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.required_action import KnownRequiredAction
 from replayable._generated.agents.session_create_params import SessionCreateParams
 from replayable._generated.agents.session_event import KnownSessionEvent
+from replayable._generated.agents.session_events_body import SessionEventsBody
 from replayable._generated.agents.session_input_cancel import SessionInputCancel
+from replayable._generated.agents.session_input_computer_use_approval_request_result import (
+    SessionInputComputerUseApprovalRequestResult,
+)
+from replayable._generated.agents.session_input_mcp_approval_request_result import (
+    SessionInputMcpApprovalRequestResult,
+)
 from replayable._generated.agents.session_input_message import SessionInputMessage
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable._generated.agents.session_item import KnownSessionItem
+from replayable._generated.agents.session_item_list_page import SessionItemListPage
+from replayable._generated.agents.session_list_page import SessionListPage
+from replayable._generated.agents.session_snapshot import SessionSnapshot
+from replayable._generated.agents.session_update_params import SessionUpdateParams
+from replayable._generated.agents.turn_list_page import TurnListPage
 from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
@@ -30,18 +42,24 @@ from replayable.items import ItemError, plain_json
 
 
 class ToolResultError(ValueError):
-    """A tool result that must not be sent.
+    """A tool result (or an answer to an approval request) that must not be sent.
 
     `.reason` is one of `malformed` (breaks the tool-result rule or does not parse), `unknown_call` (no
     pending action has this `call_id`), `turn_mismatch` (the `call_id` is pending under another
-    `turn_id`), `already_answered`, or `check_passed` (asking for a failure result of a check that
-    passed). `.turn_id` / `.call_id` name the pair when known.
+    `turn_id`), `already_answered` (a second answer that differs from the first), `check_passed`
+    (asking for a failure result of a check that passed), `unknown_request` (no pending approval has
+    this `request_id`) or `response_mismatch` (an approval answer that does not fit its request: another
+    request type, an unknown field or option, a required field left empty). `.turn_id` / `.call_id`
+    name the pair when known; `.request_id` the approval request.
     """
 
-    def __init__(self, reason: str, message: str, *, turn_id: Any = None, call_id: Any = None) -> None:
+    def __init__(
+        self, reason: str, message: str, *, turn_id: Any = None, call_id: Any = None, request_id: Any = None
+    ) -> None:
         self.reason = reason
         self.turn_id = turn_id
         self.call_id = call_id
+        self.request_id = request_id
         super().__init__(message)
 
 
@@ -70,23 +88,69 @@ RequiredAction: TypeAlias = Annotated[KnownRequiredAction | UnknownRequiredActio
 is an `UnknownRequiredAction`, which is never answered automatically."""
 
 SessionInput: TypeAlias = Annotated[
-    SessionInputMessage | SessionInputCancel | _CheckedToolResult, Field(discriminator="type")
+    SessionInputMessage
+    | SessionInputCancel
+    | _CheckedToolResult
+    | SessionInputMcpApprovalRequestResult
+    | SessionInputComputerUseApprovalRequestResult,
+    Field(discriminator="type"),
 ]
-"""A client input event (`agent.session.input.message`, `.cancel`, `.tool_result`), tagged on `type`.
-Tool results are checked against the tool-result rule."""
+"""A client input event (`agent.session.input.message`, `.cancel`, `.tool_result`,
+`.mcp_approval_request_result`, `.computer_use_approval_request_result`), tagged on `type`. Tool results
+are checked against the tool-result rule."""
+
+
+def _create_rule(params: SessionCreateParams) -> SessionCreateParams:
+    """Without `agent_id`, `agent` and its `model` are required (`POST /v1/agents/sessions`)."""
+    if "agent_id" not in params.model_fields_set:
+        agent = params.agent
+        if not isinstance(agent, BaseModel) or "model" not in agent.model_fields_set:
+            raise ValueError("without agent_id, 'agent' with a 'model' is required")
+    return params
+
+
+def _events_body_rule(body: SessionEventsBody) -> SessionEventsBody:
+    """Every tool result of the body follows the tool-result rule."""
+    for i, ev in enumerate(body.events):
+        if isinstance(ev, SessionInputToolResult):
+            try:
+                _tool_result_rule(ev)
+            except ValueError as exc:
+                raise ValueError(f"events[{i}]: {exc}") from None
+    return body
+
 
 session_event_adapter: TypeAdapter[SessionEvent] = TypeAdapter(SessionEvent)
 session_item_adapter: TypeAdapter[SessionItem] = TypeAdapter(SessionItem)
 required_action_adapter: TypeAdapter[RequiredAction] = TypeAdapter(RequiredAction)
 session_input_adapter: TypeAdapter[SessionInput] = TypeAdapter(SessionInput)
-session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(SessionCreateParams)
+session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(
+    Annotated[SessionCreateParams, AfterValidator(_create_rule)]
+)
+"""`POST /v1/agents/sessions` body; `agent.model` is required only without `agent_id`."""
+session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(SessionUpdateParams)
+"""`POST /v1/agents/sessions/{session_id}` body."""
+session_events_body_adapter: TypeAdapter[SessionEventsBody] = TypeAdapter(
+    Annotated[SessionEventsBody, AfterValidator(_events_body_rule)]
+)
+"""`POST /v1/agents/sessions/{session_id}/events` body `{"events": [...]}`, tool-result rule applied."""
+session_list_page_adapter: TypeAdapter[SessionListPage] = TypeAdapter(SessionListPage)
+session_item_list_page_adapter: TypeAdapter[SessionItemListPage] = TypeAdapter(SessionItemListPage)
+turn_list_page_adapter: TypeAdapter[TurnListPage] = TypeAdapter(TurnListPage)
 _known_event_adapter: TypeAdapter[Any] = TypeAdapter(KnownSessionEvent)
 _known_action_adapter: TypeAdapter[Any] = TypeAdapter(KnownRequiredAction)
 _tool_result_adapter: TypeAdapter[SessionInputToolResult] = TypeAdapter(_CheckedToolResult)
 _session_adapter: TypeAdapter[AgentSession] = TypeAdapter(AgentSession)
+_snapshot_adapter: TypeAdapter[SessionSnapshot] = TypeAdapter(SessionSnapshot)
 
 _INPUT_TYPES = frozenset(
-    {"agent.session.input.message", "agent.session.input.cancel", "agent.session.input.tool_result"}
+    {
+        "agent.session.input.message",
+        "agent.session.input.cancel",
+        "agent.session.input.tool_result",
+        "agent.session.input.mcp_approval_request_result",
+        "agent.session.input.computer_use_approval_request_result",
+    }
 )
 
 
@@ -179,7 +243,13 @@ def parse_input(data: Any) -> SessionInput:
     `success: false` without `error`); an unknown input type is an error (inputs are ours to send).
     """
     data = _plain(data)
-    if isinstance(data, SessionInputMessage | SessionInputCancel):
+    if isinstance(
+        data,
+        SessionInputMessage
+        | SessionInputCancel
+        | SessionInputMcpApprovalRequestResult
+        | SessionInputComputerUseApprovalRequestResult,
+    ):
         return data
     if isinstance(data, SessionInputToolResult):
         data = dump(data)
@@ -201,8 +271,57 @@ def parse_input(data: Any) -> SessionInput:
         raise ItemError(_errors(exc), f"invalid input event {data['type']!r}") from None
 
 
+def parse_session_snapshot(data: Any) -> SessionSnapshot:
+    """Read the session carried by a session event (a dict, JSON text, our model or an SDK object).
+
+    Every field present is validated as in `AgentSession`; none is required, so a trimmed snapshot
+    (`{id, object, status, required_actions}`) reads. `parse_event`, `PendingActions.from_event` /
+    `.from_session` and `check_event_log` all read sessions this way. A full `AgentSession` is
+    accepted as is. Raises `ItemError` naming the field and rule.
+    """
+    data = _plain(data)
+    if isinstance(data, SessionSnapshot | AgentSession):
+        return data  # type: ignore[return-value]
+    if not isinstance(data, Mapping):
+        got = "null" if data is None else type(data).__name__
+        raise ItemError(
+            [{"loc": (), "type": "object_type", "msg": f"a session must be a JSON object, got {got}"}],
+            "invalid session",
+        )
+    try:
+        return _snapshot_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc), "invalid session") from None
+
+
+def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
+    """The session an event carries (`agent.session.*` status events), read with
+    `parse_session_snapshot`, or `None` when the event has no `session` key. An event of an unknown
+    type that carries a session object is read the same way. Raises `ItemError` on a bad event."""
+    ev = parse_event(event)
+    session = getattr(ev, "session", None)
+    if session is None and is_unknown(ev):
+        session = (ev.model_extra or {}).get("session")
+    if session is None:
+        return None
+    return parse_session_snapshot(session)
+
+
+def parse_events_body(data: Any) -> SessionEventsBody:
+    """Parse the body of `POST /v1/agents/sessions/{session_id}/events`: `{"events": [input events]}`,
+    each event read as `parse_input` reads it. Raises `ItemError` naming `events.<index>.<field>`."""
+    data = _plain(data)
+    if isinstance(data, SessionEventsBody):
+        return data
+    try:
+        return session_events_body_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc), "invalid events body") from None
+
+
 def parse_session(data: Any) -> AgentSession:
-    """Parse a whole `agent.session` object strictly; raises `ItemError`."""
+    """Parse a whole `agent.session` object strictly (`GET /v1/agents/sessions/{id}`); raises `ItemError`.
+    For the session inside an event, which may be trimmed, use `parse_session_snapshot`."""
     data = _plain(data)
     if isinstance(data, AgentSession):
         return data

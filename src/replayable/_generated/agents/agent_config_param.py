@@ -14,10 +14,10 @@ from . import agent_tool, common, multi_agent_config, reasoning_config, text_con
 
 class AgentConfigParam(WireModel):
     """
-    The agent of a create-session body: `model` is required when there is no `agent_id`.
+    The agent of a create-session body. Without `agent_id`, `model` is required; with `agent_id`, the fields given override the saved agent for this session.
     """
 
-    model: str
+    model: str | MISSING = MISSING
     """
     Model used by the agent.
     """

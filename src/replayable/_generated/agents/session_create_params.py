@@ -24,7 +24,7 @@ class SessionCreateParams(WireModel):
     """
     agent_id: str | MISSING = MISSING
     """
-    A reusable agent to run instead of `agent`.
+    A saved reusable agent; `agent` then holds partial overrides.
     """
     environment: environment_1.Environment
     """
