@@ -13,6 +13,7 @@ to them. Field reference: the `openai` package's `openai.types.beta` (`agent_ses
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -79,8 +80,9 @@ class SessionChain:
     """The result of `link_chain`.
 
     `session_id` is the first session id seen (`None` if none). `links` are the sound links in event
-    order; `pending` the function calls without a result yet (not an error); `broken` the links that
-    match nothing: a result whose (turn_id, call_id) matches no call, a second result for one call, a
+    order; `pending` the calls named by `session.required_actions` without a result yet (not an error;
+    a `function_call` history item is never pending on its own); `broken` the links that match
+    nothing: a result whose (turn_id, call_id) matches no call, a second, different result for one call, a
     message or call to a subagent never announced, and events that are not JSON objects. `ok` is true
     when nothing is broken.
     """
@@ -128,6 +130,8 @@ class _Chain:
         self.subagents: set[str] = set()  # ids and names
         self.calls: dict[tuple[str, str], Link] = {}
         self.results: dict[tuple[str, str], str] = {}  # pair -> source of the first result ("input" or item id)
+        self.required: set[tuple[str, str]] = set()  # pairs named by session.required_actions
+        self.sent: dict[tuple[str, str], str] = {}  # pair -> canonical JSON of the first tool_result input
         self.items: set[str] = set()  # subagent message item ids already linked
 
     def agent(self, agent_id: Any, i: int, source: str) -> None:
@@ -139,13 +143,16 @@ class _Chain:
         if not (isinstance(turn_id, str) and isinstance(call_id, str)):
             return
         key = (turn_id, call_id)
+        if source == "required_action":
+            self.required.add(key)
         if key not in self.calls:
             link = Link(LinkKind.FUNCTION_CALL, call_id, i, turn_id, turn_id, call_id, source)
             self.calls[key] = link
             self.links.append(link)
 
-    def result(self, turn_id: Any, call_id: Any, i: int, source: str, origin: str) -> None:
-        """`origin` is `input` for a tool_result event, else the output item's id (items are echoes)."""
+    def result(self, turn_id: Any, call_id: Any, i: int, source: str, origin: str, body: str = "") -> None:
+        """`origin` is `input` for a tool_result event, else the output item's id (items are echoes);
+        `body` is the canonical JSON of a tool_result event (the same result resent is no new answer)."""
         tid, cid = _str(turn_id), _str(call_id)
         link = Link(LinkKind.TOOL_RESULT, cid, i, cid, tid, cid, source)
         if tid is None or cid is None:
@@ -162,6 +169,10 @@ class _Chain:
             self.broken.append(_problem(link, why))
             return
         first = self.results.get(key)
+        if origin == "input":
+            if key in self.sent and self.sent[key] == body:
+                return  # the same tool result resent (e.g. after a dropped connection): idempotent
+            self.sent.setdefault(key, body)
         if first is None:
             self.results[key] = origin
             self.links.append(link)
@@ -227,7 +238,8 @@ class _Chain:
                 parent = _str(turn.get("subagent_id")) or _str(turn.get("agent_id"))
                 self.links.append(Link(LinkKind.TURN, tid, i, parent, tid, source=t))
         if t == "agent.session.input.tool_result":
-            self.result(ev.get("turn_id"), ev.get("call_id"), i, t, "input")
+            body = json.dumps(ev, sort_keys=True, default=str)
+            self.result(ev.get("turn_id"), ev.get("call_id"), i, t, "input", body)
         elif t == "agent.session.subagent.created":
             sub = ev.get("subagent")
             if isinstance(sub, Mapping) and isinstance(sub.get("id"), str):
@@ -257,7 +269,8 @@ def link_chain(events: Any) -> SessionChain:
     a partial event gives what it has, an unknown event type is skipped. Calls come from
     `session.required_actions` and `function_call` items (one per (turn_id, call_id)); results from
     `agent.session.input.tool_result` events and `function_call_output` items (an output item echoing
-    a tool result already sent is the same result). A recipient (`recipient_agent_id`, or each of
+    a tool result already sent is the same result, and so is the same tool_result event resent). Only a
+    call from `required_actions` can be pending. A recipient (`recipient_agent_id`, or each of
     `wait_for_subagents_call.recipient_agent_ids`) may be a subagent's id or its name; an
     `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
 
@@ -280,6 +293,7 @@ def link_chain(events: Any) -> SessionChain:
             chain.broken.append(Link(LinkKind.EVENT, None, i, problem="the event is not a JSON object"))
             continue
         chain.event(ev, i)
-    pending = tuple(link for key, link in chain.calls.items() if key not in chain.results)
+    # only session.required_actions makes a call pending; a history function_call item never does
+    pending = tuple(link for key, link in chain.calls.items() if key in chain.required and key not in chain.results)
     broken = tuple(sorted(chain.broken, key=lambda x: x.event))
     return SessionChain(chain.session_id, tuple(chain.links), pending, broken)

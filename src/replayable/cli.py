@@ -225,6 +225,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
         agents_report = check_event_log(value if isinstance(value, list) else [value])
         print(format_agents_report(agents_report, args.format, name))
+        if agents_report.nothing_recognised:  # e.g. a Responses transcript: no Agents API event in it
+            return EXIT_UNREADABLE
         return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
     transcript = read_transcript(value, name)
     tools, findings = transcript.tools, transcript.tool_findings
