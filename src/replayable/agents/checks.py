@@ -4,6 +4,8 @@ before it runs) and `check_event_log` (the rules over a whole event log). Part o
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +14,7 @@ from replayable._agents_base import KNOWN_EVENT_TYPES
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.function_tool import FunctionTool
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
-from replayable.arguments import SchemaFailure, schema_failures
+from replayable.arguments import SchemaFailure, _pointer, schema_failures
 from replayable.items import ItemError
 
 from .events import (
@@ -41,6 +43,8 @@ class ArgumentCheck:
 
     action: FunctionCallAction
     failures: tuple[SchemaFailure, ...]
+    schema: Any = None
+    """The JSON Schema the arguments were checked against (the tool's `parameters`)."""
 
     @property
     def execute(self) -> bool:
@@ -61,6 +65,54 @@ class ArgumentCheck:
             for f in self.failures
         ]
         return f"arguments for {self.action.name!r} were rejected before execution: " + "; ".join(parts)
+
+    def passing_paths(self) -> list[str]:
+        """JSON Pointers of the argument values that passed: every value inside `arguments` (the root
+        excluded), in document order, except the failing ones, those inside them and those that hold
+        one. A `name` failure (the action calls another tool) concerns the call, not a value."""
+        failing = {f.path for f in self.failures if f.keyword != "name"}
+        holders = {f[:i] for f in failing for i in range(len(f)) if f[i] == "/"}
+        out: list[str] = []
+        if "" in failing:
+            return out
+        stack: list[tuple[Any, str]] = [(self.action.arguments, "")]
+        while stack:
+            value, path = stack.pop()
+            children: list[tuple[Any, str]] = []
+            if isinstance(value, Mapping):
+                children = [(v, path + _pointer([k])) for k, v in value.items()]
+            elif isinstance(value, list):
+                children = [(v, path + _pointer([i])) for i, v in enumerate(value)]
+            for child, child_path in reversed(children):
+                if child_path in failing:
+                    continue
+                stack.append((child, child_path))
+            if path and path not in holders:
+                out.append(path)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """This check as one JSON-ready audit record (the "door 2" record of an Agents API host):
+
+        - `check`: `"arguments"`, the check that ran (`check_arguments`: a required function call
+          against its tool, before execution);
+        - `schema`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with sorted
+          keys, so a log names the exact schema that judged the call;
+        - `pass`: JSON Pointers of the argument values that passed (`passing_paths()`);
+        - `fail`: `[{path, reason}]`, each failure's JSON Pointer and failing JSON Schema keyword
+          (`name` at path `""` when the action calls another tool);
+        - `execute`: whether the tool may run;
+        - `call`: `{turn_id, call_id, name}` of the required action.
+        """
+        text = json.dumps(self.schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        return {
+            "check": "arguments",
+            "schema": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "pass": self.passing_paths(),
+            "fail": [{"path": f.path, "reason": f.keyword} for f in self.failures],
+            "execute": self.execute,
+            "call": {"turn_id": self.action.turn_id, "call_id": self.action.call_id, "name": self.action.name},
+        }
 
     def tool_result(self) -> SessionInputToolResult:
         """A ready `agent.session.input.tool_result` with `success: false`, the action's `turn_id` and
@@ -134,7 +186,7 @@ def check_arguments(action: Any, tool: Any) -> ArgumentCheck:
     if name is not None and name != parsed.name:
         failures.append(SchemaFailure("", "name", f"the action calls {parsed.name!r}, the tool is {name!r}"))
     failures.extend(schema_failures(parsed.arguments, schema))
-    return ArgumentCheck(parsed, tuple(failures))
+    return ArgumentCheck(parsed, tuple(failures), schema)
 
 
 _RESULT_CODES = {
