@@ -13,6 +13,7 @@ from typing import Any
 from replayable._agents_base import KNOWN_EVENT_TYPES
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.function_tool import FunctionTool
+from replayable._generated.agents.function_tool_resource import FunctionToolResource
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable.arguments import SchemaFailure, _pointer, schema_failures
 from replayable.items import ItemError
@@ -138,7 +139,7 @@ class ArgumentCheck:
 
 def _tool_parts(tool: Any) -> tuple[str | None, Any]:
     tool = _plain(tool)
-    if isinstance(tool, FunctionTool):
+    if isinstance(tool, FunctionTool | FunctionToolResource):
         return tool.name, tool.parameters
     if isinstance(tool, Mapping):
         if "parameters" in tool or tool.get("type") == "function":
@@ -212,7 +213,7 @@ def _function_tools(session: Any) -> dict[str, Any] | None:
     tools = getattr(agent, "tools", None)
     if not isinstance(tools, list):
         return None
-    return {tl.name: tl for tl in tools if isinstance(tl, FunctionTool)}
+    return {tl.name: tl for tl in tools if isinstance(tl, FunctionTool | FunctionToolResource)}
 
 
 class _Log:

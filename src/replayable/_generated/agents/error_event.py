@@ -50,7 +50,7 @@ class ErrorEvent(WireModel):
     """
     Random padding that hides payload sizes, or null; ignore it.
     """
-    session_id: str | MISSING = MISSING
+    session_id: str
     """
     The session.
     """

@@ -62,6 +62,42 @@ Transport of an MCP server, tagged on `type`.
 """
 
 
+class McpStdioTransportResource(WireModel):
+    """
+    An MCP server run as a local process, as the session reports it.
+    """
+
+    type: Literal["stdio"]
+    """
+    Always `stdio`.
+    """
+    command: str
+    """
+    Command to run.
+    """
+    args: list[str]
+    """
+    Arguments.
+    """
+    cwd: str
+    """
+    Working directory.
+    """
+    env_vars: list[str]
+    """
+    Environment variables passed through.
+    """
+
+
+McpTransportResource = TypeAliasType(
+    "McpTransportResource",
+    Annotated[McpHttpTransport | McpStdioTransportResource, Field(discriminator="type", title="McpTransportResource")],
+)
+"""
+Transport of an MCP server as the session reports it, tagged on `type`.
+"""
+
+
 class McpTool(WireModel):
     """
     A remote MCP server (`mcp`).
