@@ -340,6 +340,14 @@ def test_known_type_lists_match_the_schemas():
     assert mapping("session_event.json", "KnownSessionEvent") == KNOWN_EVENT_TYPES
     assert mapping("session_item.json", "KnownSessionItem") == KNOWN_ITEM_TYPES
     assert mapping("required_action.json", "KnownRequiredAction") == KNOWN_ACTION_TYPES
+    # the fallback schemas exclude exactly the known types, so the bundles are as strict as the parser
+    for file, known in (
+        ("unknown_session_event.json", KNOWN_EVENT_TYPES),
+        ("unknown_session_item.json", KNOWN_ITEM_TYPES),
+        ("unknown_required_action.json", KNOWN_ACTION_TYPES),
+    ):
+        excluded = json.loads((SCHEMAS / file).read_text())["properties"]["type"]["not"]["enum"]
+        assert set(excluded) == known and len(excluded) == len(known), file
 
 
 def test_schemas_are_valid_and_describe_every_property():
