@@ -147,3 +147,35 @@ def test_audit_record_passing_paths_in_nested_arguments():
     assert rec["pass"] == ["/lines/0", "/lines/0/sku", "/note", "/a~1b"]
     renamed = A.check_arguments(action, {"type": "function", "name": "g", "parameters": {"type": "object"}}).record()
     assert renamed["fail"] == [{"path": "", "reason": "name"}] and "/note" in renamed["pass"]
+
+
+HOSTILE = [
+    None,
+    5,
+    "x",
+    "{",
+    [],
+    [1],
+    {},
+    {"type": 5},
+    {"type": "agent.session.input.mcp_approval_request_result"},
+    {"type": "agent.session.requires_action", "event_id": "e", "session": []},
+    {"type": "agent.session.requires_action", "event_id": "e", "session": {"required_actions": {}}},
+    {"type": "agent.session.zz", "session": "x"},
+    float("nan"),
+]
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_new_entry_points_refuse_with_our_errors(bad):
+    for fn in (A.parse_session_snapshot, A.parse_events_body, A.session_of):
+        try:
+            fn(bad)
+        except ValueError:
+            pass
+    ledger = A.PendingActions()
+    with pytest.raises(ValueError):
+        ledger.accept(bad)
+    rep = A.check_event_log([bad])
+    assert isinstance(rep.ok, bool)
+    assert isinstance(A.link_chain([bad]).ok, bool)

@@ -229,14 +229,16 @@ class _Log:
         self.session_id: str | None = None
 
     def answer(self, i: int, raw: Any) -> None:
-        before = len(self.ledger.answered)
+        tid = raw.get("turn_id") if isinstance(raw, Mapping) else getattr(raw, "turn_id", None)
+        cid = raw.get("call_id") if isinstance(raw, Mapping) else getattr(raw, "call_id", None)
+        resent = isinstance(tid, str) and isinstance(cid, str) and self.ledger.is_answered(tid, cid)
         try:
             r = self.ledger.accept(raw, resubmit=True)
         except ToolResultError as exc:
             code = _RESULT_CODES.get(exc.reason, AgentsViolationCode.MALFORMED_RESULT)
             self.violations.append(AgentsViolation(i, code, str(exc)))
             return
-        if not isinstance(r, SessionInputToolResult) or len(self.ledger.answered) == before:
+        if not isinstance(r, SessionInputToolResult) or resent:
             return  # an approval answer, or the same result resent: nothing new
         why = self.rejected.get((r.turn_id, r.call_id))
         if r.success and why is not None:

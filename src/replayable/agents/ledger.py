@@ -62,8 +62,7 @@ class PendingActions:
     """
 
     def __init__(self, actions: Iterable[Any] = ()) -> None:
-        self.actions: tuple[Any, ...] = ()
-        """Every required action, in order (function calls, approvals, environment connections, unknown ones)."""
+        self._actions: list[Any] = []
         self._calls: dict[tuple[str, str], FunctionCallAction] = {}
         self._requests: dict[str, ApprovalAction] = {}
         self._answered: dict[tuple[str, str], SessionInputToolResult] = {}
@@ -100,6 +99,15 @@ class PendingActions:
     def pending(self) -> list[FunctionCallAction]:
         """Function-call actions still waiting for a tool result, in order."""
         return [a for k, a in self._calls.items() if k not in self._answered]
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """Every required action, in order (function calls, approvals, environment connections, unknown ones)."""
+        return tuple(self._actions)
+
+    def is_answered(self, turn_id: str, call_id: str) -> bool:
+        """Whether a tool result for (turn_id, call_id) has been accepted."""
+        return (turn_id, call_id) in self._answered
 
     @property
     def answered(self) -> dict[tuple[str, str], SessionInputToolResult]:
@@ -261,7 +269,7 @@ class PendingActions:
         """Add newly required actions (from a later requires_action event); known calls and requests are kept."""
         for a in actions:
             parsed = _parse_action(a)
-            self.actions = (*self.actions, parsed)
+            self._actions.append(parsed)
             if isinstance(parsed, FunctionCallAction):
                 self._calls.setdefault((parsed.turn_id, parsed.call_id), parsed)
             elif getattr(parsed, "type", None) in _APPROVAL_TYPES and not getattr(parsed, "unknown", False):
