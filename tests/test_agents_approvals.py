@@ -203,3 +203,36 @@ def test_log_check_reports_unanswered_and_double_approvals():
     assert [str(v.code) for v in rep.violations] == ["double_answer"]
     cancel = cu_answer({"type": "browser_authentication", "action": "cancel"})
     assert A.check_event_log([requires(LOGIN), cancel]).ok
+
+
+def test_link_chain_links_approvals_by_request_id():
+    chain = A.link_chain([requires(MCP_REQUEST, LOGIN), mcp_answer()])
+    assert chain.ok
+    assert [(str(x.kind), x.id) for x in chain.links if "approval" in str(x.kind)] == [
+        ("approval_request", "mcpr_1"),
+        ("approval_request", "cur_1"),
+        ("approval_answer", "mcpr_1"),
+    ]
+    assert [(str(x.kind), x.id) for x in chain.pending] == [("approval_request", "cur_1")]
+    echo = {
+        "type": "agent.session.turn.item.done",
+        "event_id": "e3",
+        "session_id": "sess_1",
+        "turn_id": "turn_1",
+        "output_index": 0,
+        "item": {
+            "type": "computer_use_approval_request_result",
+            "id": "item_2",
+            "turn_id": "turn_1",
+            "request_id": "cur_1",
+            "response": {"type": "browser_authentication", "action": "cancel"},
+        },
+    }
+    cancel = cu_answer({"type": "browser_authentication", "action": "cancel"})
+    done = A.link_chain([requires(MCP_REQUEST, LOGIN), mcp_answer(), mcp_answer(), cancel, echo])
+    assert done.ok and done.pending == ()  # the same answer resent, and the history echo, are no new answers
+    bad = A.link_chain([requires(MCP_REQUEST), mcp_answer(), mcp_answer("deny"), mcp_answer(request_id="x")])
+    assert [(b.event, b.problem) for b in bad.broken] == [
+        (2, "approval request 'mcpr_1' was already answered differently"),
+        (3, "no approval request has request_id 'x'"),
+    ]
