@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import typing
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -35,6 +35,12 @@ from openai.types.beta.agent_session import RequiredAction as SdkRequiredAction 
 from openai.types.beta.agent_session_event import AgentSessionEvent  # noqa: E402
 from openai.types.beta.agent_session_input_param import AgentSessionInputParam  # noqa: E402
 from openai.types.beta.agent_session_item import AgentSessionItem  # noqa: E402
+from openai.types.beta.agents.session_create_params import (  # noqa: E402
+    SessionCreateParamsNonStreaming,
+    SessionCreateParamsStreaming,
+)
+from openai.types.beta.agents.session_update_params import SessionUpdateParams  # noqa: E402
+from openai.types.beta.agents.sessions.event_create_params import EventCreateParams  # noqa: E402
 from pydantic import BaseModel, TypeAdapter, ValidationError  # noqa: E402
 
 UNKNOWN = "zz_unknown_type"
@@ -115,7 +121,7 @@ def variants(tp: Any, depth: int = 0) -> list[tuple[Any, Focus]]:
         return [(leaf[tp], ())]
     if tp is object or tp is Any:
         return [({"k": "v"}, ())]
-    if origin in (list, Iterable, typing.Sequence):
+    if origin in (list, Iterable, Sequence):
         return [([v], (0, *f)) for v, f in variants(args[0], depth + 1)]
     if origin is dict:
         return [({"k": v}, ("k", *f)) for v, f in variants(args[1], depth + 1)[:1]]
@@ -319,3 +325,46 @@ def test_malformed_known_types_are_invalid_against_the_bundles():
     assert events.is_valid({"type": "agent.session.zz_new", "event_id": "e"})
     actions = jsonschema_rs.validator_for(rp.json_schema("agents-required-actions"))
     assert not actions.is_valid({"type": "mcp_approval_request", "request_id": "r"})
+
+
+BODIES: dict[str, tuple[Any, Callable[[Any], Any]]] = {
+    "create": (SessionCreateParamsNonStreaming, A.session_create_params_adapter.validate_python),
+    "create_streaming": (SessionCreateParamsStreaming, A.session_create_params_adapter.validate_python),
+    "update": (SessionUpdateParams, A.session_update_params_adapter.validate_python),
+    "events": (EventCreateParams, A.parse_events_body),
+}
+
+
+def _body_explained(value: Any, path: tuple[Any, ...], we: bool) -> str | None:
+    if we and path == ("stream",):
+        return "one create model for both forms: without `stream` a body is a non-streaming one"
+    if not we and "agent_id" not in value and not (isinstance(value.get("agent"), dict) and "model" in value["agent"]):
+        return "without agent_id, agent.model is required (the SDK says so in prose only)"
+    if not we and path[-2:] == ("compaction", "async"):
+        return "the SDK's TypedDict checks `async_`, not the wire name `async`"
+    if not we and isinstance(value.get("events"), list):
+        for ev in value["events"]:
+            if isinstance(ev, dict) and _explained("inputs", ev, (), "", False):
+                return "the tool-result rule"
+    return None
+
+
+@pytest.mark.parametrize("body", list(BODIES))
+def test_request_bodies_agree_with_the_sdk(body):
+    """Create (streaming or not), update and events bodies: same verdicts as the SDK's TypedDicts,
+    exact round trip."""
+    cls, parse = BODIES[body]
+    sdk = TypeAdapter(cls)
+    unexplained, round_trip, n = [], [], 0
+    for v, focus in variants(cls):
+        for value, path, kind in [(v, (), "valid"), *((m, p, k) for p, k, m in mutations(v, focus))]:
+            n += 1
+            theirs = sdk_accepts(sdk, value)
+            we, model = ours(parse, value)
+            if we != theirs and _body_explained(value, path, we) is None:
+                unexplained.append((kind, path, value))
+            if we and A.dump(model) != value:
+                round_trip.append(value)
+    assert not unexplained, f"{len(unexplained)} of {n} verdicts differ from the SDK: {unexplained[:3]}"
+    assert not round_trip, round_trip[:3]
+    assert n > 50

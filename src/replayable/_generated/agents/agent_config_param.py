@@ -3,13 +3,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
+from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
 from . import agent_tool, common, multi_agent_config, reasoning_config, text_config
+
+
+class Compaction(WireModel):
+    """
+    Context compaction settings; null or {} enables background compaction.
+    """
+
+    async_: Annotated[bool | None | MISSING, Field(alias="async")] = MISSING
+    """
+    Compact in the background; omitted or null: true.
+    """
+
+
+class Experimental(WireModel):
+    """
+    Experimental settings, merged by key.
+    """
+
+    time_awareness: bool | MISSING = MISSING
+    """
+    Give the model current-time reminders.
+    """
 
 
 class AgentConfigParam(WireModel):
@@ -45,11 +68,11 @@ class AgentConfigParam(WireModel):
     """
     Tools available to the agent (at most 3 MiB of compact JSON).
     """
-    compaction: dict[str, Any] | None | MISSING = MISSING
+    compaction: Compaction | None | MISSING = MISSING
     """
-    Context compaction settings.
+    Context compaction settings; null or {} enables background compaction.
     """
-    experimental: dict[str, Any] | MISSING = MISSING
+    experimental: Experimental | MISSING = MISSING
     """
-    Experimental settings.
+    Experimental settings, merged by key.
     """

@@ -17,7 +17,7 @@ class PromptCacheOptions(WireModel):
     Default prompt cache lifetime; null clears it.
     """
 
-    ttl: Literal["30m", "12h"]
+    ttl: Literal["30m", "12h"] | MISSING = MISSING
     """
     Prompt cache lifetime.
     """
