@@ -187,3 +187,15 @@ def test_responses_transcript_is_not_an_agents_log(tmp_path, capsys):
     assert main(["check", "--agents", "--format", "json", str(path)]) == 2
     assert json.loads(capsys.readouterr().out)["recognised"] == 0
     assert A.check_event_log([]).ok  # an empty log is vacuously fine
+
+
+def test_trimmed_agent_with_only_its_tools_is_read_and_used():
+    ev = requires(BAD_ARGS)
+    ev["session"]["agent"] = {"tools": [dict(S20["tool"], defer_loading=False)]}
+    assert A.dump(A.parse_event(ev)) == ev
+    failure = A.dump(A.check_arguments(ev["session"]["required_actions"][0], S20["tool"]).tool_result())
+    rep = A.check_event_log([ev, failure])
+    assert rep.ok and [str(v.code) for v in rep.refused] == ["arguments_schema"]
+    assert [str(v.code) for v in A.check_event_log([ev, RESULT]).violations] == ["executed_rejected_call"]
+    ev["session"]["agent"]["tools"][0]["parameters"] = "not a schema"  # present, so still checked
+    assert [str(v.code) for v in A.check_event_log([ev]).violations] == ["event_invalid"]

@@ -222,7 +222,8 @@ def _explained(surface: str, value: Any, path: tuple[Any, ...], kind: str, we: b
     """Why our verdict may differ from the SDK's for this mutation (None: it may not)."""
     if we and kind == "unknown_type":
         return "a type no one knows is kept verbatim as an Unknown* value (never acted on)"
-    if we and kind == "drop" and len(path) == 2 and path[0] == "session" and value.get("type") in SESSION_EVENTS:
+    trimmed = len(path) == 2 or (len(path) == 3 and path[1] == "agent")
+    if we and kind == "drop" and trimmed and path[0] == "session" and value.get("type") in SESSION_EVENTS:
         return "the session inside a session event may be trimmed (parse_session_snapshot)"
     if not we and kind == "wrong_type" and path[-1:] == ("arguments",) and not isinstance(_at(value, path), dict):
         return "function_call arguments are a JSON object (the SDK types them `object`, any value)"

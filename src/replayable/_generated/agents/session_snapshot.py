@@ -9,12 +9,12 @@ from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
-from . import common, environment_resource, required_action, session_agent, session_settings, token_usage
+from . import common, environment_resource, required_action, session_agent_snapshot, session_settings, token_usage
 
 
 class SessionSnapshot(WireModel):
     """
-    The session carried by a session event (`agent.session.created`, `.requires_action`, ...): the fields of AgentSession, each validated when present, none required, so a trimmed snapshot (e.g. only `id`, `status` and `required_actions`) reads the same way everywhere. A missing `required_actions` means none.
+    The session carried by a session event (`agent.session.created`, `.requires_action`, ...): the fields of AgentSession, each validated when present, none required, so a trimmed snapshot (e.g. only `id`, `status` and `required_actions`) reads the same way everywhere; its `agent` may be trimmed too. A missing `required_actions` means none.
     """
 
     id: str | MISSING = MISSING
@@ -25,7 +25,7 @@ class SessionSnapshot(WireModel):
     """
     Always `agent.session`.
     """
-    agent: session_agent.SessionAgent | MISSING = MISSING
+    agent: session_agent_snapshot.SessionAgentSnapshot | MISSING = MISSING
     """
     The agent running in the session.
     """
