@@ -236,3 +236,14 @@ def test_link_chain_links_approvals_by_request_id():
         (2, "approval request 'mcpr_1' was already answered differently"),
         (3, "no approval request has request_id 'x'"),
     ]
+
+
+def test_errors_name_the_place_in_the_value_not_the_union_arm():
+    bad = cu_answer({"type": "browser_authentication", "action": "submit"})
+    with pytest.raises(ValueError) as exc:
+        A.parse_input(bad)
+    assert [e["loc"] for e in exc.value.errors] == [("response", "fields")]
+    broken = requires(dict(MCP_REQUEST, request={"type": "mcp_tool_call", "message": "m", "arguments": None}))
+    with pytest.raises(ValueError) as exc:
+        A.parse_event(broken)
+    assert [e["loc"] for e in exc.value.errors] == [("session", "required_actions", 0, "request", "server_label")]

@@ -157,28 +157,63 @@ _INPUT_TYPES = frozenset(
 # ------------------------------------------------------------------------------------------ parsing
 
 
-def _errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc`."""
+_NO_DATA = object()
+
+
+def _real_loc(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    """The segments of `loc` that are keys or indexes of `data` (plus a last, missing key): pydantic
+    adds union arms, tags and validator names to a location; they name no place in the value."""
+    out: list[Any] = []
+    node = data
+    for n, seg in enumerate(loc):
+        if isinstance(node, Mapping) and isinstance(seg, str) and seg in node:
+            out.append(seg)
+            node = node[seg]
+        elif isinstance(node, list) and isinstance(seg, int) and not isinstance(seg, bool) and 0 <= seg < len(node):
+            out.append(seg)
+            node = node[seg]
+        elif n == len(loc) - 1 and not _synthetic(seg):
+            out.append(seg)  # a missing key (or index) is named by the last segment
+    return tuple(out)
+
+
+def _synthetic(seg: Any) -> bool:
+    """A location segment pydantic adds for a union arm, a tag or a validator (no key of the value)."""
+    if not isinstance(seg, str):
+        return not isinstance(seg, int)
+    return (
+        seg in KNOWN_EVENT_TYPES
+        or seg in KNOWN_ITEM_TYPES
+        or seg in KNOWN_ACTION_TYPES
+        or seg in _INPUT_TYPES
+        or seg.startswith(("function-", "tagged-union[", "union[", "nullable[", "list[", "missing-sentinel"))
+        or seg in ("str", "bool", "int", "none", "constrained-str")
+        or (seg[:1].isupper() and seg.isalnum())  # a model class name (field names are snake_case)
+    )
+
+
+def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
+    """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc` (exactly,
+    by walking `data` when it is given). A `known_type` error of a fallback arm is dropped when the
+    known model's own errors say more."""
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
-    for err in exc.errors(include_url=False, include_context=False, include_input=False):
-        loc = tuple(
-            seg
-            for seg in err["loc"]
-            if not (
-                isinstance(seg, str)
-                and (
-                    seg in KNOWN_EVENT_TYPES
-                    or seg in KNOWN_ITEM_TYPES
-                    or seg in KNOWN_ACTION_TYPES
-                    or seg in _INPUT_TYPES
-                    or seg.startswith(
-                        ("function-", "tagged-union[", "union[", "nullable[", "list[", "missing-sentinel")
-                    )
-                    or seg in ("str", "bool", "int", "none", "constrained-str")
-                )
-            )
-        )
+    errors = exc.errors(include_url=False, include_context=False, include_input=False)
+    if any(e["type"] != "known_type" for e in errors):
+        errors = [e for e in errors if e["type"] != "known_type"]
+    for err in errors:
+        if data is not _NO_DATA:
+            # a tag naming a missing field's owner is no key of the value: walk, then drop class names
+            loc = _real_loc(tuple(err["loc"]), data)
+            out_msg = err["msg"].removeprefix("Value error, ")
+            if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
+                out_msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
+            key = (loc, out_msg)
+            if key not in seen:
+                seen.add(key)
+                out.append({"loc": prefix + loc, "type": err["type"], "msg": out_msg})
+            continue
+        loc = tuple(seg for seg in err["loc"] if not (isinstance(seg, str) and _synthetic(seg)))
         msg = err["msg"].removeprefix("Value error, ")
         if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
             msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
@@ -233,7 +268,7 @@ def parse_event(data: Any) -> SessionEvent:
             return _known_event_adapter.validate_python(data)  # type: ignore[no-any-return]
         return UnknownSessionEvent.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), f"invalid event {data['type']!r}") from None
+        raise ItemError(_errors(exc, data=data), f"invalid event {data['type']!r}") from None
 
 
 def parse_input(data: Any) -> SessionInput:
@@ -268,7 +303,7 @@ def parse_input(data: Any) -> SessionInput:
     try:
         return session_input_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), f"invalid input event {data['type']!r}") from None
+        raise ItemError(_errors(exc, data=data), f"invalid input event {data['type']!r}") from None
 
 
 def parse_session_snapshot(data: Any) -> SessionSnapshot:
@@ -291,7 +326,7 @@ def parse_session_snapshot(data: Any) -> SessionSnapshot:
     try:
         return _snapshot_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), "invalid session") from None
+        raise ItemError(_errors(exc, data=data), "invalid session") from None
 
 
 def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
@@ -316,7 +351,7 @@ def parse_events_body(data: Any) -> SessionEventsBody:
     try:
         return session_events_body_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), "invalid events body") from None
+        raise ItemError(_errors(exc, data=data), "invalid events body") from None
 
 
 def parse_session(data: Any) -> AgentSession:
@@ -328,7 +363,7 @@ def parse_session(data: Any) -> AgentSession:
     try:
         return _session_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), "invalid session") from None
+        raise ItemError(_errors(exc, data=data), "invalid session") from None
 
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
@@ -352,7 +387,7 @@ def _parse_action(data: Any, index: int | None = None) -> Any:
             return _known_action_adapter.validate_python(data)
         return UnknownRequiredAction.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, prefix), "invalid required action") from None
+        raise ItemError(_errors(exc, prefix, data), "invalid required action") from None
 
 
 def dump(model: Any) -> Any:

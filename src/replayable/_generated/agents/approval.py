@@ -227,15 +227,27 @@ class BrowserOriginAccessResponse(WireModel):
     """
 
 
-ComputerUseApprovalResponse = TypeAliasType(
-    "ComputerUseApprovalResponse",
+BrowserAuthenticationResponse = TypeAliasType(
+    "BrowserAuthenticationResponse",
     Annotated[
-        BrowserAuthenticationSubmit | BrowserAuthenticationCancel | BrowserOriginAccessResponse,
-        Field(title="ComputerUseApprovalResponse"),
+        BrowserAuthenticationSubmit | BrowserAuthenticationCancel,
+        Field(discriminator="action", title="BrowserAuthenticationResponse"),
     ],
 )
 """
-The answer to a computer-use approval: submit or cancel a login form, or decide on an origin.
+Submit or cancel a login form, tagged on `action`.
+"""
+
+
+ComputerUseApprovalResponse = TypeAliasType(
+    "ComputerUseApprovalResponse",
+    Annotated[
+        BrowserAuthenticationResponse | BrowserOriginAccessResponse,
+        Field(discriminator="type", title="ComputerUseApprovalResponse"),
+    ],
+)
+"""
+The answer to a computer-use approval, tagged on `type`: a login form is submitted or cancelled (tagged again on `action`), an origin gets a decision.
 """
 
 
@@ -259,8 +271,9 @@ class AdmittedSubmit(WireModel):
 
 
 AdmittedResponse = TypeAliasType(
-    "AdmittedResponse", Annotated[AdmittedSubmit | BrowserAuthenticationCancel, Field(title="AdmittedResponse")]
+    "AdmittedResponse",
+    Annotated[AdmittedSubmit | BrowserAuthenticationCancel, Field(discriminator="action", title="AdmittedResponse")],
 )
 """
-The admitted answer recorded in the history, without credential values.
+The admitted answer recorded in the history, without credential values, tagged on `action`.
 """
