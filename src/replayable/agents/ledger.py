@@ -168,7 +168,7 @@ class PendingActions:
         try:
             return _tool_result_adapter.validate_python(data)
         except ValidationError as exc:
-            errs = _errors(exc)
+            errs = _errors(exc, data=data)
             detail = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'tool_result'}: {e['msg']}" for e in errs)
             raise ToolResultError(
                 "malformed",
