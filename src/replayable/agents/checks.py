@@ -39,7 +39,8 @@ class ArgumentCheck:
     `execute` (also `passed`) is true only when the action's name matches the tool and its arguments
     pass the tool's `parameters`; `failures` lists each failure as a `SchemaFailure` (JSON Pointer
     `path` of the offending value and the failing JSON Schema `keyword`, e.g. `/refund`
-    `additionalProperties`; a name mismatch is path `""`, keyword `name`).
+    `additionalProperties`; a name mismatch is path `""`, keyword `name`). `record()` is the check as
+    one JSON audit record, `passing_paths()` the argument values that passed.
     """
 
     action: FunctionCallAction
