@@ -23,6 +23,7 @@ from .events import (
     _parse_action,
     _plain,
     _tool_result_adapter,
+    dump,
     is_unknown,
     parse_event,
     parse_input,
@@ -140,7 +141,7 @@ class ArgumentCheck:
 
 def _tool_parts(tool: Any) -> tuple[str | None, Any]:
     tool = _plain(tool)
-    if isinstance(tool, FunctionTool | FunctionToolResource):
+    if isinstance(tool, FunctionTool):
         return tool.name, tool.parameters
     if isinstance(tool, Mapping):
         if "parameters" in tool or tool.get("type") == "function":
@@ -214,7 +215,8 @@ def _function_tools(session: Any) -> dict[str, Any] | None:
     tools = getattr(agent, "tools", None)
     if not isinstance(tools, list):
         return None
-    return {tl.name: tl for tl in tools if isinstance(tl, FunctionTool | FunctionToolResource)}
+    # as plain JSON: every tool reader takes a function tool dict, whatever model class held it
+    return {tl.name: dump(tl) for tl in tools if isinstance(tl, FunctionTool | FunctionToolResource)}
 
 
 class _Log:
