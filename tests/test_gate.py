@@ -174,7 +174,13 @@ def _tool_shapes() -> dict[str, Any]:
         "chat completions": chat,
         "mcp": {"name": "get_weather", "description": "weather", "inputSchema": WEATHER},
         "agents FunctionTool": rp.agents.FunctionTool.model_validate(
-            {"type": "function", "name": "get_weather", "parameters": WEATHER, "defer_loading": False}
+            {
+                "type": "function",
+                "name": "get_weather",
+                "description": "weather",
+                "parameters": WEATHER,
+                "defer_loading": False,
+            }
         ),
         "openai SDK FunctionTool": SdkFunctionTool(
             type="function", name="get_weather", parameters=WEATHER, strict=True
