@@ -264,6 +264,9 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                 lineno += 1
                 if len(line) > max_bytes:
                     raise _too_big(name, max_bytes, f"line {lineno}")
+                size += len(line)
+                if size > max_bytes and not line.strip(_BLANK):  # endless blank lines after one document
+                    raise _too_big(name, max_bytes, "the input")
                 if line.strip(_BLANK):
                     inp = Input(name, Kind.JSONL, first=first, _file=f, _limit=max_bytes)
                     inp._pending = [(first_no, first_line), (lineno, line)]
