@@ -198,7 +198,8 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
 
     The checks run in this order and the first that fails is the reason: `namespaced` (type contains
     `:` or is not a string), `not_function_call`, `status` (not `completed`, except an `in_progress` call
-    whose `caller` is a program: it waits for its output), `arguments_type` (not a string), `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
+    whose `caller` is a program: it waits for its output), `arguments_type` (not a string),
+    `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
     not 1-64 characters, invalid `name`, ...), `name` (a whole tool was given and the call names
     another), `arguments_parse` (not strict JSON, see `replayable.arguments.parse_arguments`),
     `arguments_schema` (not a JSON object, or fails the schema), else `ok`.
