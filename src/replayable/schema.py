@@ -30,7 +30,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AGENTS_RULES", "AGENTS_SIDES", "CROSS_ITEM_RULES", "SIDES", "bundle", "json_schema", "source_root", "sides"]
+__all__ = [
+    "AGENTS_RULES",
+    "AGENTS_SIDES",
+    "CROSS_ITEM_RULES",
+    "NAMESPACED_PATTERN",
+    "SIDES",
+    "STREAM_RULES",
+    "bundle",
+    "json_schema",
+    "source_root",
+    "sides",
+]
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
@@ -52,20 +63,30 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
 
 
 def _item_side(
-    title: str, description: str, known: list[tuple[str, str]], tag: str, extra: list[str]
+    title: str,
+    description: str,
+    known: list[tuple[str, str]],
+    tag: str,
+    extra: list[str],
+    *,
+    what: str = "items",
+    rules: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
-    """A side whose root is oneOf [known items tagged on `tag`, *extra branches]."""
-    return {
+    """A side whose root is oneOf [known values tagged on `tag`, *extra branches]."""
+    spec: dict[str, Any] = {
         "title": title,
         "description": description,
         "known": {
             "title": title + "Known",
-            "description": f"The spec's own items, tagged on `{tag}`.",
+            "description": f"The spec's own {what}, tagged on `{tag}`.",
             "oneOf": [{"$ref": ref} for _, ref in known],
             "discriminator": {"propertyName": tag, "mapping": dict(known)},
         },
         "extra": extra,
     }
+    if rules is not None:
+        spec["rules"] = rules
+    return spec
 
 
 _OR = "open_responses/"
@@ -153,6 +174,63 @@ AGENTS_SIDES: dict[str, dict[str, Any]] = {
 }
 if (Path(__file__).resolve().parent / "_generated" / "agents").is_dir():
     SIDES.update(AGENTS_SIDES)
+
+#: Rules across the events of one Open Responses stream (`replayable.stream.StreamAssembler`).
+STREAM_RULES: tuple[str, ...] = (
+    "sequence_number strictly increases along a stream",
+    "an event about an output item comes after that item's response.output_item.added and before its "
+    "response.output_item.done; no delta follows its done event",
+    "a done event's text or arguments equal the concatenation of the deltas before it",
+    "no output item follows an incomplete one, and nothing follows response.completed, response.failed or "
+    "response.incomplete",
+    "the item of response.output_item.done is authoritative and is an output item "
+    "(replayable.parse_item(item, side=\"output\"))",
+    "an SSE `event:` name, when present, equals the event's type",
+)
+
+_ST = "streaming/"
+_STREAM_EVENTS = (
+    "response.created",
+    "response.queued",
+    "response.in_progress",
+    "response.completed",
+    "response.failed",
+    "response.incomplete",
+    "response.output_item.added",
+    "response.output_item.done",
+    "response.content_part.added",
+    "response.content_part.done",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.output_text.annotation.added",
+    "response.refusal.delta",
+    "response.refusal.done",
+    "response.reasoning.delta",
+    "response.reasoning.done",
+    "response.reasoning_summary_part.added",
+    "response.reasoning_summary_part.done",
+    "response.reasoning_summary_text.delta",
+    "response.reasoning_summary_text.done",
+    "response.function_call_arguments.delta",
+    "response.function_call_arguments.done",
+)
+
+#: The streaming side: one event of an Open Responses `text/event-stream`.
+SIDES["stream-events"] = _item_side(
+    "StreamEvent",
+    "One Open Responses streaming event (spec 2026-04-24, \"Streaming\"): a spec event tagged on `type`, or a "
+    "provider's own `slug:name` event (ExtensionEvent, which clients may ignore). The Python counterpart is "
+    "replayable.stream.parse_event in strict mode.",
+    [(t, _ST + t.replace(".", "_") + "_event.json") for t in _STREAM_EVENTS] + [("error", _ST + "error_event.json")],
+    "type",
+    [_ST + "extension_event.json"],
+    what="streaming events",
+    rules=STREAM_RULES,
+)
+SIDES["stream-events"]["intro"] = (
+    "This schema judges one event at a time. Rules across the events of a stream, checked by "
+    "replayable.stream.StreamAssembler and not expressible in JSON Schema:"
+)
 
 #: Extra named unions a side may refer to as `#/$defs/<Name>` (built, not read from a file).
 _SYNTHETIC: dict[str, dict[str, Any]] = {
@@ -244,11 +322,21 @@ class _Bundler:
         return "#/$defs/" + self.claim(name, f"{path}#{fragment}", lambda: self.rewrite(sub, path))
 
     def rewrite(self, node: Any, origin: Path | None) -> Any:
-        """Copy `node` (from file `origin`) with generator-only keys dropped and every reference rewritten."""
+        """Copy `node` (from file `origin`) with generator-only keys dropped and every reference rewritten.
+
+        A `$ref` with sibling keywords (`{"$ref": ..., "description": ...}`) becomes
+        `{"allOf": [{"$ref": ...}], "description": ...}`: the same schema in 2020-12, but code generators
+        (json-schema-to-typescript) then name the referenced type once instead of emitting a numbered copy
+        (`LongText1`) for every property that documents its reference.
+        """
         if isinstance(node, list):
             return [self.rewrite(x, origin) for x in node]
         if not isinstance(node, Mapping):
             return node
+        if "$ref" in node and any(k not in _GENERATOR_ONLY for k in node if k != "$ref"):
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            if "allOf" not in rest:
+                return self.rewrite({"allOf": [{"$ref": node["$ref"]}], **rest}, origin)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in _GENERATOR_ONLY:
@@ -261,6 +349,63 @@ class _Bundler:
             else:
                 out[key] = self.rewrite(value, origin)
         return out
+
+
+#: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
+NAMESPACED_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
+#: TypeScript type of a namespaced `type`: a template literal, so that `switch (x.type)` on a spec type
+#: (which has no colon) never selects the namespaced branch.
+TS_NAMESPACED = "`${string}:${string}`"
+#: TypeScript type of an unknown fallback's `type` (`UnknownSessionEvent`, ...). TypeScript has no type for
+#: "any string but these", and a plain `string` would keep the fallback in every `case` of a `switch`;
+#: `never` keeps it out of every known case and leaves it, alone, in the `default` branch.
+TS_UNKNOWN = "never"
+
+
+def _all_conditions(nodes: Any) -> bool:
+    return isinstance(nodes, list) and bool(nodes) and all(isinstance(n, dict) and set(n) == {"if", "then"} for n in nodes)
+
+
+def _chain(conditions: list[dict[str, Any]]) -> dict[str, Any]:
+    """`allOf: [if I1 then T1, if I2 then T2, ...]` as one `if I1 then (T1 and rest) else rest`: the same
+    schema, without the `allOf` that json-schema-to-typescript turns into a numbered copy of the object."""
+    first, rest = conditions[0], conditions[1:]
+    if not rest:
+        return dict(first)
+    tail = _chain(rest)
+    return {"if": first["if"], "then": {"allOf": [first["then"], tail]}, "else": tail}
+
+
+def _annotate(defs: dict[str, Any]) -> None:
+    """Make the bundle say what the models enforce, and let code generators narrow unions.
+
+    - A namespaced `type` (the `slug:name` pattern) gets `tsType` `${string}:${string}`.
+    - An object's `allOf` of `if`/`then` conditions becomes one `if`/`then`/`else` chain (see `_chain`).
+    - An `anyOf [Known, Unknown]` fallback union (Agents API): the fallback's `type` gets `minLength: 1`
+      and `not: {enum: [every known type]}`, taken from the known union's discriminator mapping, as the
+      models refuse a known type in the fallback (a known event with a bad field is an error, not an
+      unknown event); and `tsType` `never` (see `TS_UNKNOWN`).
+    """
+    for node in defs.values():
+        tag = (node.get("properties") or {}).get("type")
+        if isinstance(tag, dict) and tag.get("pattern") == NAMESPACED_PATTERN:
+            tag["tsType"] = TS_NAMESPACED
+        conditions = node.get("allOf")
+        if "properties" in node and "if" not in node and _all_conditions(conditions):
+            node.update(_chain(conditions))
+            del node["allOf"]
+    for node in defs.values():
+        branches = [b.get("$ref", "").removeprefix("#/$defs/") for b in node.get("anyOf", ())]
+        if len(branches) != 2 or not all(b in defs for b in branches):
+            continue
+        known, fallback = defs[branches[0]], defs[branches[1]]
+        mapping = (known.get("discriminator") or {}).get("mapping")
+        tag = (fallback.get("properties") or {}).get("type")
+        if not mapping or not isinstance(tag, dict) or tag.get("type") != "string" or "const" in tag:
+            continue
+        tag["minLength"] = 1
+        tag["not"] = {"enum": sorted(mapping)}
+        tag["tsType"] = TS_UNKNOWN
 
 
 def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
@@ -282,8 +427,11 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     else:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
-        intro = "This schema judges one item at a time. Rules across the items of a transcript, checked by "
-        intro += "replayable.check_transcript and not expressible in JSON Schema:"
+        intro = spec.get("intro") or (
+            "This schema judges one item at a time. Rules across the items of a transcript, checked by "
+            "replayable.check_transcript and not expressible in JSON Schema:"
+        )
+    _annotate(b.defs)
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))
     return {
         "$schema": _DRAFT,
