@@ -184,7 +184,7 @@ STREAM_RULES: tuple[str, ...] = (
     "no output item follows an incomplete one, and nothing follows response.completed, response.failed or "
     "response.incomplete",
     "the item of response.output_item.done is authoritative and is an output item "
-    "(replayable.parse_item(item, side=\"output\"))",
+    '(replayable.parse_item(item, side="output"))',
     "an SSE `event:` name, when present, equals the event's type",
 )
 
@@ -218,7 +218,7 @@ _STREAM_EVENTS = (
 #: The streaming side: one event of an Open Responses `text/event-stream`.
 SIDES["stream-events"] = _item_side(
     "StreamEvent",
-    "One Open Responses streaming event (spec 2026-04-24, \"Streaming\"): a spec event tagged on `type`, or a "
+    'One Open Responses streaming event (spec 2026-04-24, "Streaming"): a spec event tagged on `type`, or a '
     "provider's own `slug:name` event (ExtensionEvent, which clients may ignore). The Python counterpart is "
     "replayable.stream.parse_event in strict mode.",
     [(t, _ST + t.replace(".", "_") + "_event.json") for t in _STREAM_EVENTS] + [("error", _ST + "error_event.json")],
@@ -363,7 +363,9 @@ TS_UNKNOWN = "never"
 
 
 def _all_conditions(nodes: Any) -> bool:
-    return isinstance(nodes, list) and bool(nodes) and all(isinstance(n, dict) and set(n) == {"if", "then"} for n in nodes)
+    return (
+        isinstance(nodes, list) and bool(nodes) and all(isinstance(n, dict) and set(n) == {"if", "then"} for n in nodes)
+    )
 
 
 def _chain(conditions: list[dict[str, Any]]) -> dict[str, Any]:
