@@ -102,8 +102,10 @@ def test_stream_events_bundle_is_the_spec_event_union() -> None:
     known = doc["$defs"]["StreamEventKnown"]
     assert set(known["discriminator"]["mapping"]) == set(stream.SPEC_EVENT_TYPES)
     assert doc["oneOf"][-1] == {"$ref": "#/$defs/ExtensionEvent"}
+    readme = " ".join((ROOT / "schemas" / "README.md").read_text(encoding="utf-8").split())
     for rule in schema_mod.STREAM_RULES:
         assert rule in doc["description"]
+        assert rule.split(";")[0] in readme, f"schemas/README.md lists the stream rule {rule!r}"
 
 
 def test_conditions_kept_as_one_if_chain() -> None:
