@@ -73,6 +73,35 @@ def test_namespaced_types_are_template_literals(side: str) -> None:
         assert tagged, "the slug:name branch is in the bundle"
 
 
+def _literal(tag: dict[str, Any]) -> bool:
+    """A `type` schema TypeScript sees as literals: a const, an enum, a tsType, or an anyOf of those and null."""
+    if "const" in tag or "enum" in tag or "tsType" in tag:
+        return True
+    return "anyOf" in tag and all(_literal(t) or t == {"type": "null"} for t in tag["anyOf"])
+
+
+@pytest.mark.parametrize("side", schema_mod.sides())
+def test_every_union_of_types_is_tagged(side: str) -> None:
+    """Each branch of each union of named types has a literal `type` (or is itself such a union), so a
+    `switch (x.type)` in TypeScript narrows to one branch."""
+    doc = rp.json_schema(side)
+    defs = doc["$defs"]
+    unions = 0
+    for node in [doc, *_nodes(defs)]:
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if not branches or not all(set(b) == {"$ref"} for b in branches):
+                continue
+            unions += 1
+            for b in branches:
+                target = defs[b["$ref"].removeprefix("#/$defs/")]
+                if "oneOf" in target or "anyOf" in target:
+                    continue
+                tag = target.get("properties", {}).get("type")
+                assert tag is not None and _literal(tag), f"{side}: {b['$ref']} has no literal `type`"
+    assert unions
+
+
 @pytest.mark.parametrize(
     ("side", "fallback", "known"),
     [
