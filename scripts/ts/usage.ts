@@ -61,6 +61,15 @@ export function completedCalls(items: OutputItem[]): FunctionCall[] {
   return calls;
 }
 
+export function callIdOf(item: OutputItem): string {
+  if (item.type === "message") {
+    // @ts-expect-error narrowed to Message, which has no call_id (an unknown extra key at most)
+    const id: string = item.call_id;
+    return id;
+  }
+  return item.type === "function_call" || item.type === "function_call_output" ? item.call_id : "";
+}
+
 // --- items, input side --------------------------------------------------------------------------------
 
 export function describeInput(item: InputItem): string {
