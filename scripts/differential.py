@@ -4,7 +4,7 @@
 
 Writes one JSON document: `values` (every instance, each with the source it came from) and, per side of
 `replayable.schema.sides()`, `verdicts[side][i]`: whether the Python parser accepts `values[i]` in strict
-mode (see `PARSERS`). `scripts/ts/ajv_diff.mjs` validates the same values with Ajv against
+mode (see `_parsers`). `scripts/ts/ajv_diff.mjs` validates the same values with Ajv against
 `schemas/dist/<side>.json` and fails on any disagreement; `tests/test_languages.py` does the same with
 jsonschema-rs.
 
@@ -53,6 +53,10 @@ def _parsers() -> dict[str, Callable[[Any], object]]:
         "agents-items": agents.session_item_adapter.validate_python,
         "agents-required-actions": agents.required_action_adapter.validate_python,
     }
+    for side, name in (("request", "parse_request"), ("response", "parse_response")):
+        parse = getattr(rp, name, None)  # request and response bodies (issue 12), where the package has them
+        if parse is not None:
+            out[side] = text(parse)
     return out
 
 
@@ -71,7 +75,7 @@ def verdicts(values: list[Any], sides: list[str]) -> dict[str, list[bool]]:
     parsers, refused = _parsers(), _refusals()
     missing = [s for s in sides if s not in parsers]
     if missing:
-        raise SystemExit(f"no Python parser registered for side(s) {', '.join(missing)}: add them to PARSERS")
+        raise SystemExit(f"no Python parser for side(s) {', '.join(missing)}: add them to _parsers()")
     out: dict[str, list[bool]] = {}
     for side in sides:
         parse, got = parsers[side], []
