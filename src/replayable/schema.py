@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -410,6 +410,91 @@ def _annotate(defs: dict[str, Any]) -> None:
         tag["tsType"] = TS_UNKNOWN
 
 
+_SLUG_FIRST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_SLUG_REST = _SLUG_FIRST + "._-"
+
+
+def _ts_chars(chars: str, without: str = "") -> str:
+    return "${" + " | ".join(f'"{c}"' for c in chars if c not in without) + "}"
+
+
+def ts_other_slug(slug: str) -> str:
+    """A TypeScript type for every `slug:name` whose slug is not `slug`, as a union of template literals.
+
+    TypeScript cannot subtract a string pattern, but the slug alphabet (`NAMESPACED_PATTERN`) is finite:
+    a slug differs from `openai` in its first character, or is a proper prefix of it (`op:`), or first
+    differs at position i, or goes on after it (`openaix:`). Only those members are listed, so a
+    `case "openai:web_search_call"` never selects this type."""
+    parts = [f"`{_ts_chars(_SLUG_FIRST, slug[0])}${{string}}:${{string}}`"]
+    for i in range(1, len(slug)):
+        parts.append(f"`{slug[:i]}:${{string}}`")
+        parts.append(f"`{slug[:i]}{_ts_chars(_SLUG_REST, slug[i])}${{string}}:${{string}}`")
+    parts.append(f"`{slug}{_ts_chars(_SLUG_REST)}${{string}}:${{string}}`")
+    return " | ".join(parts)
+
+
+def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
+    """Where a namespaced type excludes typed types of one slug (OpenAI's native items: its `not` lists
+    `openai:web_search_call`, ...), split it in two equivalent branches, so TypeScript narrows the typed ones:
+
+    - the namespaced type itself takes every *other* slug (`not` the slug's pattern; `tsType` from
+      `ts_other_slug`), keeping its `slug:name` shape for `acme:search_result`;
+    - `Unknown<Slug><Item|Part>` takes the slug's types that have no typed model (`openai:brand_new`,
+      read by the models as the same opaque namespaced type), with `tsType` `never`, like the Agents API
+      fallbacks.
+
+    Every union that lists the namespaced type lists the new branch right after it; together they accept
+    exactly what the namespaced type accepted."""
+    for name in [n for n in defs if isinstance(defs[n], dict)]:
+        node = defs[name]
+        tag = (node.get("properties") or {}).get("type")
+        excluded = ((node.get("not") or {}).get("properties") or {}).get("type", {}).get("enum")
+        if not isinstance(tag, dict) or tag.get("pattern") != NAMESPACED_PATTERN or not excluded:
+            continue
+        slugs = {t.split(":", 1)[0] for t in excluded}
+        if len(slugs) != 1:
+            continue
+        (slug,) = slugs
+        other = f"Unknown{slug.title()}{name.removeprefix('Namespaced')}"
+        if other in defs:
+            continue
+        own = f"^{slug}:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
+        extra = {k: copy.deepcopy(v) for k, v in node.items() if k not in ("title", "description", "not")}
+        extra["properties"]["type"] = {
+            "type": "string",
+            "pattern": own,
+            "not": {"enum": sorted(excluded)},
+            "description": f"A `{slug}:` type with no typed model here.",
+            "tsType": TS_UNKNOWN,
+        }
+        defs[other] = {
+            "title": other,
+            "description": f"A `{slug}:` {name.removeprefix('Namespaced').lower()} of a type without a typed "
+            f"model here, kept verbatim (the models read it as {name}). In TypeScript its `type` is `never`, "
+            f"so that a `switch` on a typed `{slug}:` type never selects it.",
+            **extra,
+        }
+        tag["not"] = {"pattern": f"^{slug}:"}
+        tag["tsType"] = ts_other_slug(slug)
+        ref, new = {"$ref": f"#/$defs/{name}"}, {"$ref": f"#/$defs/{other}"}
+        for holder in [body, *defs.values()]:
+            for n in _walk(holder):
+                for key in ("oneOf", "anyOf"):
+                    branches = n.get(key)
+                    if isinstance(branches, list) and ref in branches and new not in branches:
+                        branches.insert(branches.index(ref) + 1, new)
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)
+
+
 def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     """Build the bundle of `side` from the source schemas below `root` (default: this checkout's `schemas/`).
 
@@ -434,6 +519,7 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
             "replayable.check_transcript and not expressible in JSON Schema:"
         )
     _annotate(b.defs)
+    _split_typed_slug(b.defs, body)
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))
     return {
         "$schema": _DRAFT,
