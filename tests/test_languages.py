@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -269,3 +270,63 @@ def test_models_of_the_other_side_are_read_again() -> None:
     assert isinstance(part, rp.Message)
     with pytest.raises(rp.ItemError):
         rp.parse_item(part.content[0], side="input")  # a content part is no item
+
+
+# --- typed slugs (OpenAI's native items) ------------------------------------------------------------------
+
+
+def _template_regex(ts: str) -> re.Pattern[str]:
+    """The strings a union of TypeScript template literals (as `ts_other_slug` writes them) stands for."""
+    members = []
+    for member in re.findall(r"`([^`]*)`", ts):
+        out = ""
+        for literal, hole in re.findall(r"([^$]+)|\$\{([^}]*)\}", member):
+            if literal:
+                out += re.escape(literal)
+            elif hole == "string":
+                out += ".*"
+            else:
+                out += "(?:" + "|".join(re.escape(c) for c in re.findall(r'"([^"]*)"', hole)) + ")"
+        members.append(out)
+    return re.compile("^(?:" + "|".join(members) + ")$", re.S)
+
+
+def test_ts_other_slug_is_every_slug_but_one() -> None:
+    pattern = _template_regex(schema_mod.ts_other_slug("openai"))
+    for other in ("acme:x", "o:x", "op:x", "opena:x", "openaix:y", "Openai:x", "xopenai:y", "openai2:z", "a.b:c:d"):
+        assert pattern.match(other), other
+    for typed in ("openai:web_search_call", "openai:x", "openai:a:b"):
+        assert not pattern.match(typed), typed
+
+
+def test_typed_slug_split_keeps_the_verdicts() -> None:
+    """A namespaced type that excludes typed `openai:` types becomes two branches accepting the same values."""
+    typed = {
+        "title": "WebSearchCall",
+        "description": "typed",
+        "type": "object",
+        "required": ["type", "id"],
+        "properties": {"type": {"const": "openai:web_search_call", "description": "t"}},
+    }
+    namespaced = json.loads(json.dumps(rp.json_schema("output")["$defs"]["NamespacedItem"]))
+    namespaced["not"] = {"required": ["type"], "properties": {"type": {"enum": ["openai:web_search_call"]}}}
+    defs = {"WebSearchCall": typed, "NamespacedItem": namespaced}
+    body = {"oneOf": [{"$ref": "#/$defs/WebSearchCall"}, {"$ref": "#/$defs/NamespacedItem"}]}
+    before = jsonschema_rs.validator_for({**json.loads(json.dumps(body)), "$defs": json.loads(json.dumps(defs))})
+    schema_mod._split_typed_slug(defs, body)
+    assert body["oneOf"][-1] == {"$ref": "#/$defs/UnknownOpenaiItem"}
+    assert defs["UnknownOpenaiItem"]["properties"]["type"]["tsType"] == "never"
+    assert defs["NamespacedItem"]["properties"]["type"]["tsType"] == schema_mod.ts_other_slug("openai")
+    after = jsonschema_rs.validator_for({**body, "$defs": defs})
+    values = [
+        {"type": "openai:web_search_call", "id": "ws"},
+        {"type": "openai:web_search_call"},
+        {"type": "openai:brand_new", "x": 1},
+        {"type": "acme:search", "hits": []},
+        {"type": "openai:"},
+        {"type": "web_search_call"},
+        {"type": "op:x"},
+    ]
+    for value in values:
+        assert before.is_valid(value) == after.is_valid(value), value
+    assert after.is_valid({"type": "openai:brand_new"}) and not after.is_valid({"type": "openai:web_search_call"})
