@@ -23,7 +23,7 @@ export function describeOutput(item: OutputItem): string {
     case "message":
       return item.role + ": " + textOf(item);
     case "function_call":
-      return `${item.name}(${item.arguments}) as ${item.call_id}, ${item.status}`;
+      return item.name + "(" + item.arguments + ") as " + item.call_id + ", " + item.status;
     case "function_call_output":
       return "answer to " + item.call_id + " (" + item.id + ")";
     case "reasoning":
@@ -85,7 +85,7 @@ export function describeInput(item: InputItem): string {
           return item.role;
       }
     case "function_call":
-      return `${item.name}(${item.arguments}) as ${item.call_id}`;
+      return item.name + "(" + item.arguments + ") as " + item.call_id;
     case "function_call_output":
       return "answer to " + item.call_id;
     case "reasoning":
@@ -211,7 +211,7 @@ export function onSessionEvent(event: AgentsSessionEvent): string {
 export function describeAction(action: AgentsRequiredAction): string {
   switch (action.type) {
     case "function_call":
-      return `${action.name}(${JSON.stringify(action.arguments)}) for ${action.turn_id}/${action.call_id}`;
+      return action.name + JSON.stringify(action.arguments) + " for " + action.turn_id + "/" + action.call_id;
     case "environment_connection":
     case "mcp_approval_request":
     case "computer_use_approval_request":
@@ -226,7 +226,7 @@ export function describeAction(action: AgentsRequiredAction): string {
 export function describeSessionItem(item: AgentsSessionItem): string {
   switch (item.type) {
     case "function_call":
-      return `${item.name} ${item.call_id} ${item.status} ${Object.keys(item.arguments).join(",")}`;
+      return item.name + " " + item.call_id + " " + item.status + " " + Object.keys(item.arguments).join(",");
     case "function_call_output":
       return "output for " + item.call_id;
     case "message":
