@@ -73,9 +73,11 @@ def session_ids(events: Iterable[str]) -> list[str]:
         if isinstance(event, agents.UnknownSessionEvent):
             continue  # kept verbatim, never acted on
         if event.type == "agent.session.created":
-            out.append(event.session.id)
+            out.append(event.event_id)
         elif event.type == "agent.session.requires_action":
-            out += [action.type for action in event.session.required_actions]
+            actions = event.session.required_actions
+            if isinstance(actions, list):  # absent (MISSING) when the event left it out
+                out += [action.type for action in actions]
     return out
 
 
