@@ -196,7 +196,7 @@ export function onSessionEvent(event: AgentsSessionEvent): string {
     case "agent.session.created":
       return "session " + event.session.id;
     case "agent.session.requires_action":
-      return event.session.required_actions.map(describeAction).join("; ");
+      return (event.session.required_actions ?? []).map(describeAction).join("; ");
     case "agent.session.turn.output_text.delta":
       return event.delta;
     case "agent.session.turn.item.done":
@@ -243,6 +243,8 @@ export function describeSessionItem(item: AgentsSessionItem): string {
     case "close_subagent_call":
     case "wait_for_subagents_call":
     case "computer_use_call":
+    case "computer_use_approval_request":
+    case "computer_use_approval_request_result":
       return item.type;
     default: {
       const unknown: UnknownSessionItem = item;
@@ -259,5 +261,8 @@ export function toolResultText(input: AgentsSessionInput): string {
       return `${input.input.length} messages`;
     case "agent.session.input.cancel":
       return "cancel";
+    case "agent.session.input.mcp_approval_request_result":
+    case "agent.session.input.computer_use_approval_request_result":
+      return "answer to " + input.request_id;
   }
 }
