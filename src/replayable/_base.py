@@ -30,6 +30,8 @@ __all__ = [
     "NamespacedBase",
     "NamespacedItemBase",
     "NamespacedPartBase",
+    "NamespacedToolBase",
+    "SPEC_TOOL_TYPES",
     "WireModel",
 ]
 
@@ -56,6 +58,10 @@ SPEC_PART_TYPES = frozenset(
         "url_citation",
     }
 )
+#: Tool and tool_choice types defined by the spec (`function`, `allowed_tools`) and the `tool_choice` strings.
+SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
+#: Fields whose single literal value is filled in when a model is built with keyword arguments.
+_TAG_FIELDS = ("type", "role", "object")
 
 
 class WireModel(BaseModel):
@@ -71,6 +77,25 @@ class WireModel(BaseModel):
         use_attribute_docstrings=True,
         defer_build=True,
     )
+
+    def __init__(self, /, **data: Any) -> None:
+        # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tag fields that have a
+        # literal default (`type`, `role`, `object`) count as given, so that a dump with
+        # `exclude_unset=True` always writes them. Parsing (`model_validate*`) never runs this.
+        tags = type(self).__dict__.get("_wire_tags")
+        if tags is None:
+            fields = type(self).model_fields
+            tags = tuple(
+                (n, fields[n].default) for n in _TAG_FIELDS if n in fields and isinstance(fields[n].default, str)
+            )
+            type.__setattr__(type(self), "_wire_tags", tags)
+        for name, value in tags:
+            data.setdefault(name, value)
+        super().__init__(**data)
+
+    # Not a custom __init__ for pydantic-core: validation builds instances directly, as for BaseModel (and
+    # as pydantic's own RootModel does), so parsing neither calls this nor loses its validation context.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class NamespacedBase(WireModel):
@@ -149,3 +174,10 @@ class NamespacedPartBase(NamespacedBase):
     """Base of `NamespacedPart`: a content part or annotation whose type is `slug:name`."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_PART_TYPES
+
+
+class NamespacedToolBase(NamespacedBase):
+    """Base of `NamespacedTool` and `NamespacedToolChoice`: a provider's own tool (`slug:name`; OpenAI's
+    un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
+
+    spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES
