@@ -53,46 +53,45 @@ from .replay import (
     gate,
 )
 
-from .request import (
-    AllowedToolsParam,
-    CompactRequestBody,
-    CreateResponseBody,
-    FunctionTool,
-    FunctionToolParam,
-    JsonObjectFormat,
-    JsonSchemaFormatParam,
-    NamespacedTool,
-    NamespacedToolChoice,
-    ReasoningConfigParam,
-    SpecificFunctionParam,
-    TextFormat,
-    TextParam,
-    ToolChoiceParam,
-    ToolParam,
-    dump_request,
-    parse_compact_request,
-    parse_request,
-)
-from .response import (
-    CompactResource,
-    Response,
-    Usage,
-    dump_response,
-    parse_compact_response,
-    parse_response,
-)
-
 if TYPE_CHECKING:
     from . import agents, parts, stream
     from .compare import Change, Difference, compare_items
     from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
+    from .request import (
+        AllowedToolsParam,
+        CompactRequestBody,
+        CreateResponseBody,
+        FunctionTool,
+        FunctionToolParam,
+        JsonObjectFormat,
+        JsonSchemaFormatParam,
+        NamespacedTool,
+        NamespacedToolChoice,
+        ReasoningConfigParam,
+        SpecificFunctionParam,
+        TextFormat,
+        TextParam,
+        ToolChoiceParam,
+        ToolParam,
+        dump_request,
+        parse_compact_request,
+        parse_request,
+    )
+    from .response import (
+        CompactResource,
+        Response,
+        Usage,
+        dump_response,
+        parse_compact_response,
+        parse_response,
+    )
     from .schema import json_schema
 
 __version__ = "0.1.0"
 
-# The Agents API and streaming models are many, and interop, diff and schema export are not needed to
-# parse and check items: they load on first use so that `import replayable` stays fast (see
-# benchmarks/README.md for the cold import time).
+# The Agents API and streaming models are many, and interop, diff, schema export and the request and
+# response bodies are not needed to parse and check items: they load on first use so that
+# `import replayable` stays fast (see benchmarks/README.md for the cold import time).
 _LAZY_MODULES = frozenset({"agents", "parts", "stream"})
 _LAZY_NAMES = {
     "Change": "compare",
@@ -104,6 +103,30 @@ _LAZY_NAMES = {
     "to_chat_completions": "interop",
     "to_input": "interop",
     "json_schema": "schema",
+    "AllowedToolsParam": "request",
+    "CompactRequestBody": "request",
+    "CreateResponseBody": "request",
+    "FunctionTool": "request",
+    "FunctionToolParam": "request",
+    "JsonObjectFormat": "request",
+    "JsonSchemaFormatParam": "request",
+    "NamespacedTool": "request",
+    "NamespacedToolChoice": "request",
+    "ReasoningConfigParam": "request",
+    "SpecificFunctionParam": "request",
+    "TextFormat": "request",
+    "TextParam": "request",
+    "ToolChoiceParam": "request",
+    "ToolParam": "request",
+    "dump_request": "request",
+    "parse_compact_request": "request",
+    "parse_request": "request",
+    "CompactResource": "response",
+    "Response": "response",
+    "Usage": "response",
+    "dump_response": "response",
+    "parse_compact_response": "response",
+    "parse_response": "response",
 }
 
 

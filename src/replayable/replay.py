@@ -28,6 +28,7 @@ from .arguments import (
     parse_arguments,
     schema_failures,
 )
+from .continuation import unwrap
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one
 
 __all__ = [
@@ -223,12 +224,14 @@ class TranscriptReport:
     `ok` is true when nothing is violated (pending calls allowed with `pending_ok=True` do not count);
     `violations` lists every broken rule in item order; `pending` lists the indexes of trailing calls
     still waiting for their output (only with `pending_ok=True`); `items` holds each parsed item, or
-    `None` where an item did not parse.
+    `None` where an item did not parse; `external` lists the `function_call_output`s of a continuation
+    request (one with `previous_response_id`, checked without `previous=`) whose calls are outside it.
     """
 
     violations: tuple[Violation, ...]
     pending: tuple[int, ...] = ()
     items: tuple[Any, ...] = field(default=(), repr=False)
+    external: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -370,6 +373,7 @@ def check_transcript(
     pending_ok: bool = False,
     allowed_tools: Iterable[str] | None = None,
     side: Side | None = None,
+    previous: Any = None,
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
 
@@ -383,9 +387,14 @@ def check_transcript(
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
     an `incomplete` item is the last item of a response.
 
+    `items` may also be a request body (its `input` is checked) or a whole response (its `output`, as
+    output). A request with `previous_response_id` continues a response: pass that response (or its
+    `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
+    calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
+
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments
-    (e.g. `side="sideways"`).
+    (e.g. `side="sideways"`, `items` that are neither a list nor a body).
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -393,9 +402,9 @@ def check_transcript(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     tool_params = _tool_index(tools)
     allowed = None if allowed_tools is None else set(allowed_tools)
-    if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
-        raise ValueError("items must be a list of items; use parse_items for JSON text")
-    raw_items = list(items)
+    unwrapped = unwrap(items, previous, side, provider)
+    raw_items, side, provider = unwrapped.items, unwrapped.side, unwrapped.provider
+    pending_ok = pending_ok or unwrapped.response  # a response's trailing calls wait to be executed
     violations: list[Violation] = []
     parsed: list[Any] = []
     views: list[_View] = []
@@ -414,7 +423,7 @@ def check_transcript(
                 views.append(view)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
-    return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
+    return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
 
 def check_stream(

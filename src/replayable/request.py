@@ -134,10 +134,10 @@ class _OpenAITextParam(TextParam):
 class _OpenAICreateResponseBody(CreateResponseBody):
     """The request body as OpenAI accepts it (see the module docstring); dumps back exactly as read."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
     include: list[str] | None | MISSING = MISSING  # type: ignore[assignment]
-    text: _OpenAITextParam | None | MISSING = MISSING  # type: ignore[assignment]
-    reasoning: _OpenAIReasoningConfigParam | None | MISSING = MISSING  # type: ignore[assignment]
+    text: _OpenAITextParam | None | MISSING = MISSING
+    reasoning: _OpenAIReasoningConfigParam | None | MISSING = MISSING
     truncation: Truncation | None | MISSING = MISSING  # type: ignore[assignment]
     service_tier: str | None | MISSING = MISSING  # type: ignore[assignment]
     store: bool | None | MISSING = MISSING  # type: ignore[assignment]
@@ -148,7 +148,7 @@ class _OpenAICreateResponseBody(CreateResponseBody):
 class _OpenAICompactRequestBody(CompactRequestBody):
     """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
 
 
 _OPENAI_CONTEXT = {"provider": "openai"}
@@ -290,7 +290,7 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
                 keep = False
                 break
             if relevant is True:
-                after_tag = seg.startswith("tagged-union[")
+                after_tag = isinstance(seg, str) and seg.startswith("tagged-union[")
                 continue
             if isinstance(seg, str) and (seg.startswith(("function-", "union[", "nullable[", "missing-sentinel"))):
                 continue
@@ -345,5 +345,7 @@ def dump_request(body: CreateResponseBody | CompactRequestBody) -> dict[str, Any
     tool and format, no added nulls. Equal to `body.model_dump(mode="json", exclude_unset=True)`.
     Raises `ItemError` when `body` is not a request body model."""
     if not isinstance(body, CreateResponseBody | CompactRequestBody):
-        raise ItemError([{"loc": (), "type": "model_type", "msg": f"expected a request body, got {type(body).__name__}"}])
+        raise ItemError(
+            [{"loc": (), "type": "model_type", "msg": f"expected a request body, got {type(body).__name__}"}]
+        )
     return body.model_dump(mode="json", by_alias=True, exclude_unset=True)
