@@ -18,7 +18,8 @@ def test_model_matches_its_schema(path: Path) -> None:
     schema = load(path)
     module = importlib.import_module(f"replayable._generated.open_responses.{path.stem}")
     model = getattr(module, schema["title"])
-    fields = model.model_fields
+    # by wire name: a property that would shadow a pydantic attribute (`schema`) is `schema_` with an alias
+    fields = {f.alias or name: f for name, f in model.model_fields.items()}
     assert set(fields) == set(schema["properties"])
     required = {name for name, f in fields.items() if f.is_required()}
     assert required == set(schema.get("required", []))

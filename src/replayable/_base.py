@@ -11,7 +11,8 @@ as `openai:<type>` and written back exactly as it came.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+import typing
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -21,7 +22,7 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, PydanticUndefined
 
 __all__ = [
     "NAMESPACED_TYPE",
@@ -78,18 +79,31 @@ class WireModel(BaseModel):
         defer_build=True,
     )
 
+    #: (field, value) of the tag fields (`type`, `role`, `object`) that are one literal: filled in when a
+    #: model is built by keyword, required when one is parsed.
+    _wire_tags: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # The generator gives a literal tag its value as default (`type: Literal["function_call"] =
+        # "function_call"`, from the schema's `default`) so that type checkers let code build a model
+        # without it. Parsing must still require the tag, as the schema does: the default is taken off
+        # the field here (before the deferred schema is built) and filled in by `__init__` instead.
+        super().__pydantic_init_subclass__(**kwargs)
+        tags = dict(cls._wire_tags)
+        for name in _TAG_FIELDS:
+            info = cls.__pydantic_fields__.get(name)
+            if info is None or not isinstance(info.default, str):
+                continue
+            tags[name] = info.default
+            if typing.get_origin(info.annotation) is Literal:  # exactly one literal: required on the wire
+                info.default = PydanticUndefined
+        cls._wire_tags = tuple(tags.items())
+
     def __init__(self, /, **data: Any) -> None:
-        # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tag fields that have a
-        # literal default (`type`, `role`, `object`) count as given, so that a dump with
-        # `exclude_unset=True` always writes them. Parsing (`model_validate*`) never runs this.
-        tags = type(self).__dict__.get("_wire_tags")
-        if tags is None:
-            fields = type(self).model_fields
-            tags = tuple(
-                (n, fields[n].default) for n in _TAG_FIELDS if n in fields and isinstance(fields[n].default, str)
-            )
-            type.__setattr__(type(self), "_wire_tags", tags)
-        for name, value in tags:
+        # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tags count as given,
+        # so that a dump with `exclude_unset=True` always writes them. Parsing never runs this.
+        for name, value in self._wire_tags:
             data.setdefault(name, value)
         super().__init__(**data)
 

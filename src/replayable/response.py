@@ -82,6 +82,7 @@ class _OpenAITextField(TextField):
 class _OpenAIResponse(Response):
     """A response as OpenAI sends it (see the module docstring); dumps back exactly as read."""
 
+    created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
     completed_at: int | float | None | MISSING = MISSING  # type: ignore[assignment]
     status: str | None | MISSING = MISSING  # type: ignore[assignment]
     incomplete_details: IncompleteDetails | None | MISSING = MISSING  # type: ignore[assignment]
