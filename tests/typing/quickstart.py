@@ -4,7 +4,6 @@ tests/test_quickstart.py, and run by it (with a canned response instead of an HT
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import replayable as rp
@@ -43,8 +42,7 @@ def next_request(response: rp.Response, tools: list[rp.FunctionToolParam]) -> rp
             continue
         verdict = rp.gate(item, schemas.get(item.name))
         if verdict.ok:
-            args: dict[str, Any] = json.loads(item.arguments)
-            result = get_weather(**args)
+            result = get_weather(**verdict.arguments)
         else:
             result = f"refused: {verdict.message}"
         outputs.append(rp.FunctionCallOutputParam(call_id=item.call_id, output=result))
