@@ -6,6 +6,8 @@ items, `tools` are `FunctionToolParam`s (or a provider's own `slug:name` tool, k
 `text` a `TextParam`, `reasoning` a `ReasoningConfigParam`. Build it with keyword arguments (every `type`
 and `role` is filled in) and send `dump_request(body)` (the same as `body.model_dump(mode="json",
 exclude_unset=True)`): the dump holds exactly what was set, with a `type` on every item and part.
+The one key that would shadow a pydantic attribute, a `json_schema` format's `schema`, is the field
+`schema_` (`JsonSchemaFormatParam(name="answer", schema_={...})`; `schema=` works at run time too).
 
 `parse_request(data, provider=None)` reads a body (dict, JSON text or bytes). Strict Open Responses by
 default; `provider="openai"` also reads what OpenAI accepts and the spec does not: native tool types
