@@ -213,10 +213,35 @@ def test_openai_mode_reads_what_openai_accepts() -> None:
     SDK_PARAMS.validate_python(body)
 
 
-@pytest.mark.parametrize("bad", [None, 5, [], "[]", "{", b"\xff", '{"model": NaN}', {"model": float("inf")}])
+def nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"x": 1}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        5,
+        [],
+        "[]",
+        "{",
+        b"\xff",
+        '{"model": NaN}',
+        {"model": float("inf")},
+        "[" * 100_000,
+        {"metadata": nested(5000)},
+        {"model": "m", "extra": {1, 2}},
+        {"input": "\ud800"},
+        {"input": [{"type": "message", "role": "user", "content": "x", "extra": nested(200)}]},
+    ],
+)
 def test_not_a_body_is_an_item_error(bad: Any) -> None:
-    with pytest.raises(rp.ItemError):
-        rp.parse_request(bad)
+    for parse in (rp.parse_request, rp.parse_response, rp.parse_compact_request, rp.parse_compact_response):
+        with pytest.raises(rp.ItemError):
+            parse(bad)  # type: ignore[operator]
 
 
 def test_compact_request() -> None:

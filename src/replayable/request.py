@@ -84,6 +84,7 @@ __all__ = [
     "JsonObjectFormat",
     "JsonSchemaFormat",
     "JsonSchemaFormatParam",
+    "MAX_BODY_DEPTH",
     "Metadata",
     "NamespacedTool",
     "NamespacedToolChoice",
@@ -183,8 +184,12 @@ def validate_body(
     as JSON; `ValueError` for a bad `provider`.
     """
     _check_provider(provider)
+    title = f"invalid {what}"
     if isinstance(data, str | bytes | bytearray):
-        data = _loads(data, what)
+        try:
+            data = _loads(data, what)
+        except ItemError as exc:
+            raise ItemError(exc.errors, title=title) from None
     data, from_sdk = _coerce(data)
     if from_sdk:
         provider = "openai"
@@ -195,14 +200,15 @@ def validate_body(
         data = data.model_dump(mode="json", exclude_unset=True)
     if not isinstance(data, dict):
         got = "null" if data is None else type(data).__name__
-        raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}])
+        raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
     why = _not_json(data, MAX_BODY_DEPTH)
     if why is not None:
-        raise ItemError([{"loc": (), "type": "too_deep" if "nests" in why else "not_json", "msg": why}])
+        why = why.replace("the item nests", f"the {what} nests").replace("items.MAX_ITEM_DEPTH", "request.MAX_BODY_DEPTH")
+        raise ItemError([{"loc": (), "type": "too_deep" if "nests" in why else "not_json", "msg": why}], title)
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        raise ItemError(clean_body_errors(exc, data), title=f"invalid {what}") from None
+        raise ItemError(clean_body_errors(exc, data), title=title) from None
 
 
 #: Every `type` the spec gives an item, part, annotation, tool, tool choice or text format: a value of one
