@@ -203,7 +203,8 @@ def validate_body(
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
     why = _not_json(data, MAX_BODY_DEPTH)
     if why is not None:
-        why = why.replace("the item nests", f"the {what} nests").replace("items.MAX_ITEM_DEPTH", "request.MAX_BODY_DEPTH")
+        why = why.replace("the item nests", f"the {what} nests")
+        why = why.replace("items.MAX_ITEM_DEPTH", "request.MAX_BODY_DEPTH")
         raise ItemError([{"loc": (), "type": "too_deep" if "nests" in why else "not_json", "msg": why}], title)
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
