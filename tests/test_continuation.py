@@ -60,6 +60,10 @@ def test_output_answering_nothing_is_still_a_violation_with_previous() -> None:
     assert [(v.index, v.code) for v in report.violations] == [(1, rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL)]
     twice = rp.check_transcript({"previous_response_id": "r", "input": [answer("call_1"), answer("call_1")]}, previous=[CALL])
     assert [v.code for v in twice.violations] == [rp.ViolationCode.DUPLICATE_OUTPUT]
+    assert "(item 0 of the previous output) was already answered" in twice.violations[0].message
+    own = rp.check_transcript({"previous_response_id": "r", "input": [dict(CALL, id="fc_2")]}, previous=[CALL])
+    assert [(v.index, v.code) for v in own.violations][:1] == [(0, rp.ViolationCode.DUPLICATE_CALL_ID)]
+    assert "already used by item 0 of the previous output" in own.violations[0].message
 
 
 def test_unfinished_previous_call_must_not_be_answered() -> None:

@@ -18,6 +18,7 @@ request), not reported as `output_without_function_call`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,16 @@ __all__ = ["Unwrapped", "body_items", "unwrap"]
 #: Keys that mark a JSON object as a request body (it has no `type`, unlike an item).
 _REQUEST_KEYS = frozenset({"input", "model", "previous_response_id", "instructions", "tools", "tool_choice"})
 _RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
+#: "item 7" in a violation message: an index into the checked list, renumbered for the request's input.
+_ITEM_REF = re.compile(r"\bitem (\d+)\b")
+
+
+def _renumber(message: str, offset: int) -> str:
+    def one(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return f"item {n - offset}" if n >= offset else f"item {n} of the previous output"
+
+    return _ITEM_REF.sub(one, message)
 
 
 def _kind(value: Any) -> str | None:
@@ -103,7 +114,11 @@ class Unwrapped:
 
         off = self.offset
         violations = [
-            dataclasses.replace(v, index=v.index - off) if v.index is not None else v
+            dataclasses.replace(
+                v, index=v.index - off if v.index is not None else None, message=_renumber(v.message, off)
+            )
+            if off
+            else v
             for v in report.violations
             if v.index is None or v.index >= off
         ]
