@@ -42,3 +42,25 @@ def test_every_property_is_described_and_type_is_a_required_const(path: Path) ->
 def test_every_schema_has_a_module() -> None:
     generated = {p.stem for p in (ROOT / "src" / "replayable" / "_generated" / "open_responses").glob("*.py")}
     assert {p.stem for p in SCHEMAS} <= generated
+
+
+def test_literal_tags_are_required_when_parsing_and_filled_when_building() -> None:
+    """A schema `default` on a const tag lets code build a model without it (type checkers see the
+    default), but parsing must still require the tag: WireModel takes the default off the field."""
+    import replayable  # noqa: F401  (loads every public model)
+    from replayable import request, response  # noqa: F401
+    from replayable._base import WireModel
+
+    seen = 0
+    stack = list(WireModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        for name, value in cls._wire_tags:
+            field = cls.model_fields[name]
+            if name == "type" and cls.__name__ == "ItemReferenceParam":
+                assert not field.is_required()  # `type` may be absent on a reference
+                continue
+            assert field.is_required(), (cls.__name__, name)
+            seen += 1
+    assert seen > 40
