@@ -4,6 +4,7 @@ the same const tags. A diff here means the generated code and the contract drift
 from __future__ import annotations
 
 import importlib
+import typing
 from pathlib import Path
 
 import pytest
@@ -62,5 +63,6 @@ def test_literal_tags_are_required_when_parsing_and_filled_when_building() -> No
                 assert not field.is_required()  # `type` may be absent on a reference
                 continue
             assert field.is_required(), (cls.__name__, name)
+            assert typing.get_args(field.annotation) == (value,), (cls.__name__, name)
             seen += 1
     assert seen > 40
