@@ -14,7 +14,7 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   response, with every streaming rule checked (spec "Items are state machines", "Items are streamable");
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
-  `replayable check`).
+  `replayable check`; its report is rendered by `replayable.reports.format_stream_report`).
 
 Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
@@ -30,6 +30,11 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `not_added`: an event for an `output_index` never announced by `response.output_item.added`
   (or whose `item_id` is not that item's id: `item_id`).
 - `added_twice`: a second `response.output_item.added` for one `output_index`.
+- `output_index`: a `response.output_item.added` whose `output_index` is not the next position in
+  `response.output` (items are added at 0, 1, 2, ... in order: an index that skips one is found at the
+  event that skips, and the item is never handed out as executable).
+- `duplicate_id`: an item whose `id` or `call_id` is already another item's in this response (found at
+  the `added`, or at the `done` that first carries it; the item is never handed out).
 - `after_done`: any event for an item after its `response.output_item.done` ("no updates after
   completed").
 - `item_schema`: the item of `output_item.added` / `.done` is not a valid output item.
@@ -59,8 +64,10 @@ events (ignored, only their `sequence_number` counts), `encrypted_content` prese
 changed at `done`, a part without any delta (empty text).
 """
 
+from typing import Any
+
 from .assembler import StreamAssembler
-from .check import StreamReport, check_stream, format_stream_report, is_event_list, looks_like_sse
+from .check import StreamReport, check_stream, is_event_list
 from .events import (
     SPEC_EVENT_TYPES,
     TERMINAL_EVENT_TYPES,
@@ -138,11 +145,23 @@ __all__ = [
     "StreamRule",
     "StreamWarning",
     "check_stream",
-    "format_stream_report",
     "is_event_list",
-    "looks_like_sse",
     "parse_event",
     "parse_sse",
     "response_resource_adapter",
     "stream_event_adapter",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`format_stream_report` and `looks_like_sse` moved to `replayable.reports` and `replayable.inputs`
+    (the command line's report and input modules); the old names still resolve."""
+    if name == "format_stream_report":
+        from replayable.reports import format_stream_report  # noqa: PLC0415
+
+        return format_stream_report
+    if name == "looks_like_sse":
+        from replayable.inputs import looks_like_sse  # noqa: PLC0415
+
+        return looks_like_sse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
-from replayable.items import ItemError, OutputItem, Provider, _clean_errors, dump_item, parse_item
+from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
 from replayable.response import Response, parse_response
 
 from .events import (
@@ -24,6 +24,7 @@ from .events import (
     _coerce_event,
     _light_adapter,
     _peek,
+    _schema_errors,
     _schema_message,
 )
 from .rules import StreamError, StreamRule, StreamWarning
@@ -115,6 +116,7 @@ class StreamAssembler:
         self.error: ErrorPayload | None = None
         self._slots: dict[int, _Slot] = {}
         self._by_id: dict[str, int] = {}
+        self._call_ids: dict[str, int] = {}
         self._finished: dict[int, OutputItem] = {}
         self._last_seq: int | None = None
         self._noted_missing_seq = False
@@ -184,7 +186,12 @@ class StreamAssembler:
     # -- the rules -----------------------------------------------------------------------------------
 
     def _feed(self, event: Any) -> list[OutputItem]:
-        raw, sdk = _coerce_event(event)
+        self._etype, self._seq = None, None
+        try:
+            raw, sdk = _coerce_event(event)
+        except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
+            self._violate(exc.rule, exc.message)
+            return []
         provider: Provider = "openai" if sdk else self.provider
         self._etype, self._seq = _peek(raw)
         if not isinstance(raw, Mapping):
@@ -249,15 +256,12 @@ class StreamAssembler:
         except ValidationError as exc:
             errs = [
                 e
-                for e in _clean_errors(exc, raw)
+                for e in _schema_errors(exc, raw)
                 if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
             ]
             if not errs:
                 return True  # only the missing sequence_number, already judged
-            self._violate(
-                StreamRule.EVENT_SCHEMA,
-                "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {e['msg']}" for e in errs[:5]),
-            )
+            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
             return False
 
     def _extension(self, raw: Mapping[str, Any], provider: Provider) -> None:
@@ -364,15 +368,36 @@ class StreamAssembler:
                 f"item {self._incomplete_at} ended incomplete, so it must be the last item; "
                 f"output_index {idx} follows it",
             )
-        slot = _Slot(idx, item if isinstance(item, dict) else None)
+        gap = idx != len(self._slots)
+        if gap:  # seen here, before any later event can hand out the item at the wrong position
+            self._violate(
+                StreamRule.OUTPUT_INDEX,
+                f"output_index {idx} is not the next position in response.output: {len(self._slots)} item(s) "
+                f"were added before it, so it must be {len(self._slots)}",
+            )
+        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap)
         if isinstance(item, dict):
             slot.type, slot.id = item.get("type"), item.get("id")
             if self._parse(item, provider) is None:
                 slot.tainted = True
-            if isinstance(slot.id, str):
-                self._by_id.setdefault(slot.id, idx)
+            self._claim(slot, item)
         self._slots[idx] = slot
         return []
+
+    def _claim(self, slot: _Slot, item: Mapping[str, Any]) -> None:
+        """Record the item's `id` and `call_id`; one already used by another item of this response is a
+        `duplicate_id` finding here, at the first event that shows it (the item is never handed out)."""
+        for key, seen in (("id", self._by_id), ("call_id", self._call_ids)):
+            value = item.get(key)
+            if not isinstance(value, str):
+                continue
+            other = seen.setdefault(value, slot.index)
+            if other != slot.index:
+                slot.tainted = True
+                self._violate(
+                    StreamRule.DUPLICATE_ID,
+                    f"{key} {value!r} of output_index {slot.index} is already the {key} of output_index {other}",
+                )
 
     def _on_done(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
         idx = raw["output_index"]
@@ -397,6 +422,8 @@ class StreamAssembler:
             slot.tainted = True
             what = ", ".join(f"{k} {before.get(k)!r} -> {d.get(k)!r}" for k in changed)
             self._violate(StreamRule.ITEM_CHANGED, f"the done item differs from the added one: {what}")
+        else:
+            self._claim(slot, d)  # ids first seen on the done item
         status = d.get("status")
         spec_type = d.get("type") in (
             "message",

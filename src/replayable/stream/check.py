@@ -3,7 +3,6 @@ of the items it assembles."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -15,10 +14,7 @@ from .assembler import StreamAssembler
 from .rules import StreamWarning
 from .sse import _parse_sse
 
-__all__ = ["StreamReport", "check_stream", "format_stream_report", "is_event_list", "looks_like_sse"]
-
-# ---------------------------------------------------------------------------------------------------
-# Checking a capture (used by `replayable check`)
+__all__ = ["StreamReport", "check_stream", "is_event_list"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +33,6 @@ class StreamReport:
     @property
     def ok(self) -> bool:
         return self.transcript.ok and not any(f.violation for f in self.findings)
-
-
-def looks_like_sse(data: bytes, name: str = "") -> bool:
-    """True for an SSE capture: a `.sse` file name, or content whose first line starts with `event:`,
-    `data:` or `:` (a comment)."""
-    if name.endswith(".sse"):
-        return True
-    head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
-    return head.startswith((b"event:", b"data:", b":"))
 
 
 def is_event_list(value: Any) -> bool:
@@ -88,36 +75,3 @@ def check_stream(
     items = asm.items
     report = check_transcript(items, side="output", pending_ok=True, provider=provider, tools=tools, target=target)
     return StreamReport([*notes, *asm.warnings], report, items, n, asm.status)
-
-
-def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
-    """Render a `StreamReport` for the command line (`fmt` is `text` or `json`)."""
-    if fmt == "json":
-        return json.dumps(
-            {
-                "file": name,
-                "kind": "stream",
-                "ok": report.ok,
-                "events": report.events,
-                "status": report.status,
-                "items": len(report.items),
-                "stream": [f.as_dict() for f in report.findings],
-                "violations": [v.as_dict() for v in report.transcript.violations],
-                "pending": list(report.transcript.pending),
-            },
-            indent=2,
-        )
-    lines = []
-    for f in report.findings:
-        lines.append(f"{name}: {'stream' if f.violation else 'note'}: {f.rule}: {f}")
-    for v in report.transcript.violations:
-        lines.append(f"{name}: item {v.index}: {v.code}: {v.message}")
-    if report.transcript.pending:
-        lines.append(
-            f"{name}: pending calls (awaiting output) at items " + ", ".join(map(str, report.transcript.pending))
-        )
-    verdict = "stream ok, items replay-safe" if report.ok else "NOT ok"
-    lines.append(
-        f"{name}: {verdict}: {report.events} events, {len(report.items)} items, status {report.status or 'none'}"
-    )
-    return "\n".join(lines)

@@ -49,7 +49,7 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 )
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
-from replayable.items import ItemError, Provider, _clean_errors, is_openai_model, plain_json
+from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, _not_json, is_openai_model, plain_json
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
 from .rules import StreamError, StreamRule
@@ -189,8 +189,18 @@ def _coerce_event(data: Any) -> tuple[Any, bool]:
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
 
 
-def _schema_message(exc: ValidationError, raw: Any) -> str:
-    errs = _clean_errors(exc, raw)
+def _schema_errors(exc: ValidationError, raw: Any) -> list[dict[str, Any]]:
+    """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
+    surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
+    cannot even render some of those in its messages."""
+    why = _not_json(raw, MAX_ITEM_DEPTH)
+    if why is not None:
+        return [{"loc": (), "type": "not_json", "msg": why.replace("the item", "the event")}]
+    return _clean_errors(exc, raw)
+
+
+def _schema_message(exc: ValidationError, raw: Any, errs: list[dict[str, Any]] | None = None) -> str:
+    errs = _schema_errors(exc, raw) if errs is None else errs
     return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {e['msg']}" for e in errs[:5])
 
 

@@ -24,6 +24,8 @@ class StreamRule(StrEnum):
     NOT_ADDED = "not_added"
     ITEM_ID = "item_id"
     ADDED_TWICE = "added_twice"
+    OUTPUT_INDEX = "output_index"
+    DUPLICATE_ID = "duplicate_id"
     AFTER_DONE = "after_done"
     ITEM_SCHEMA = "item_schema"
     ITEM_CHANGED = "item_changed"

@@ -15,23 +15,32 @@ __all__ = ["parse_sse"]
 # SSE
 
 
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StreamError(
+            StreamRule.SSE_MALFORMED, f"the text holds a lone UTF-16 surrogate at character {exc.start}"
+        ) from None
+
+
 def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
     """Yield (bytes, is_line) pieces of the source."""
     if isinstance(source, bytes | bytearray | memoryview):
         yield bytes(source), False
     elif isinstance(source, str):
-        yield source.encode("utf-8"), False
+        yield _encode(source), False
     elif hasattr(source, "read"):
         stream: IO[Any] = source
         while True:
             block = stream.read(65536)
             if not block:
                 return
-            yield (block.encode("utf-8") if isinstance(block, str) else bytes(block)), False
+            yield (_encode(block) if isinstance(block, str) else bytes(block)), False
     else:
         for piece in source:
             if isinstance(piece, str):
-                yield piece.encode("utf-8"), True
+                yield _encode(piece), True
             elif isinstance(piece, bytes | bytearray | memoryview):
                 yield bytes(piece), False
             else:
@@ -42,39 +51,46 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
 
 
 def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
-    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE)."""
+    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE).
+
+    Linear in the input however it is chunked: each chunk is split once (`bytes.splitlines`, which
+    splits on CR, LF and CRLF only), and the pieces of a line that spans chunks are kept in a list and
+    joined once, when the line ends.
+    """
     offset = 0
-    buf = b""
+    partial: list[bytes] = []  # the pieces of a line not ended yet (none holds a terminator)
+    skip_lf = False  # the last chunk ended with CR: a LF starting the next one completes that CRLF
     for piece, is_line in _chunks(source):
+        if skip_lf and piece[:1] == b"\n":
+            piece = piece[1:]
+            offset += 1
+        skip_lf = False
         if is_line:
-            if buf:
-                piece = buf + piece
-                buf = b""
+            if partial:
+                piece = b"".join((*partial, piece))
+                partial = []
             body = piece.rstrip(b"\r\n")
             for line in body.splitlines() or [b""]:
                 yield offset, line
                 offset += len(line) + 1
             continue
-        buf += piece
-        start = 0
-        n = len(buf)
-        while start < n:
-            lf = buf.find(b"\n", start)
-            cr = buf.find(b"\r", start, lf if lf >= 0 else n)
-            if cr >= 0:
-                if cr + 1 == n:
-                    break  # a CR at the end of a chunk may be the first half of CRLF
-                end, nxt = cr, cr + (2 if buf[cr + 1 : cr + 2] == b"\n" else 1)
-            elif lf >= 0:
-                end, nxt = lf, lf + 1
-            else:
-                break
-            yield offset, buf[start:end]
-            offset += nxt - start
-            start = nxt
-        buf = buf[start:]
-    if buf:
-        yield offset, buf.rstrip(b"\r")
+        if not piece:
+            continue
+        lines = piece.splitlines(keepends=True)
+        tail = lines.pop() if not lines[-1].endswith((b"\n", b"\r")) else None
+        for line in lines:
+            if partial:
+                partial.append(line)
+                line = b"".join(partial)
+                partial = []
+            yield offset, line.rstrip(b"\r\n")
+            offset += len(line)
+        if tail is not None:
+            partial.append(tail)
+        else:
+            skip_lf = piece.endswith(b"\r")
+    if partial:
+        yield offset, b"".join(partial)
 
 
 def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
