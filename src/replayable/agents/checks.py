@@ -15,8 +15,9 @@ from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.function_tool import FunctionTool
 from replayable._generated.agents.function_tool_resource import FunctionToolResource
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
-from replayable.arguments import SchemaFailure, _pointer, schema_failures
+from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
 from replayable.items import ItemError
+from replayable.tools import read_tool
 
 from .events import (
     ToolResultError,
@@ -139,38 +140,20 @@ class ArgumentCheck:
         )
 
 
-def _tool_parts(tool: Any) -> tuple[str | None, Any]:
-    tool = _plain(tool)
-    if isinstance(tool, FunctionTool):
-        return tool.name, tool.parameters
-    if isinstance(tool, Mapping):
-        if "parameters" in tool or tool.get("type") == "function":
-            name = tool.get("name")
-            return (name if isinstance(name, str) else None), tool.get("parameters", {})
-        return None, tool  # a bare JSON Schema
-    if isinstance(tool, bool):
-        return None, tool
-    raise ItemError(
-        [
-            {
-                "loc": (),
-                "type": "tool_type",
-                "msg": f"a tool must be a function tool object or a JSON Schema, got {type(tool).__name__}",
-            }
-        ],
-        "invalid tool",
-    )
-
-
-def check_arguments(action: Any, tool: Any) -> ArgumentCheck:
+def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | None = None) -> ArgumentCheck:
     """Check a required `function_call` action against its function tool before executing it.
 
     `action` is a `FunctionCallAction` or its JSON (`{type: "function_call", turn_id, call_id, name,
-    arguments: {...}}`; `arguments` is a JSON object in the Agents API). `tool` is a function tool
-    (`{type: "function", name, parameters, ...}`, a `FunctionTool`) or a bare JSON Schema. The
-    arguments are checked with jsonschema-rs through `replayable.arguments.schema_failures`, exactly as
-    `replayable.gate` does. Raises `ItemError` when the action is not a valid function_call action and
-    `SchemaError` when the tool's schema is not valid JSON Schema.
+    arguments: {...}}`; `arguments` is a JSON object in the Agents API). `tool` is a bare JSON Schema or
+    a tool in any shape `replayable.tools.read_tool` knows (Agents `FunctionTool`, Responses or Chat
+    Completions function tool, MCP `{name, inputSchema}`); a tool's name must match the action's
+    (else a failure at path `""`, keyword `name`). Arguments nested deeper than
+    `replayable.arguments.MAX_DEPTH` fail with keyword `too_deep` (and are never handed to the
+    validator), values JSON cannot hold with `not_json`. The arguments are checked with jsonschema-rs
+    through `replayable.arguments.schema_failures`, exactly as `replayable.gate` does (`registry`: shared
+    schemas for `$ref`, in-process only). Raises `ItemError` when the action is not a valid
+    function_call action and `SchemaError` when the tool is in no known shape or its schema is not
+    valid or refers outside itself (nothing is ever fetched).
     """
     parsed = _parse_action(action)
     if not isinstance(parsed, FunctionCallAction):
@@ -184,12 +167,17 @@ def check_arguments(action: Any, tool: Any) -> ArgumentCheck:
             ],
             "invalid required action",
         )
-    name, schema = _tool_parts(tool)
+    spec = read_tool(tool)
+    compile_schema(spec.schema, registry=registry)  # a broken or reaching schema is an error first
     failures: list[SchemaFailure] = []
-    if name is not None and name != parsed.name:
-        failures.append(SchemaFailure("", "name", f"the action calls {parsed.name!r}, the tool is {name!r}"))
-    failures.extend(schema_failures(parsed.arguments, schema))
-    return ArgumentCheck(parsed, tuple(failures), schema)
+    if spec.name is not None and spec.name != parsed.name:
+        failures.append(SchemaFailure("", "name", f"the action calls {parsed.name!r}, the tool is {spec.name!r}"))
+    problem = value_problem(parsed.arguments)
+    if problem is not None:
+        failures.append(problem)
+    else:
+        failures.extend(schema_failures(parsed.arguments, spec.schema, registry=registry))
+    return ArgumentCheck(parsed, tuple(failures), spec.schema)
 
 
 _RESULT_CODES = {
