@@ -36,7 +36,6 @@ from .items import (
     ReasoningParam,
     Side,
     _coerce,
-    _loads,
     _validate_one,
     dump_item,
     is_openai_model,
@@ -66,8 +65,12 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
     raw, from_sdk = _coerce(raw)
     if from_sdk:
         provider = "openai"
-    if isinstance(raw, str | bytes | bytearray):
-        raw = _loads(bytes(raw) if isinstance(raw, bytearray) else raw)
+    prefix: tuple[Any, ...] = () if index is None else (index,)
+    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping):
+        try:
+            raw = plain_json(raw)  # the strict reader: text parsed, a Mapping checked and made a dict
+        except ItemError as exc:
+            raise ItemError([{**e, "loc": prefix + e["loc"]} for e in exc.errors]) from None
     prefix: tuple[Any, ...] = () if index is None else (index,)
     if isinstance(raw, Mapping):
         shape = _chat_shape(raw)
