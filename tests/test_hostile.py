@@ -175,4 +175,4 @@ def test_cli_refuses_deep_files_with_exit_2(tmp_path: Path, suffix: str, capsys:
     f.write_text('{"type":"message","role":"user","content":' + "[" * DEEP + "]" * DEEP + "}\n")
     assert main(["check", str(f)]) == 2
     err = capsys.readouterr().err
-    assert "nested too deeply" in err and "Traceback" not in err
+    assert "nests deeper than" in err and "Traceback" not in err

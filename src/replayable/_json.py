@@ -131,6 +131,8 @@ def loads(data: str | bytes | bytearray | memoryview, *, what: str = "JSON text"
     except ValueError as exc:
         msg = str(exc)
         reason = _reason(msg)
+        if reason == "not_json" and _only_constants(raw):
+            reason, msg = "non_finite_number", f"NaN and Infinity are not JSON numbers ({msg})"
         if reason == "too_deep":
             msg = f"nests deeper than {min(max_depth, READER_DEPTH)} levels ({msg})"
         elif reason == "number_too_long":
@@ -144,6 +146,17 @@ def loads(data: str | bytes | bytearray | memoryview, *, what: str = "JSON text"
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value
+
+
+def _only_constants(raw: bytes | bytearray) -> bool:
+    """Is NaN / Infinity all that keeps `raw` from being JSON? (Only asked after a failure.)"""
+    if b"NaN" not in raw and b"Infinity" not in raw:
+        return False
+    try:
+        jiter.from_json(raw, allow_inf_nan=True, catch_duplicate_keys=True, cache_mode=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _why_not(value: Any, limit: int) -> tuple[str, str] | None:

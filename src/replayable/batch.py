@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import _json
+
 __all__ = ["FileResult", "check_file", "check_jsonl", "collect_files", "iter_jsonl", "run"]
 
 #: File name endings a directory is searched for.
@@ -57,21 +59,17 @@ def collect_files(paths: Iterable[str]) -> list[str]:
 
 
 def iter_jsonl(path: str) -> Iterator[Any]:
-    """Yield the JSON value of each non-blank line of `path`, reading one line at a time. Raises
-    `replayable.cli.InputError` naming the line when a line is not JSON or not UTF-8."""
+    """Yield the JSON value of each non-blank line of `path`, reading one line at a time with the
+    library's strict reader (`replayable._json.iter_jsonl`). Raises `replayable.cli.InputError` naming
+    the line when a line is not strict JSON or not UTF-8."""
     from .cli import InputError  # noqa: PLC0415
 
     try:
         with open(path, "rb") as f:
-            for lineno, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield json.loads(line)
-                except RecursionError:
-                    raise InputError(f"{path}: line {lineno}: JSON nested too deeply") from None
-                except ValueError as exc:  # also UnicodeDecodeError
-                    raise InputError(f"{path}: line {lineno} is not valid JSON: {exc}") from None
+            for _, value in _json.iter_jsonl(f, what=f"{path}: line", max_depth=_json.READER_DEPTH):
+                yield value
+    except _json.JSONError as exc:
+        raise InputError(str(exc)) from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -80,10 +78,9 @@ def _first_value(path: str) -> Any:
     """The JSON value of the first non-blank line, or None when it is not JSON (or unreadable)."""
     try:
         with open(path, "rb") as f:
-            for line in f:
-                if line.strip():
-                    return json.loads(line)
-    except (OSError, ValueError, RecursionError):
+            for _, value in _json.iter_jsonl(f, max_depth=_json.READER_DEPTH):
+                return value
+    except (OSError, _json.JSONError):
         return None
     return None
 

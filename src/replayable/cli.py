@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import stream
-from .arguments import ArgumentsError
-from .arguments import _pairs as _refuse_duplicate_keys
+from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
 from .items import ItemError
 from .replay import TranscriptReport, Violation, ViolationCode, check_tool, check_transcript
 
@@ -50,32 +49,28 @@ def read_source(path: str) -> bytes:
 
 
 def load_json_or_jsonl(data: bytes, name: str) -> Any:
-    """A JSON document, or JSONL read as a list of values. Raises `InputError` when it is neither."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{name} is not UTF-8 text: {exc}") from None
-    if not text.strip():
+    """A JSON document, or JSONL read as a list of values, both read by the library's one strict reader
+    (`replayable._json`: duplicate keys, NaN, invalid UTF-8, ... refused; one leading BOM ignored; JSONL
+    lines end at `\\n` only). Raises `InputError` when it is neither."""
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise InputError(f"{name} is empty")
     try:
-        return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
-    except ArgumentsError as exc:
-        raise InputError(f"{name}: {exc} in a JSON object (readers disagree on which value counts)") from None
-    except RecursionError:
-        raise InputError(f"{name}: JSON nested too deeply") from None
-    except ValueError as first:
+        return loads(data, what=name, max_depth=READER_DEPTH)
+    except JSONError as first:
+        if first.reason == "invalid_utf8":
+            raise InputError(f"{name} is not UTF-8 text: {first.detail}") from None
+        if first.reason != "not_json":  # one JSON text that breaks a rule: duplicate key, NaN, too deep, ...
+            raise InputError(str(first)) from None
         values = []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                values.append(json.loads(line, object_pairs_hook=_refuse_duplicate_keys))
-            except ArgumentsError as exc:
-                raise InputError(f"{name}, line {lineno}: {exc} in a JSON object") from None
-            except (ValueError, RecursionError):
-                raise InputError(f"{name} is neither JSON nor JSONL (line {lineno}): {first}") from None
+        try:
+            for _, value in iter_jsonl(data, what=f"{name}, line", max_depth=READER_DEPTH):
+                values.append(value)
+        except JSONError as exc:
+            if exc.reason != "not_json":
+                raise InputError(str(exc)) from None
+            raise InputError(f"{name} is neither JSON nor JSONL ({exc.detail})") from None
         if len(values) < 2:
-            raise InputError(f"{name} is not valid JSON: {first}") from None
+            raise InputError(f"{name} is not valid JSON: {first.detail}") from None
         return values
 
 
