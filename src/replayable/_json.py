@@ -46,6 +46,7 @@ __all__ = [
     "check_value",
     "iter_jsonl",
     "loads",
+    "printable",
     "to_plain",
 ]
 
@@ -81,6 +82,14 @@ class JSONError(ValueError):
         self.detail = detail if detail is not None else message
         """The message without the leading `what`."""
         super().__init__(message)
+
+
+def printable(text: str) -> str:
+    """`text` with each lone UTF-16 surrogate written as a `\\udXXX` escape, so that an error message
+    that quotes hostile input can always be printed or encoded as UTF-8."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _reason(message: str) -> str:
@@ -137,7 +146,13 @@ def loads(data: str | bytes | bytearray | memoryview, *, what: str = "JSON text"
             msg = f"nests deeper than {min(max_depth, READER_DEPTH)} levels ({msg})"
         elif reason == "number_too_long":
             msg = f"an integer has more than {MAX_INT_DIGITS} digits ({msg})"
-        elif not msg.startswith("Detected duplicate key"):
+        elif reason == "lone_surrogate":
+            msg = f"a \\u escape is a lone UTF-16 surrogate, which is not valid Unicode ({msg})"
+        elif reason == "invalid_utf8":
+            msg = f"not valid UTF-8 ({msg})"
+        elif reason == "duplicate_key":
+            msg = f"duplicate key: readers disagree on which value counts ({msg})"
+        elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
     deep = max_depth < READER_DEPTH and raw.count(b"[") + raw.count(b"{") > max_depth

@@ -70,6 +70,7 @@ from ._generated.agents.unknown_session_item import UnknownSessionItem
 from ._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from ._generated.agents.web_search_call_item import WebSearchCallItem
 from .arguments import SchemaFailure, schema_failures
+from ._json import printable
 from .items import ItemError, plain_json
 
 __all__ = [
@@ -142,7 +143,7 @@ class ToolResultError(ValueError):
         self.reason = reason
         self.turn_id = turn_id
         self.call_id = call_id
-        super().__init__(message)
+        super().__init__(printable(message))
 
 
 def _tool_result_rule(result: SessionInputToolResult) -> SessionInputToolResult:

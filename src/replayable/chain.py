@@ -194,6 +194,8 @@ class _Chain:
 
     def item(self, item: Mapping[str, Any], turn_id: Any, i: int) -> None:
         t = item.get("type")
+        if not isinstance(t, str):
+            return  # not an item this chain links (a type that is not a string is no known type)
         tid = item.get("turn_id") if isinstance(item.get("turn_id"), str) else turn_id
         if t == "function_call":
             self.call(tid, item.get("call_id"), i, "function_call")
@@ -274,8 +276,10 @@ def link_chain(events: Any) -> SessionChain:
     for i, raw in enumerate(events):
         try:
             ev = plain_json(raw, f"event {i}")
-        except ItemError:
-            ev = None
+        except ItemError as exc:  # not strict JSON (duplicate key, too deep, a set, ...): unreadable
+            why = exc.errors[0]["msg"] if exc.errors else str(exc)
+            chain.broken.append(Link(LinkKind.EVENT, None, i, problem=f"the event is not strict JSON: {why}"))
+            continue
         if not isinstance(ev, Mapping):
             chain.broken.append(Link(LinkKind.EVENT, None, i, problem="the event is not a JSON object"))
             continue

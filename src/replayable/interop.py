@@ -184,7 +184,7 @@ def _chat_message(raw: Any, n: int) -> dict[str, Any]:
             "the legacy 'function' role has no call_id to pair with; convert it to a tool message "
             "answering a tool_calls entry first",
         )
-    if role not in _CHAT_KEYS:
+    if not isinstance(role, str) or role not in _CHAT_KEYS:
         raise _error(
             (n, "role"),
             "chat_unknown_role",

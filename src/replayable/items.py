@@ -45,7 +45,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, is_openai_model, iter_jsonl, loads, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, is_openai_model, iter_jsonl, loads, printable, to_plain
 
 __all__ = [
     "AssistantMessageParam",
@@ -178,6 +178,8 @@ class ItemError(ValueError):
     """
 
     def __init__(self, errors: list[dict[str, Any]], title: str = "invalid item") -> None:
+        # messages may quote hostile input: a lone surrogate is escaped so that they always print
+        errors = [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]
         self.errors: list[dict[str, Any]] = errors
         lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
         if len(errors) > 20:

@@ -108,6 +108,7 @@ from ._generated.streaming.response_reasoning_summary_text_done_event import (
 from ._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from ._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
 from ._generated.streaming.response_resource import ResponseResource
+from ._json import loads, printable
 from .items import ItemError, OutputItem, Provider, _clean_errors, dump_item, is_openai_model, parse_item, plain_json
 from .replay import TranscriptReport, check_transcript
 
@@ -341,7 +342,7 @@ class StreamError(ValueError):
         self.index = index
         self.event_type = event_type
         self.offset = offset
-        super().__init__(f"{_where(sequence_number, index, event_type, offset)}: {message} [{rule}]")
+        super().__init__(printable(f"{_where(sequence_number, index, event_type, offset)}: {message} [{rule}]"))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -412,18 +413,18 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
     if isinstance(source, bytes | bytearray | memoryview):
         yield bytes(source), False
     elif isinstance(source, str):
-        yield source.encode("utf-8"), False
+        yield source.encode("utf-8", "surrogatepass"), False  # a lone surrogate: invalid UTF-8, refused
     elif hasattr(source, "read"):
         stream: IO[Any] = source
         while True:
             block = stream.read(65536)
             if not block:
                 return
-            yield (block.encode("utf-8") if isinstance(block, str) else bytes(block)), False
+            yield (block.encode("utf-8", "surrogatepass") if isinstance(block, str) else bytes(block)), False
     else:
         for piece in source:
             if isinstance(piece, str):
-                yield piece.encode("utf-8"), True
+                yield piece.encode("utf-8", "surrogatepass"), True
             elif isinstance(piece, bytes | bytearray | memoryview):
                 yield bytes(piece), False
             else:
@@ -539,7 +540,7 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[
 
 def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
     try:
-        value = json.loads(body)
+        value = loads(body, what="data")  # the one strict reader (replayable._json)
     except (ValueError, RecursionError) as exc:
         raise StreamError(StreamRule.SSE_MALFORMED, f"data is not JSON: {exc}", index=index, offset=at) from None
     if not isinstance(value, dict):
