@@ -50,10 +50,11 @@ __all__ = [
     "to_plain",
 ]
 
-#: Deepest nesting of objects and arrays accepted in one item or event, from JSON text or Python values
-#: (a message with a content part is 3 levels). A JSON text holding a list of items may be one level
-#: deeper. 200 is what the reader itself enforces per text (jiter's recursion limit of 201 levels, minus
-#: the list around items), so the array fast path needs no second pass. Values that parse also dump.
+#: Deepest nesting accepted in one item or event, from JSON text or Python values. Levels count each
+#: object and array and the value inside the deepest one: `{"a": 1}` is 2 levels, a message with a text
+#: content part 4. A JSON text holding a list of items may be one level deeper. 200 is what the reader
+#: itself enforces per text (jiter counts 201 levels this way, minus the list around items), so the array
+#: fast path needs no second pass. Values that parse also dump.
 MAX_ITEM_DEPTH = 200
 #: Most digits accepted in a JSON integer (Python's default `int` <-> `str` limit).
 MAX_INT_DIGITS = 4300
@@ -125,11 +126,17 @@ def may_overflow(data: bytes | bytearray) -> bool:
     return b"0e000" in shape or b"0e+000" in shape or _LONG_RUN in shape
 
 
-def loads(data: str | bytes | bytearray | memoryview, *, what: str = "JSON text", max_depth: int = MAX_ITEM_DEPTH) -> Any:
+def loads(
+    data: str | bytes | bytearray | memoryview,
+    *,
+    what: str = "JSON text",
+    max_depth: int = MAX_ITEM_DEPTH,
+    count_values: bool = True,
+) -> Any:
     """Read one JSON text strictly (see the module docstring for the rules).
 
     `data` is `str` or UTF-8 `bytes`; one leading byte order mark is ignored. `max_depth` is the deepest
-    nesting accepted (at most `READER_DEPTH`). Returns plain `dict`/`list`/scalars. Raises `JSONError`
+    nesting accepted (at most `READER_DEPTH`), counted as `check_value` does (`count_values`). Returns plain `dict`/`list`/scalars. Raises `JSONError`
     whose message starts with `what`; never `RecursionError`, `UnicodeError` or a bare `ValueError`.
     """
     if not isinstance(data, str | bytes | bytearray | memoryview):
@@ -155,9 +162,9 @@ def loads(data: str | bytes | bytearray | memoryview, *, what: str = "JSON text"
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
-    deep = max_depth < READER_DEPTH and raw.count(b"[") + raw.count(b"{") > max_depth
+    deep = max_depth < READER_DEPTH and raw.count(b"[") + raw.count(b"{") >= max_depth
     if deep or may_overflow(raw):
-        why = _why_not(value, max_depth)
+        why = _why_not(value, max_depth, count_values)
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value
@@ -174,14 +181,18 @@ def _only_constants(raw: bytes | bytearray) -> bool:
     return True
 
 
-def _why_not(value: Any, limit: int) -> tuple[str, str] | None:
+def _why_not(value: Any, limit: int, count_values: bool = True) -> tuple[str, str] | None:
     """(reason, message) when `value` is not a JSON value within `limit` levels, else None.
-    Mappings and list subclasses count as objects and arrays here. Iterative: no recursion limit."""
+    Mappings and list subclasses count as objects and arrays here. Iterative: no recursion limit.
+    With `count_values` a scalar inside the deepest container is a level too (jiter's count, so that
+    `{"a": 1}` is 2 levels); without, only arrays and objects count (`{"a": 1}` is 1 level)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         kind = type(node)
         if kind is str:
+            if count_values and depth > limit:
+                return "too_deep", f"nests deeper than {limit} levels"
             if _SURROGATE.search(node):
                 return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
         elif kind is dict or kind is list or isinstance(node, Mapping | list):
@@ -196,19 +207,22 @@ def _why_not(value: Any, limit: int) -> tuple[str, str] | None:
                 if _SURROGATE.search(k):
                     return "lone_surrogate", f"key {k!r} holds a lone UTF-16 surrogate"
                 stack.append((v, depth + 1))
-        elif kind is bool or node is None:
-            continue
-        elif isinstance(node, str):
-            if _SURROGATE.search(node):
-                return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
-        elif isinstance(node, int):
-            if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
-                return "number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"
-        elif isinstance(node, float):
-            if not math.isfinite(node):
-                return "non_finite_number", f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
         else:
-            return "not_json", f"a {kind.__name__} is not a JSON value"
+            if count_values and depth > limit:
+                return "too_deep", f"nests deeper than {limit} levels"
+            if kind is bool or node is None:
+                continue
+            if isinstance(node, str):
+                if _SURROGATE.search(node):
+                    return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
+            elif isinstance(node, int):
+                if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
+                    return "number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"
+            elif isinstance(node, float):
+                if not math.isfinite(node):
+                    return "non_finite_number", f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
+            else:
+                return "not_json", f"a {kind.__name__} is not a JSON value"
     return None
 
 
@@ -253,15 +267,17 @@ def _copy_plain(value: Any) -> Any:
     return root[0]
 
 
-def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DEPTH) -> Any:
+def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DEPTH, count_values: bool = True) -> Any:
     """Check that a Python value is JSON within `max_depth` levels, by the same rules as `loads`.
+    Levels count each array and object and, with `count_values`, the value inside the deepest one
+    (`{"a": 1}` is 2 levels, `{"a": {}}` too), which is how the reader counts.
 
     Returns the value itself when it is made only of `dict`, `list` and plain scalars, else a plain copy
     (`OrderedDict` and other `Mapping`s as `dict`, list subclasses as `list`, `str`/`int` subclasses as
     `str`/`int`). Raises `JSONError` for sets, tuples, bytes, non-string keys, NaN/infinite floats,
     integers past `MAX_INT_DIGITS`, lone surrogates and nesting past `max_depth`.
     """
-    why = _why_not(value, max_depth)
+    why = _why_not(value, max_depth, count_values)
     if why is not None:
         raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value if _is_plain(value) else _copy_plain(value)

@@ -79,7 +79,7 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
     if not isinstance(text, str):
         raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
     try:
-        return loads(text, what="arguments", max_depth=max_depth)
+        return loads(text, what="arguments", max_depth=max_depth, count_values=False)
     except JSONError as exc:
         raise ArgumentsError(exc.reason, str(exc)) from None
 
