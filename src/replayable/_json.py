@@ -290,9 +290,16 @@ def is_openai_model(value: Any) -> bool:
 
 def to_plain(value: Any) -> Any:
     """A pydantic model (an `openai` SDK object or one of ours) as its JSON value, dumped exactly as
-    `replayable.dump_item` does (by alias, unset fields left out); any other value as it is."""
+    `replayable.dump_item` does (by alias, unset fields left out); any other value as it is. Raises
+    `JSONError` (`not_json`) for a model that cannot be dumped (values of other types put in with
+    `model_construct`, nesting past pydantic's serialization depth). The result still needs
+    `check_value`."""
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        try:
+            return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        except (ValueError, TypeError, RecursionError) as exc:  # e.g. an object built with model_construct
+            msg = f"the {type(value).__name__} object has no JSON form: {str(exc).splitlines()[0]}"
+            raise JSONError("not_json", msg) from None
     return value
 
 

@@ -572,7 +572,10 @@ class PendingActions:
         return self._validate(body)
 
     def _validate(self, data: Any) -> SessionInputToolResult:
-        data = _plain(data)
+        try:
+            data = _plain(data)
+        except ItemError as exc:  # not strict JSON: a malformed tool result, never sent
+            raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         if isinstance(data, SessionInputToolResult):
             data = dump(data)
         if not isinstance(data, Mapping) or data.get("type") != "agent.session.input.tool_result":
@@ -667,6 +670,10 @@ class AgentsViolation:
     code: AgentsViolationCode
     message: str
     path: str = ""
+
+    def __post_init__(self) -> None:  # messages may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}

@@ -362,7 +362,10 @@ def plain_json(
     if isinstance(value, BaseModel):
         if keep_models and isinstance(value, WireModel):
             return value
-        value = to_plain(value)
+        try:
+            value = to_plain(value)
+        except JSONError as exc:
+            raise _json_error(exc, text=False) from None
     elif isinstance(value, str | bytes | bytearray | memoryview):
         try:
             value = loads(value, what=what, max_depth=max_depth + 1)
@@ -380,7 +383,10 @@ def plain_json(
 def _coerce(data: Any) -> tuple[Any, bool]:
     """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
-        return to_plain(data), is_openai_model(data)
+        try:
+            return to_plain(data), is_openai_model(data)
+        except JSONError as exc:
+            raise _json_error(exc, text=False) from None
     return data, False
 
 

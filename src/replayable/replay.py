@@ -18,6 +18,7 @@ from typing import Any
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._base import NamespacedBase, WireModel
+from ._json import printable
 from .arguments import (
     ArgumentsError,
     SchemaError,
@@ -79,6 +80,9 @@ class GateResult:
     failures: tuple[SchemaFailure, ...] = ()
     arguments: Any = None
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        self.detail = printable(self.detail)  # it may quote the item: never a lone surrogate
 
     @property
     def ok(self) -> bool:
@@ -211,6 +215,10 @@ class Violation:
     code: ViolationCode
     message: str
     path: str = ""
+
+    def __post_init__(self) -> None:  # messages and paths may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
