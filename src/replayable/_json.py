@@ -108,19 +108,19 @@ def _reason(message: str) -> str:
     return "not_json"
 
 
-def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes | bytearray:
+def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
     if isinstance(data, str):
         try:
             return data.removeprefix(_BOM).encode("utf-8")
         except UnicodeEncodeError as exc:
             msg = f"holds a lone UTF-16 surrogate at character {exc.start}"
             raise JSONError("lone_surrogate", f"{what} {msg}", msg) from None
-    if isinstance(data, memoryview):
-        data = data.tobytes()
+    if not isinstance(data, bytes):
+        data = bytes(data)
     return data[3:] if data[:3] == _BOM_BYTES else data
 
 
-def may_overflow(data: bytes | bytearray) -> bool:
+def may_overflow(data: bytes) -> bool:
     """Could a number in the JSON text read as infinity? (A cheap, sound filter: False means no.)"""
     shape = data.translate(_NUMBER_SHAPE)
     return b"0e000" in shape or b"0e+000" in shape or _LONG_RUN in shape
@@ -136,7 +136,8 @@ def loads(
     """Read one JSON text strictly (see the module docstring for the rules).
 
     `data` is `str` or UTF-8 `bytes`; one leading byte order mark is ignored. `max_depth` is the deepest
-    nesting accepted (at most `READER_DEPTH`), counted as `check_value` does (`count_values`). Returns plain `dict`/`list`/scalars. Raises `JSONError`
+    nesting accepted (at most `READER_DEPTH`), counted as `check_value` does (`count_values`). Returns
+    plain `dict`/`list`/scalars. Raises `JSONError`
     whose message starts with `what`; never `RecursionError`, `UnicodeError` or a bare `ValueError`.
     """
     if not isinstance(data, str | bytes | bytearray | memoryview):
@@ -170,7 +171,7 @@ def loads(
     return value
 
 
-def _only_constants(raw: bytes | bytearray) -> bool:
+def _only_constants(raw: bytes) -> bool:
     """Is NaN / Infinity all that keeps `raw` from being JSON? (Only asked after a failure.)"""
     if b"NaN" not in raw and b"Infinity" not in raw:
         return False
@@ -305,8 +306,7 @@ def to_plain(value: Any) -> Any:
 
 def _lines(data: str | bytes | bytearray) -> Iterator[tuple[int, Any]]:
     sep: Any = "\n" if isinstance(data, str) else b"\n"
-    for lineno, line in enumerate(data.split(sep), 1):
-        yield lineno, line
+    yield from enumerate(data.split(sep), 1)
 
 
 def iter_jsonl(

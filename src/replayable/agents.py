@@ -69,8 +69,8 @@ from ._generated.agents.unknown_session_event import UnknownSessionEvent
 from ._generated.agents.unknown_session_item import UnknownSessionItem
 from ._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from ._generated.agents.web_search_call_item import WebSearchCallItem
-from .arguments import SchemaFailure, schema_failures
 from ._json import printable
+from .arguments import SchemaFailure, schema_failures
 from .items import ItemError, plain_json
 
 __all__ = [

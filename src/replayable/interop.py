@@ -71,7 +71,6 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
             raw = plain_json(raw)  # the strict reader: text parsed, a Mapping checked and made a dict
         except ItemError as exc:
             raise ItemError([{**e, "loc": prefix + e["loc"]} for e in exc.errors]) from None
-    prefix: tuple[Any, ...] = () if index is None else (index,)
     if isinstance(raw, Mapping):
         shape = _chat_shape(raw)
         if shape is not None:

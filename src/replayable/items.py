@@ -45,7 +45,8 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, is_openai_model, iter_jsonl, loads, printable, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, loads, printable, to_plain
+from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 
 __all__ = [
     "AssistantMessageParam",
@@ -503,10 +504,9 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
                 raw = raw.tobytes()
             if not raw.strip():
                 continue
-            if i > 0 and raw.startswith("\ufeff" if isinstance(raw, str) else b"\xef\xbb\xbf"):  # type: ignore[arg-type]
-                raise ItemError(
-                    [{"loc": (i,), "type": "json_invalid", "msg": "a byte order mark is only allowed at the very start"}]
-                )
+            if i > 0 and (raw.startswith("\ufeff") if isinstance(raw, str) else raw.startswith(b"\xef\xbb\xbf")):
+                msg = "a byte order mark is only allowed at the very start"
+                raise ItemError([{"loc": (i,), "type": "json_invalid", "msg": msg}])
         yield _validate_one(raw, side, provider, i)
 
 
