@@ -313,8 +313,9 @@ def from_chat_completions(messages: Iterable[Any]) -> list[Item]:
     non-function tool calls, non-string arguments, unknown roles or fields, a tool message answering no
     earlier call or a call already answered. Spec: Open Responses 2026-04-24 "Tool calling".
     """
-    if isinstance(messages, str | bytes | bytearray | Mapping):
-        raise _error((), "list_type", "expected a list of Chat Completions messages")
+    if isinstance(messages, str | bytes | bytearray | Mapping) or not isinstance(messages, Iterable):
+        got = "a JSON object" if isinstance(messages, Mapping) else type(messages).__name__
+        raise _error((), "list_type", f"expected a list of Chat Completions messages, got {got}")
     out: list[Item] = []
     calls: set[str] = set()
     answered: set[str] = set()

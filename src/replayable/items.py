@@ -536,16 +536,16 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         checked = True
         first = _first_char(data)
         if first == "[":
-            try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
-            except JSONError as exc:
-                raise _json_error(exc) from None
-            if isinstance(raw, list) and all(type(x) is dict for x in raw):
-                try:
-                    with _gc_paused():
+            with _gc_paused():  # reading and validating create many objects and no cycles
+                try:  # the array may nest one level deeper than its items; the reader enforces that itself
+                    raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+                except JSONError as exc:
+                    raise _json_error(exc) from None
+                if isinstance(raw, list) and all(type(x) is dict for x in raw):
+                    try:
                         return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
-                except ValidationError:
-                    pass
+                    except ValidationError:
+                        pass
         elif first == "{":
             raw = []
             try:
