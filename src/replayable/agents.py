@@ -259,7 +259,9 @@ def parse_event(data: Any) -> SessionEvent:
 
     A known `type` is validated strictly against its own model; an unknown one becomes an
     `UnknownSessionEvent` kept verbatim (`.unknown` is true). Raises `ItemError` naming the field and
-    rule when a known event does not parse, or when the value is not an object with a string `type`.
+    rule when a known event does not parse, when the value is not an object with a string `type`, or
+    when it is not strict JSON (`replayable._json`: duplicate keys, NaN, nesting past
+    `replayable.items.MAX_ITEM_DEPTH`, ..., so that what parses always dumps).
     """
     data = _plain(data)
     if isinstance(data, WireModel):
@@ -509,7 +511,8 @@ class PendingActions:
     @classmethod
     def from_event(cls, event: Any) -> PendingActions:
         """From an event carrying a session (`agent.session.requires_action`, or any `agent.session.*`
-        status event). Raises `ItemError` when the event has no session object."""
+        status event; a dict, strict JSON text or SDK object). Raises `ItemError` when the event has no
+        session object or is not strict JSON."""
         if isinstance(event, WireModel):
             session = getattr(event, "session", None)
         else:

@@ -263,8 +263,9 @@ def link_chain(events: Any) -> SessionChain:
     `wait_for_subagents_call.recipient_agent_ids`) may be a subagent's id or its name; an
     `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
 
-    Returns a `SessionChain`; a broken link is reported there, never raised. Raises `ItemError` only
-    when `events` is not a list of events (e.g. a single dict or `None`).
+    Returns a `SessionChain`; a broken link is reported there, never raised; an event that is not
+    strict JSON (`replayable._json`: duplicate keys, too deep, a set inside, ...) is a broken `event`
+    link. Raises `ItemError` only when `events` is not a list of events (e.g. a single dict or `None`).
     """
     events = plain_json(events, "events")
     if isinstance(events, Mapping) or not isinstance(events, Iterable) or isinstance(events, str | bytes | bytearray):

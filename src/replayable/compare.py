@@ -320,7 +320,9 @@ def compare_items(original: Any, candidate: Any) -> list[Difference]:
     compared as text). Never blocking: provider-scoped `id`s, key order or whitespace inside arguments,
     and every other field (reported as `field`).
 
-    Raises `ItemError` (a `ValueError`) when an item is not a JSON object or JSON text does not parse.
+    Raises `ItemError` (a `ValueError`) when an item is not a JSON object, or is not strict JSON (text or
+    value: a duplicate key, NaN, a set or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`,
+    ...; see `replayable._json`). Never `RecursionError` or `TypeError`.
     """
     la, lb = _as_list(original, "original"), _as_list(candidate, "candidate")
     if la is None and lb is None:

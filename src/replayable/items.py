@@ -442,6 +442,11 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
     message.
 
+    JSON text and Python values are read by the one strict reader (`replayable._json`): a duplicate key,
+    `NaN`/`Infinity`/`1e400`, an integer over 4300 digits, invalid UTF-8, a lone surrogate, a set, bytes
+    or tuple inside, or nesting past `MAX_ITEM_DEPTH` is an `ItemError` whose `type` names the rule.
+    Dict subclasses and other `Mapping`s read like dicts; one leading BOM is ignored.
+
     Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
     parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
     """
