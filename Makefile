@@ -4,7 +4,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test check-generated lint
+WHEEL_DIR ?= build/wheel
+WHEEL_VENV ?= build/wheel-venv
+
+.PHONY: install demo test test-wheel check-generated lint
 
 install: $(VENV)/.installed
 
@@ -19,6 +22,20 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# The built wheel (no src/ on the path), installed with the test extra into a fresh virtual environment,
+# running the same tests from outside the checkout; tests that need schemas/, scripts/ or examples/
+# still find them beside tests/. REPLAYABLE_TEST_WHEEL makes test_packaging check the wheel itself.
+test-wheel: install
+	rm -rf $(WHEEL_DIR) $(WHEEL_VENV) build/wheel-run
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL_DIR) .
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	whl="$$(ls $(CURDIR)/$(WHEEL_DIR)/replayable-*.whl)" && \
+	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$whl[test]" && \
+	mkdir -p build/wheel-run && cd build/wheel-run && \
+	REPLAYABLE_TEST_WHEEL="$$whl" $(CURDIR)/$(WHEEL_VENV)/bin/python -m pytest -p no:cacheprovider \
+		-c $(CURDIR)/pyproject.toml --rootdir $(CURDIR) $(CURDIR)/tests
 
 check-generated: install
 	$(BIN)/python scripts/generate.py --check

@@ -4,6 +4,8 @@
 
 Builds one synthetic stream (a message with N text deltas and N_CALLS function calls with argument
 deltas, as an SSE capture), then times `parse_sse` alone, `StreamAssembler.feed` alone, and both.
+Then times `parse_sse` on one long event (1, 4 and 16 MB of `data:`) fed in 4 KiB byte chunks, as
+`httpx.Response.iter_bytes()` gives it: the time per MB must stay flat (linear in the line length).
 Run on demand; it is not a unit test. Prints the best of several rounds.
 """
 
@@ -140,6 +142,29 @@ def main() -> None:
     for name, fn in (("parse_sse", read), ("StreamAssembler.feed", assemble), ("parse_sse + feed", both)):
         t = best(fn)
         print(f"{name:22s} {n / t:12,.0f} events/s  {t / n * 1e6:8.2f} µs/event")
+    long_lines()
+
+
+def long_lines(chunk: int = 4096) -> None:
+    """One event whose `data:` line is 1, 4 or 16 MB, in `chunk`-byte pieces: ms per MB stays flat."""
+    for mb in (1, 4, 16):
+        ev = {
+            "type": "response.output_text.delta",
+            "sequence_number": 1,
+            "item_id": "msg_0",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "x" * (mb << 20),
+        }
+        data = b"event: response.output_text.delta\ndata: " + json.dumps(ev).encode() + b"\n\n"
+        pieces = [data[i : i + chunk] for i in range(0, len(data), chunk)]
+
+        def read_long(pieces: list[bytes] = pieces) -> None:
+            for _ in S.parse_sse(iter(pieces)):
+                pass
+
+        t = best(read_long, rounds=3)
+        print(f"parse_sse, one {mb:2d} MB line in {chunk} B chunks: {t * 1e3:8.1f} ms  {t * 1e3 / mb:6.1f} ms/MB")
 
 
 if __name__ == "__main__":

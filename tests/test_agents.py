@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import needs_checkout
 from pydantic import TypeAdapter
 
 import replayable as rp
@@ -339,6 +340,7 @@ def test_session_create_params():
             A.session_create_params_adapter.validate_python(bad)
 
 
+@needs_checkout
 def test_known_type_lists_match_the_schemas():
     def mapping(file: str, name: str) -> set[str]:
         return set(json.loads((SCHEMAS / file).read_text())["$defs"][name]["discriminator"]["mapping"])

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, needs_checkout
 
 from replayable.cli import main
 
@@ -28,6 +28,7 @@ def run(
     return code, out, err
 
 
+@needs_checkout
 def test_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(

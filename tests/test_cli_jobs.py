@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replayable import batch
+from replayable import batch, inputs
 from replayable.cli import main
 
 
@@ -46,8 +46,9 @@ def store(tmp_path: Path) -> Path:
 
 
 def test_collect_files_walks_directories_for_known_suffixes(store: Path) -> None:
-    files = batch.collect_files([str(store)])
-    assert [Path(f).relative_to(store).as_posix() for f in files] == ["a.json", "sub/b.jsonl", "sub/c.jsonl"]
+    found = inputs.find_files([str(store)])
+    assert [Path(f.path).relative_to(store).as_posix() for f in found] == ["a.json", "sub/b.jsonl", "sub/c.jsonl"]
+    assert not any(f.error for f in found)
 
 
 @pytest.mark.parametrize("jobs", [None, 1, 2])
@@ -94,7 +95,7 @@ def test_streamed_jsonl_prints_exactly_what_the_whole_file_path_prints(
     f.write_text(jsonl(items))
     code = main(["check", str(f), "--format", fmt])
     streamed = capsys.readouterr().out
-    monkeypatch.setattr(batch, "check_jsonl", lambda args: None)  # force the whole-file path
+    monkeypatch.setattr(batch, "is_item_stream", lambda first: False)  # force the whole-file path
     assert main(["check", str(f), "--format", fmt]) == code
     assert capsys.readouterr().out == streamed
 
@@ -102,17 +103,15 @@ def test_streamed_jsonl_prints_exactly_what_the_whole_file_path_prints(
 def test_streamed_jsonl_never_reads_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     f = tmp_path / "t.jsonl"
     f.write_text(jsonl(UNSAFE))
-    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("the whole file was read"))
+    monkeypatch.setattr(inputs.Input, "value", lambda self: pytest.fail("the whole file was read"))
     assert main(["check", str(f)]) == 1
 
 
 def test_jsonl_of_responses_or_events_still_goes_the_whole_file_way(tmp_path: Path) -> None:
-    f = tmp_path / "r.jsonl"
-    f.write_text(json.dumps({"object": "response", "output": SAFE[:1]}) + "\n")
-    assert batch._streamable(batch._first_value(str(f))) is False
-    e = tmp_path / "e.jsonl"
-    e.write_text(json.dumps({"type": "response.created", "sequence_number": 0}) + "\n")
-    assert batch._streamable(batch._first_value(str(e))) is False
+    assert inputs.is_item_stream({"object": "response", "output": SAFE[:1]}) is False
+    assert inputs.is_item_stream({"type": "response.created", "sequence_number": 0}) is False
+    assert inputs.is_item_stream({"model": "m", "input": []}) is False
+    assert inputs.is_item_stream(SAFE[0]) is True
 
 
 def test_a_bad_line_in_a_streamed_jsonl_is_exit_2_naming_the_line(

@@ -7,6 +7,7 @@ and the tests skip with a reason when it is absent.
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,7 @@ from replayable.cli import main as cli_main
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "stream"
-SPEC_JSON = (
-    Path(rp.__file__).resolve().parents[2] / ".venv/lib/python3.11/site-packages/openresponses/openapi/2026-04-24.json"
-)
+SPEC_JSON = resources.files("openresponses") / "openapi" / "2026-04-24.json"  # openresponses-py package data
 
 
 def _corpus_streams() -> list[Any]:
@@ -392,7 +391,7 @@ def test_parse_event_round_trips_spec_events(ev: dict[str, Any]) -> None:
 
 
 def _spec() -> dict[str, Any]:
-    if not SPEC_JSON.exists():
+    if not SPEC_JSON.is_file():
         pytest.skip(f"openresponses-py package data not found at {SPEC_JSON}")
     spec: dict[str, Any] = json.loads(SPEC_JSON.read_text())
     return spec

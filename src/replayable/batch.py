@@ -1,15 +1,22 @@
-"""Checking large stores: many files in worker processes, and JSONL files in bounded memory.
+"""Running `replayable check`: one input, or many files and directories in worker processes.
 
-`replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a directory is searched
-recursively for `*.json`, `*.jsonl` and `*.sse`) with exactly the rules of a single-file `check`, in
-`N` worker processes, prints each file's report in the order the files were given, then a summary;
-a progress bar is drawn on standard error when it is a terminal and `rich` is installed (the
-`progress` extra), never on a pipe. The exit status is the worst of the files': 2 if any file is
-unreadable, else 1 if any has violations, else 0.
+`check_one` checks one input (a file, or standard input for `-`) with every rule that applies to what
+it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
+goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
+`replayable.agents`; anything else is a transcript for `check_transcript`. A JSONL of items is checked
+line by line with `replayable.replay.check_stream`, from a file or from standard input, so memory
+holds the rule state (ids, call ids, open calls, violations) and never the input or its items.
 
-A `.jsonl` file of items is checked as a stream (`check_jsonl`): lines are read and checked one at a
-time with `replayable.replay.check_stream`, so memory holds the rule state (ids, call ids, open
-calls, violations) and never the file or its items.
+`run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
+directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
+unreadable) in up to `N` worker processes (never more than `MAX_JOBS` nor than there are files;
+standard input is read by the main process), prints each file's report in the order the files were
+given, then a summary. A progress bar is drawn on standard error when it is a terminal and `rich` is
+installed (the `progress` extra); reports always go to standard output. The exit status is the worst
+of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
+
+The path runs one way: `cli` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the rules
+(`replay`, `stream`, `agents`, `chain`) -> `reports` (formatting, exit statuses).
 """
 
 from __future__ import annotations
@@ -20,18 +27,33 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from . import _json
+from . import reports
+from .inputs import (
+    DEFAULT_MAX_BYTES,
+    Input,
+    InputError,
+    Kind,
+    find_files,
+    is_item_stream,
+    lint_tools,
+    load_tools,
+    read_input,
+    read_transcript,
+)
+from .items import ItemError
+from .replay import Violation, check_transcript
+from .replay import check_stream as check_item_stream
+from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
-__all__ = ["FileResult", "check_file", "check_jsonl", "collect_files", "iter_jsonl", "run"]
+__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "run"]
 
-#: File name endings a directory is searched for.
-SUFFIXES = (".json", ".jsonl", ".sse")
+#: Most worker processes `--jobs` starts, whatever is asked (also never more than there are files).
+MAX_JOBS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,99 +67,123 @@ class FileResult:
     error: str = ""
 
 
-def collect_files(paths: Iterable[str]) -> list[str]:
-    """The files to check: each path as given, and for a directory every `*.json`, `*.jsonl` and `*.sse`
-    under it, sorted. A path that does not exist is kept (it is reported as unreadable)."""
-    out: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            out.extend(str(f) for f in sorted(path.rglob("*")) if f.is_file() and f.name.endswith(SUFFIXES))
-        else:
-            out.append(p)
-    return out
+def _max_bytes(args: argparse.Namespace) -> int:
+    value = getattr(args, "max_bytes", None)
+    return DEFAULT_MAX_BYTES if value is None else int(value)
 
 
-def iter_jsonl(path: str) -> Iterator[Any]:
-    """Yield the JSON value of each non-blank line of `path`, reading one line at a time with the
-    library's strict reader (`replayable._json.iter_jsonl`). Raises `replayable.cli.InputError` naming
-    the line when a line is not strict JSON or not UTF-8."""
-    from .cli import InputError  # noqa: PLC0415
+def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
+    """The single-input `check` of `path` (`-`: standard input) with the options in `args`; writes the
+    report to `out` and returns the exit status (0 or 1). Raises `InputError` (or `ItemError`,
+    `ValueError`) for unreadable input: the caller reports it with exit status 2."""
+    max_bytes = _max_bytes(args)
+    if getattr(args, "chain", False) and not getattr(args, "agents", False):
+        raise InputError("--chain needs --agents (it links an Agents API event log)")
 
+    def tools() -> list[Any] | None:
+        return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
+
+    inp = read_input(path, max_bytes=max_bytes)
     try:
-        with open(path, "rb") as f:
-            for _, value in _json.iter_jsonl(f, what=f"{path}: line", max_depth=_json.READER_DEPTH):
+        return _check_input(args, inp, tools, out)
+    finally:
+        inp.close()
+
+
+def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output) -> int:
+    from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
+
+    name = inp.name
+    if inp.kind is Kind.SSE:
+        return _stream(
+            stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
+        )
+    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first):
+        function_tools, findings = _tool_file(tools())
+        count = 0
+
+        def counted() -> Iterator[Any]:
+            nonlocal count
+            for value in inp.values():
+                count += 1
                 yield value
-    except _json.JSONError as exc:
-        raise InputError(str(exc)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
-
-def _first_value(path: str) -> Any:
-    """The JSON value of the first non-blank line, or None when it is not JSON (or unreadable)."""
-    try:
-        with open(path, "rb") as f:
-            for _, value in _json.iter_jsonl(f, max_depth=_json.READER_DEPTH):
-                return value
-    except (OSError, _json.JSONError):
-        return None
-    return None
-
-
-def _streamable(first: Any) -> bool:
-    """Is a file starting with `first` a JSONL of items (what the streaming path reads the same way as
-    the whole-file path)? Responses, request bodies and stream events go the whole-file way."""
-    if not isinstance(first, dict) or not ("type" in first or "role" in first):
-        return False
-    t = first.get("type")
-    if isinstance(t, str) and (t.startswith("response.") or t == "error"):
-        return False
-    return not (isinstance(first.get("output"), list) or "input" in first)
-
-
-def check_jsonl(args: argparse.Namespace) -> int | None:
-    """`check FILE.jsonl` in bounded memory; returns the exit status, or None when the file is not a
-    JSONL of items (the caller then reads it whole). Prints the same report as the whole-file path."""
-    from .cli import EXIT_OK, EXIT_VIOLATIONS, format_report, load_tools  # noqa: PLC0415
-    from .replay import check_stream  # noqa: PLC0415
-
-    path: str = args.file
-    if path == "-" or not path.endswith(".jsonl") or getattr(args, "agents", False):
-        return None
-    if not _streamable(_first_value(path)):
-        return None
-    tools = load_tools(args.tools) if args.tools else None
-    count = 0
-
-    def counted() -> Iterator[Any]:
-        nonlocal count
-        for value in iter_jsonl(path):
-            count += 1
-            yield value
-
-    report = check_stream(
-        counted(), tools=tools, target=args.target, provider=args.provider, pending_ok=args.pending_ok
+        report = check_item_stream(
+            counted(), tools=function_tools, target=args.target, provider=args.provider, pending_ok=args.pending_ok
+        )
+        out.write(reports.format_report(report, findings, count, args.format, name))
+        return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+    value = inp.value()
+    if stream.is_event_list(value):
+        return _stream(
+            stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
+        )
+    if args.agents:
+        return _agents(value, args, name, out)
+    transcript = read_transcript(value, name)
+    function_tools, findings = transcript.tools, transcript.tool_findings
+    if args.tools:  # a --tools file replaces the request body's tools
+        function_tools, findings = _tool_file(tools())
+    report = check_transcript(
+        transcript.items,
+        tools=function_tools,
+        target=args.target,
+        provider=args.provider,
+        pending_ok=args.pending_ok or transcript.kind == "response",  # a response asks for its calls to run
+        allowed_tools=transcript.allowed_tools,
+        side=transcript.side,  # type: ignore[arg-type]
     )
-    print(format_report(report, [], count, args.format, path))
+    out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
+    return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+
+
+def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violation]]:
+    """The function tools of a --tools file (None without one) and their `check_tool` findings."""
+    if tools is None:
+        return None, []
+    return [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")], lint_tools(tools)
+
+
+def _stream(report: Any, args: argparse.Namespace, name: str, out: Output) -> int:
+    out.write(reports.format_stream_report(report, args.format, name))
     return EXIT_OK if report.ok else EXIT_VIOLATIONS
 
 
-def check_file(args: argparse.Namespace, path: str) -> FileResult:
-    """Run the single-file `check` on `path` with the options in `args`, capturing its report. Never
-    raises for a bad file: unreadable input (and any unexpected error) is exit status 2."""
-    from .cli import EXIT_UNREADABLE, InputError, cmd_check  # noqa: PLC0415
-    from .items import ItemError  # noqa: PLC0415
+def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int:
+    if not isinstance(value, list | dict):
+        raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
+    events = value if isinstance(value, list) else [value]
+    if args.chain:  # the session link chain as JSON on stdout, nothing else
+        from .chain import link_chain  # noqa: PLC0415
 
-    one = argparse.Namespace(**{**vars(args), "file": path, "more": [], "jobs": None})
+        chain = link_chain(events)
+        out.write(reports.as_json(chain.as_dict()))
+        return EXIT_OK if chain.ok else EXIT_VIOLATIONS
+    from .agents import check_event_log  # noqa: PLC0415
+    from .agents import format_report as format_agents_report  # noqa: PLC0415
+
+    agents_report = check_event_log(events)
+    out.write(format_agents_report(agents_report, args.format, name))
+    return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
+
+
+def first_line(exc: BaseException) -> str:
+    """The one-line message of an error (its first line, or its type's name)."""
+    text = str(exc)
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
+
+
+def check_file(args: argparse.Namespace, path: str) -> FileResult:
+    """Run `check_one` on `path`, capturing its report. Never raises for a bad file: unreadable input
+    (and any unexpected error, which is a bug of ours and says so) is exit status 2."""
     buf = io.StringIO()
     try:
-        with contextlib.redirect_stdout(buf):
-            code = cmd_check(one)
+        code = check_one(args, path, Output(buf))
     except (InputError, ItemError, ValueError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), first)
-    except Exception as exc:  # a worker must report, never die: this is a bug of ours, say so
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), first_line(exc))
+    except MemoryError:
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), "out of memory (lower --max-bytes)")
+    except Exception as exc:  # a worker must report, never die
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), f"internal error {type(exc).__name__}: {exc}")
     return FileResult(path, code, buf.getvalue())
 
@@ -147,8 +193,20 @@ def _check_in_worker(job: tuple[dict[str, Any], str]) -> FileResult:
     return check_file(argparse.Namespace(**opts), path)
 
 
+def clamp_jobs(requested: int | None, files: int) -> int:
+    """Worker processes for `--jobs N`: None is 1, 0 is one per CPU; never more than `MAX_JOBS` nor
+    than `files` (at least 1). Raises `InputError` for a negative number."""
+    if requested is None:
+        return 1
+    if requested < 0:
+        raise InputError("--jobs takes 0 (one per CPU) or a positive number")
+    jobs = requested or (os.cpu_count() or 1)
+    return max(1, min(jobs, MAX_JOBS, files))
+
+
 def _progress(total: int) -> Any:
-    """A rich progress bar on a terminal's standard error, or None (no terminal, or rich missing)."""
+    """A rich progress bar on a terminal's standard error, or None (no terminal, or rich missing).
+    It never takes over standard output: reports written there reach a pipe or a file unchanged."""
     if not sys.stderr.isatty():
         return None
     try:
@@ -163,41 +221,48 @@ def _progress(total: int) -> Any:
         TimeRemainingColumn(),
         console=Console(file=sys.stderr),
         transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
 
 
-def _results(args: argparse.Namespace, files: Sequence[str], jobs: int) -> Iterator[FileResult]:
-    if jobs <= 1 or len(files) <= 1:
-        for path in files:
-            yield check_file(args, path)
-        return
-    opts = {k: v for k, v in vars(args).items() if k != "func"}
-    chunk = max(1, min(64, len(files) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_check_in_worker, [(opts, f) for f in files], chunksize=chunk)
+def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[FileResult]:
+    """Each input's result in the order given; files in `jobs` workers, standard input in this process."""
+    work = [f.path for f in found if not f.error and f.path != "-"]
+    with contextlib.ExitStack() as stack:
+        if jobs > 1 and len(work) > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            opts = {k: v for k, v in vars(args).items() if k != "func"}
+            chunk = max(1, min(64, len(work) // (jobs * 8)))
+            mapped: Iterator[FileResult] = pool.map(_check_in_worker, [(opts, p) for p in work], chunksize=chunk)
+        else:
+            mapped = (check_file(args, p) for p in work)
+        for f in found:
+            if f.error:
+                yield FileResult(f.path, EXIT_UNREADABLE, "", f.error)
+            elif f.path == "-":
+                yield check_file(args, "-")
+            else:
+                try:
+                    yield next(mapped)
+                except BrokenExecutor:  # a worker was killed (out of memory, a signal): no traceback
+                    raise InputError(f"a worker process died while checking {f.path} (try fewer --jobs)") from None
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Output) -> int:
     """`check` over several files or directories (see the module docstring); returns the exit status."""
-    files = collect_files([args.file, *(getattr(args, "more", None) or [])])
-    if not files:
-        print("replayable: error: no *.json, *.jsonl or *.sse files to check", file=sys.stderr)
-        return 2
-    jobs = args.jobs if args.jobs is not None else 1
-    if jobs < 0:
-        print("replayable: error: --jobs takes 0 (one per CPU) or a positive number", file=sys.stderr)
-        return 2
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
+    found = find_files([args.file, *(getattr(args, "more", None) or [])])
+    if not found:
+        raise InputError("no *.json, *.jsonl or *.sse files to check")
+    jobs = clamp_jobs(args.jobs, sum(1 for f in found if not f.error and f.path != "-"))
     as_json = args.format == "json"
-    counts = {0: 0, 1: 0, 2: 0}
+    counts = {EXIT_OK: 0, EXIT_VIOLATIONS: 0, EXIT_UNREADABLE: 0}
     records: list[dict[str, Any]] = []
-    bar = _progress(len(files))
-    ctx = bar if bar is not None else contextlib.nullcontext()
-    with ctx:
-        task = bar.add_task("check", total=len(files)) if bar is not None else None
-        for res in _results(args, files, jobs):
-            counts[res.exit if res.exit in counts else 2] += 1
+    bar = _progress(len(found))
+    with bar if bar is not None else contextlib.nullcontext():
+        task = bar.add_task("check", total=len(found)) if bar is not None else None
+        for res in _results(args, found, jobs):
+            counts[res.exit if res.exit in counts else EXIT_UNREADABLE] += 1
             if as_json:
                 try:
                     report = json.loads(res.output) if res.output.strip() else None
@@ -206,17 +271,19 @@ def run(args: argparse.Namespace) -> int:
                 records.append({"file": res.file, "exit": res.exit, "report": report, "error": res.error or None})
             else:
                 if res.output:
-                    sys.stdout.write(res.output)
+                    out.write(res.output.rstrip("\n"))
                 if res.error:
-                    print(f"{res.file}: unreadable: {res.error}")
+                    out.write(f"{res.file}: unreadable: {res.error}")
             if bar is not None:
                 bar.advance(task)
-    summary = {"files": len(files), "replay_safe": counts[0], "with_violations": counts[1], "unreadable": counts[2]}
+    summary = {
+        "files": len(found),
+        "replay_safe": counts[EXIT_OK],
+        "with_violations": counts[EXIT_VIOLATIONS],
+        "unreadable": counts[EXIT_UNREADABLE],
+    }
     if as_json:
-        print(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
+        out.write(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
     else:
-        print(
-            f"checked {len(files)} file(s): {counts[0]} replay-safe, {counts[1]} with violations, "
-            f"{counts[2]} unreadable"
-        )
-    return 2 if counts[2] else 1 if counts[1] else 0
+        out.write(reports.summary_line(counts, len(found)))
+    return reports.worst(counts)

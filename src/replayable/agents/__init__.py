@@ -1,0 +1,143 @@
+"""OpenAI Agents API (beta, `OpenAI-Beta: agents=v1`): typed session events and replay-safe tool results.
+
+The models are generated from `schemas/agents/` (field-level reference: the `openai` package's
+`openai.types.beta`, `agent_session_event.py`, `agent_session.py`, `agent_session_input_param.py`,
+`agent_session_item.py`, `agent_output_item.py`). This module adds what a schema cannot say:
+
+- the unions as `Annotated` aliases with module-level adapters (`session_event_adapter`, ...). An event,
+  item or required action of a type not known here becomes `UnknownSessionEvent` /
+  `UnknownSessionItem` / `UnknownRequiredAction`, kept verbatim with `.unknown == True`: a stream does
+  not die on a new event type, and replay code must not act on one. A *known* type with a bad field is
+  an error, never an unknown value;
+- the tool-result rule: `success` is a JSON boolean; `success: true` needs `output` (a string or a
+  list of input_text / input_image parts; a JSON object must be serialized first); `success: false`
+  needs a non-empty `error`;
+- `check_arguments`: a pending `function_call` action checked against its tool's JSON Schema
+  (the same jsonschema-rs path as `replayable.gate`), with a ready `success: false` tool result;
+- `PendingActions`: the ledger of what a session waits for. Only `session.required_actions` makes a
+  call pending (a `function_call` item in the history never does); each (turn_id, call_id) pair is
+  answered exactly once;
+- `check_event_log`: the rules above over a whole event log (server events and the client's inputs).
+
+Bad input raises `ItemError` (a value that does not parse) or `ToolResultError` (a tool result that
+answers nothing, answers twice, or breaks the rule); both are `ValueError`s with a message naming the
+field and the rule.
+"""
+
+from __future__ import annotations
+
+from replayable._generated.agents.agent_config_param import AgentConfigParam
+from replayable._generated.agents.agent_message_item import AgentMessageItem
+from replayable._generated.agents.agent_session import AgentSession
+from replayable._generated.agents.agent_tool import AgentTool
+from replayable._generated.agents.close_subagent_call_item import CloseSubagentCallItem
+from replayable._generated.agents.command_execution_item import CommandExecutionItem
+from replayable._generated.agents.create_subagent_call_item import CreateSubagentCallItem
+from replayable._generated.agents.environment import Environment
+from replayable._generated.agents.environment_connection_action import EnvironmentConnectionAction
+from replayable._generated.agents.function_call_action import FunctionCallAction
+from replayable._generated.agents.function_call_item import FunctionCallItem
+from replayable._generated.agents.function_call_output_item import FunctionCallOutputItem
+from replayable._generated.agents.function_tool import FunctionTool
+from replayable._generated.agents.interrupt_subagent_call_item import InterruptSubagentCallItem
+from replayable._generated.agents.mcp_call_item import McpCallItem
+from replayable._generated.agents.reasoning_item import ReasoningItem
+from replayable._generated.agents.resume_subagent_call_item import ResumeSubagentCallItem
+from replayable._generated.agents.send_subagent_input_call_item import SendSubagentInputCallItem
+from replayable._generated.agents.session_create_params import SessionCreateParams
+from replayable._generated.agents.session_input_cancel import SessionInputCancel
+from replayable._generated.agents.session_input_message import SessionInputMessage
+from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
+from replayable._generated.agents.session_message import SessionMessage
+from replayable._generated.agents.subagent import Subagent
+from replayable._generated.agents.turn import Turn
+from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
+from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
+from replayable._generated.agents.unknown_session_item import UnknownSessionItem
+from replayable._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
+from replayable._generated.agents.web_search_call_item import WebSearchCallItem
+
+from .checks import ArgumentCheck, check_arguments, check_event_log
+from .events import (
+    RequiredAction,
+    SessionEvent,
+    SessionInput,
+    SessionItem,
+    ToolResultError,
+    dump,
+    is_unknown,
+    parse_event,
+    parse_input,
+    parse_session,
+    required_action_adapter,
+    session_create_params_adapter,
+    session_event_adapter,
+    session_input_adapter,
+    session_item_adapter,
+)
+from .ledger import PendingActions
+from .report import AgentsReport, AgentsViolation, AgentsViolationCode, format_report
+
+__all__ = [
+    "AgentConfigParam",
+    "AgentMessageItem",
+    "AgentSession",
+    "AgentTool",
+    "AgentsReport",
+    "AgentsViolation",
+    "AgentsViolationCode",
+    "ArgumentCheck",
+    "CloseSubagentCallItem",
+    "CommandExecutionItem",
+    "CreateSubagentCallItem",
+    "Environment",
+    "EnvironmentConnectionAction",
+    "FunctionCallAction",
+    "FunctionCallItem",
+    "FunctionCallOutputItem",
+    "FunctionTool",
+    "InterruptSubagentCallItem",
+    "McpCallItem",
+    "PendingActions",
+    "ReasoningItem",
+    "RequiredAction",
+    "ResumeSubagentCallItem",
+    "SendSubagentInputCallItem",
+    "SessionCreateParams",
+    "SessionEvent",
+    "SessionInput",
+    "SessionInputCancel",
+    "SessionInputMessage",
+    "SessionInputToolResult",
+    "SessionItem",
+    "SessionMessage",
+    "Subagent",
+    "ToolResultError",
+    "Turn",
+    "UnknownRequiredAction",
+    "UnknownSessionEvent",
+    "UnknownSessionItem",
+    "WaitForSubagentsCallItem",
+    "WebSearchCallItem",
+    "check_arguments",
+    "check_event_log",
+    "dump",
+    "format_report",
+    "is_unknown",
+    "parse_event",
+    "parse_input",
+    "parse_session",
+    "required_action_adapter",
+    "session_create_params_adapter",
+    "session_event_adapter",
+    "session_input_adapter",
+    "session_item_adapter",
+]
+
+
+# ------------------------------------------------------------------ doors (issue #8): re-exports
+
+from replayable.cards import CardCheck, check_card  # noqa: E402
+from replayable.chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
+
+__all__ += ["CardCheck", "Link", "LinkKind", "SessionChain", "check_card", "link_chain"]

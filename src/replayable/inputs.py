@@ -1,0 +1,443 @@
+"""Reading what the command line is given: files, standard input, directories, and what is in them.
+
+One place decides what an input is (`read_input`), for `check`, `diff`, `convert` and `prepare`:
+
+- an SSE capture (`text/event-stream`): a `.sse` file name, or a first non-blank line starting with
+  `event:`, `data:` or `:`; read whole;
+- JSONL: the first non-blank line is one complete JSON value and more non-blank lines follow; read one
+  line at a time (`Input.values()`), so a JSONL of items is checked in bounded memory however long it
+  is, from a file or from standard input alike;
+- otherwise one JSON document, read whole.
+
+Then `read_transcript` finds the items in a document (a list of items, a Response's `output`, a request
+body's `input` with its `tools` and `tool_choice`, or one item), and `load_tools` reads a `--tools`
+file. `find_files` lists what a directory holds.
+
+Limits, so that `/dev/zero`, a runaway capture or a huge file end with one line and exit status 2,
+never a `MemoryError`: a JSON document or SSE capture read whole, and each JSONL line, may be at most
+`max_bytes` bytes (`DEFAULT_MAX_BYTES`, 128 MiB; `--max-bytes` on the command line). A JSONL file as a
+whole has no limit. JSON text is read by the library's one strict reader (`replayable._json`): a duplicate
+key, `NaN`/`Infinity`, a number too large for a float, an integer over 4300 digits, text that is not
+UTF-8, a lone surrogate or nesting too deep for the parser is an `InputError` naming the line. One byte
+order mark at the very start of the input is ignored, as the library does; one anywhere else is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import IO, Any
+
+from . import _json
+from .replay import Violation, ViolationCode, check_tool
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "SUFFIXES",
+    "Input",
+    "InputError",
+    "Kind",
+    "Transcript",
+    "display_name",
+    "find_files",
+    "is_item_stream",
+    "lint_tools",
+    "load_tools",
+    "looks_like_sse",
+    "parse_size",
+    "read_input",
+    "read_transcript",
+]
+
+#: Largest JSON document or SSE capture read whole, and longest JSONL line, in bytes (128 MiB).
+DEFAULT_MAX_BYTES = 128 * 1024 * 1024
+
+#: File name endings a directory is searched for.
+SUFFIXES = (".json", ".jsonl", ".sse")
+
+_BLANK = b" \t\r\n"
+
+
+class InputError(ValueError):
+    """Input that cannot be read as anything the command understands (exit status 2). The message is
+    one line naming the input (and the line, for JSONL)."""
+
+
+class Kind(StrEnum):
+    """What an input holds: `sse` (a stream capture), `jsonl` (one JSON value per line), `json`."""
+
+    SSE = "sse"
+    JSONL = "jsonl"
+    JSON = "json"
+
+
+def display_name(path: str) -> str:
+    """`<stdin>` for `-`, else the path as given."""
+    return "<stdin>" if path == "-" else path
+
+
+def parse_size(text: str) -> int:
+    """A byte count for `--max-bytes`: digits with an optional `K`, `M` or `G` (powers of 1024).
+    Raises `ValueError` for anything else or a value below 1."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    s = text.strip().upper().removesuffix("B").removesuffix("I")
+    factor = units.get(s[-1:], 1)
+    digits = s[:-1] if s[-1:] in units else s
+    if not digits.isdigit() or len(digits) > 15 or int(digits) * factor < 1:
+        raise ValueError(f"expected a positive number of bytes such as 1048576, 512K, 64M or 2G, got {text!r}")
+    return int(digits) * factor
+
+
+def loads(data: bytes, where: str, *, first: bool = True) -> Any:
+    """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
+    (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
+    JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
+    one at the start of a later JSONL line is refused. Raises `InputError` starting with `where`."""
+    if not first and data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(f"{where}: a byte order mark is only allowed at the very start of the input")
+    try:
+        return _json.loads(data, what=where, max_depth=_json.READER_DEPTH)
+    except _json.JSONError as exc:
+        if exc.reason == "invalid_utf8":
+            raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
+        if exc.reason == "not_json":
+            raise InputError(f"{where} is not valid JSON: {exc.detail}") from None
+        raise InputError(f"{exc} (the input is refused)") from None
+
+
+def looks_like_sse(head: bytes, name: str = "") -> bool:
+    """True for an SSE capture: a `.sse` file name, or content whose first non-blank line starts with
+    `event:`, `data:` or `:` (a comment). `head` is the start of the content."""
+    if name.endswith(".sse"):
+        return True
+    return head.lstrip(b"\xef\xbb\xbf" + _BLANK).startswith((b"event:", b"data:", b":"))
+
+
+def _too_big(name: str, limit: int, what: str) -> InputError:
+    return InputError(
+        f"{name}: {what} is larger than the {limit}-byte limit (raise it with --max-bytes; "
+        "a JSONL file is read line by line and only each line is limited)"
+    )
+
+
+@dataclass
+class Input:
+    """An opened input. `kind` says what it holds; `name` is for messages (`<stdin>` for `-`).
+
+    For `sse` and `json`, `data` is the whole content. For `jsonl`, `first` is the first line's value and
+    `values()` yields every value, the first included, reading one line at a time (call it once)."""
+
+    name: str
+    kind: Kind
+    data: bytes = b""
+    first: Any = None
+    _file: IO[bytes] | None = field(default=None, repr=False)
+    _pending: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
+    _limit: int = DEFAULT_MAX_BYTES
+    _lineno: int = 0
+
+    def value(self) -> Any:
+        """The whole input as one JSON value: the document, or the list of JSONL values. Raises
+        `InputError` when it is not JSON (or when a JSONL input is larger than the limit in total)."""
+        if self.kind is Kind.JSON:
+            return self.first
+        if self.kind is Kind.SSE:
+            raise InputError(f"{self.name} is an SSE capture, not JSON")
+        out = []
+        total = 0
+        for size, value in self._sized_values():
+            total += size
+            if total > self._limit:
+                raise _too_big(self.name, self._limit, "this JSONL read as one document")
+            out.append(value)
+        return out
+
+    def values(self) -> Iterator[Any]:
+        """The JSONL values one at a time (memory holds one line). Raises `InputError` naming the line
+        that is not JSON or longer than the limit."""
+        for _, value in self._sized_values():
+            yield value
+
+    def _sized_values(self) -> Iterator[tuple[int, Any]]:
+        pending, self._pending = self._pending, []
+        try:
+            for n, (lineno, line) in enumerate(pending):
+                yield len(line), loads(line, f"{self.name}, line {lineno}", first=n == 0)
+            f = self._file
+            if f is None:
+                return
+            lineno = self._lineno
+            while True:
+                line = f.readline(self._limit + 1)
+                if not line:
+                    return
+                lineno += 1
+                if len(line) > self._limit:
+                    raise _too_big(self.name, self._limit, f"line {lineno}")
+                if line.strip(_BLANK):
+                    yield len(line), loads(line, f"{self.name}, line {lineno}", first=False)
+        except OSError as exc:
+            raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Close the file (never standard input)."""
+        f, self._file = self._file, None
+        if f is not None and f is not getattr(sys.stdin, "buffer", None):
+            f.close()
+
+
+def _stdin() -> IO[bytes]:
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        raise InputError("cannot read <stdin>: there is no standard input")
+    return stdin  # type: ignore[no-any-return]
+
+
+def _open(path: str) -> IO[bytes]:
+    if path == "-":
+        return _stdin()
+    try:
+        f = open(path, "rb")  # noqa: SIM115  closed by Input.close or read_input
+        if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
+            f.close()
+            raise IsADirectoryError(21, "Is a directory")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return f
+
+
+def _read_rest(f: IO[bytes], start: bytes, name: str, limit: int) -> bytes:
+    rest = f.read(limit + 1 - len(start))
+    data = start + rest
+    if len(data) > limit:
+        raise _too_big(name, limit, "the input")
+    return data
+
+
+def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
+    """Open `path` (`-` for standard input) and find what it holds (see the module docstring).
+
+    Raises `InputError` (one line) when it cannot be read, is empty, is not UTF-8 or strict JSON, or is
+    larger than `max_bytes` (a whole document or capture; for JSONL, one line)."""
+    name = display_name(path)
+    f = _open(path)
+    keep_open = False
+    try:
+        lines: list[tuple[int, bytes]] = []
+        lineno = 0
+        size = 0
+        while True:  # the first non-blank line, and the blank ones before it
+            line = f.readline(max_bytes + 1)
+            if not line:
+                break
+            lineno += 1
+            size += len(line)
+            if size > max_bytes:
+                raise _too_big(name, max_bytes, "the input" if lineno == 1 else f"line {lineno}")
+            lines.append((lineno, line))
+            if line.strip(_BLANK):
+                break
+        if not lines or not lines[-1][1].strip(_BLANK):
+            raise InputError(f"{name} is empty")
+        head = b"".join(line for _, line in lines)
+        first_no, first_line = lines[-1]
+        if looks_like_sse(head, name):
+            return Input(name, Kind.SSE, data=_read_rest(f, head, name, max_bytes))
+        try:
+            first = loads(first_line, name)
+        except InputError:
+            first = _NOT_JSON
+        if first is not _NOT_JSON:
+            # JSONL when another non-blank line follows; else the document is that one line
+            while True:
+                line = f.readline(max_bytes + 1)
+                if not line:
+                    return Input(name, Kind.JSON, data=head, first=first)
+                lineno += 1
+                if len(line) > max_bytes:
+                    raise _too_big(name, max_bytes, f"line {lineno}")
+                if line.strip(_BLANK):
+                    inp = Input(name, Kind.JSONL, first=first, _file=f, _limit=max_bytes)
+                    inp._pending = [(first_no, first_line), (lineno, line)]
+                    inp._lineno = lineno
+                    keep_open = True
+                    return inp
+        data = _read_rest(f, head, name, max_bytes)
+        try:
+            value = loads(data, name)
+        except InputError as exc:
+            raise InputError(f"{name} is neither JSON nor JSONL: {str(exc).removeprefix(name).lstrip(': ')}") from None
+        return Input(name, Kind.JSON, data=data, first=value)
+    except OSError as exc:
+        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        if not keep_open and path != "-":
+            f.close()
+
+
+_NOT_JSON = object()
+
+
+# ---------------------------------------------------------------------------------------------------
+# What a document holds
+
+
+def is_item_stream(first: Any) -> bool:
+    """Is a JSONL whose first value is `first` a JSONL of items (checked line by line, in bounded
+    memory)? Responses, request bodies and stream events are read as one document instead."""
+    if not isinstance(first, dict) or not ("type" in first or "role" in first):
+        return False
+    t = first.get("type")
+    if isinstance(t, str) and (t.startswith("response.") or t == "error"):
+        return False
+    return not (isinstance(first.get("output"), list) or "input" in first)
+
+
+@dataclass
+class Transcript:
+    """The items of a document, and what its envelope says about them: `kind` (`items`, `response`,
+    `request`, `item`), `side` (`output` for a Response), the request's function `tools`, the names
+    its `tool_choice` allows, and the `check_tool` findings of its tools."""
+
+    items: list[Any]
+    kind: str
+    side: str | None = None
+    tools: list[Any] | None = None
+    allowed_tools: list[str] | None = None
+    tool_findings: list[Violation] = field(default_factory=list)
+
+
+def _allowed_from_tool_choice(choice: Any) -> list[str] | None:
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+        tools = choice.get("tools")
+        if isinstance(tools, list):
+            return [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        return []
+    return None
+
+
+def lint_tools(tools: list[Any]) -> list[Violation]:
+    """`check_tool` findings for the function tools of a request body or a --tools file (paths under
+    `/tools/N`); a tool that is not a JSON object is a finding too."""
+    findings: list[Violation] = []
+    for n, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            findings.append(
+                Violation(None, ViolationCode.INVALID_TOOL, f"tools[{n}] is not a tool definition", f"/tools/{n}")
+            )
+        elif tool.get("type") in (None, "function"):
+            findings.extend(
+                Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}") for v in check_tool(tool)
+            )
+    return findings
+
+
+def read_transcript(value: Any, name: str) -> Transcript:
+    """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
+    `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
+    if isinstance(value, list):
+        return Transcript(value, "items")
+    if isinstance(value, dict):
+        if isinstance(value.get("output"), list) and ("object" in value or "input" not in value):
+            return Transcript(value["output"], "response", side="output")
+        if "input" in value:
+            inp = value["input"]
+            if isinstance(inp, str):
+                inp = [{"type": "message", "role": "user", "content": inp}]
+            if not isinstance(inp, list):
+                raise InputError(f"{name}: request body 'input' must be a string or a list of items")
+            tools = value.get("tools")
+            tools = tools if isinstance(tools, list) else None
+            findings = lint_tools(tools or [])
+            function_tools = [t for t in tools or [] if isinstance(t, dict) and t.get("type") == "function"] or None
+            return Transcript(
+                inp,
+                "request",
+                tools=function_tools,
+                allowed_tools=_allowed_from_tool_choice(value.get("tool_choice")),
+                tool_findings=findings,
+            )
+        if "type" in value or "role" in value:
+            return Transcript([value], "item")
+    raise InputError(
+        f"{name}: expected a JSON array of items, JSONL, a Response object (with 'output') or a request body "
+        "(with 'input')"
+    )
+
+
+def load_tools(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Any]:
+    """The tool definitions of a `--tools` file: a JSON array of tools, one tool, an object with a
+    `tools` array (a request body), or JSONL of tools. Raises `InputError`."""
+    inp = read_input(path, max_bytes=max_bytes)
+    value = inp.value()
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        value = value["tools"]
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        raise InputError(f"{inp.name}: expected a JSON array of tool definitions")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------------
+# Directories
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A file to check (`error` empty), or a path that cannot be listed (`error` says why)."""
+
+    path: str
+    error: str = ""
+
+
+def find_files(paths: Iterable[str]) -> list[Found]:
+    """The files to check: each path as given (`-` is standard input; a path that does not exist is
+    kept and reported as unreadable), and for a directory every `*.json`, `*.jsonl` and `*.sse` under
+    it, sorted, following symbolic links once. A directory (or subdirectory) that cannot be listed is a
+    `Found` with an `error`: it is unreadable, never silently skipped."""
+    out: list[Found] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            out.extend(_walk(p))
+        else:
+            out.append(Found(p))
+    return out
+
+
+def _walk(top: str) -> list[Found]:
+    found: list[Found] = []
+    seen: set[tuple[int, int]] = set()
+
+    def visit(directory: str) -> None:
+        try:
+            st = os.stat(directory)
+            key = (st.st_dev, st.st_ino)
+            if key in seen:  # a symbolic link back up the tree
+                return
+            seen.add(key)
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            found.append(Found(directory, f"cannot list {directory}: {exc.strerror or exc}"))
+            return
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+                is_file = not is_dir and entry.is_file()
+            except OSError as exc:
+                found.append(Found(entry.path, f"cannot read {entry.path}: {exc.strerror or exc}"))
+                continue
+            if is_dir:
+                visit(entry.path)
+            elif is_file and entry.name.endswith(SUFFIXES):
+                found.append(Found(entry.path))
+
+    visit(top)
+    return found

@@ -1,0 +1,175 @@
+"""Reports and exit statuses of the command line, and the one place that writes to standard output.
+
+Exit statuses (`replayable check`, `diff`): `EXIT_OK` 0 replay-safe (nothing blocks), `EXIT_VIOLATIONS`
+1 violations, `EXIT_UNREADABLE` 2 unreadable input or bad usage, `EXIT_INTERRUPTED` 130 on Ctrl-C.
+A closed standard output (`check bad.json | head -1`) never changes the status: the command runs to
+its verdict and exits with it, writing nothing more and printing no traceback; `EXIT_OUTPUT_CLOSED`
+3 is returned only in the unexpected case where output was lost before the verdict was known.
+
+Reports come in two formats: `text` (one line per finding, then a verdict line) and `json` (one
+object; with `--format json` an unreadable input is an object with an `error` too, never nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .replay import TranscriptReport, Violation
+    from .stream import StreamReport
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_OUTPUT_CLOSED",
+    "EXIT_UNREADABLE",
+    "EXIT_VIOLATIONS",
+    "Output",
+    "error_report",
+    "format_report",
+    "format_stream_report",
+    "summary_line",
+]
+
+EXIT_OK = 0
+EXIT_VIOLATIONS = 1
+EXIT_UNREADABLE = 2
+EXIT_OUTPUT_CLOSED = 3
+EXIT_INTERRUPTED = 130
+
+
+class Output:
+    """Standard output for reports. A reader that goes away (`BrokenPipeError`, EPIPE) makes every
+    later write a no-op (`closed` turns True) instead of an exception, and standard output is pointed
+    at the null device so that the interpreter's final flush cannot print a traceback either. Text that
+    cannot be encoded (a lone surrogate read from a `\\ud800` escape) is written with backslash escapes."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.closed = False
+
+    def write(self, text: str) -> None:
+        """Write `text` and a newline (nothing once the reader has gone)."""
+        if self.closed:
+            return
+        try:
+            try:
+                self.stream.write(text + "\n")
+            except UnicodeEncodeError:
+                self.stream.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
+        except BrokenPipeError:
+            self._gone()
+
+    def flush(self) -> None:
+        """Flush; a reader that has gone is noted, not raised."""
+        if self.closed:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        self.closed = True
+        try:
+            fd = self.stream.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass  # not a real file descriptor
+        if sys.stdout is self.stream:  # anything else that flushes stdout (a fork, the exit) finds it quiet
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  lives as long as the process
+
+
+def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
+    """A transcript's report: `extra` findings (tool lint) first, then the report's violations and
+    pending calls. `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending"}`)."""
+    violations = [*extra, *report.violations]
+    if fmt == "json":
+        return json.dumps(
+            {
+                "file": name,
+                "ok": not violations,
+                "items": n_items,
+                "violations": [v.as_dict() for v in violations],
+                "pending": list(report.pending),
+            },
+            indent=2,
+        )
+    lines = []
+    for v in violations:
+        where = "tools" if v.index is None else f"item {v.index}"
+        lines.append(f"{name}: {where}: {v.code}: {v.message}")
+    if report.pending:
+        lines.append(f"{name}: pending calls (awaiting output) at items {', '.join(map(str, report.pending))}")
+    if violations:
+        bad = len({v.index for v in violations})
+        lines.append(f"{name}: NOT replay-safe: {len(violations)} violation(s) in {bad} place(s), {n_items} items")
+    else:
+        lines.append(f"{name}: replay-safe: {n_items} items")
+    return "\n".join(lines)
+
+
+def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
+    """A recorded stream's report (`replayable.stream.check_stream`): stream findings, then the items'
+    violations. `fmt` is `text` or `json` (`{"file", "kind": "stream", "ok", "events", "status",
+    "items", "stream", "violations", "pending"}`)."""
+    if fmt == "json":
+        return json.dumps(
+            {
+                "file": name,
+                "kind": "stream",
+                "ok": report.ok,
+                "events": report.events,
+                "status": report.status,
+                "items": len(report.items),
+                "stream": [f.as_dict() for f in report.findings],
+                "violations": [v.as_dict() for v in report.transcript.violations],
+                "pending": list(report.transcript.pending),
+            },
+            indent=2,
+        )
+    lines = []
+    for f in report.findings:
+        lines.append(f"{name}: {'stream' if f.violation else 'note'}: {f.rule}: {f}")
+    for v in report.transcript.violations:
+        lines.append(f"{name}: item {v.index}: {v.code}: {v.message}")
+    if report.transcript.pending:
+        lines.append(
+            f"{name}: pending calls (awaiting output) at items " + ", ".join(map(str, report.transcript.pending))
+        )
+    verdict = "stream ok, items replay-safe" if report.ok else "NOT ok"
+    lines.append(
+        f"{name}: {verdict}: {report.events} events, {len(report.items)} items, status {report.status or 'none'}"
+    )
+    return "\n".join(lines)
+
+
+def error_report(message: str, name: str | None) -> str:
+    """The `--format json` form of an unreadable input: `{"file", "ok": false, "exit": 2, "error"}`."""
+    return json.dumps({"file": name, "ok": False, "exit": EXIT_UNREADABLE, "error": message}, indent=2)
+
+
+def summary_line(counts: dict[int, int], files: int) -> str:
+    """The last line of a many-file `check` in text form."""
+    return (
+        f"checked {files} file(s): {counts.get(EXIT_OK, 0)} replay-safe, {counts.get(EXIT_VIOLATIONS, 0)} with "
+        f"violations, {counts.get(EXIT_UNREADABLE, 0)} unreadable"
+    )
+
+
+def worst(codes: dict[int, int]) -> int:
+    """The exit status of many files: 2 if any is unreadable, else 1 if any has violations, else 0."""
+    if codes.get(EXIT_UNREADABLE):
+        return EXIT_UNREADABLE
+    return EXIT_VIOLATIONS if codes.get(EXIT_VIOLATIONS) else EXIT_OK
+
+
+def as_json(value: Any) -> str:
+    """JSON output of the commands that print data (`diff --format json`, `convert`, `prepare`)."""
+    return json.dumps(value, indent=2, ensure_ascii=False)

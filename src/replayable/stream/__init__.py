@@ -1,0 +1,166 @@
+"""Open Responses streaming: typed events, SSE reading, and an assembler that enforces the stream rules.
+
+Apps read most responses as a stream of server-sent events; the replay rules start there. A function
+call arrives as `response.function_call_arguments.delta` text and is a call only once its item is
+`completed`. This package gives (every name is importable from `replayable.stream`):
+
+- `events`: the 24 spec streaming events as generated models (`ResponseCreatedEvent`, ..., `ErrorEvent`),
+  tagged on `type`, plus `ExtensionEvent` for `slug:name` events (kept verbatim, ignorable), and the
+  `ResponseResource` object; `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
+- `sse`: `parse_sse`, SSE bytes, text or lines -> event dicts (spec "Streaming": `event:` equals `type`,
+  `data: [DONE]` ends the stream);
+- `assembler`: `StreamAssembler`, feed events, get finished items as they complete and the final
+  response, with every streaming rule checked (spec "Items are state machines", "Items are streamable");
+- `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
+- `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
+  `replayable check`; its report is rendered by `replayable.reports.format_stream_report`).
+
+Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
+lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
+*note* are never errors (not even in strict mode): `StreamWarning` with `violation=False`.
+
+- `event_schema`: an event does not match its spec model (missing field, wrong type).
+- `unknown_event`: an un-prefixed `type` that is not a spec event (extension events must be `slug:name`;
+  with `provider="openai"` such events are OpenAI's own and are read as `openai:` extension events).
+- `event_name`: the SSE `event:` line differs from the body's `type`.
+- `sequence_order`: `sequence_number` not strictly increasing.
+- `sequence_missing`: an event without `sequence_number` (error in strict Open Responses mode; a *note*,
+  once per stream, with `provider="openai"`: OpenAI's streams before mid-2025 had none).
+- `not_added`: an event for an `output_index` never announced by `response.output_item.added`
+  (or whose `item_id` is not that item's id: `item_id`).
+- `added_twice`: a second `response.output_item.added` for one `output_index`.
+- `output_index`: a `response.output_item.added` whose `output_index` is not the next position in
+  `response.output` (items are added at 0, 1, 2, ... in order: an index that skips one is found at the
+  event that skips, and the item is never handed out as executable).
+- `duplicate_id`: an item whose `id` or `call_id` is already another item's in this response (found at
+  the `added`, or at the `done` that first carries it; the item is never handed out).
+- `after_done`: any event for an item after its `response.output_item.done` ("no updates after
+  completed").
+- `item_schema`: the item of `output_item.added` / `.done` is not a valid output item.
+- `item_changed`: the done item's `type`, `id`, `call_id` or `name` differs from the added item's.
+- `done_status`: an `output_item.done` spec item whose `status` is still `in_progress`.
+- `wrong_item`: argument events for an item that is not a `function_call`, content events for an item
+  without content (reasoning summary events for a non-reasoning item).
+- `part_order`: a delta or done for a content/summary part never added, already done, or added twice.
+- `text_mismatch`: a `*.done` text, a `content_part.done` part, or the done item's content that
+  differs from the concatenated deltas.
+- `arguments_mismatch`: `function_call_arguments.done` (or the done item's `arguments`) differs from the
+  concatenated argument deltas.
+- `after_incomplete`: an item added after an `incomplete` item (which must be the last one).
+- `response_status`: a terminal event whose status disagrees with its items (`response.completed`
+  with an `incomplete` item or an item never done) or with its own snapshot's `status`.
+- `after_terminal`: an event after `response.completed` / `failed` / `incomplete`.
+- `snapshot_mismatch`: the terminal snapshot's `output` disagrees with the streamed items on types,
+  call_ids, names, arguments or message text (paired by `output_index`). Ids, `encrypted_content` and
+  other fields are not compared: real providers refresh `encrypted_content` at completion and rename
+  reasoning ids between the stream and the snapshot.
+- `snapshot_schema` (*note*): the terminal snapshot is not a complete `ResponseResource` (real ones
+  often miss keys); `asm.resource` is then None.
+- `no_terminal`: `close()` was called before any terminal event.
+
+Never rules: items finishing out of `output_index` order (the spec does not order them), extension
+events (ignored, only their `sequence_number` counts), `encrypted_content` present on `added` or
+changed at `done`, a part without any delta (empty text).
+"""
+
+from typing import Any
+
+from .assembler import StreamAssembler
+from .check import StreamReport, check_stream, is_event_list
+from .events import (
+    SPEC_EVENT_TYPES,
+    TERMINAL_EVENT_TYPES,
+    ErrorEvent,
+    ErrorPayload,
+    ExtensionEvent,
+    ResponseCompletedEvent,
+    ResponseContentPartAddedEvent,
+    ResponseContentPartDoneEvent,
+    ResponseCreatedEvent,
+    ResponseFailedEvent,
+    ResponseFunctionCallArgumentsDeltaEvent,
+    ResponseFunctionCallArgumentsDoneEvent,
+    ResponseIncompleteEvent,
+    ResponseInProgressEvent,
+    ResponseOutputItemAddedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseOutputTextAnnotationAddedEvent,
+    ResponseOutputTextDeltaEvent,
+    ResponseOutputTextDoneEvent,
+    ResponseQueuedEvent,
+    ResponseReasoningDeltaEvent,
+    ResponseReasoningDoneEvent,
+    ResponseReasoningSummaryPartAddedEvent,
+    ResponseReasoningSummaryPartDoneEvent,
+    ResponseReasoningSummaryTextDeltaEvent,
+    ResponseReasoningSummaryTextDoneEvent,
+    ResponseRefusalDeltaEvent,
+    ResponseRefusalDoneEvent,
+    ResponseResource,
+    SpecStreamEvent,
+    StreamEvent,
+    parse_event,
+    response_resource_adapter,
+    stream_event_adapter,
+)
+from .rules import StreamError, StreamRule, StreamWarning
+from .sse import parse_sse
+
+__all__ = [
+    "SPEC_EVENT_TYPES",
+    "TERMINAL_EVENT_TYPES",
+    "ErrorEvent",
+    "ErrorPayload",
+    "ExtensionEvent",
+    "ResponseCompletedEvent",
+    "ResponseContentPartAddedEvent",
+    "ResponseContentPartDoneEvent",
+    "ResponseCreatedEvent",
+    "ResponseFailedEvent",
+    "ResponseFunctionCallArgumentsDeltaEvent",
+    "ResponseFunctionCallArgumentsDoneEvent",
+    "ResponseInProgressEvent",
+    "ResponseIncompleteEvent",
+    "ResponseOutputItemAddedEvent",
+    "ResponseOutputItemDoneEvent",
+    "ResponseOutputTextAnnotationAddedEvent",
+    "ResponseOutputTextDeltaEvent",
+    "ResponseOutputTextDoneEvent",
+    "ResponseQueuedEvent",
+    "ResponseReasoningDeltaEvent",
+    "ResponseReasoningDoneEvent",
+    "ResponseReasoningSummaryPartAddedEvent",
+    "ResponseReasoningSummaryPartDoneEvent",
+    "ResponseReasoningSummaryTextDeltaEvent",
+    "ResponseReasoningSummaryTextDoneEvent",
+    "ResponseRefusalDeltaEvent",
+    "ResponseRefusalDoneEvent",
+    "ResponseResource",
+    "SpecStreamEvent",
+    "StreamAssembler",
+    "StreamError",
+    "StreamEvent",
+    "StreamReport",
+    "StreamRule",
+    "StreamWarning",
+    "check_stream",
+    "is_event_list",
+    "parse_event",
+    "parse_sse",
+    "response_resource_adapter",
+    "stream_event_adapter",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """`format_stream_report` and `looks_like_sse` moved to `replayable.reports` and `replayable.inputs`
+    (the command line's report and input modules); the old names still resolve."""
+    if name == "format_stream_report":
+        from replayable.reports import format_stream_report  # noqa: PLC0415
+
+        return format_stream_report
+    if name == "looks_like_sse":
+        from replayable.inputs import looks_like_sse  # noqa: PLC0415
+
+        return looks_like_sse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,667 @@
+"""`StreamAssembler`: feed streaming events, get finished items, with every streaming rule checked
+(spec "Items are state machines", "Items are streamable", "Streaming events")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from replayable._generated.streaming.error_payload import ErrorPayload
+from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable._generated.streaming.response_resource import ResponseResource
+from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
+
+from .events import (
+    _LIFECYCLE_TYPES,
+    _OPENAI_CONTEXT,
+    _TERMINAL_STATUS,
+    SPEC_EVENT_TYPES,
+    TERMINAL_EVENT_TYPES,
+    _coerce_event,
+    _light_adapter,
+    _peek,
+    _schema_errors,
+    _schema_message,
+    response_resource_adapter,
+)
+from .rules import StreamError, StreamRule, StreamWarning
+
+__all__ = ["StreamAssembler"]
+
+# ---------------------------------------------------------------------------------------------------
+# Assembler
+
+
+@dataclass(slots=True)
+class _Part:
+    kind: Any  # the part's type when added
+    chunks: list[str] = field(default_factory=list)
+    got_delta: bool = False
+    text_done: str | None = None
+    closed: bool = False
+    final: str | None = None  # the text of content_part.done
+
+    def text(self) -> str | None:
+        """The best-known text of the part, or None when nothing about it was streamed."""
+        if self.final is not None:
+            return self.final
+        if self.text_done is not None:
+            return self.text_done
+        return "".join(self.chunks) if self.got_delta else None
+
+
+@dataclass(slots=True)
+class _Slot:
+    index: int
+    added: dict[str, Any] | None
+    type: Any = None
+    id: Any = None
+    done: bool = False
+    tainted: bool = False
+    parts: dict[int, _Part] = field(default_factory=dict)
+    summary: dict[int, _Part] = field(default_factory=dict)
+    args: list[str] = field(default_factory=list)
+    got_args: bool = False
+    args_done: str | None = None
+
+
+_TEXT_DELTA = {
+    "response.output_text.delta": ("content", "output_text"),
+    "response.refusal.delta": ("content", "refusal"),
+    "response.reasoning.delta": ("content", "reasoning_text"),
+    "response.reasoning_summary_text.delta": ("summary", "summary_text"),
+}
+_TEXT_DONE = {
+    "response.output_text.done": ("content", "output_text", "text"),
+    "response.refusal.done": ("content", "refusal", "refusal"),
+    "response.reasoning.done": ("content", "reasoning_text", "text"),
+    "response.reasoning_summary_text.done": ("summary", "summary_text", "text"),
+}
+
+
+class StreamAssembler:
+    """Assemble a streamed response, enforcing the spec's streaming rules (Open Responses 2026-04-24:
+    "Items are state machines", "Items are streamable", "Streaming events").
+
+    `provider=None` is strict Open Responses; `provider="openai"` also reads OpenAI's un-prefixed extra
+    events (`response.reasoning_text.delta`, `response.custom_tool_call_input.delta`, ...) as `openai:`
+    extension events, reads OpenAI's native items, and lets events without `sequence_number` pass with
+    one note. `strict=True` raises `StreamError` at the first broken rule; `strict=False` records
+    every finding in `.warnings` and goes on (the event's effect is skipped where it cannot apply).
+
+    Feed events in order with `feed(event)` (dicts, JSON text, our models or `openai` SDK events);
+    call `close()` when the stream ends. Memory is bounded by the response (its items and their text),
+    not by the number of events.
+
+    Attributes: `items` (finished items, models, ordered by `output_index`), `response` (the latest
+    response snapshot as sent, a dict, or None), `resource` (the terminal snapshot as a
+    `ResponseResource` when it is complete, else None), `status` (`completed`, `failed`, `incomplete`,
+    or None before a terminal event), `error` (the `ErrorPayload` of an `error` event, or None),
+    `warnings` (`StreamWarning`s: notes, plus violations in lenient mode).
+    """
+
+    def __init__(self, *, provider: Provider = None, strict: bool = True) -> None:
+        if provider not in (None, "openai"):
+            raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+        self.provider: Provider = provider
+        self.strict = strict
+        self.warnings: list[StreamWarning] = []
+        self.response: dict[str, Any] | None = None
+        self.resource: ResponseResource | None = None
+        self.status: str | None = None
+        self.error: ErrorPayload | None = None
+        self._slots: dict[int, _Slot] = {}
+        self._by_id: dict[str, int] = {}
+        self._call_ids: dict[str, int] = {}
+        self._finished: dict[int, OutputItem] = {}
+        self._last_seq: int | None = None
+        self._noted_missing_seq = False
+        self._unknown_seen: set[str] = set()
+        self._incomplete_at: int | None = None
+        self._count = 0
+        # per-event context for findings
+        self._seq: int | None = None
+        self._etype: str | None = None
+
+    # -- findings ----------------------------------------------------------------------------------
+
+    def _violate(self, rule: StreamRule, message: str) -> None:
+        if self.strict:
+            raise StreamError(rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype)
+        self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message))
+
+    def _note(self, rule: StreamRule, message: str) -> None:
+        self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message, violation=False))
+
+    # -- public ------------------------------------------------------------------------------------
+
+    @property
+    def items(self) -> list[OutputItem]:
+        """Finished items (from `response.output_item.done`), ordered by `output_index`."""
+        return [self._finished[k] for k in sorted(self._finished)]
+
+    @property
+    def done(self) -> bool:
+        """True once a terminal event (`response.completed` / `failed` / `incomplete`) arrived."""
+        return self.status is not None
+
+    @property
+    def violations(self) -> list[StreamWarning]:
+        """The recorded findings that break a rule (lenient mode), without the notes."""
+        return [w for w in self.warnings if w.violation]
+
+    def feed(self, event: Any) -> list[OutputItem]:
+        """Apply one event; return the items finished by it.
+
+        An item is returned when its `response.output_item.done` arrives. A `function_call` is returned
+        only when that item is `completed` and no rule was broken for it (an `incomplete` call stays in
+        `items` with its status and is never handed out as executable). Raises `StreamError` (strict
+        mode) naming the event's sequence_number and the rule; `ValueError` subclasses only. An event
+        that is not strict JSON (`replayable._json`: a duplicate key, NaN, a set or bytes inside, nesting
+        past `replayable.items.MAX_ITEM_DEPTH`) is rule `event_schema`.
+        """
+        try:
+            return self._feed(event)
+        finally:
+            self._count += 1
+
+    def close(self) -> dict[str, Any] | None:
+        """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
+        `response` (the latest snapshot dict, or None)."""
+        self._seq, self._etype = None, None
+        if self.status is None:
+            open_items = sorted(k for k, s in self._slots.items() if not s.done)
+            extra = f"; items {open_items} never finished" if open_items else ""
+            self._violate(
+                StreamRule.NO_TERMINAL,
+                "the stream ended without response.completed, failed or incomplete" + extra,
+            )
+        return self.response
+
+    def __iter__(self) -> Iterator[OutputItem]:
+        return iter(self.items)
+
+    # -- the rules -----------------------------------------------------------------------------------
+
+    def _feed(self, event: Any) -> list[OutputItem]:
+        self._etype, self._seq = None, None
+        try:
+            raw, sdk = _coerce_event(event)
+        except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
+            self._violate(exc.rule, exc.message)
+            return []
+        provider: Provider = "openai" if sdk else self.provider
+        self._etype, self._seq = _peek(raw)
+        if not isinstance(raw, Mapping):
+            self._violate(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
+            return []
+        etype = self._etype
+        if etype is None:
+            self._violate(StreamRule.EVENT_SCHEMA, "an event needs a string 'type'")
+            return []
+        self._check_sequence(raw, provider)
+        if self.status is not None:
+            self._violate(StreamRule.AFTER_TERMINAL, f"no event may follow response.{self.status}")
+            return []
+        if etype not in SPEC_EVENT_TYPES:
+            if ":" in etype or provider == "openai":
+                self._extension(raw, provider)
+            elif self.strict or etype not in self._unknown_seen:
+                self._unknown_seen.add(etype)  # lenient: one finding per unknown type
+                self._violate(
+                    StreamRule.UNKNOWN_EVENT,
+                    f"unknown event type '{etype}': events outside the spec must be named slug:name "
+                    "(clients ignore those); with provider='openai' OpenAI's own events "
+                    "are read as openai:<type>",
+                )
+            return []
+        if etype in _LIFECYCLE_TYPES:
+            return self._lifecycle(raw, etype)
+        if not self._valid(raw):
+            return []
+        handler = _HANDLERS[etype]
+        found: list[OutputItem] = handler(self, raw, provider)
+        return found
+
+    def _check_sequence(self, raw: Mapping[str, Any], provider: Provider) -> None:
+        seq = raw.get("sequence_number")
+        if seq is None and "sequence_number" not in raw:
+            if provider == "openai":
+                if not self._noted_missing_seq:
+                    self._noted_missing_seq = True
+                    self._note(
+                        StreamRule.SEQUENCE_MISSING,
+                        "events carry no sequence_number (OpenAI streams before mid-2025); order is taken as fed",
+                    )
+            elif self.strict or not self._noted_missing_seq:
+                self._noted_missing_seq = True  # lenient: one finding per stream, not one per event
+                self._violate(StreamRule.SEQUENCE_MISSING, "every event needs an integer sequence_number")
+            return
+        if type(seq) is not int:
+            self._violate(StreamRule.EVENT_SCHEMA, f"sequence_number must be an integer, got {seq!r}")
+            return
+        if self._last_seq is not None and seq <= self._last_seq:
+            self._violate(
+                StreamRule.SEQUENCE_ORDER,
+                f"sequence_number {seq} does not increase (the previous event had {self._last_seq})",
+            )
+        self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
+
+    def _valid(self, raw: Mapping[str, Any]) -> bool:
+        try:
+            _light_adapter.validate_python(raw)
+            return True
+        except ValidationError as exc:
+            errs = [
+                e
+                for e in _schema_errors(exc, raw)
+                if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
+            ]
+            if not errs:
+                return True  # only the missing sequence_number, already judged
+            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
+            return False
+
+    def _extension(self, raw: Mapping[str, Any], provider: Provider) -> None:
+        try:
+            ExtensionEvent.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        except ValidationError as exc:
+            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw))
+
+    def _lifecycle(self, raw: Mapping[str, Any], etype: str) -> list[OutputItem]:
+        snap = raw.get("response")
+        if not isinstance(snap, dict):
+            self._violate(StreamRule.EVENT_SCHEMA, "a response.* lifecycle event needs a 'response' object")
+            return []
+        self.response = snap
+        if etype not in TERMINAL_EVENT_TYPES:
+            return []
+        status = _TERMINAL_STATUS[etype]
+        self.status = status
+        if snap.get("status") is not None and snap.get("status") != status:
+            self._violate(StreamRule.RESPONSE_STATUS, f"{etype} carries a snapshot with status {snap.get('status')!r}")
+        try:
+            self.resource = response_resource_adapter.validate_python(snap)
+        except ValidationError as exc:
+            missing = [".".join(map(str, e["loc"])) for e in exc.errors() if e["type"] == "missing"]
+            other = len(exc.errors()) - len(missing)
+            what = (f"missing {', '.join(missing)}" if missing else "") + (
+                f"{'; ' if missing else ''}{other} field(s) of another shape" if other else ""
+            )
+            self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete ResponseResource: {what}")
+        if status == "completed":
+            if self._incomplete_at is not None:
+                self._violate(
+                    StreamRule.RESPONSE_STATUS,
+                    f"item {self._incomplete_at} is incomplete, so the response must end with response.incomplete",
+                )
+            open_items = sorted(k for k, s in self._slots.items() if not s.done)
+            if open_items:
+                self._violate(StreamRule.RESPONSE_STATUS, f"response.completed while items {open_items} never finished")
+        if status in ("completed", "incomplete"):
+            self._compare_snapshot(snap)
+        return []
+
+    def _compare_snapshot(self, snap: Mapping[str, Any]) -> None:
+        output = snap.get("output")
+        if not isinstance(output, list):
+            self._violate(StreamRule.SNAPSHOT_MISMATCH, "the final snapshot has no 'output' list")
+            return
+        mine = {k: dump_item(v) for k, v in self._finished.items()}
+        if len(output) != len(mine) or set(mine) != set(range(len(output))):
+            self._violate(
+                StreamRule.SNAPSHOT_MISMATCH,
+                f"the final snapshot has {len(output)} output item(s), the stream finished {len(mine)} "
+                f"at output_index {sorted(mine)}",
+            )
+            return
+        for k, theirs in enumerate(output):
+            diff = _essential_diff(mine[k], theirs)
+            if diff:
+                self._violate(StreamRule.SNAPSHOT_MISMATCH, f"output[{k}] differs from the streamed item: {diff}")
+
+    # -- item events ---------------------------------------------------------------------------------
+
+    def _slot(self, raw: Mapping[str, Any]) -> _Slot | None:
+        """The open item an event refers to, or None after recording why it has none."""
+        idx = raw.get("output_index")
+        slot = self._slots.get(idx) if isinstance(idx, int) else None
+        item_id = raw.get("item_id")
+        if slot is None and isinstance(item_id, str) and item_id in self._by_id:
+            slot = self._slots[self._by_id[item_id]]
+        if slot is None:
+            self._violate(
+                StreamRule.NOT_ADDED,
+                f"output_index {idx} (item_id {item_id!r}) was never announced by response.output_item.added",
+            )
+            return None
+        if isinstance(item_id, str) and isinstance(slot.id, str) and item_id != slot.id:
+            self._violate(
+                StreamRule.ITEM_ID,
+                f"item_id {item_id!r} is not the id {slot.id!r} of output_index {slot.index}",
+            )
+            slot.tainted = True
+            return None
+        if slot.done:
+            self._violate(StreamRule.AFTER_DONE, f"item {slot.index} is already done: no updates after completion")
+            return None
+        return slot
+
+    def _parse(self, item: Any, provider: Provider) -> OutputItem | None:
+        try:
+            return parse_item(item, side="output", provider=provider)  # type: ignore[return-value]
+        except ItemError as exc:
+            self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""))
+            return None
+
+    def _on_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        idx: int = raw["output_index"]
+        item = raw.get("item")
+        if idx in self._slots:
+            self._violate(StreamRule.ADDED_TWICE, f"output_index {idx} was already added")
+            return []
+        if self._incomplete_at is not None:
+            self._violate(
+                StreamRule.AFTER_INCOMPLETE,
+                f"item {self._incomplete_at} ended incomplete, so it must be the last item; "
+                f"output_index {idx} follows it",
+            )
+        gap = idx != len(self._slots)
+        if gap:  # seen here, before any later event can hand out the item at the wrong position
+            self._violate(
+                StreamRule.OUTPUT_INDEX,
+                f"output_index {idx} is not the next position in response.output: {len(self._slots)} item(s) "
+                f"were added before it, so it must be {len(self._slots)}",
+            )
+        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap)
+        if isinstance(item, dict):
+            slot.type, slot.id = item.get("type"), item.get("id")
+            if self._parse(item, provider) is None:
+                slot.tainted = True
+            self._claim(slot, item)
+        self._slots[idx] = slot
+        return []
+
+    def _claim(self, slot: _Slot, item: Mapping[str, Any]) -> None:
+        """Record the item's `id` and `call_id`; one already used by another item of this response is a
+        `duplicate_id` finding here, at the first event that shows it (the item is never handed out)."""
+        for key, seen in (("id", self._by_id), ("call_id", self._call_ids)):
+            value = item.get(key)
+            if not isinstance(value, str):
+                continue
+            other = seen.setdefault(value, slot.index)
+            if other != slot.index:
+                slot.tainted = True
+                self._violate(
+                    StreamRule.DUPLICATE_ID,
+                    f"{key} {value!r} of output_index {slot.index} is already the {key} of output_index {other}",
+                )
+
+    def _on_done(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        idx = raw["output_index"]
+        slot = self._slots.get(idx)
+        if slot is None:
+            self._violate(StreamRule.NOT_ADDED, f"output_index {idx} was never announced by response.output_item.added")
+            return []
+        if slot.done:
+            self._violate(StreamRule.AFTER_DONE, f"item {idx} is already done: no updates after completion")
+            return []
+        slot.done = True
+        item = raw.get("item")
+        if item is None:
+            return []
+        parsed = self._parse(item, provider)
+        if parsed is None:
+            return []
+        d = dump_item(parsed)
+        before = slot.added or {}
+        changed = [k for k in ("type", "id", "call_id", "name") if k in before and before.get(k) != d.get(k)]
+        if changed:
+            slot.tainted = True
+            what = ", ".join(f"{k} {before.get(k)!r} -> {d.get(k)!r}" for k in changed)
+            self._violate(StreamRule.ITEM_CHANGED, f"the done item differs from the added one: {what}")
+        else:
+            self._claim(slot, d)  # ids first seen on the done item
+        status = d.get("status")
+        spec_type = d.get("type") in (
+            "message",
+            "function_call",
+            "function_call_output",
+            "reasoning",
+            "compaction",
+        )
+        if spec_type and status == "in_progress":
+            slot.tainted = True
+            self._violate(
+                StreamRule.DONE_STATUS,
+                "an item ends with output_item.done as completed or incomplete, not in_progress",
+            )
+        if status == "incomplete":
+            self._incomplete_at = idx
+        self._check_done_content(slot, d)
+        self._finished[idx] = parsed
+        if d.get("type") == "function_call" and (status != "completed" or slot.tainted):
+            return []
+        return [parsed]
+
+    def _check_done_content(self, slot: _Slot, d: Mapping[str, Any]) -> None:
+        if slot.got_args or slot.args_done is not None:
+            want = slot.args_done if slot.args_done is not None else "".join(slot.args)
+            if d.get("arguments") != want:
+                slot.tainted = True
+                self._violate(
+                    StreamRule.ARGUMENTS_MISMATCH,
+                    f"the done item's arguments {_short(d.get('arguments'))} differ from the streamed {_short(want)}",
+                )
+        for key, parts in (("content", slot.parts), ("summary", slot.summary)):
+            if not parts:
+                continue
+            got = d.get(key)
+            got_list = got if isinstance(got, list) else []
+            for i, part in parts.items():
+                text = part.text()
+                if text is None:
+                    continue
+                have = got_list[i] if i < len(got_list) and isinstance(got_list[i], dict) else None
+                if have is None:
+                    self._violate(StreamRule.TEXT_MISMATCH, f"the done item has no {key}[{i}], which was streamed")
+                    continue
+                value = have.get("refusal") if have.get("type") == "refusal" else have.get("text")
+                if value != text:
+                    slot.tainted = True
+                    self._violate(
+                        StreamRule.TEXT_MISMATCH,
+                        f"the done item's {key}[{i}] text {_short(value)} differs from the streamed {_short(text)}",
+                    )
+
+    def _on_part_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        slot = self._slot(raw)
+        if slot is None:
+            return []
+        summary = raw["type"].startswith("response.reasoning_summary")
+        if summary and slot.type not in (None, "reasoning"):
+            self._violate(
+                StreamRule.WRONG_ITEM,
+                f"summary parts belong to reasoning items, item {slot.index} is {slot.type}",
+            )
+        parts = slot.summary if summary else slot.parts
+        i = raw["summary_index" if summary else "content_index"]
+        if i in parts:
+            self._violate(StreamRule.PART_ORDER, f"part {i} of item {slot.index} was already added")
+            return []
+        parts[i] = _Part(raw["part"].get("type"))
+        return []
+
+    def _on_part_done(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        slot = self._slot(raw)
+        if slot is None:
+            return []
+        summary = raw["type"].startswith("response.reasoning_summary")
+        i = raw["summary_index" if summary else "content_index"]
+        part = (slot.summary if summary else slot.parts).get(i)
+        if part is None or part.closed:
+            what = "never added" if part is None else "already done"
+            self._violate(StreamRule.PART_ORDER, f"part {i} of item {slot.index} was {what}")
+            return []
+        final = raw["part"]
+        value = final.get("refusal") if final.get("type") == "refusal" else final.get("text")
+        known = part.text()
+        if known is not None and isinstance(value, str) and value != known:
+            slot.tainted = True
+            self._violate(
+                StreamRule.TEXT_MISMATCH,
+                f"part {i} of item {slot.index} ends as {_short(value)}, streamed {_short(known)}",
+            )
+        part.closed = True
+        if isinstance(value, str):
+            part.final = value
+        return []
+
+    def _text_part(self, raw: Mapping[str, Any], where: str, kind: str) -> tuple[_Slot, _Part] | None:
+        slot = self._slot(raw)
+        if slot is None:
+            return None
+        i = raw["summary_index" if where == "summary" else "content_index"]
+        part = (slot.summary if where == "summary" else slot.parts).get(i)
+        if part is None:
+            self._violate(StreamRule.PART_ORDER, f"{where} part {i} of item {slot.index} was never added")
+            return None
+        if part.closed or part.text_done is not None:
+            self._violate(StreamRule.PART_ORDER, f"{where} part {i} of item {slot.index} is already done")
+            return None
+        if part.kind is not None and part.kind != kind:
+            self._violate(
+                StreamRule.WRONG_ITEM,
+                f"{raw['type']} for a {part.kind!s} part ({where} {i} of item {slot.index})",
+            )
+        return slot, part
+
+    def _on_text_delta(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        where, kind = _TEXT_DELTA[raw["type"]]
+        found = self._text_part(raw, where, kind)
+        if found is not None:
+            found[1].chunks.append(raw["delta"])
+            found[1].got_delta = True
+        return []
+
+    def _on_text_done(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        where, kind, key = _TEXT_DONE[raw["type"]]
+        found = self._text_part(raw, where, kind)
+        if found is None:
+            return []
+        slot, part = found
+        text = raw[key]
+        if part.got_delta:
+            streamed = "".join(part.chunks)
+            if streamed != text:
+                slot.tainted = True
+                self._violate(
+                    StreamRule.TEXT_MISMATCH,
+                    f"{raw['type']} text {_short(text)} differs from the concatenated deltas {_short(streamed)}",
+                )
+        part.text_done = text
+        part.chunks = []  # the done text replaces the deltas: memory stays one copy per part
+        return []
+
+    def _on_annotation(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        found = self._text_part(raw, "content", "output_text")
+        del found
+        return []
+
+    def _args_slot(self, raw: Mapping[str, Any]) -> _Slot | None:
+        slot = self._slot(raw)
+        if slot is None:
+            return None
+        if slot.type is not None and slot.type != "function_call":
+            self._violate(
+                StreamRule.WRONG_ITEM,
+                f"argument events belong to function_call items, item {slot.index} is {slot.type}",
+            )
+            return None
+        if slot.args_done is not None:
+            self._violate(StreamRule.AFTER_DONE, f"the arguments of item {slot.index} are already done")
+            return None
+        return slot
+
+    def _on_args_delta(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        slot = self._args_slot(raw)
+        if slot is not None:
+            slot.args.append(raw["delta"])
+            slot.got_args = True
+        return []
+
+    def _on_args_done(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        slot = self._args_slot(raw)
+        if slot is None:
+            return []
+        args = raw["arguments"]
+        if slot.got_args:
+            streamed = "".join(slot.args)
+            if streamed != args:
+                slot.tainted = True
+                self._violate(
+                    StreamRule.ARGUMENTS_MISMATCH,
+                    f"arguments {_short(args)} differ from the concatenated deltas {_short(streamed)}",
+                )
+        slot.args_done = args
+        slot.args = []
+        return []
+
+    def _on_error(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        self.error = ErrorPayload.model_validate(raw["error"])
+        return []
+
+
+_HANDLERS: dict[str, Any] = {
+    "response.output_item.added": StreamAssembler._on_added,
+    "response.output_item.done": StreamAssembler._on_done,
+    "response.content_part.added": StreamAssembler._on_part_added,
+    "response.content_part.done": StreamAssembler._on_part_done,
+    "response.reasoning_summary_part.added": StreamAssembler._on_part_added,
+    "response.reasoning_summary_part.done": StreamAssembler._on_part_done,
+    "response.output_text.annotation.added": StreamAssembler._on_annotation,
+    "response.function_call_arguments.delta": StreamAssembler._on_args_delta,
+    "response.function_call_arguments.done": StreamAssembler._on_args_done,
+    "error": StreamAssembler._on_error,
+    **{t: StreamAssembler._on_text_delta for t in _TEXT_DELTA},
+    **{t: StreamAssembler._on_text_done for t in _TEXT_DONE},
+}
+
+
+def _short(value: Any, n: int = 60) -> str:
+    s = json.dumps(value, ensure_ascii=False)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _message_text(item: Mapping[str, Any]) -> str:
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return (
+        "".join(str(p.get("text", p.get("refusal", ""))) for p in content or [] if isinstance(p, dict))
+        if isinstance(content, list)
+        else ""
+    )
+
+
+def _essential_diff(mine: Mapping[str, Any], theirs: Any) -> str:
+    """Compare a streamed item with the snapshot's on what replay depends on; '' when they agree."""
+    if not isinstance(theirs, Mapping):
+        return "the snapshot item is not an object"
+    if mine.get("type") != theirs.get("type"):
+        return f"type {mine.get('type')!r} vs {theirs.get('type')!r}"
+    keys = ("call_id", "name", "arguments") if mine.get("type") == "function_call" else ("call_id", "name")
+    for k in keys:
+        if (k in mine or k in theirs) and mine.get(k) != theirs.get(k):
+            return f"{k} {_short(mine.get(k))} vs {_short(theirs.get(k))}"
+    if mine.get("type") == "message":
+        if mine.get("role") != theirs.get("role"):
+            return f"role {mine.get('role')!r} vs {theirs.get('role')!r}"
+        a, b = _message_text(mine), _message_text(theirs)
+        if a != b:
+            return f"text {_short(a)} vs {_short(b)}"
+    return ""

@@ -1,0 +1,77 @@
+"""Checking a recorded stream (used by `replayable check`): the streaming rules, then the replay rules
+of the items it assembles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from replayable.items import OutputItem, Provider
+from replayable.replay import TranscriptReport, check_transcript
+
+from .assembler import StreamAssembler
+from .rules import StreamWarning
+from .sse import _parse_sse
+
+__all__ = ["StreamReport", "check_stream", "is_event_list"]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamReport:
+    """The result of `check_stream`: `findings` (every stream rule finding, `StreamWarning`s, notes
+    included), `transcript` (the `TranscriptReport` of the assembled items, read as output items with
+    pending calls allowed), `items` (the finished items), `events` (how many were read), `status`
+    (the terminal status or None). `ok` is true when no stream rule and no replay rule is broken."""
+
+    findings: list[StreamWarning]
+    transcript: TranscriptReport
+    items: list[OutputItem]
+    events: int
+    status: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.transcript.ok and not any(f.violation for f in self.findings)
+
+
+def is_event_list(value: Any) -> bool:
+    """True for a non-empty list of objects that are streaming events rather than items: every `type`
+    starts with `response.` or is `error` (extension events typed `slug:name` may be mixed in), and at
+    least one is a `response.*` event."""
+    if not isinstance(value, list) or not value:
+        return False
+    types: list[str] = []
+    for v in value:
+        t = v.get("type") if isinstance(v, dict) else None
+        if not isinstance(t, str):
+            return False
+        types.append(t)
+    return any(t.startswith("response.") for t in types) and all(
+        t.startswith("response.") or t == "error" or ":" in t for t in types
+    )
+
+
+def check_stream(
+    source: Any, *, provider: Provider = None, tools: Iterable[Any] | None = None, target: str | None = None
+) -> StreamReport:
+    """Check a recorded stream: the streaming rules, then the replay rules of its items.
+
+    `source` is an SSE capture (`bytes`/`str`/lines, see `parse_sse`) or a list of event objects. The
+    stream is assembled leniently (every finding collected), closed, and the finished items are checked
+    with `check_transcript(items, side="output", pending_ok=True, provider=provider, tools=tools,
+    target=target)`.
+
+    Raises `StreamError` (rule `sse_malformed`) only when the SSE framing cannot be read.
+    """
+    notes: list[StreamWarning] = []
+    events: Iterable[Any] = source if isinstance(source, list) else _parse_sse(source, notes)
+    asm = StreamAssembler(provider=provider, strict=False)
+    n = 0
+    for ev in events:
+        asm.feed(ev)
+        n += 1
+    asm.close()
+    items = asm.items
+    report = check_transcript(items, side="output", pending_ok=True, provider=provider, tools=tools, target=target)
+    return StreamReport([*notes, *asm.warnings], report, items, n, asm.status)

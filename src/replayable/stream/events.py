@@ -1,0 +1,248 @@
+"""The Open Responses streaming events: generated models, the tagged unions and their adapters, and
+`parse_event` to read one event strictly (spec "Streaming events")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, TypeAlias
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from replayable._base import WireModel
+from replayable._generated.streaming.error_event import ErrorEvent
+from replayable._generated.streaming.error_payload import ErrorPayload
+from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable._generated.streaming.response_completed_event import ResponseCompletedEvent
+from replayable._generated.streaming.response_content_part_added_event import ResponseContentPartAddedEvent
+from replayable._generated.streaming.response_content_part_done_event import ResponseContentPartDoneEvent
+from replayable._generated.streaming.response_created_event import ResponseCreatedEvent
+from replayable._generated.streaming.response_failed_event import ResponseFailedEvent
+from replayable._generated.streaming.response_function_call_arguments_delta_event import (
+    ResponseFunctionCallArgumentsDeltaEvent,
+)
+from replayable._generated.streaming.response_function_call_arguments_done_event import (
+    ResponseFunctionCallArgumentsDoneEvent,
+)
+from replayable._generated.streaming.response_in_progress_event import ResponseInProgressEvent
+from replayable._generated.streaming.response_incomplete_event import ResponseIncompleteEvent
+from replayable._generated.streaming.response_output_item_added_event import ResponseOutputItemAddedEvent
+from replayable._generated.streaming.response_output_item_done_event import ResponseOutputItemDoneEvent
+from replayable._generated.streaming.response_output_text_annotation_added_event import (
+    ResponseOutputTextAnnotationAddedEvent,
+)
+from replayable._generated.streaming.response_output_text_delta_event import ResponseOutputTextDeltaEvent
+from replayable._generated.streaming.response_output_text_done_event import ResponseOutputTextDoneEvent
+from replayable._generated.streaming.response_queued_event import ResponseQueuedEvent
+from replayable._generated.streaming.response_reasoning_delta_event import ResponseReasoningDeltaEvent
+from replayable._generated.streaming.response_reasoning_done_event import ResponseReasoningDoneEvent
+from replayable._generated.streaming.response_reasoning_summary_part_added_event import (
+    ResponseReasoningSummaryPartAddedEvent,
+)
+from replayable._generated.streaming.response_reasoning_summary_part_done_event import (
+    ResponseReasoningSummaryPartDoneEvent,
+)
+from replayable._generated.streaming.response_reasoning_summary_text_delta_event import (
+    ResponseReasoningSummaryTextDeltaEvent,
+)
+from replayable._generated.streaming.response_reasoning_summary_text_done_event import (
+    ResponseReasoningSummaryTextDoneEvent,
+)
+from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
+from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
+from replayable._generated.streaming.response_resource import ResponseResource
+from replayable._json import JSONError, check_value
+from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, is_openai_model, plain_json
+
+from .rules import StreamError, StreamRule
+
+__all__ = [
+    "SPEC_EVENT_TYPES",
+    "TERMINAL_EVENT_TYPES",
+    "ErrorEvent",
+    "ErrorPayload",
+    "ExtensionEvent",
+    "ResponseCompletedEvent",
+    "ResponseContentPartAddedEvent",
+    "ResponseContentPartDoneEvent",
+    "ResponseCreatedEvent",
+    "ResponseFailedEvent",
+    "ResponseFunctionCallArgumentsDeltaEvent",
+    "ResponseFunctionCallArgumentsDoneEvent",
+    "ResponseInProgressEvent",
+    "ResponseIncompleteEvent",
+    "ResponseOutputItemAddedEvent",
+    "ResponseOutputItemDoneEvent",
+    "ResponseOutputTextAnnotationAddedEvent",
+    "ResponseOutputTextDeltaEvent",
+    "ResponseOutputTextDoneEvent",
+    "ResponseQueuedEvent",
+    "ResponseReasoningDeltaEvent",
+    "ResponseReasoningDoneEvent",
+    "ResponseReasoningSummaryPartAddedEvent",
+    "ResponseReasoningSummaryPartDoneEvent",
+    "ResponseReasoningSummaryTextDeltaEvent",
+    "ResponseReasoningSummaryTextDoneEvent",
+    "ResponseRefusalDeltaEvent",
+    "ResponseRefusalDoneEvent",
+    "ResponseResource",
+    "SpecStreamEvent",
+    "StreamEvent",
+    "parse_event",
+    "response_resource_adapter",
+    "stream_event_adapter",
+]
+
+_LIFECYCLE = (
+    ResponseCreatedEvent,
+    ResponseQueuedEvent,
+    ResponseInProgressEvent,
+    ResponseCompletedEvent,
+    ResponseFailedEvent,
+    ResponseIncompleteEvent,
+)
+# The events inside a response (not carrying the whole response), the ones the assembler reads often.
+_LightMembers: TypeAlias = (
+    ResponseOutputItemAddedEvent
+    | ResponseOutputItemDoneEvent
+    | ResponseContentPartAddedEvent
+    | ResponseContentPartDoneEvent
+    | ResponseOutputTextDeltaEvent
+    | ResponseOutputTextDoneEvent
+    | ResponseOutputTextAnnotationAddedEvent
+    | ResponseRefusalDeltaEvent
+    | ResponseRefusalDoneEvent
+    | ResponseReasoningDeltaEvent
+    | ResponseReasoningDoneEvent
+    | ResponseReasoningSummaryPartAddedEvent
+    | ResponseReasoningSummaryPartDoneEvent
+    | ResponseReasoningSummaryTextDeltaEvent
+    | ResponseReasoningSummaryTextDoneEvent
+    | ResponseFunctionCallArgumentsDeltaEvent
+    | ResponseFunctionCallArgumentsDoneEvent
+    | ErrorEvent
+)
+_LightEvent: TypeAlias = Annotated[_LightMembers, Field(discriminator="type")]
+
+SpecStreamEvent: TypeAlias = Annotated[
+    ResponseCreatedEvent
+    | ResponseQueuedEvent
+    | ResponseInProgressEvent
+    | ResponseCompletedEvent
+    | ResponseFailedEvent
+    | ResponseIncompleteEvent
+    | _LightMembers,
+    Field(discriminator="type"),
+]
+"""One of the 24 Open Responses streaming events, tagged on `type` (spec: the `text/event-stream` oneOf)."""
+
+StreamEvent: TypeAlias = Annotated[SpecStreamEvent | ExtensionEvent, Field(union_mode="left_to_right")]
+"""A spec streaming event, or a `slug:name` `ExtensionEvent` kept verbatim."""
+
+stream_event_adapter: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
+response_resource_adapter: TypeAdapter[ResponseResource] = TypeAdapter(ResponseResource)
+_light_adapter: TypeAdapter[_LightEvent] = TypeAdapter(_LightEvent)
+
+SPEC_EVENT_TYPES: frozenset[str] = frozenset(
+    m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for m in (
+        *_LIFECYCLE,
+        ResponseOutputItemAddedEvent,
+        ResponseOutputItemDoneEvent,
+        ResponseContentPartAddedEvent,
+        ResponseContentPartDoneEvent,
+        ResponseOutputTextDeltaEvent,
+        ResponseOutputTextDoneEvent,
+        ResponseOutputTextAnnotationAddedEvent,
+        ResponseRefusalDeltaEvent,
+        ResponseRefusalDoneEvent,
+        ResponseReasoningDeltaEvent,
+        ResponseReasoningDoneEvent,
+        ResponseReasoningSummaryPartAddedEvent,
+        ResponseReasoningSummaryPartDoneEvent,
+        ResponseReasoningSummaryTextDeltaEvent,
+        ResponseReasoningSummaryTextDoneEvent,
+        ResponseFunctionCallArgumentsDeltaEvent,
+        ResponseFunctionCallArgumentsDoneEvent,
+        ErrorEvent,
+    )
+)
+"""The 24 event types of the spec (2026-04-24)."""
+_LIFECYCLE_TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in _LIFECYCLE)  # type: ignore[union-attr]
+TERMINAL_EVENT_TYPES: frozenset[str] = frozenset({"response.completed", "response.failed", "response.incomplete"})
+"""Events that end a response; nothing may follow them but `[DONE]`."""
+_TERMINAL_STATUS = {
+    "response.completed": "completed",
+    "response.failed": "failed",
+    "response.incomplete": "incomplete",
+}
+_OPENAI_CONTEXT = {"provider": "openai"}
+
+
+# ---------------------------------------------------------------------------------------------------
+# One event
+
+
+def _coerce_event(data: Any) -> tuple[Any, bool]:
+    """Plain JSON for an event given as a dict, JSON text, our model or an openai SDK event (flagged)."""
+    try:
+        return plain_json(data, "event"), is_openai_model(data)
+    except ItemError as exc:
+        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
+
+
+def _schema_errors(exc: ValidationError, raw: Any) -> list[dict[str, Any]]:
+    """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
+    surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
+    cannot even render some of those in its messages."""
+    try:
+        check_value(raw, what="event", max_depth=MAX_ITEM_DEPTH)  # the one strict reader's rules
+    except JSONError as why:
+        return [{"loc": (), "type": "not_json", "msg": why.detail}]
+    return _clean_errors(exc, raw)
+
+
+def _schema_message(exc: ValidationError, raw: Any, errs: list[dict[str, Any]] | None = None) -> str:
+    errs = _schema_errors(exc, raw) if errs is None else errs
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {e['msg']}" for e in errs[:5])
+
+
+def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
+    """Read one streaming event strictly into its model (spec "Streaming events").
+
+    `data` is a dict, JSON text, one of our event models (returned as is) or an `openai` SDK event
+    (which implies `provider="openai"`). A `slug:name` type gives an `ExtensionEvent`; with
+    `provider="openai"` un-prefixed non-spec types (`response.reasoning_text.delta`) give an
+    `ExtensionEvent` typed `openai:<type>` that dumps back un-prefixed. Lifecycle events need a complete
+    `ResponseResource` snapshot here (the assembler reads snapshots leniently).
+
+    Raises `StreamError` (rule `unknown_event` or `event_schema`) naming the event's sequence_number.
+    """
+    if isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming"):
+        return data  # type: ignore[return-value]
+    raw, sdk = _coerce_event(data)
+    if sdk:
+        provider = "openai"
+    etype, seq = _peek(raw)
+    if not isinstance(raw, Mapping):
+        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
+    if isinstance(etype, str) and etype not in SPEC_EVENT_TYPES and ":" not in etype and provider != "openai":
+        raise StreamError(
+            StreamRule.UNKNOWN_EVENT,
+            f"unknown event type '{etype}': events outside the spec must be named slug:name",
+            sequence_number=seq,
+            event_type=etype,
+        )
+    try:
+        return stream_event_adapter.validate_python(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+    except ValidationError as exc:
+        raise StreamError(
+            StreamRule.EVENT_SCHEMA, _schema_message(exc, raw), sequence_number=seq, event_type=etype
+        ) from None
+
+
+def _peek(raw: Any) -> tuple[str | None, int | None]:
+    if not isinstance(raw, Mapping):
+        return None, None
+    t = raw.get("type")
+    s = raw.get("sequence_number")
+    return (t if isinstance(t, str) else None), (s if type(s) is int else None)

@@ -1,0 +1,184 @@
+"""Reading a `text/event-stream` body into event dicts (spec "Streaming"; WHATWG SSE framing)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import IO, Any
+
+from replayable._json import loads
+
+from .events import _peek
+from .rules import StreamError, StreamRule, StreamWarning
+
+__all__ = ["parse_sse"]
+
+# ---------------------------------------------------------------------------------------------------
+# SSE
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StreamError(
+            StreamRule.SSE_MALFORMED, f"the text holds a lone UTF-16 surrogate at character {exc.start}"
+        ) from None
+
+
+def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
+    """Yield (bytes, is_line) pieces of the source."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        yield bytes(source), False
+    elif isinstance(source, str):
+        yield _encode(source), False
+    elif hasattr(source, "read"):
+        stream: IO[Any] = source
+        while True:
+            block = stream.read(65536)
+            if not block:
+                return
+            yield (_encode(block) if isinstance(block, str) else bytes(block)), False
+    else:
+        for piece in source:
+            if isinstance(piece, str):
+                yield _encode(piece), True
+            elif isinstance(piece, bytes | bytearray | memoryview):
+                yield bytes(piece), False
+            else:
+                raise StreamError(
+                    StreamRule.SSE_MALFORMED,
+                    f"expected str lines or bytes chunks, got {type(piece).__name__}",
+                )
+
+
+def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
+    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE).
+
+    Linear in the input however it is chunked: each chunk is split once (`bytes.splitlines`, which
+    splits on CR, LF and CRLF only), and the pieces of a line that spans chunks are kept in a list and
+    joined once, when the line ends.
+    """
+    offset = 0
+    partial: list[bytes] = []  # the pieces of a line not ended yet (none holds a terminator)
+    skip_lf = False  # the last chunk ended with CR: a LF starting the next one completes that CRLF
+    for piece, is_line in _chunks(source):
+        if skip_lf and piece[:1] == b"\n":
+            piece = piece[1:]
+            offset += 1
+        skip_lf = False
+        if is_line:
+            if partial:
+                piece = b"".join((*partial, piece))
+                partial = []
+            body = piece.rstrip(b"\r\n")
+            for line in body.splitlines() or [b""]:
+                yield offset, line
+                offset += len(line) + 1
+            continue
+        if not piece:
+            continue
+        lines = piece.splitlines(keepends=True)
+        tail = lines.pop() if not lines[-1].endswith((b"\n", b"\r")) else None
+        for line in lines:
+            if partial:
+                partial.append(line)
+                line = b"".join(partial)
+                partial = []
+            yield offset, line.rstrip(b"\r\n")
+            offset += len(line)
+        if tail is not None:
+            partial.append(tail)
+        else:
+            skip_lf = piece.endswith(b"\r")
+    if partial:
+        yield offset, b"".join(partial)
+
+
+def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
+    """Read a `text/event-stream` body into event dicts (spec "Streaming": SSE rules; WHATWG SSE framing).
+
+    `source` is the whole capture (`bytes` or `str`), a binary or text file object, an iterable of
+    `bytes` chunks (a byte stream, split anywhere, e.g. `httpx.Response.iter_bytes()`), or an iterable
+    of `str` lines (terminators optional, e.g. `httpx.Response.iter_lines()`).
+
+    Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
+    newlines). Comment lines (`:`), `id:` and `retry:` are ignored; CRLF, LF and CR end lines; a frame
+    ends at a blank line or at the end of input. `data: [DONE]` ends the stream and is not yielded.
+
+    Raises `StreamError` with `.offset` (the frame's byte offset): rule `sse_malformed` for a line that
+    is not an SSE field, data that is not a JSON object, or an `event:` without data; rule
+    `event_name` when the `event:` field differs from the body's `type`.
+    """
+    return _parse_sse(source, None)
+
+
+def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[str, Any]]:
+    event_name: str | None = None
+    data: list[bytes] = []
+    frame_at: int | None = None
+    count = 0
+    for offset, line in _iter_lines(source):
+        if not line:
+            if frame_at is None:
+                continue
+            at = frame_at
+            name, payload = event_name, data
+            event_name, data, frame_at = None, [], None
+            if not payload:
+                if name is not None:
+                    raise StreamError(StreamRule.SSE_MALFORMED, f"event '{name}' has no data line", offset=at)
+                continue
+            body = b"\n".join(payload)
+            if body.strip() == b"[DONE]":
+                return
+            yield _frame(body, name, at, count, notes)
+            count += 1
+            continue
+        if line.startswith(b":"):
+            continue
+        if frame_at is None:
+            frame_at = offset
+        key, sep, value = line.partition(b":")
+        if value.startswith(b" "):
+            value = value[1:]
+        if key == b"data":
+            data.append(value)
+        elif key == b"event":
+            event_name = value.decode("utf-8", "replace")
+        elif key in (b"id", b"retry"):
+            continue
+        else:
+            shown = line[:60].decode("utf-8", "replace")
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                f"line {shown!r} is not an SSE field (expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
+                offset=offset,
+            )
+    if frame_at is not None and data:
+        body = b"\n".join(data)
+        if body.strip() != b"[DONE]":
+            yield _frame(body, event_name, frame_at, count, notes)
+    elif frame_at is not None and event_name is not None:
+        raise StreamError(StreamRule.SSE_MALFORMED, f"event '{event_name}' has no data line", offset=frame_at)
+
+
+def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
+    try:
+        value = loads(body, what="data")  # the one strict reader (replayable._json)
+    except (ValueError, RecursionError) as exc:
+        raise StreamError(StreamRule.SSE_MALFORMED, f"data is not JSON: {exc}", index=index, offset=at) from None
+    if not isinstance(value, dict):
+        raise StreamError(
+            StreamRule.SSE_MALFORMED,
+            f"data must be a JSON object, got {type(value).__name__}",
+            index=index,
+            offset=at,
+        )
+    etype, seq = _peek(value)
+    if name is not None and name != etype:
+        msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
+        if notes is None:
+            raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
+        notes.append(StreamWarning(seq, index, etype, StreamRule.EVENT_NAME, msg + f" (byte {at})"))
+    return value

@@ -1,0 +1,109 @@
+"""What the installed package ships and promises: type information (`py.typed`), the license, the JSON
+Schema bundles, dependency ranges a user's environment can satisfy.
+
+CI runs the whole suite twice: on the editable install (`make test`), and on the built wheel installed
+into a fresh virtual environment (`.ci/run` sets REPLAYABLE_TEST_WHEEL to the wheel file there).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+import zipfile
+from importlib import metadata, resources
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, needs_checkout
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+import replayable
+
+WHEEL = os.environ.get("REPLAYABLE_TEST_WHEEL", "")
+
+
+def test_the_package_is_typed() -> None:
+    """PEP 561: without `py.typed` a user's `mypy --strict` sees no types from the package."""
+    assert (resources.files("replayable") / "py.typed").is_file()
+
+
+def test_every_schema_bundle_loads_from_the_installed_package() -> None:
+    """Package data in a wheel (`replayable/schemas/`), schemas/dist/ in a checkout."""
+    from replayable.schema import sides
+
+    assert sides()
+    for side in sides():
+        assert replayable.json_schema(side)["$schema"].startswith("https://json-schema.org/")
+
+
+def test_the_distribution_declares_its_license() -> None:
+    meta = metadata.metadata("replayable")
+    assert meta["License-Expression"] == "Apache-2.0"
+    assert "LICENSE" in (meta.get_all("License-File") or [])
+
+
+@needs_checkout
+def test_the_license_file_is_the_apache_2_0_text() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text
+    assert "END OF TERMS AND CONDITIONS" in text
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        project = tomllib.load(f)["project"]
+    assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
+
+
+def _extras() -> dict[str, list[Requirement]]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    return {name: [Requirement(r) for r in reqs] for name, reqs in extras.items()}
+
+
+@needs_checkout
+def test_the_openai_sdk_is_a_range_a_newer_sdk_satisfies() -> None:
+    (openai,) = [r for r in _extras()["test"] if r.name == "openai"]
+    assert openai.specifier.contains("3.57.0") and openai.specifier.contains("3.99.1")
+    assert not openai.specifier.contains("3.51.0")  # issue 13 reads types that 3.57 added
+    assert not openai.specifier.contains("4.0.0")  # a major version may break the SDK's types
+    installed = metadata.version("openai")
+    assert openai.specifier.contains(installed), f"openai {installed} installed, {openai} required"
+
+
+@needs_checkout
+def test_dev_tools_are_pinned_exactly_and_dev_includes_test() -> None:
+    extras = _extras()
+    assert any(r.name == "replayable" and "test" in r.extras for r in extras["dev"])
+    for req in [*extras["test"], *extras["dev"]]:
+        if req.name in ("openai", "replayable"):
+            continue
+        (spec,) = req.specifier
+        assert spec.operator == "==", f"{req} is pinned exactly"
+
+
+def test_running_against_the_wheel_when_asked() -> None:
+    """In CI's wheel run, `replayable` must come from the installed wheel, never from src/."""
+    if not WHEEL:
+        pytest.skip("REPLAYABLE_TEST_WHEEL is not set (this is the editable run)")
+    here = Path(replayable.__file__).resolve()
+    assert (ROOT / "src") not in here.parents, f"replayable was imported from the checkout: {here}"
+    assert "site-packages" in here.parts
+    assert metadata.version("replayable") == replayable.__version__
+
+
+def test_the_wheel_ships_types_license_and_bundles_and_nothing_else() -> None:
+    if not WHEEL:
+        pytest.skip("REPLAYABLE_TEST_WHEEL is not set (.ci/run sets it to the wheel it built)")
+    names = zipfile.ZipFile(WHEEL).namelist()
+    assert "replayable/py.typed" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert {"replayable/schemas/input.json", "replayable/schemas/output.json"} <= set(names)
+    assert "replayable/stream/assembler.py" in names and "replayable/inputs.py" in names
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "src/", "schemas/"))]
+
+
+def test_python_version_is_supported() -> None:
+    requires = metadata.metadata("replayable")["Requires-Python"]
+    assert Version(f"{sys.version_info.major}.{sys.version_info.minor}") >= Version("3.11")
+    assert requires == ">=3.11"
