@@ -176,3 +176,11 @@ def test_what_parses_at_the_limit_dumps() -> None:
     json.dumps(A.dump(event))
     item = rp.parse_item({"type": "message", "role": "user", "content": "x", "x": nest(_json.MAX_ITEM_DEPTH - 2)})
     json.dumps(rp.dump_item(item))
+
+
+def test_gate_and_check_tool_never_repr_a_deep_value() -> None:
+    deep = nest(3000)
+    res = rp.gate({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "status": deep}, None)
+    assert res.reason is rp.GateReason.STATUS and "dict" in res.detail
+    found = rp.check_tool({"type": "function", "name": deep, "parameters": {"type": "object"}})
+    assert [v.path for v in found][:1] == ["/name"]

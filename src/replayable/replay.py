@@ -134,7 +134,8 @@ def gate(item: Any, tool_schema: Any = None) -> GateResult:
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     if status != "completed":
-        return GateResult(GateReason.STATUS, detail=f"status is {status!r}; only a completed call may run")
+        shown = repr(status) if status is None or isinstance(status, str) else f"a {type(status).__name__}"
+        return GateResult(GateReason.STATUS, detail=f"status is {shown}; only a completed call may run")
     if type(args) is not str:
         return GateResult(
             GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
@@ -767,11 +768,12 @@ def check_tool(tool: Any) -> list[Violation]:
     out: list[Violation] = []
     name = tool.get("name")
     if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
+        shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
         out.append(
             Violation(
                 None,
                 ViolationCode.INVALID_TOOL,
-                f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'",
+                f"tool name {shown} must be 1-64 letters, digits, '_' or '-'",
                 "/name",
             )
         )
