@@ -61,15 +61,16 @@ MAX_INT_DIGITS = 4300
 #: Nesting jiter refuses past, whatever the caller's limit (tests pin it).
 READER_DEPTH = 201
 
+_from_json = jiter.from_json
 _BOM_BYTES = b"\xef\xbb\xbf"
 _BOM = "\ufeff"
 _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALARS = (str, int, float, bool, type(None))
-# Digits to '0', exponent markers to 'e', signs to '+': a number that overflows to infinity needs an
+# Digits to '0', exponent markers to 'e', signs dropped: a number that overflows to infinity needs an
 # exponent of three digits or more, or a run of at least 210 digits (JSON has no leading zeros).
-_NUMBER_SHAPE = bytes.maketrans(b"123456789E-", b"000000000e+")
+_NUMBER_SHAPE = bytes.maketrans(b"123456789E", b"000000000e")
 _LONG_RUN = b"0" * 210
 
 
@@ -122,8 +123,10 @@ def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
 
 def may_overflow(data: bytes) -> bool:
     """Could a number in the JSON text read as infinity? (A cheap, sound filter: False means no.)"""
-    shape = data.translate(_NUMBER_SHAPE)
-    return b"0e000" in shape or b"0e+000" in shape or _LONG_RUN in shape
+    if len(data) < 5:
+        return False
+    shape = data.translate(_NUMBER_SHAPE, b"+-")
+    return b"0e000" in shape or (len(data) >= 210 and _LONG_RUN in shape)
 
 
 def loads(
@@ -140,11 +143,17 @@ def loads(
     plain `dict`/`list`/scalars. Raises `JSONError`
     whose message starts with `what`; never `RecursionError`, `UnicodeError` or a bare `ValueError`.
     """
-    if not isinstance(data, str | bytes | bytearray | memoryview):
+    if type(data) is str and data[:1] != _BOM:  # the common case, inlined (tool-call arguments are hot)
+        try:
+            raw = data.encode()
+        except UnicodeEncodeError:
+            raw = _as_bytes(data, what)  # raises lone_surrogate
+    elif isinstance(data, str | bytes | bytearray | memoryview):
+        raw = _as_bytes(data, what)
+    else:
         raise JSONError("not_json", f"{what} must be str or bytes, got {type(data).__name__}")
-    raw = _as_bytes(data, what)
     try:
-        value = jiter.from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
+        value = _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
     except ValueError as exc:
         msg = str(exc)
         reason = _reason(msg)
@@ -163,8 +172,9 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
-    deep = max_depth < READER_DEPTH and raw.count(b"[") + raw.count(b"{") >= max_depth
-    if deep or may_overflow(raw):
+    if (max_depth < READER_DEPTH and len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth) or (
+        may_overflow(raw)
+    ):
         why = _why_not(value, max_depth, count_values)
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
