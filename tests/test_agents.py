@@ -287,7 +287,7 @@ def test_hostile_events_raise_item_error(bad):
 
 
 def test_unknown_item_and_action_fallbacks():
-    item = {"type": "computer_use_approval_request_result", "id": "x", "turn_id": "t", "response": {}}
+    item = {"type": "browser_handoff_result", "id": "x", "turn_id": "t", "response": {}}
     assert A.is_unknown(A.session_item_adapter.validate_python(item))
     act = {"type": "browser_handoff", "turn_id": "t"}
     ledger = A.PendingActions([act, S22["events"][0]["session"]["required_actions"][0]])
@@ -348,6 +348,14 @@ def test_known_type_lists_match_the_schemas():
     assert mapping("session_event.json", "KnownSessionEvent") == KNOWN_EVENT_TYPES
     assert mapping("session_item.json", "KnownSessionItem") == KNOWN_ITEM_TYPES
     assert mapping("required_action.json", "KnownRequiredAction") == KNOWN_ACTION_TYPES
+    # the fallback schemas exclude exactly the known types, so the bundles are as strict as the parser
+    for file, known in (
+        ("unknown_session_event.json", KNOWN_EVENT_TYPES),
+        ("unknown_session_item.json", KNOWN_ITEM_TYPES),
+        ("unknown_required_action.json", KNOWN_ACTION_TYPES),
+    ):
+        excluded = json.loads((SCHEMAS / file).read_text())["properties"]["type"]["not"]["enum"]
+        assert set(excluded) == known and len(excluded) == len(known), file
 
 
 def test_schemas_are_valid_and_describe_every_property():
@@ -392,11 +400,15 @@ def test_check_event_log_unanswered_double_schema_and_unknown():
     }
     rep = A.check_event_log([bad_call, S22["events"][1], {"type": "agent.session.new", "event_id": "z"}])
     codes = [str(v.code) for v in rep.violations]
-    assert codes == ["arguments_schema", "executed_rejected_call"]
+    assert codes == ["executed_rejected_call"]  # the refusal itself is a note, executing it the violation
+    assert [(v.index, str(v.code)) for v in rep.refused] == [(0, "arguments_schema")]
     assert rep.unknown_events == (2,)
     rep = A.check_event_log([ra])
     assert [str(v.code) for v in rep.violations] == ["unanswered_action"] and len(rep.pending) == 1
     rep = A.check_event_log([ra, S22["events"][1], S22["events"][1]])
+    assert rep.ok  # the same result resent is idempotent
+    other = dict(S22["events"][1], output="another answer")
+    rep = A.check_event_log([ra, S22["events"][1], other])
     assert [str(v.code) for v in rep.violations] == ["double_answer"]
     rep = A.check_event_log([ra, None, {"type": "agent.session.turn.created"}])
     assert [str(v.code) for v in rep.violations] == ["event_invalid", "event_invalid", "unanswered_action"]

@@ -320,3 +320,9 @@ def test_no_standard_input_at_all_is_unreadable(
     monkeypatch.setattr(sys, "stdin", None)
     assert main(["check", "-", "--format", "json"]) == 2
     assert "no standard input" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_endless_blank_lines_after_a_document_end_at_the_limit(stdin: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    stdin(json.dumps([USER]).encode() + b"\n" + b"\n" * 5000)
+    assert main(["check", "-", "--max-bytes", "1K"]) == 2
+    assert "1024-byte limit" in capsys.readouterr().err

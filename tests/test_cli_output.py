@@ -251,3 +251,33 @@ def test_the_command_line_path_runs_one_way(module: str, never: set[str]) -> Non
 
 def test_cli_uses_batch_inputs_and_reports() -> None:
     assert {"batch", "inputs", "reports"} <= _imports("cli")
+
+
+class _Full(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("stdout", [None, _Full()], ids=["no-stdout", "disk-full"])
+def test_a_report_that_cannot_be_written_never_reads_as_success(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdout: Any
+) -> None:
+    good = write(tmp_path, "good.json", [USER])
+    bad = write(tmp_path, "bad.json", [ORPHAN])
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["check", bad]) == reports.EXIT_VIOLATIONS  # the verdict stands
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["check", good]) == reports.EXIT_OUTPUT_CLOSED  # "replay-safe" was never delivered
+    err = capsys.readouterr().err
+    assert "cannot write the report to standard output" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_dev_full_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    good = write(tmp_path, "good.json", [USER])
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "replayable.cli", "check", good], stdout=full, stderr=subprocess.PIPE, timeout=120
+        )
+    assert proc.returncode == reports.EXIT_OUTPUT_CLOSED
+    assert b"No space left on device" in proc.stderr and b"Traceback" not in proc.stderr

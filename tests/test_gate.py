@@ -144,3 +144,183 @@ def test_schema_cache_sees_equal_schemas_and_mutated_copies() -> None:
 
 def test_none_schema_checks_only_the_json() -> None:
     assert rp.gate(fc('{"anything": [1]}'), None).ok
+
+
+# --- fail closed: tool shapes, the object rule, invalid calls, the cache ----------------------------------
+
+WEATHER = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def weather_call(args: str = '{"city": "Paris"}', **kw: Any) -> dict[str, Any]:
+    return fc(args, name="get_weather", **kw)
+
+
+def _tool_shapes() -> dict[str, Any]:
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionTool as SdkFunctionTool
+
+    chat: ChatCompletionFunctionToolParam = {
+        "type": "function",
+        "function": {"name": "get_weather", "parameters": WEATHER, "strict": True},
+    }
+    return {
+        "responses function tool": {"type": "function", "name": "get_weather", "parameters": WEATHER, "strict": True},
+        "name + parameters": {"name": "get_weather", "parameters": WEATHER},
+        "chat completions": chat,
+        "mcp": {"name": "get_weather", "description": "weather", "inputSchema": WEATHER},
+        "agents FunctionTool": rp.agents.FunctionTool.model_validate(
+            {
+                "type": "function",
+                "name": "get_weather",
+                "description": "weather",
+                "parameters": WEATHER,
+                "defer_loading": False,
+            }
+        ),
+        "openai SDK FunctionTool": SdkFunctionTool(
+            type="function", name="get_weather", parameters=WEATHER, strict=True
+        ),
+    }
+
+
+@pytest.mark.parametrize("shape", list(_tool_shapes()))
+def test_gate_reads_every_known_tool_shape(shape: str) -> None:
+    tool = _tool_shapes()[shape]
+    assert rp.gate(weather_call(), tool).ok
+    bad = rp.gate(weather_call('{"city": "Paris", "refund": 1000}'), tool)
+    assert bad.reason == "arguments_schema"
+    assert [(f.path, f.keyword) for f in bad.failures] == [("/refund", "additionalProperties")]
+    assert rp.gate(weather_call("{}"), tool).reason == "arguments_schema"
+    other = rp.gate(fc('{"city": "Paris"}', name="delete_account"), tool)
+    assert other.reason == "name" and "delete_account" in other.message and "get_weather" in other.message
+
+
+@pytest.mark.parametrize(
+    "not_a_schema",
+    [
+        {"name": "get_weather"},
+        {"name": "get_weather", "description": "weather"},
+        {"name": "get_weather", "type": "object", "properties": {}},
+        {"name": "get_weather", "input_schema": WEATHER},  # a shape the library does not know
+        {"type": "function", "function": {"parameters": WEATHER}},  # no name
+        {"type": "function", "name": 5, "parameters": WEATHER},
+        {"type": "function", "name": "get_weather", "parameters": [1]},
+        {"parameters": WEATHER, "strict": True},
+        {"city": {"type": "string"}},  # no JSON Schema keyword at all
+        "get_weather",
+        5,
+        [WEATHER],
+    ],
+)
+def test_gate_refuses_what_is_neither_a_schema_nor_a_tool(not_a_schema: Any) -> None:
+    for item in (weather_call(), weather_call('{"refund": 1}'), {"type": "message"}):
+        with pytest.raises(SchemaError):
+            rp.gate(item, not_a_schema)
+
+
+@pytest.mark.parametrize("args", ["null", "[]", "[1, 2]", '"Paris"', "1", "1.5", "true", "false"])
+@pytest.mark.parametrize(
+    "schema",
+    [None, {}, True, {"properties": {"city": {"type": "string"}}, "required": ["city"]}, {"type": ["object", "array"]}],
+)
+def test_arguments_are_always_a_json_object(args: str, schema: Any) -> None:
+    result = rp.gate(weather_call(args), schema)
+    assert result.reason == "arguments_schema"
+    assert [(f.path, f.keyword) for f in result.failures] == [("", "type")]
+    assert "must be a JSON object" in result.message
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"call_id": None},
+        {"call_id": ""},
+        {"call_id": "c" * 65},
+        {"call_id": 5},
+        {"name": 5},
+        {"name": ""},
+        {"name": "get weather"},
+        {"name": "n" * 65},
+        {"name": None},
+        {"id": 7},
+    ],
+    ids=repr,
+)
+def test_gate_never_passes_a_call_the_parser_refuses(change: dict[str, Any]) -> None:
+    item = {k: v for k, v in {**weather_call(), **change}.items() if v is not None}
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(item)
+    for schema in (None, WEATHER):
+        result = rp.gate(item, schema)
+        assert result.reason == "item_invalid", result
+        assert not result.ok and result.message
+
+
+def test_gate_reads_openai_sdk_calls() -> None:
+    from openai.types.responses import ResponseFunctionToolCall
+
+    sdk = ResponseFunctionToolCall(
+        type="function_call", id="fc_1", call_id="call_1", name="get_weather", arguments='{"city": "Paris"}',
+        status="completed",
+    )  # fmt: skip
+    assert rp.gate(sdk, _tool_shapes()["responses function tool"]).ok
+    empty = sdk.model_copy(update={"call_id": ""})
+    assert rp.gate(empty, WEATHER).reason == "item_invalid"
+
+
+def test_output_form_models_meet_the_input_rules_in_the_gate() -> None:
+    model = rp.parse_item(weather_call(call_id=""), side="output")  # the output form allows it
+    assert rp.gate(model, WEATHER).reason == "item_invalid"
+
+
+def test_validator_cache_is_keyed_by_content_never_identity() -> None:
+    schema: dict[str, Any] = {"type": "object", "properties": {"city": {"type": "string"}}}
+    assert rp.gate(weather_call('{"city": 5}'), schema).reason == "arguments_schema"
+    schema["properties"]["city"]["type"] = "integer"  # changed in place, same object
+    assert rp.gate(weather_call('{"city": 5}'), schema).ok
+    schema["additionalProperties"] = False
+    assert rp.gate(weather_call('{"city": 5, "x": 1}'), schema).reason == "arguments_schema"
+    const: dict[str, Any] = {"type": "object", "properties": {"n": {"const": 1}}}
+    assert rp.gate(fc('{"n": 1}'), const).ok
+    const["properties"]["n"]["const"] = True  # == 1 in Python, not in JSON
+    assert rp.gate(fc('{"n": 1}'), const).reason == "arguments_schema"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {1: {"type": "string"}},
+        {"type": "object", "properties": {1: {"type": "string"}}},
+        {"type": "object", "properties": {"a": {"type": "string"}, 2: {}}},
+        {"type": "object", "properties": {"a": {"enum": [{(1, 2): 3}]}}},
+        {"type": "object", "properties": {"a": {"maximum": float("nan")}}},
+        {"type": "object", "properties": {"a": {"enum": [{1, 2}]}}},
+    ],
+    ids=repr,
+)
+def test_schema_keys_and_values_must_be_json(schema: Any) -> None:
+    for _ in range(2):  # also once a text-equal schema is cached
+        with pytest.raises(SchemaError):
+            rp.gate(fc('{"1": "x"}'), schema)
+    assert rp.gate(fc('{"1": "x"}'), {"type": "object", "properties": {"1": {"type": "string"}}}).ok
+    with pytest.raises(SchemaError):
+        rp.gate(fc('{"1": "x"}'), {"type": "object", "properties": {1: {"type": "string"}}})
+
+
+def test_schema_error_names_the_place() -> None:
+    with pytest.raises(SchemaError, match="/properties"):
+        rp.gate(fc("{}"), {"type": "object", "properties": {5: {}}})
+
+
+@pytest.mark.parametrize("field", ["call_id", "name", "id", "arguments"])
+def test_gate_refuses_a_lone_surrogate_the_parser_refuses(field: str) -> None:
+    item = weather_call()
+    item[field] = '{"city": "\ud800"}' if field == "arguments" else "x\ud800"
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(item)
+    assert rp.gate(item, None).reason == "item_invalid"

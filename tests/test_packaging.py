@@ -85,7 +85,7 @@ def test_dev_tools_are_pinned_exactly_and_dev_includes_test() -> None:
 def test_running_against_the_wheel_when_asked() -> None:
     """In CI's wheel run, `replayable` must come from the installed wheel, never from src/."""
     if not WHEEL:
-        pytest.skip("REPLAYABLE_TEST_WHEEL is not set (this is the editable run)")
+        pytest.skip("REPLAYABLE_TEST_WHEEL is not set (`make test-wheel` sets it)")
     here = Path(replayable.__file__).resolve()
     assert (ROOT / "src") not in here.parents, f"replayable was imported from the checkout: {here}"
     assert "site-packages" in here.parts

@@ -459,7 +459,7 @@ def test_datamodel_codegen_round_trip(side: str, tmp_path: Path) -> None:
     """Models generated from the bundle alone (no access to schemas/) accept our valid fixtures."""
     exe = Path(sys.executable).parent / "datamodel-codegen"
     if not exe.exists():
-        pytest.skip("datamodel-code-generator (the dev extra) is not installed beside this Python")
+        pytest.skip("datamodel-code-generator (the test extra) is not installed beside this Python")
     module = f"roundtrip_{side}"
     bundle_file = tmp_path / f"{side}.json"
     bundle_file.write_text(json.dumps(rp.json_schema(side)), encoding="utf-8")  # what the package serves

@@ -295,3 +295,116 @@ def test_mcp_and_agents_tools_are_always_closed() -> None:
     assert lint({"type": "function", "name": "lookup", "defer_loading": True, "strict": False, "parameters": loose})
     tight = {**loose, "required": ["q"], "additionalProperties": False}
     assert lint({"name": "lookup", "inputSchema": tight}) == []
+
+
+# --- fail closed: replay means input rules; options and tools are checked ------------------------------
+
+
+@pytest.mark.parametrize("cid", ["", "c" * 65])
+def test_stored_output_form_pairs_meet_the_input_rules(cid: str) -> None:
+    """R30: an output-form pair (id + status) with a call_id outside 1-64 characters is about to be sent
+    as input, where the API refuses it."""
+    items = [
+        USER,
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": cid,
+            "name": "lookup",
+            "arguments": "{}",
+            "status": "completed",
+        },
+        {"type": "function_call_output", "id": "fco_1", "call_id": cid, "output": "x", "status": "completed"},
+    ]
+    assert codes(items) == [(1, "item_invalid"), (2, "item_invalid")]
+    assert codes(items[1:], side="output") == []  # as a response lists them: what the provider sent
+    parsed = [rp.parse_item(items[0]), *(rp.parse_item(i, side="output") for i in items[1:])]
+    assert codes(parsed) == codes(items)  # models and raw JSON: the same verdict
+    assert codes(parsed[1:], side="output") == []
+    stream = rp.replay.check_stream(iter(items))
+    assert [(v.index, str(v.code)) for v in stream.violations] == codes(items)
+
+
+@pytest.mark.parametrize("allowed", ["lookup", b"lookup", {"lookup": True}, 5, ["lookup", 5], [None]])
+def test_allowed_tools_must_be_a_collection_of_names(allowed: Any) -> None:
+    with pytest.raises(ValueError, match="allowed_tools"):
+        rp.check_transcript([call("a"), out("a")], allowed_tools=allowed)
+    with pytest.raises(ValueError, match="allowed_tools"):
+        rp.replay.check_stream([call("a"), out("a")], allowed_tools=allowed)
+
+
+def test_allowed_tools_accepts_any_collection() -> None:
+    for allowed in (["lookup"], ("lookup",), {"lookup"}, frozenset({"lookup"}), (n for n in ["lookup"])):
+        assert codes([call("a"), out("a")], allowed_tools=allowed) == []
+
+
+def test_two_tools_with_one_name_are_an_error() -> None:
+    a = {"type": "function", "name": "lookup", "parameters": {"type": "object"}}
+    b = {"name": "lookup", "inputSchema": {"type": "object", "additionalProperties": False}}
+    for tools in ([a, a], [a, b], [b, {"type": "function", "function": {"name": "lookup"}}]):
+        with pytest.raises(ValueError, match="lookup"):
+            rp.check_transcript([call("a"), out("a")], tools=tools)
+        with pytest.raises(ValueError, match="lookup"):
+            rp.replay.check_stream([call("a"), out("a")], tools=tools)
+    hosted = [a, {"type": "web_search"}, {"type": "web_search"}]  # hosted tools have no name to clash
+    assert codes([call("a"), out("a")], tools=hosted) == []
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        {
+            "type": "function",
+            "function": {"name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "integer"}}}},
+        },
+        {"name": "lookup", "inputSchema": {"type": "object", "properties": {"q": {"type": "integer"}}}},
+        {"name": "lookup", "parameters": {"type": "object", "properties": {"q": {"type": "integer"}}}},
+    ],
+)
+def test_tools_in_every_known_shape_check_arguments(tool: dict[str, Any]) -> None:
+    assert codes([call("a"), out("a")], tools=[tool]) == [(0, "arguments_schema")]
+    assert codes([call("a", arguments='{"q": 1}'), out("a")], tools=[tool]) == []
+
+
+def test_a_malformed_tool_refuses_its_calls() -> None:
+    tools = [{"name": "lookup"}]  # a name, but no schema: neither a tool shape nor a schema
+    report = rp.check_transcript([call("a"), out("a")], tools=tools)
+    assert [(v.index, str(v.code)) for v in report.violations] == [(0, "invalid_tool")]
+
+
+@pytest.mark.parametrize("args", ["null", "[]", '"Paris"', "1", "true"])
+def test_transcript_arguments_are_always_a_json_object(args: str) -> None:
+    loose = [{"type": "function", "name": "lookup", "parameters": {"properties": {"q": {"type": "string"}}}}]
+    assert codes([call("a", arguments=args), out("a")], tools=loose) == [(0, "arguments_schema")]
+    assert codes([call("a", arguments=args), out("a")]) == [(0, "arguments_schema")]  # without tools too
+    assert codes([call("a", arguments=" {} "), out("a")]) == []
+
+
+def test_check_tool_reads_every_tool_shape_and_the_object_root() -> None:
+    closed = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}},
+        "required": ["q"],
+        "additionalProperties": False,
+    }
+    assert lint({"type": "function", "function": {"name": "f", "parameters": closed, "strict": True}}) == []
+    chat_loose = {"type": "function", "function": {"name": "f", "parameters": {**closed, "additionalProperties": True}}}
+    assert lint(chat_loose) == []  # Chat Completions: strict is off unless set
+    assert lint({**chat_loose, "function": {**chat_loose["function"], "strict": True}}) == [
+        ("strict_schema_additional_properties", "/function/parameters/additionalProperties")
+    ]
+    assert lint({"type": "function", "function": {"name": "bad name", "parameters": closed}}) == [
+        ("invalid_tool", "/function/name")
+    ]
+    for root, path in [
+        ({"type": "string"}, "/parameters/type"),
+        ({"type": ["object", "null"]}, "/parameters/type"),
+        ({"properties": {}, "additionalProperties": False, "required": []}, "/parameters/type"),
+        ({"anyOf": [{"type": "object"}, {"type": "array"}]}, "/parameters/type"),
+        (True, "/parameters/type"),
+    ]:
+        got = lint({"type": "function", "name": "f", "parameters": root, "strict": False})
+        assert ("parameters_not_object", path) in got, (root, got)
+    assert lint({"name": "f", "inputSchema": {"type": "array"}}) == [("parameters_not_object", "/inputSchema/type")]
+    assert lint({"type": "function", "name": 5, "parameters": closed}) == [("invalid_tool", "/name")]
+    assert lint({"type": "object", "properties": {}}) == [("invalid_tool", "")]  # a bare schema is not a tool

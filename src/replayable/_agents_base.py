@@ -4,7 +4,8 @@
 A fallback keeps a value of a type this library does not know verbatim and marks it unknown, so a
 stream goes on when OpenAI adds an event type and replay code can tell it must not act on it. It never
 takes a *known* type: a known event with a bad field is an error, not an unknown event. The known
-type lists below mirror the discriminator mappings in `schemas/agents/` (a test keeps them in step).
+type lists below mirror the discriminator mappings in `schemas/agents/` and the `not: {enum}` lists of the
+fallback schemas' `type` (a test keeps them in step).
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ KNOWN_ITEM_TYPES = frozenset(
         "web_search_call",
         "command_execution",
         "computer_use_call",
+        "computer_use_approval_request",
+        "computer_use_approval_request_result",
         "create_subagent_call",
         "send_subagent_input_call",
         "resume_subagent_call",

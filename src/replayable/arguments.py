@@ -3,29 +3,37 @@
 Arguments come from a model, so they are untrusted: `parse_arguments` reads them as strict JSON
 with the one reader of `replayable._json` (no duplicate keys, no `NaN`/`Infinity`, no lone surrogates,
 nesting at most `MAX_DEPTH` levels) and `schema_failures` checks the parsed value
-with jsonschema-rs, whose regex engine has no catastrophic backtracking. Compiled validators are
-cached per schema object, so gating many calls against one tool costs one compile.
+with jsonschema-rs, whose regex engine has no catastrophic backtracking. Every schema is compiled by
+`compile_schema`, which never lets a schema cause I/O (no `$ref`/`$schema` fetch, over the network or
+from files) and caches validators by content, so gating many calls against one tool costs one compile.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+from urllib.parse import urldefrag, urljoin
 
 import jsonschema_rs
 
 from ._json import JSONError, loads
 
 __all__ = [
+    "KNOWN_METASCHEMAS",
     "MAX_DEPTH",
+    "MAX_SCHEMA_DEPTH",
     "ArgumentsError",
     "SchemaError",
     "SchemaFailure",
     "compile_schema",
     "json_syntax_error",
+    "object_failure",
     "parse_arguments",
     "schema_failures",
+    "validator_failures",
+    "value_problem",
 ]
 
 #: Deepest nesting of arrays and objects accepted in arguments (a top-level object is depth 1).
@@ -46,7 +54,8 @@ class ArgumentsError(ValueError):
 
 
 class SchemaError(ValueError):
-    """The tool's JSON Schema itself is invalid (it cannot be compiled)."""
+    """The tool's JSON Schema itself cannot be used: it is not a JSON Schema (or a tool shape the
+    library knows), refers outside itself (`$ref`/`$schema` to a URL or file), or is not valid."""
 
 
 class SchemaFailure(NamedTuple):
@@ -93,45 +102,306 @@ def json_syntax_error(text: str) -> str | None:
     return None
 
 
-# Cache: id(schema) -> (schema, validator). Holding the schema keeps its id from being reused.
-_BY_ID: dict[int, tuple[Any, Any]] = {}
-_BY_TEXT: dict[str, Any] = {}
+# --- compiling tool schemas: in-process only ------------------------------------------------------------
+
+#: Deepest nesting of arrays and objects accepted in a tool schema (and in each `registry` schema).
+#: jsonschema-rs gives up near 255 levels; a schema deeper than this is a `SchemaError` first.
+MAX_SCHEMA_DEPTH = 128
+
+#: The `$schema` values accepted: the meta-schemas of the drafts jsonschema-rs carries built in, so
+#: no meta-schema is ever fetched. Any other `$schema` is a `SchemaError`.
+#: Only the canonical spellings: jsonschema-rs looks any other (`http://` for 2020-12, `https://` for
+#: draft-07, ...) up through its retriever, i.e. it would fetch it.
+KNOWN_METASCHEMAS = frozenset(
+    uri + hash_
+    for uri in (
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema",
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-04/schema",
+    )
+    for hash_ in ("", "#")
+)
+
+# Keywords whose value is one subschema, a list of subschemas, or a map of names to subschemas.
+# Data keywords (`enum`, `const`, `default`, `examples`) are never read for references; every other
+# keyword's value is walked as if it could hold schemas (fail closed: a reference there is refused).
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+_MAP_KEYWORDS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
 
 
-def compile_schema(schema: Any) -> Any:
-    """Return a cached jsonschema-rs validator for `schema` (a JSON Schema as a dict or bool).
+def _no_fetch(uri: str) -> Any:
+    """The retriever given to jsonschema-rs: nothing is ever fetched (a backstop behind `_check_refs`)."""
+    raise SchemaError(f"schema reference {uri!r} is not resolved: tool schemas never cause network or file access")
 
-    A schema without `$schema` is read as draft 2020-12. Raises `SchemaError` when the schema is not
-    a valid JSON Schema.
-    """
-    hit = _BY_ID.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1]
+
+def _strip_fragment(uri: str) -> str:
+    return urldefrag(uri).url
+
+
+def _schema_problem(where: str, message: str) -> SchemaError:
+    return SchemaError(f"tool schema {where or '/'}: {message}")
+
+
+def _walk_schema(schema: Any, base: str | None, known: set[str], refs: list[tuple[str, str, str]], what: str) -> None:
+    """Check that `schema` is plain JSON (string keys, finite numbers, at most `MAX_SCHEMA_DEPTH` deep)
+    and that every `$schema` is a known draft; record `$id`s in `known` and every reference, resolved
+    against the `$id`s above it, in `refs` as (reference, resolved URI, JSON Pointer). Iterative."""
+    # Stack entries: (node, depth, pointer, base URI, how to read node: "schema" | "map" | "data").
+    stack: list[tuple[Any, int, str, str | None, str]] = [(schema, 1, "", base, "schema")]
+    while stack:
+        node, depth, where, node_base, how = stack.pop()
+        if isinstance(node, Mapping):
+            if depth > MAX_SCHEMA_DEPTH:
+                raise _schema_problem(where, f"{what} nests deeper than {MAX_SCHEMA_DEPTH} levels")
+            keys = list(node)
+            for key in keys:
+                if not isinstance(key, str):
+                    raise _schema_problem(where, f"{what} has a key that is not a string ({type(key).__name__})")
+            if how == "schema":
+                ident = node.get("$id")
+                if ident is not None:
+                    if not isinstance(ident, str):
+                        raise _schema_problem(where + "/$id", "$id must be a string")
+                    node_base = _strip_fragment(urljoin(node_base, ident) if node_base else ident)
+                    known.add(node_base)
+                meta = node.get("$schema")
+                if meta is not None and meta not in KNOWN_METASCHEMAS:
+                    shown = meta if isinstance(meta, str) else type(meta).__name__
+                    raise _schema_problem(
+                        where + "/$schema",
+                        f"$schema {shown!r} is not a known draft meta-schema: use the canonical URI of a JSON "
+                        "Schema draft (https://json-schema.org/draft/2020-12/schema, .../2019-09/schema, "
+                        "http://json-schema.org/draft-07/schema, -06, -04); nothing is fetched",
+                    )
+                for kw in _REF_KEYWORDS:
+                    ref = node.get(kw)
+                    if ref is not None:
+                        if not isinstance(ref, str):
+                            raise _schema_problem(where + "/" + kw, f"{kw} must be a string")
+                        target = ref if ref.startswith("#") else urljoin(node_base, ref) if node_base else ref
+                        refs.append((f"{kw} {ref!r}", target, where + "/" + kw))
+            for key in keys:
+                value = node[key]
+                if isinstance(value, Mapping | list | tuple):
+                    child = where + "/" + key.replace("~", "~0").replace("/", "~1")
+                    if how == "map":
+                        stack.append((value, depth + 1, child, node_base, "schema"))
+                    elif how == "data" or key in _DATA_KEYWORDS:
+                        stack.append((value, depth + 1, child, node_base, "data"))
+                    elif key in _MAP_KEYWORDS:
+                        stack.append((value, depth + 1, child, node_base, "map"))
+                    else:
+                        stack.append((value, depth + 1, child, node_base, "schema"))
+                elif not isinstance(value, _JSON_SCALARS) or (isinstance(value, float) and not math.isfinite(value)):
+                    raise _schema_problem(where + "/" + key, f"{what} holds a value that is not JSON ({value!r:.40})")
+        elif isinstance(node, list | tuple):
+            if depth > MAX_SCHEMA_DEPTH:
+                raise _schema_problem(where, f"{what} nests deeper than {MAX_SCHEMA_DEPTH} levels")
+            for n, value in enumerate(node):
+                if isinstance(value, Mapping | list | tuple):
+                    stack.append((value, depth + 1, f"{where}/{n}", node_base, "schema" if how != "data" else "data"))
+                elif not isinstance(value, _JSON_SCALARS) or (isinstance(value, float) and not math.isfinite(value)):
+                    raise _schema_problem(f"{where}/{n}", f"{what} holds a value that is not JSON ({value!r:.40})")
+        elif not isinstance(node, _JSON_SCALARS) or (isinstance(node, float) and not math.isfinite(node)):
+            raise _schema_problem(where, f"{what} holds a value that is not JSON ({node!r:.40})")
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_schema(schema: Any, registry: Mapping[str, Any] | None) -> None:
+    """Refuse what could make a schema reach outside the process (see `compile_schema`)."""
+    known: set[str] = set()
+    refs: list[tuple[str, str, str]] = []
+    if registry is not None:
+        for uri, resource in registry.items():
+            if not isinstance(uri, str) or not uri:
+                raise SchemaError(f"registry keys are absolute URIs (strings), got {uri!r:.60}")
+            if not isinstance(resource, Mapping | bool):
+                raise SchemaError(f"registry[{uri!r}] is not a JSON Schema (an object or a boolean)")
+            known.add(_strip_fragment(uri))
+            _walk_schema(resource, _strip_fragment(uri), known, refs, f"registry schema {uri!r}")
+    _walk_schema(schema, None, known, refs, "the schema")
+    for shown, target, where in refs:
+        if target.startswith("#") or _strip_fragment(target) in known:
+            continue
+        raise _schema_problem(
+            where,
+            f"{shown} points outside the schema; only local references ('#...') and URIs passed in "
+            "registry= are resolved: tool schemas never cause network or file access",
+        )
+
+
+def _canonical(value: Any, what: str) -> str:
     try:
-        key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+        return _CANONICAL.encode(value)
     except (TypeError, ValueError) as exc:
-        raise SchemaError(f"tool schema is not JSON: {exc}") from None
+        raise SchemaError(f"{what} is not JSON: {exc}") from None
     except RecursionError:
-        raise SchemaError("tool schema nests too deeply") from None
-    validator = _BY_TEXT.get(key)
-    if validator is None:
-        if not isinstance(schema, Mapping | bool):
-            raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
-        try:
-            plain: Any = dict(schema) if isinstance(schema, Mapping) else schema
-            if isinstance(plain, dict) and "$schema" not in plain:
-                validator = jsonschema_rs.Draft202012Validator(plain)
-            else:
-                validator = jsonschema_rs.validator_for(plain)
-        except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
-            raise SchemaError(f"invalid tool schema: {exc}") from None
-        if len(_BY_TEXT) >= CACHE_SIZE:
-            _BY_TEXT.clear()
-        _BY_TEXT[key] = validator
-    if len(_BY_ID) >= CACHE_SIZE:
-        _BY_ID.clear()
-    _BY_ID[id(schema)] = (schema, validator)
+        raise SchemaError(f"{what} nests deeper than {MAX_SCHEMA_DEPTH} levels") from None
+
+
+# Cache: canonical JSON text of (schema, registry) -> (plain copy of the schema, validator). Keyed by
+# content, never by identity: a schema changed in place gets a fresh validator.
+_CACHE: dict[str, tuple[Any, Any]] = {}
+# Fast path for the schema object seen last time: id -> (the schema, an exact copy, validator). A hit
+# needs the copy to equal the schema *now*, with numbers and booleans compared by type too (so
+# `True` never matches `1`): content decides, identity only saves the encoding.
+_BY_ID: dict[int, tuple[Any, Any, Any]] = {}
+
+
+class _Exact:
+    """A number or boolean in an exact copy: equal only to a value of the same type and value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self.value) and other == self.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _exact_copy(plain: Any) -> Any:
+    """`plain` (fresh from `json.loads`, at most `MAX_SCHEMA_DEPTH` deep) with scalars made exact."""
+    if isinstance(plain, dict):
+        return {k: _exact_copy(v) for k, v in plain.items()}
+    if isinstance(plain, list):
+        return [_exact_copy(v) for v in plain]
+    if isinstance(plain, bool | int | float):
+        return _Exact(plain)
+    return plain
+
+
+def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) -> Any:
+    """Return a cached jsonschema-rs validator for `schema` (a JSON Schema: an object or a boolean).
+
+    This is the one place tool schemas are compiled. Nothing in a schema ever causes I/O: a `$ref`,
+    `$dynamicRef` or `$recursiveRef` must be a local fragment (`#...`), point at a resource the schema
+    itself declares with `$id`, or at a URI given in `registry`; `$schema` must be one of
+    `KNOWN_METASCHEMAS` (the drafts jsonschema-rs carries built in). Anything else (`http:`, `https:`,
+    `file:`, `urn:`, relative paths) is a `SchemaError` that names the reference, never its content;
+    and the retriever handed to jsonschema-rs refuses every fetch as a second line. `registry` maps
+    absolute URIs to JSON Schemas (plain dicts) for shared definitions, resolved in-process only.
+
+    A schema without `$schema` is read as draft 2020-12. Validators are cached by the canonical JSON
+    of the schema and registry (content, never identity). Raises `SchemaError` (a `ValueError`) when
+    the schema is not JSON (a key that is not a string, NaN, a set, ...), nests deeper than
+    `MAX_SCHEMA_DEPTH`, refers outside itself, or is not a valid JSON Schema.
+    """
+    if registry is None:
+        seen = _BY_ID.get(id(schema))
+        if seen is not None and seen[0] is schema and seen[1] == schema:
+            return seen[2]
+    original = schema
+    if isinstance(schema, Mapping) and type(schema) is not dict:
+        schema = dict(schema)
+    if registry is not None and not isinstance(registry, Mapping):
+        raise SchemaError(f"registry must be a mapping of URIs to JSON Schemas, got {type(registry).__name__}")
+    try:
+        key = _canonical(schema, "tool schema")
+        if registry:
+            key += "\x00" + _canonical(dict(registry), "registry")
+    except SchemaError:
+        if isinstance(schema, Mapping | bool):
+            _check_schema(schema, registry)  # names the offending key or value and where it is
+        raise
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == schema:  # `==` also tells {"1": ..} from {1: ..} (same text)
+        _remember(original, registry, hit[0], hit[1])
+        return hit[1]
+    if not isinstance(schema, Mapping | bool):
+        raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
+    _check_schema(schema, registry)
+    if hit is not None:  # same content, only read differently (tuples for lists): reuse the validator
+        return hit[1]
+    plain = json.loads(key.split("\x00", 1)[0])
+    try:
+        resources = (
+            jsonschema_rs.Registry(
+                [(uri, json.loads(_canonical(res, "registry"))) for uri, res in registry.items()], retriever=_no_fetch
+            )
+            if registry
+            else None
+        )
+        if isinstance(plain, dict) and "$schema" in plain:
+            validator = jsonschema_rs.validator_for(plain, retriever=_no_fetch, registry=resources)
+        else:
+            validator = jsonschema_rs.Draft202012Validator(plain, retriever=_no_fetch, registry=resources)
+    except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+        message = getattr(exc, "message", None) or str(exc).split("\n", 1)[0]
+        raise SchemaError(f"invalid tool schema: {message}") from None
+    if len(_CACHE) >= CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (plain, validator)
+    _remember(original, registry, plain, validator)
     return validator
+
+
+def exact_copy(value: Any) -> Any:
+    """A copy of a JSON value that equals (`==`) only values with the same JSON content, numbers and
+    booleans compared by type too (`True` never equals `1`); `None` when `value` is not JSON. Used to
+    tell whether an object seen before was changed in place."""
+    try:
+        return _exact_copy(json.loads(_CANONICAL.encode(value)))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _remember(schema: Any, registry: Any, plain: Any, validator: Any) -> None:
+    if registry is None and type(schema) in (dict, bool):
+        if len(_BY_ID) >= CACHE_SIZE:
+            _BY_ID.clear()
+        _BY_ID[id(schema)] = (schema, _exact_copy(plain), validator)
+
+
+def object_failure(value: Any) -> SchemaFailure | None:
+    """The function-call rule that holds whatever the tool schema says: arguments are a JSON object.
+    Returns a failure at path `""` with keyword `type` for `null`, an array, a string, a number or a
+    boolean, else `None`."""
+    if isinstance(value, dict):
+        return None
+    got = "null" if value is None else _JSON_NAMES.get(type(value), type(value).__name__)
+    return SchemaFailure("", "type", f"function-call arguments must be a JSON object, got {got}")
+
+
+def value_problem(value: Any, *, max_depth: int | None = None) -> SchemaFailure | None:
+    """The strict-JSON rules of `parse_arguments` for arguments given as a value (the Agents API sends
+    them as a JSON object): a failure at path `""` with keyword `too_deep` when arrays/objects nest
+    deeper than `max_depth` (default: `MAX_DEPTH` at call time), `not_json` for a value JSON has no
+    form for (a non-string key, NaN, a set, ...), else `None`. Iterative: never recurses; a value that
+    fails is never handed to the validator (whose native stack a deep value could overflow)."""
+    limit = MAX_DEPTH if max_depth is None else max_depth
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list | tuple):
+            if depth > limit:
+                return SchemaFailure("", "too_deep", f"arguments nest deeper than {limit} levels")
+            if isinstance(node, dict):
+                for key, child in node.items():
+                    if not isinstance(key, str):
+                        return SchemaFailure("", "not_json", f"arguments hold a key that is not a string: {key!r:.40}")
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in node)
+        elif isinstance(node, float) and not math.isfinite(node):
+            return SchemaFailure("", "not_json", f"{node!r} is not a JSON number")
+        elif not isinstance(node, _JSON_SCALARS):
+            return SchemaFailure("", "not_json", f"a {type(node).__name__} is not a JSON value")
+    return None
+
+
+_JSON_NAMES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
 
 
 def _pointer(parts: Any) -> str:
@@ -140,15 +410,19 @@ def _pointer(parts: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def schema_failures(value: Any, schema: Any) -> list[SchemaFailure]:
+def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | None = None) -> list[SchemaFailure]:
     """Check a parsed value against a JSON Schema; return every failure (empty when it passes).
 
     Each failure's `path` points at the offending value (an unexpected key or a missing required key is
-    its own path under the object), and `keyword` is the failing JSON Schema keyword. Raises
-    `SchemaError` when the schema is invalid.
+    its own path under the object), and `keyword` is the failing JSON Schema keyword. The schema is
+    compiled by `compile_schema` (no I/O; `registry` as there). Raises `SchemaError` when the schema is
+    invalid or refers outside itself.
     """
-    hit = _BY_ID.get(id(schema))
-    validator = hit[1] if hit is not None and hit[0] is schema else compile_schema(schema)
+    return validator_failures(compile_schema(schema, registry=registry), value)
+
+
+def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
+    """`schema_failures` with a validator from `compile_schema`."""
     try:
         if validator.is_valid(value):
             return []

@@ -164,6 +164,8 @@ def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int
 
     agents_report = check_event_log(events)
     out.write(format_agents_report(agents_report, args.format, name))
+    if agents_report.nothing_recognised:  # e.g. a Responses transcript: no Agents API event in it
+        return EXIT_UNREADABLE
     return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
 
 

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .arguments import ArgumentsError, SchemaFailure, parse_arguments, schema_failures
+from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
 from .items import ItemError, plain_json
+from .tools import read_tool
 
 __all__ = ["CardCheck", "check_card"]
 
@@ -88,7 +89,7 @@ def _fail(keyword: str, message: str, **kw: Any) -> CardCheck:
     return CardCheck((SchemaFailure("", keyword, message),), **kw)
 
 
-def check_card(items: Any, schema: Any) -> CardCheck:
+def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = None) -> CardCheck:
     """Check the result card a turn ended with against the card's JSON Schema.
 
     `items` is a turn's items (a list; a Response object's `output` is read too) in any form: Responses
@@ -97,15 +98,20 @@ def check_card(items: Any, schema: Any) -> CardCheck:
     `final_answer`, or the last assistant message when no assistant message has a phase (a turn whose
     messages are all `commentary` has no final answer: `missing`). Its `output_text` parts (or its
     string content) are joined and parsed as strict JSON; `schema` (a JSON Schema dict or bool, the
-    card's own) validates the value.
+    card's own, or a tool in any shape `replayable.tools.read_tool` knows, whose argument schema is
+    used) validates the value. `registry` maps absolute URIs to shared JSON Schemas for `$ref`
+    (in-process only: a schema never causes network or file access).
 
     Returns a `CardCheck` (see there for failure keywords and paths). Text that is not JSON fails with
     keyword `json` whatever the schema, so prose never passes, even under the schema `{}`.
 
     Raises `ItemError` when `items` is not a list of JSON objects (or an item is not strict JSON,
     see `replayable._json`), and
-    `replayable.arguments.SchemaError` (a `ValueError`) when `schema` is not a valid JSON Schema.
+    `replayable.arguments.SchemaError` (a `ValueError`) when `schema` is neither a JSON Schema nor a
+    known tool shape, is not valid, or refers outside itself (`$ref`/`$schema` to a URL or a file).
     """
+    card_schema = read_tool(schema).schema
+    compile_schema(card_schema, registry=registry)  # a broken schema is an error whatever the turn holds
     listed = _items(items)
     index = _pick(listed)
     if index is None:
@@ -137,5 +143,5 @@ def check_card(items: Any, schema: Any) -> CardCheck:
             head = "the final answer is prose, not a JSON card"
         detail = str(exc).replace("arguments", "text", 1)
         return _fail("json", f"{head} ({exc.reason}): {detail}", index=index, text=text)
-    failures = schema_failures(card, schema)
+    failures = schema_failures(card, card_schema, registry=registry)
     return CardCheck(tuple(failures), card, index, text)

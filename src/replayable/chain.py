@@ -13,6 +13,7 @@ to them. Field reference: the `openai` package's `openai.types.beta` (`agent_ses
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -39,6 +40,12 @@ class LinkKind(StrEnum):
     SUBAGENT_MESSAGE = "subagent_message"
     """An `agent_message` or a subagent call (`send_subagent_input_call`, `resume_`/`interrupt_`/
     `close_subagent_call`, `wait_for_subagents_call`); its parent is the recipient."""
+    APPROVAL_REQUEST = "approval_request"
+    """An approval request (`mcp_approval_request` / `computer_use_approval_request` required actions, and
+    `computer_use_approval_request` items), keyed by `request_id`; its parent is its turn."""
+    APPROVAL_ANSWER = "approval_answer"
+    """The answer to an approval request (`agent.session.input.*_approval_request_result` inputs and
+    `computer_use_approval_request_result` items), keyed by the same `request_id`, its parent."""
     EVENT = "event"
     """An event that cannot be read at all (only in `broken`)."""
 
@@ -79,8 +86,10 @@ class SessionChain:
     """The result of `link_chain`.
 
     `session_id` is the first session id seen (`None` if none). `links` are the sound links in event
-    order; `pending` the function calls without a result yet (not an error); `broken` the links that
-    match nothing: a result whose (turn_id, call_id) matches no call, a second result for one call, a
+    order; `pending` the calls and approval requests named by `session.required_actions` without a
+    result or answer yet (not an error; a `function_call` history item is never pending on its own);
+    `broken` the links that match nothing: a result whose (turn_id, call_id) matches no call, a second,
+    different result for one call, an approval answer to no request or a second, different one, a
     message or call to a subagent never announced, and events that are not JSON objects. `ok` is true
     when nothing is broken.
     """
@@ -114,6 +123,12 @@ _TO_SUBAGENT = frozenset(
 )
 
 
+_APPROVALS = frozenset({"mcp_approval_request", "computer_use_approval_request"})
+_ANSWERS = frozenset(
+    {"agent.session.input.mcp_approval_request_result", "agent.session.input.computer_use_approval_request_result"}
+)
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -128,7 +143,12 @@ class _Chain:
         self.subagents: set[str] = set()  # ids and names
         self.calls: dict[tuple[str, str], Link] = {}
         self.results: dict[tuple[str, str], str] = {}  # pair -> source of the first result ("input" or item id)
+        self.required: set[tuple[str, str]] = set()  # pairs named by session.required_actions
+        self.sent: dict[tuple[str, str], str] = {}  # pair -> canonical JSON of the first tool_result input
         self.items: set[str] = set()  # subagent message item ids already linked
+        self.requests: dict[str, Link] = {}  # request_id -> approval request
+        self.asked: set[str] = set()  # request_ids named by session.required_actions
+        self.answers: dict[str, str] = {}  # request_id -> "item" or the canonical JSON of the first input
 
     def agent(self, agent_id: Any, i: int, source: str) -> None:
         if isinstance(agent_id, str) and agent_id not in self.agents:
@@ -139,13 +159,16 @@ class _Chain:
         if not (isinstance(turn_id, str) and isinstance(call_id, str)):
             return
         key = (turn_id, call_id)
+        if source == "required_action":
+            self.required.add(key)
         if key not in self.calls:
             link = Link(LinkKind.FUNCTION_CALL, call_id, i, turn_id, turn_id, call_id, source)
             self.calls[key] = link
             self.links.append(link)
 
-    def result(self, turn_id: Any, call_id: Any, i: int, source: str, origin: str) -> None:
-        """`origin` is `input` for a tool_result event, else the output item's id (items are echoes)."""
+    def result(self, turn_id: Any, call_id: Any, i: int, source: str, origin: str, body: str = "") -> None:
+        """`origin` is `input` for a tool_result event, else the output item's id (items are echoes);
+        `body` is the canonical JSON of a tool_result event (the same result resent is no new answer)."""
         tid, cid = _str(turn_id), _str(call_id)
         link = Link(LinkKind.TOOL_RESULT, cid, i, cid, tid, cid, source)
         if tid is None or cid is None:
@@ -162,6 +185,10 @@ class _Chain:
             self.broken.append(_problem(link, why))
             return
         first = self.results.get(key)
+        if origin == "input":
+            if key in self.sent and self.sent[key] == body:
+                return  # the same tool result resent (e.g. after a dropped connection): idempotent
+            self.sent.setdefault(key, body)
         if first is None:
             self.results[key] = origin
             self.links.append(link)
@@ -171,6 +198,34 @@ class _Chain:
             return  # a function_call_output item echoing the client's tool_result (or the reverse)
         else:
             self.broken.append(_problem(link, f"call {cid!r} of turn {tid!r} was already answered"))
+
+    def request(self, a: Mapping[str, Any], i: int, source: str) -> None:
+        rid, tid = _str(a.get("request_id")), _str(a.get("turn_id"))
+        if rid is None:
+            return
+        if source == "required_action":
+            self.asked.add(rid)
+        if rid not in self.requests:
+            link = Link(LinkKind.APPROVAL_REQUEST, rid, i, tid, tid, source=source)
+            self.requests[rid] = link
+            self.links.append(link)
+
+    def answer(self, a: Mapping[str, Any], i: int, source: str, body: str) -> None:
+        """`body` is the canonical JSON of an input answer, or "item" for a history item echoing one."""
+        rid = _str(a.get("request_id"))
+        link = Link(LinkKind.APPROVAL_ANSWER, rid, i, rid, _str(a.get("turn_id")), source=source)
+        if rid is None:
+            self.broken.append(_problem(link, "an approval answer needs a string request_id"))
+            return
+        if rid not in self.requests:
+            self.broken.append(_problem(link, f"no approval request has request_id {rid!r}"))
+            return
+        first = self.answers.get(rid)
+        if first is None:
+            self.answers[rid] = body
+            self.links.append(link)
+        elif first != body and "item" not in (first, body):
+            self.broken.append(_problem(link, f"approval request {rid!r} was already answered differently"))
 
     def to_subagent(self, item: Mapping[str, Any], t: str, i: int) -> None:
         iid = _str(item.get("id"))
@@ -203,6 +258,10 @@ class _Chain:
             self.result(tid, item.get("call_id"), i, "function_call_output", _str(item.get("id")) or f"#{i}")
         elif t == "agent_message" or t in _TO_SUBAGENT or t == "wait_for_subagents_call":
             self.to_subagent(item, t, i)
+        elif t == "computer_use_approval_request":
+            self.request(item, i, t)
+        elif t == "computer_use_approval_request_result":
+            self.answer(item, i, t, "item")
 
     def event(self, ev: Mapping[str, Any], i: int) -> None:
         t = ev.get("type")
@@ -220,6 +279,8 @@ class _Chain:
             for a in actions if isinstance(actions, list) else []:
                 if isinstance(a, Mapping) and a.get("type") == "function_call":
                     self.call(a.get("turn_id"), a.get("call_id"), i, "required_action")
+                elif isinstance(a, Mapping) and a.get("type") in _APPROVALS:
+                    self.request(a, i, "required_action")
         turn = ev.get("turn")
         if isinstance(turn, Mapping):
             self.agent(turn.get("agent_id"), i, t)
@@ -229,7 +290,10 @@ class _Chain:
                 parent = _str(turn.get("subagent_id")) or _str(turn.get("agent_id"))
                 self.links.append(Link(LinkKind.TURN, tid, i, parent, tid, source=t))
         if t == "agent.session.input.tool_result":
-            self.result(ev.get("turn_id"), ev.get("call_id"), i, t, "input")
+            body = json.dumps(ev, sort_keys=True, default=str)
+            self.result(ev.get("turn_id"), ev.get("call_id"), i, t, "input", body)
+        elif t in _ANSWERS:
+            self.answer(ev, i, t, json.dumps(ev, sort_keys=True, default=str))
         elif t == "agent.session.subagent.created":
             sub = ev.get("subagent")
             if isinstance(sub, Mapping) and isinstance(sub.get("id"), str):
@@ -259,8 +323,11 @@ def link_chain(events: Any) -> SessionChain:
     a partial event gives what it has, an unknown event type is skipped. Calls come from
     `session.required_actions` and `function_call` items (one per (turn_id, call_id)); results from
     `agent.session.input.tool_result` events and `function_call_output` items (an output item echoing
-    a tool result already sent is the same result). A recipient (`recipient_agent_id`, or each of
-    `wait_for_subagents_call.recipient_agent_ids`) may be a subagent's id or its name; an
+    a tool result already sent is the same result, and so is the same tool_result event resent). Only a
+    call from `required_actions` can be pending. Approval requests (from `required_actions` and
+    `computer_use_approval_request` items) link to their answers by `request_id` the same way. A
+    recipient (`recipient_agent_id`, or each of `wait_for_subagents_call.recipient_agent_ids`) may be a
+    subagent's id or its name; an
     `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
 
     Returns a `SessionChain`; a broken link is reported there, never raised; an event that is not
@@ -285,6 +352,9 @@ def link_chain(events: Any) -> SessionChain:
             chain.broken.append(Link(LinkKind.EVENT, None, i, problem="the event is not a JSON object"))
             continue
         chain.event(ev, i)
-    pending = tuple(link for key, link in chain.calls.items() if key not in chain.results)
+    # only session.required_actions makes a call pending; a history function_call item never does
+    pending = tuple(link for key, link in chain.calls.items() if key in chain.required and key not in chain.results)
+    waiting = [link for rid, link in chain.requests.items() if rid in chain.asked and rid not in chain.answers]
+    pending += tuple(waiting)
     broken = tuple(sorted(chain.broken, key=lambda x: x.event))
     return SessionChain(chain.session_id, tuple(chain.links), pending, broken)

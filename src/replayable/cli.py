@@ -324,7 +324,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.flush()
         code = EXIT_OUTPUT_CLOSED
     out.flush()
-    return code
+    if out.error is not None:
+        try:
+            print(f"replayable: error: cannot write the report to standard output: {out.error}", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+    return out.status(code)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from . import _json
 from .replay import Violation, ViolationCode, check_tool
+from .tools import tool_index
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -44,6 +45,7 @@ __all__ = [
     "Transcript",
     "display_name",
     "find_files",
+    "function_tools",
     "is_item_stream",
     "lint_tools",
     "load_tools",
@@ -262,6 +264,9 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                 lineno += 1
                 if len(line) > max_bytes:
                     raise _too_big(name, max_bytes, f"line {lineno}")
+                size += len(line)
+                if size > max_bytes and not line.strip(_BLANK):  # endless blank lines after one document
+                    raise _too_big(name, max_bytes, "the input")
                 if line.strip(_BLANK):
                     inp = Input(name, Kind.JSONL, first=first, _file=f, _limit=max_bytes)
                     inp._pending = [(first_no, first_line), (lineno, line)]
@@ -338,6 +343,18 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
     return findings
 
 
+def function_tools(tools: list[Any], name: str) -> list[Any] | None:
+    """The function tools of a request body or a --tools file (any shape `replayable.tools.read_tool`
+    knows: Responses, Agents, Chat Completions, MCP; hosted tools are left out). Raises `InputError`
+    when two share a name (which one a call meant would be a guess)."""
+    usable = [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")]
+    try:
+        tool_index(usable)
+    except ValueError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    return usable or None
+
+
 def read_transcript(value: Any, name: str) -> Transcript:
     """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
     `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
@@ -355,11 +372,10 @@ def read_transcript(value: Any, name: str) -> Transcript:
             tools = value.get("tools")
             tools = tools if isinstance(tools, list) else None
             findings = lint_tools(tools or [])
-            function_tools = [t for t in tools or [] if isinstance(t, dict) and t.get("type") == "function"] or None
             return Transcript(
                 inp,
                 "request",
-                tools=function_tools,
+                tools=function_tools(tools or [], name),
                 allowed_tools=_allowed_from_tool_choice(value.get("tool_choice")),
                 tool_findings=findings,
             )
@@ -382,6 +398,7 @@ def load_tools(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Any]:
         value = [value]
     if not isinstance(value, list):
         raise InputError(f"{inp.name}: expected a JSON array of tool definitions")
+    function_tools(value, inp.name)  # two tools with one name: an error, not a guess
     return value
 
 

@@ -13,23 +13,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired
 
+from pydantic import BaseModel, TypeAdapter
 from pydantic.experimental.missing_sentinel import MISSING
+from typing_extensions import TypedDict
 
 from ._base import NamespacedBase, WireModel
-from ._json import printable
+from ._generated.open_responses.function_call import FunctionCall
+from ._generated.open_responses.function_call_output import FunctionCallOutput
+from ._generated.open_responses.function_call_param import FunctionCallParam
+from ._json import _SURROGATE, printable
 from .arguments import (
+    CACHE_SIZE,
     ArgumentsError,
     SchemaError,
     SchemaFailure,
     _pointer,
     compile_schema,
+    exact_copy,
     json_syntax_error,
+    object_failure,
     parse_arguments,
     schema_failures,
+    validator_failures,
 )
-from .items import ItemError, Provider, Side, _gc_paused, _validate_one
+from .items import ItemError, Provider, Side, _gc_paused, _validate_one, plain_json
+from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
     "GateReason",
@@ -60,10 +70,16 @@ class GateReason(StrEnum):
     """`status` is not `completed` (still streaming, cut off, or absent)."""
     ARGUMENTS_TYPE = "arguments_type"
     """`arguments` is not a string."""
+    ITEM_INVALID = "item_invalid"
+    """The call is not a valid `function_call` item in its input form (no `call_id`, an empty or
+    over-long `call_id`, a `name` that is not a valid function name, ...): it could not be answered."""
+    NAME = "name"
+    """The call names another tool than the one given (a whole tool was passed, with its name)."""
     ARGUMENTS_PARSE = "arguments_parse"
     """`arguments` is not strict JSON (duplicate keys, NaN, too deep, truncated, ...)."""
     ARGUMENTS_SCHEMA = "arguments_schema"
-    """The parsed arguments fail the tool's JSON Schema; see `failures`."""
+    """The parsed arguments are not a JSON object (path `""`, keyword `type`) or fail the tool's JSON
+    Schema; see `failures`."""
 
 
 @dataclass(slots=True, eq=True)
@@ -111,18 +127,92 @@ def _field(item: Any, name: str) -> Any:
     return getattr(item, name, None)
 
 
-def gate(item: Any, tool_schema: Any = None) -> GateResult:
+def _call_problem(item: Any) -> str | None:
+    """Why `item` (already known to be a completed `function_call` with string arguments) is not a valid
+    function_call item in its input form (the form it is answered and replayed in), or None."""
+    if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
+        try:
+            _CALL_FIELDS_CHECK(item)
+            if all(type(v) is not str or v.isascii() or not _SURROGATE.search(v) for v in item.values()):
+                return None  # (a lone surrogate is not JSON: the parser below says so)
+        except ValueError:
+            pass
+    elif isinstance(item, FunctionCallParam):
+        return None
+    elif isinstance(item, WireModel):
+        item = item.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    try:
+        _validate_one(item, "input", None, None)
+    except ItemError as exc:
+        return str(exc)
+    return None
+
+
+_CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
+# The input-form function_call's fields `gate` has not checked yet (`type`, `status` and `arguments`
+# it has), with their types from the generated model (the one home of the rules), validated as a
+# TypedDict: the same verdict as the model without building one.
+_CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
+    TypedDict(  # type: ignore[operator]
+        "_CallFields",
+        {
+            k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
+            for k, f in FunctionCallParam.model_fields.items()
+            if k not in ("type", "status", "arguments")
+        },
+    )
+)
+_CALL_FIELDS_CHECK = _CALL_FIELDS_ADAPTER.validator.validate_python
+
+
+# The tool objects `gate` saw last: id -> (the tool, an exact copy, its name, its validator). A hit needs
+# the tool to equal its copy now (see `replayable.arguments.exact_copy`): content decides, never identity.
+_GATE_TOOLS: dict[int, tuple[Any, Any, str | None, Any]] = {}
+
+
+def _gate_tool(tool: Any, registry: Mapping[str, Any] | None) -> tuple[str | None, Any]:
+    """(the tool's name or None for a bare schema, its compiled validator); raises `SchemaError`."""
+    if registry is None:
+        seen = _GATE_TOOLS.get(id(tool))
+        if seen is not None and seen[0] is tool and seen[1] == tool:
+            return seen[2], seen[3]
+    spec = read_tool(tool)
+    validator = compile_schema(spec.schema, registry=registry)
+    if registry is None and type(tool) is dict:
+        copy = exact_copy(tool)
+        if copy is not None:
+            if len(_GATE_TOOLS) >= CACHE_SIZE:
+                _GATE_TOOLS.clear()
+            _GATE_TOOLS[id(tool)] = (tool, copy, spec.name, validator)
+    return spec.name, validator
+
+
+def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | None = None) -> GateResult:
     """Decide whether a function call may be executed.
 
-    `item` is a raw JSON object or a parsed item; `tool_schema` is the tool's `parameters` JSON Schema
-    (a dict; `None` skips the schema check). The checks run in this order and the first that fails is
-    the reason: `namespaced` (type contains `:` or is not a string), `not_function_call`, `status` (not
-    `completed`), `arguments_type` (not a string), `arguments_parse` (not strict JSON, see
-    `replayable.arguments.parse_arguments`), `arguments_schema` (fails the schema), else `ok`.
+    `item` is a raw JSON object, a parsed item or an `openai` SDK object. `tool_schema` is the tool's
+    argument JSON Schema, or the whole tool in any shape `replayable.tools.read_tool` knows (Responses
+    or Agents function tool, Chat Completions function tool, MCP `{name, inputSchema}`); `None` skips
+    the schema but not the object rule. `registry` maps absolute URIs to JSON Schemas that `$ref`s may
+    name (shared definitions, resolved in-process; nothing is ever fetched).
 
-    Never raises on a bad item. Raises `replayable.arguments.SchemaError` when `tool_schema` itself is
-    not a valid JSON Schema. Validators are compiled once per schema and cached.
+    The checks run in this order and the first that fails is the reason: `namespaced` (type contains
+    `:` or is not a string), `not_function_call`, `status` (not `completed`), `arguments_type` (not a
+    string), `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
+    not 1-64 characters, invalid `name`, ...), `name` (a whole tool was given and the call names
+    another), `arguments_parse` (not strict JSON, see `replayable.arguments.parse_arguments`),
+    `arguments_schema` (not a JSON object, or fails the schema), else `ok`.
+
+    Never raises on a bad item. Raises `replayable.arguments.SchemaError` when `tool_schema` is neither
+    a JSON Schema nor a known tool shape, refers outside itself (`$ref`/`$schema` to a URL or file),
+    or is not valid. Validators are cached by schema content.
     """
+    tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
+    if type(item) is not dict:
+        if isinstance(item, BaseModel) and not isinstance(item, WireModel):
+            item = plain_json(item)
+        elif isinstance(item, Mapping):
+            item = dict(item)
     if type(item) is dict:
         get = item.get
         t, status, args = get("type"), get("status"), get("arguments")
@@ -140,13 +230,24 @@ def gate(item: Any, tool_schema: Any = None) -> GateResult:
         return GateResult(
             GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
         )
+    problem = _call_problem(item)
+    if problem is not None:
+        return GateResult(GateReason.ITEM_INVALID, detail=f"not a valid function_call item: {problem}")
+    if tool_name is not None:
+        name = _field(item, "name")
+        if name != tool_name:
+            return GateResult(
+                GateReason.NAME, detail=f"the call names {name!r} but the tool given is {tool_name!r}; never run it"
+            )
     try:
         value = parse_arguments(args)
     except ArgumentsError as exc:
         return GateResult(GateReason.ARGUMENTS_PARSE, detail=str(exc))
-    if tool_schema is None:
+    if type(value) is not dict:  # arguments are a JSON object, whatever the schema says
+        return GateResult(GateReason.ARGUMENTS_SCHEMA, (object_failure(value),), value)  # type: ignore[arg-type]
+    if validator is None:
         return GateResult(GateReason.OK, (), value)
-    failures = schema_failures(value, tool_schema)
+    failures = validator_failures(validator, value)
     if failures:
         return GateResult(GateReason.ARGUMENTS_SCHEMA, tuple(failures), value)
     return GateResult(GateReason.OK, (), value)
@@ -200,7 +301,11 @@ class ViolationCode(StrEnum):
     ARGUMENTS_SCHEMA = "arguments_schema"
     """Arguments fail the tool's `parameters` schema."""
     INVALID_TOOL = "invalid_tool"
-    """A tool definition that is malformed (no name, name not allowed, schema not valid)."""
+    """A tool definition that is malformed (no name, name not allowed, schema not valid or referring
+    outside itself)."""
+    PARAMETERS_NOT_OBJECT = "parameters_not_object"
+    """A tool's argument schema whose root is not an object schema (`type: "object"`): arguments are
+    always a JSON object."""
     STRICT_SCHEMA_ADDITIONAL_PROPERTIES = "strict_schema_additional_properties"
     """A strict tool's object schema without `additionalProperties: false`."""
     STRICT_SCHEMA_REQUIRED_INCOMPLETE = "strict_schema_required_incomplete"
@@ -352,22 +457,20 @@ def _view(item: Any) -> _View:
     )
 
 
-def _tool_index(tools: Iterable[Any] | None) -> dict[str, Any] | None:
-    if tools is None:
+def _allowed(allowed_tools: Iterable[str] | None) -> set[str] | None:
+    """`allowed_tools` as a set of names; a string (read as its letters) or a non-name is an error."""
+    if allowed_tools is None:
         return None
-    index: dict[str, Any] = {}
-    if isinstance(tools, str | bytes | bytearray | Mapping):
-        raise ValueError("tools must be a list of tool definitions")
-    for n, tool in enumerate(tools):
-        if isinstance(tool, WireModel):
-            tool = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        if not isinstance(tool, Mapping):
-            raise ValueError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
-        name = tool.get("name")
-        if tool.get("type") not in (None, "function") or not isinstance(name, str):
-            continue
-        index[name] = tool.get("parameters", tool.get("inputSchema"))
-    return index
+    if isinstance(allowed_tools, str | bytes | bytearray | Mapping) or not isinstance(allowed_tools, Iterable):
+        raise ValueError(
+            f"allowed_tools must be a collection of tool names (e.g. ['get_weather']), got "
+            f"{type(allowed_tools).__name__} {allowed_tools!r:.60}"
+        )
+    names = list(allowed_tools)
+    for name in names:
+        if not isinstance(name, str):
+            raise ValueError(f"allowed_tools holds tool names (strings), got {type(name).__name__} {name!r:.60}")
+    return set(names)
 
 
 def check_transcript(
@@ -379,13 +482,19 @@ def check_transcript(
     pending_ok: bool = False,
     allowed_tools: Iterable[str] | None = None,
     side: Side | None = None,
+    registry: Mapping[str, Any] | None = None,
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
 
-    `items` are raw JSON objects, parsed items, or `openai` SDK objects. Each item is read in its input
-    form or, failing that, its output form (`side` pins one). `tools` are function tool definitions
-    (`{"type": "function", "name", "parameters"}`); with them each call's arguments are checked
-    against its tool's `parameters` and a call to a tool not listed is a violation. `target` is the
+    `items` are raw JSON objects, parsed items, or `openai` SDK objects. Without `side` the items are
+    what is about to be sent as `input`: each is read in its input form or, failing that, its output
+    form, except `function_call` and `function_call_output`, which always meet the input rules
+    (`call_id` 1-64 characters, a valid function name) since they are sent back as they are; `side`
+    pins one form. `tools` are tool definitions in any shape `replayable.tools.read_tool` knows
+    (Responses, Agents or Chat Completions function tools, MCP tools; hosted tools are skipped); with
+    them each call's arguments are checked against its tool's schema and a call to a tool not listed
+    is a violation. Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs
+    to shared JSON Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the
     slug of the provider the items are replayed to: a namespaced item of any other slug is a violation.
     `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
@@ -393,15 +502,17 @@ def check_transcript(
     an `incomplete` item is the last item of a response.
 
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
-    `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments
-    (e.g. `side="sideways"`).
+    `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
+    `side="sideways"`, `allowed_tools="get_weather"` (a string, not a collection of names), `tools`
+    that are not a list of tools, two tools with the same name (`SchemaError` for a tool in no known
+    shape).
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
-    tool_params = _tool_index(tools)
-    allowed = None if allowed_tools is None else set(allowed_tools)
+    tool_params = tool_index(tools)
+    allowed = _allowed(allowed_tools)
     if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
         raise ValueError("items must be a list of items; use parse_items for JSON text")
     raw_items = list(items)
@@ -413,7 +524,9 @@ def check_transcript(
         violations.append(Violation(index, code, message, path))
 
     with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        if all(isinstance(raw, WireModel) for raw in raw_items):  # already parsed: only the views are needed
+        if all(  # already parsed (and nothing to re-read in input form): only the views are needed
+            isinstance(raw, WireModel) and (side is not None or not isinstance(raw, _OUTPUT_CALLS)) for raw in raw_items
+        ):
             parsed = raw_items
             views = [_view(raw) for raw in raw_items]
         else:
@@ -421,7 +534,7 @@ def check_transcript(
                 model, view = _read_item(i, raw, side, provider, add)
                 parsed.append(model)
                 views.append(view)
-        pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok)
+        pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, registry)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
@@ -435,6 +548,7 @@ def check_stream(
     pending_ok: bool = False,
     allowed_tools: Iterable[str] | None = None,
     side: Side | None = None,
+    registry: Mapping[str, Any] | None = None,
 ) -> TranscriptReport:
     """`check_transcript` for transcripts too large to hold: items are read one at a time from any
     iterable (a generator over JSONL lines, a database cursor, ...) and dropped once checked.
@@ -455,8 +569,8 @@ def check_stream(
     def add(index: int | None, code: ViolationCode, message: str, path: str = "") -> None:
         violations.append(Violation(index, code, message, path))
 
-    allowed = None if allowed_tools is None else set(allowed_tools)
-    cross = _CrossRules(add, target, _tool_index(tools), allowed, side)
+    allowed = _allowed(allowed_tools)
+    cross = _CrossRules(add, target, tool_index(tools), allowed, side, registry)
     pend = _PendingRule(add)
     prev: _View | None = None
     for i, raw in enumerate(items):
@@ -476,6 +590,11 @@ def check_stream(
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
     if isinstance(raw, WireModel):
+        if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
+            try:
+                _validate_one(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+            except ItemError as exc:
+                _report_item_errors(i, raw, exc.errors, add)
         return raw, _view(raw)
     if isinstance(raw, Mapping):
         shape = _chat_shape(raw)
@@ -495,6 +614,12 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
     model, errors = _parse_either(raw, side, provider, i)
     if model is not None:
         return model, _view(model)
+    _report_item_errors(i, raw, errors, add)
+    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
+
+
+def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], add: Any) -> None:
+    """One violation per rule an item that does not parse breaks, naming every offending field."""
     grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
     for err in errors:
         grouped.setdefault(_code_for(err, raw), []).append(err)
@@ -507,11 +632,16 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
         if len(errs) > 5:
             detail += f"; and {len(errs) - 5} more"
         add(i, code, _RULE_TEXT.get(code, "") + detail, path)
-    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
+
+
+_SENT_AS_IS = frozenset({"function_call", "function_call_output"})
+_OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 
 
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
     sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
+    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
+        sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
     first_errors: list[dict[str, Any]] | None = None
     for s in sides:
         try:
@@ -529,13 +659,14 @@ def _run_rules(
     views: list[_View],
     add: Any,
     target: str | None,
-    tool_params: dict[str, Any] | None,
+    tool_params: dict[str, ToolSpec | SchemaError] | None,
     allowed: set[str] | None,
     side: Side | None,
     pending_ok: bool,
+    registry: Mapping[str, Any] | None = None,
 ) -> list[int]:
     """Run the cross-item rules and the pending-call rule over all views in one pass; returns pending."""
-    cross = _CrossRules(add, target, tool_params, allowed, side)
+    cross = _CrossRules(add, target, tool_params, allowed, side, registry)
     pend = _PendingRule(add)
     cross_step, pend_step = cross.step, pend.step
     last = len(views) - 1
@@ -549,17 +680,21 @@ class _CrossRules:
     """The cross-item rules as a state machine fed one item at a time, with the next item as lookahead
     (`nxt` is None for the last item). Holds per-id and per-call state only, never the items."""
 
-    __slots__ = ("add", "target", "tool_params", "allowed", "side", "ids", "calls", "answered", "unfinished")
+    __slots__ = (
+        "add", "target", "tool_params", "allowed", "side", "registry", "ids", "calls", "answered", "unfinished"
+    )  # fmt: skip
 
     def __init__(
         self,
         add: Any,
         target: str | None,
-        tool_params: dict[str, Any] | None,
+        tool_params: dict[str, ToolSpec | SchemaError] | None,
         allowed: set[str] | None,
         side: Side | None,
+        registry: Mapping[str, Any] | None = None,
     ) -> None:
         self.add, self.target, self.tool_params, self.allowed, self.side = add, target, tool_params, allowed, side
+        self.registry = registry
         self.ids: dict[str, int] = {}
         self.calls: dict[str, int] = {}
         self.answered: set[str] = set()
@@ -600,7 +735,7 @@ class _CrossRules:
                 "/status",
             )
         if vtype == "function_call" and not v.namespaced:
-            _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed)
+            _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed, self.registry)
         elif vtype == "function_call_output" and not v.namespaced:
             cid = v.call_id
             if not isinstance(cid, str):
@@ -635,8 +770,9 @@ def _call_rules(
     add: Any,
     calls: dict[str, int],
     unfinished: set[str],
-    tool_params: dict[str, Any] | None,
+    tool_params: dict[str, ToolSpec | SchemaError] | None,
     allowed: set[str] | None,
+    registry: Mapping[str, Any] | None = None,
 ) -> None:
     cid = v.call_id
     if isinstance(cid, str):
@@ -670,6 +806,8 @@ def _call_rules(
             why = json_syntax_error(v.arguments)
             if why is not None:
                 add(i, ViolationCode.ARGUMENTS_PARSE, why, "/arguments")
+            elif v.arguments.lstrip(" \t\r\n")[:1] != "{":
+                add(i, ViolationCode.ARGUMENTS_SCHEMA, "function-call arguments must be a JSON object", "/arguments")
         return
     if not isinstance(name, str):
         return
@@ -683,14 +821,18 @@ def _call_rules(
     except ArgumentsError as exc:
         add(i, ViolationCode.ARGUMENTS_PARSE, str(exc), "/arguments")
         return
-    schema = tool_params[name]
-    if schema is None:
+    spec = tool_params[name]
+    if isinstance(spec, SchemaError):
+        add(i, ViolationCode.INVALID_TOOL, f"tool {name!r} cannot be checked against: {spec}", "/name")
         return
     try:
-        failures = schema_failures(value, schema)
+        failures = schema_failures(value, spec.schema, registry=registry)
     except SchemaError as exc:
         add(i, ViolationCode.INVALID_TOOL, f"tool {name!r}: {exc}", "/name")
         return
+    not_object = object_failure(value)
+    if not_object is not None:
+        failures = [not_object]
     for f in failures:
         add(
             i,
@@ -750,23 +892,44 @@ class _PendingRule:
 _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def check_tool(tool: Any) -> list[Violation]:
-    """Lint a tool definition for the closed-object rules strict tools must follow.
+def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[Violation]:
+    """Lint a tool definition: its name, its schema, and the closed-object rules of strict tools.
 
-    Accepts a Responses function tool (`{"type": "function", "name", "parameters", "strict"}`), an
-    Agents API function tool (with `defer_loading`) or an MCP tool (`{"name", "inputSchema"}`). For a
-    Responses function tool whose `strict` is true or absent (the spec's default), and always for
-    Agents and MCP tools, every object schema (`type: object`, or one with `properties`) must have
-    `additionalProperties: false` and list every property in `required` (optional ones nullable
-    instead); `$ref`s into the same document are followed. Findings are `Violation`s with `index=None`
-    and `path` a JSON Pointer into the tool. Never raises on a bad tool.
+    Accepts every tool shape `replayable.tools.read_tool` knows: a Responses function tool
+    (`{"type": "function", "name", "parameters", "strict"}`), an Agents API function tool (with
+    `defer_loading`), a Chat Completions function tool (`{"type": "function", "function": {...}}`) or
+    an MCP tool (`{"name", "inputSchema"}`). Reported: a name that is not 1-64 letters, digits, `_` or
+    `-`; a schema that is not valid or refers outside itself (`$ref`/`$schema` to a URL or file:
+    `invalid_tool`; nothing is fetched, `registry` as in `compile_schema`); a schema root that is not
+    an object schema (`parameters_not_object`: arguments are always a JSON object). For a Responses
+    function tool whose `strict` is true or absent (the spec's default), a Chat Completions tool with
+    `strict: true`, and always for Agents and MCP tools, every object schema (`type: object`, or one
+    with `properties`) must have `additionalProperties: false` and list every property in `required`
+    (optional ones nullable instead); `$ref`s into the same document are followed. Findings are
+    `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
-    if isinstance(tool, WireModel):
-        tool = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(tool, BaseModel):
+        tool = plain_json(tool)
     if not isinstance(tool, Mapping):
         return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+    try:
+        spec = read_tool(tool)
+    except SchemaError as exc:
+        function = tool.get("function")
+        where = "/function/name" if isinstance(function, Mapping) else "/name"
+        named = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        return [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
+    if spec.kind is ToolKind.SCHEMA:
+        return [
+            Violation(
+                None,
+                ViolationCode.INVALID_TOOL,
+                "not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
+            )
+        ]
     out: list[Violation] = []
-    name = tool.get("name")
+    name = spec.name
+    name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
     if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
         shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
         out.append(
@@ -774,31 +937,46 @@ def check_tool(tool: Any) -> list[Violation]:
                 None,
                 ViolationCode.INVALID_TOOL,
                 f"tool name {shown} must be 1-64 letters, digits, '_' or '-'",
-                "/name",
+                name_at,
             )
         )
-    if "inputSchema" in tool:
-        key, closed = "inputSchema", True
-    else:
-        key = "parameters"
-        closed = "defer_loading" in tool or tool.get("strict", True) is not False
-    schema = tool.get(key)
-    if schema is None:
-        return out
-    if not isinstance(schema, Mapping | bool):
-        out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} must be a JSON Schema object", f"/{key}"))
-        return out
+    key, schema = spec.pointer, spec.schema
     try:
-        compile_schema(schema)
+        compile_schema(schema, registry=registry)
     except SchemaError as exc:
-        out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), f"/{key}"))
+        out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), key))
         return out
-    if closed and isinstance(schema, Mapping):
+    root_type = _root_type(schema)
+    if spec.declared and root_type != "object" and root_type != ["object"]:
+        got = root_type
+        out.append(
+            Violation(
+                None,
+                ViolationCode.PARAMETERS_NOT_OBJECT,
+                f"the argument schema's root must be an object schema (type: 'object'), got type {got!r}: "
+                "arguments are always a JSON object",
+                key + "/type",
+            )
+        )
+    if spec.closed and isinstance(schema, Mapping):
         try:
-            _lint_closed(schema, schema, f"/{key}", f"/{key}", out, set())
+            _lint_closed(schema, schema, key, key, out, set())
         except RecursionError:
-            out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", f"/{key}"))
+            out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
     return out
+
+
+def _root_type(schema: Any) -> Any:
+    """The `type` of a schema's root, following `$ref`s into the same document (None when absent)."""
+    node, seen = schema, set()
+    while isinstance(node, Mapping) and "type" not in node and isinstance(node.get("$ref"), str):
+        ref = node["$ref"]
+        hit = _resolve(schema, ref) if isinstance(schema, Mapping) and ref not in seen else None
+        if hit is None:
+            return None
+        seen.add(ref)
+        node = hit[0]
+    return node.get("type") if isinstance(node, Mapping) else node
 
 
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")

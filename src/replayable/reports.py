@@ -3,8 +3,9 @@
 Exit statuses (`replayable check`, `diff`): `EXIT_OK` 0 replay-safe (nothing blocks), `EXIT_VIOLATIONS`
 1 violations, `EXIT_UNREADABLE` 2 unreadable input or bad usage, `EXIT_INTERRUPTED` 130 on Ctrl-C.
 A closed standard output (`check bad.json | head -1`) never changes the status: the command runs to
-its verdict and exits with it, writing nothing more and printing no traceback; `EXIT_OUTPUT_CLOSED`
-3 is returned only in the unexpected case where output was lost before the verdict was known.
+its verdict and exits with it, writing nothing more and printing no traceback. `EXIT_OUTPUT_CLOSED` 3
+means the report could not be written (a full disk, no standard output; one line on stderr) while the
+verdict was replay-safe, or output was lost before a verdict was reached.
 
 Reports come in two formats: `text` (one line per finding, then a verdict line) and `json` (one
 object; with `--format json` an unreadable input is an object with an `error` too, never nothing).
@@ -45,16 +46,19 @@ EXIT_INTERRUPTED = 130
 class Output:
     """Standard output for reports. A reader that goes away (`BrokenPipeError`, EPIPE) makes every
     later write a no-op (`closed` turns True) instead of an exception, and standard output is pointed
-    at the null device so that the interpreter's final flush cannot print a traceback either. Text that
-    cannot be encoded (a lone surrogate read from a `\\ud800` escape) is written with backslash escapes."""
+    at the null device so that the interpreter's final flush cannot print a traceback either. Any other
+    write failure (a full disk, a closed descriptor, no standard output at all) does the same and is
+    kept in `error`, for one line on stderr. Text that cannot be encoded (a lone surrogate read from a
+    `\\ud800` escape) is written with backslash escapes."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str] | None) -> None:
         self.stream = stream
-        self.closed = False
+        self.closed = stream is None
+        self.error: str | None = "there is no standard output" if stream is None else None
 
     def write(self, text: str) -> None:
-        """Write `text` and a newline (nothing once the reader has gone)."""
-        if self.closed:
+        """Write `text` and a newline (nothing once the output is gone)."""
+        if self.closed or self.stream is None:
             return
         try:
             try:
@@ -62,19 +66,33 @@ class Output:
             except UnicodeEncodeError:
                 self.stream.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
         except BrokenPipeError:
-            self._gone()
+            self._gone(None)
+        except OSError as exc:
+            self._gone(exc.strerror or str(exc))
 
     def flush(self) -> None:
         """Flush; a reader that has gone is noted, not raised."""
-        if self.closed:
+        if self.closed or self.stream is None:
             return
         try:
             self.stream.flush()
         except BrokenPipeError:
-            self._gone()
+            self._gone(None)
+        except OSError as exc:
+            self._gone(exc.strerror or str(exc))
 
-    def _gone(self) -> None:
+    def status(self, verdict: int) -> int:
+        """The exit status: the verdict, unless the report could not be written (not a closed pipe,
+        which is the reader's choice) and the verdict was `EXIT_OK`: then `EXIT_OUTPUT_CLOSED`."""
+        if self.error is not None and verdict == EXIT_OK:
+            return EXIT_OUTPUT_CLOSED
+        return verdict
+
+    def _gone(self, error: str | None) -> None:
         self.closed = True
+        self.error = error
+        if self.stream is None:
+            return
         try:
             fd = self.stream.fileno()
             devnull = os.open(os.devnull, os.O_WRONLY)

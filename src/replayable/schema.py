@@ -107,8 +107,11 @@ SIDES: dict[str, dict[str, Any]] = {
 #: Rules across the events of an Agents API session (`replayable.agents`), not expressible per event.
 AGENTS_RULES: tuple[str, ...] = (
     "only session.required_actions makes a function call pending; a function_call item in the history never does",
-    "each pending (turn_id, call_id) pair is answered by exactly one agent.session.input.tool_result, "
-    "matched byte for byte",
+    "each pending (turn_id, call_id) pair is answered by one agent.session.input.tool_result, matched byte for "
+    "byte (the same result resent is no second answer; a different one is)",
+    "each pending approval request is answered once, by request_id, with an answer that fits the request "
+    "(mcp_approval_request: mcp_approval_request_result; computer_use_approval_request: "
+    "computer_use_approval_request_result of the request's type, a login form's own fields and option)",
     "a tool result with success true carries output (a string or input_text / input_image parts); with "
     "success false a non-empty error",
     "a function_call action's arguments satisfy its tool's parameters before the call is executed",
@@ -140,8 +143,8 @@ AGENTS_SIDES: dict[str, dict[str, Any]] = {
     ),
     "agents-input": _ref_side(
         "AgentsSessionInput",
-        "A client input event of an OpenAI Agents API session (beta): a message, a cancel, or a tool result, "
-        "tagged on `type`.",
+        "A client input event of an OpenAI Agents API session (beta): a message, a cancel, a tool result, or "
+        "an answer to an approval request, tagged on `type`.",
         _AG + "session_input.json#/$defs/SessionInput",
     ),
     "agents-required-actions": _ref_side(

@@ -16,8 +16,17 @@ The models are generated from `schemas/agents/` (field-level reference: the `ope
   (the same jsonschema-rs path as `replayable.gate`), with a ready `success: false` tool result;
 - `PendingActions`: the ledger of what a session waits for. Only `session.required_actions` makes a
   call pending (a `function_call` item in the history never does); each (turn_id, call_id) pair is
-  answered exactly once;
+  answered once (resending the same answer is idempotent with `resubmit=True`), and each approval
+  request (`mcp_approval_request`, `computer_use_approval_request`) once by its `request_id`, with an
+  answer that fits the request (`approvals.approval_problems`);
+- one reading of sessions inside events (`parse_session_snapshot`): fields present are validated,
+  none is required, so a trimmed snapshot reads the same in `parse_event`, the ledger and the log check;
 - `check_event_log`: the rules above over a whole event log (server events and the client's inputs).
+  A refused call answered with `success: false` is the safe outcome, never a violation.
+
+Modules: `events` (unions, adapters, parsing), `approvals` (approval pairing rules), `ledger`
+(`PendingActions`), `checks` (`check_arguments`, `check_event_log`), `report` (`AgentsReport`,
+`format_report`).
 
 Bad input raises `ItemError` (a value that does not parse) or `ToolResultError` (a tool result that
 answers nothing, answers twice, or breaks the rule); both are `ValueError`s with a message naming the
@@ -32,6 +41,12 @@ from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.agent_tool import AgentTool
 from replayable._generated.agents.close_subagent_call_item import CloseSubagentCallItem
 from replayable._generated.agents.command_execution_item import CommandExecutionItem
+from replayable._generated.agents.computer_use_approval_request_action import ComputerUseApprovalRequestAction
+from replayable._generated.agents.computer_use_approval_request_item import ComputerUseApprovalRequestItem
+from replayable._generated.agents.computer_use_approval_request_result_item import (
+    ComputerUseApprovalRequestResultItem,
+)
+from replayable._generated.agents.computer_use_call_item import ComputerUseCallItem
 from replayable._generated.agents.create_subagent_call_item import CreateSubagentCallItem
 from replayable._generated.agents.environment import Environment
 from replayable._generated.agents.environment_connection_action import EnvironmentConnectionAction
@@ -40,23 +55,38 @@ from replayable._generated.agents.function_call_item import FunctionCallItem
 from replayable._generated.agents.function_call_output_item import FunctionCallOutputItem
 from replayable._generated.agents.function_tool import FunctionTool
 from replayable._generated.agents.interrupt_subagent_call_item import InterruptSubagentCallItem
+from replayable._generated.agents.mcp_approval_request_action import McpApprovalRequestAction
 from replayable._generated.agents.mcp_call_item import McpCallItem
 from replayable._generated.agents.reasoning_item import ReasoningItem
 from replayable._generated.agents.resume_subagent_call_item import ResumeSubagentCallItem
 from replayable._generated.agents.send_subagent_input_call_item import SendSubagentInputCallItem
 from replayable._generated.agents.session_create_params import SessionCreateParams
+from replayable._generated.agents.session_events_body import SessionEventsBody
 from replayable._generated.agents.session_input_cancel import SessionInputCancel
+from replayable._generated.agents.session_input_computer_use_approval_request_result import (
+    SessionInputComputerUseApprovalRequestResult,
+)
+from replayable._generated.agents.session_input_mcp_approval_request_result import (
+    SessionInputMcpApprovalRequestResult,
+)
 from replayable._generated.agents.session_input_message import SessionInputMessage
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
+from replayable._generated.agents.session_item_list_page import SessionItemListPage
+from replayable._generated.agents.session_list_page import SessionListPage
 from replayable._generated.agents.session_message import SessionMessage
+from replayable._generated.agents.session_snapshot import SessionSnapshot
+from replayable._generated.agents.session_update_params import SessionUpdateParams
 from replayable._generated.agents.subagent import Subagent
 from replayable._generated.agents.turn import Turn
+from replayable._generated.agents.turn_list_page import TurnListPage
 from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from replayable._generated.agents.web_search_call_item import WebSearchCallItem
 
+from . import approvals
+from .approvals import approval_problems
 from .checks import ArgumentCheck, check_arguments, check_event_log
 from .events import (
     RequiredAction,
@@ -67,13 +97,21 @@ from .events import (
     dump,
     is_unknown,
     parse_event,
+    parse_events_body,
     parse_input,
     parse_session,
+    parse_session_snapshot,
     required_action_adapter,
     session_create_params_adapter,
     session_event_adapter,
+    session_events_body_adapter,
     session_input_adapter,
     session_item_adapter,
+    session_item_list_page_adapter,
+    session_list_page_adapter,
+    session_of,
+    session_update_params_adapter,
+    turn_list_page_adapter,
 )
 from .ledger import PendingActions
 from .report import AgentsReport, AgentsViolation, AgentsViolationCode, format_report
@@ -89,6 +127,10 @@ __all__ = [
     "ArgumentCheck",
     "CloseSubagentCallItem",
     "CommandExecutionItem",
+    "ComputerUseApprovalRequestAction",
+    "ComputerUseApprovalRequestItem",
+    "ComputerUseApprovalRequestResultItem",
+    "ComputerUseCallItem",
     "CreateSubagentCallItem",
     "Environment",
     "EnvironmentConnectionAction",
@@ -97,6 +139,7 @@ __all__ = [
     "FunctionCallOutputItem",
     "FunctionTool",
     "InterruptSubagentCallItem",
+    "McpApprovalRequestAction",
     "McpCallItem",
     "PendingActions",
     "ReasoningItem",
@@ -105,33 +148,51 @@ __all__ = [
     "SendSubagentInputCallItem",
     "SessionCreateParams",
     "SessionEvent",
+    "SessionEventsBody",
     "SessionInput",
     "SessionInputCancel",
+    "SessionInputComputerUseApprovalRequestResult",
+    "SessionInputMcpApprovalRequestResult",
     "SessionInputMessage",
     "SessionInputToolResult",
     "SessionItem",
+    "SessionItemListPage",
+    "SessionListPage",
     "SessionMessage",
+    "SessionSnapshot",
+    "SessionUpdateParams",
     "Subagent",
     "ToolResultError",
     "Turn",
+    "TurnListPage",
     "UnknownRequiredAction",
     "UnknownSessionEvent",
     "UnknownSessionItem",
     "WaitForSubagentsCallItem",
     "WebSearchCallItem",
+    "approval_problems",
+    "approvals",
     "check_arguments",
     "check_event_log",
     "dump",
     "format_report",
     "is_unknown",
     "parse_event",
+    "parse_events_body",
     "parse_input",
     "parse_session",
+    "parse_session_snapshot",
     "required_action_adapter",
     "session_create_params_adapter",
     "session_event_adapter",
+    "session_events_body_adapter",
     "session_input_adapter",
     "session_item_adapter",
+    "session_item_list_page_adapter",
+    "session_list_page_adapter",
+    "session_of",
+    "session_update_params_adapter",
+    "turn_list_page_adapter",
 ]
 
 

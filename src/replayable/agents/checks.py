@@ -4,18 +4,33 @@ before it runs) and `check_event_log` (the rules over a whole event log). Part o
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from replayable._agents_base import KNOWN_EVENT_TYPES
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.function_tool import FunctionTool
+from replayable._generated.agents.function_tool_resource import FunctionToolResource
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
-from replayable.arguments import SchemaFailure, schema_failures
+from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
 from replayable.items import ItemError
+from replayable.tools import read_tool
 
-from .events import ToolResultError, _parse_action, _plain, _tool_result_adapter, is_unknown, parse_event, parse_input
-from .ledger import PendingActions, _actions_of
+from .events import (
+    ToolResultError,
+    _parse_action,
+    _plain,
+    _tool_result_adapter,
+    dump,
+    is_unknown,
+    parse_event,
+    parse_input,
+    session_of,
+)
+from .ledger import PendingActions
 from .report import AgentsReport, AgentsViolation, AgentsViolationCode
 
 
@@ -26,11 +41,14 @@ class ArgumentCheck:
     `execute` (also `passed`) is true only when the action's name matches the tool and its arguments
     pass the tool's `parameters`; `failures` lists each failure as a `SchemaFailure` (JSON Pointer
     `path` of the offending value and the failing JSON Schema `keyword`, e.g. `/refund`
-    `additionalProperties`; a name mismatch is path `""`, keyword `name`).
+    `additionalProperties`; a name mismatch is path `""`, keyword `name`). `record()` is the check as
+    one JSON audit record, `passing_paths()` the argument values that passed.
     """
 
     action: FunctionCallAction
     failures: tuple[SchemaFailure, ...]
+    schema: Any = None
+    """The JSON Schema the arguments were checked against (the tool's `parameters`)."""
 
     @property
     def execute(self) -> bool:
@@ -51,6 +69,54 @@ class ArgumentCheck:
             for f in self.failures
         ]
         return f"arguments for {self.action.name!r} were rejected before execution: " + "; ".join(parts)
+
+    def passing_paths(self) -> list[str]:
+        """JSON Pointers of the argument values that passed: every value inside `arguments` (the root
+        excluded), in document order, except the failing ones, those inside them and those that hold
+        one. A `name` failure (the action calls another tool) concerns the call, not a value."""
+        failing = {f.path for f in self.failures if f.keyword != "name"}
+        holders = {f[:i] for f in failing for i in range(len(f)) if f[i] == "/"}
+        out: list[str] = []
+        if "" in failing:
+            return out
+        stack: list[tuple[Any, str]] = [(self.action.arguments, "")]
+        while stack:
+            value, path = stack.pop()
+            children: list[tuple[Any, str]] = []
+            if isinstance(value, Mapping):
+                children = [(v, path + _pointer([k])) for k, v in value.items()]
+            elif isinstance(value, list):
+                children = [(v, path + _pointer([i])) for i, v in enumerate(value)]
+            for child, child_path in reversed(children):
+                if child_path in failing:
+                    continue
+                stack.append((child, child_path))
+            if path and path not in holders:
+                out.append(path)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """This check as one JSON-ready audit record (the "door 2" record of an Agents API host):
+
+        - `check`: `"arguments"`, the check that ran (`check_arguments`: a required function call
+          against its tool, before execution);
+        - `schema`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with sorted
+          keys, so a log names the exact schema that judged the call;
+        - `pass`: JSON Pointers of the argument values that passed (`passing_paths()`);
+        - `fail`: `[{path, reason}]`, each failure's JSON Pointer and failing JSON Schema keyword
+          (`name` at path `""` when the action calls another tool);
+        - `execute`: whether the tool may run;
+        - `call`: `{turn_id, call_id, name}` of the required action.
+        """
+        text = json.dumps(self.schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        return {
+            "check": "arguments",
+            "schema": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "pass": self.passing_paths(),
+            "fail": [{"path": f.path, "reason": f.keyword} for f in self.failures],
+            "execute": self.execute,
+            "call": {"turn_id": self.action.turn_id, "call_id": self.action.call_id, "name": self.action.name},
+        }
 
     def tool_result(self) -> SessionInputToolResult:
         """A ready `agent.session.input.tool_result` with `success: false`, the action's `turn_id` and
@@ -74,38 +140,20 @@ class ArgumentCheck:
         )
 
 
-def _tool_parts(tool: Any) -> tuple[str | None, Any]:
-    tool = _plain(tool)
-    if isinstance(tool, FunctionTool):
-        return tool.name, tool.parameters
-    if isinstance(tool, Mapping):
-        if "parameters" in tool or tool.get("type") == "function":
-            name = tool.get("name")
-            return (name if isinstance(name, str) else None), tool.get("parameters", {})
-        return None, tool  # a bare JSON Schema
-    if isinstance(tool, bool):
-        return None, tool
-    raise ItemError(
-        [
-            {
-                "loc": (),
-                "type": "tool_type",
-                "msg": f"a tool must be a function tool object or a JSON Schema, got {type(tool).__name__}",
-            }
-        ],
-        "invalid tool",
-    )
-
-
-def check_arguments(action: Any, tool: Any) -> ArgumentCheck:
+def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | None = None) -> ArgumentCheck:
     """Check a required `function_call` action against its function tool before executing it.
 
     `action` is a `FunctionCallAction` or its JSON (`{type: "function_call", turn_id, call_id, name,
-    arguments: {...}}`; `arguments` is a JSON object in the Agents API). `tool` is a function tool
-    (`{type: "function", name, parameters, ...}`, a `FunctionTool`) or a bare JSON Schema. The
-    arguments are checked with jsonschema-rs through `replayable.arguments.schema_failures`, exactly as
-    `replayable.gate` does. Raises `ItemError` when the action is not a valid function_call action and
-    `SchemaError` when the tool's schema is not valid JSON Schema.
+    arguments: {...}}`; `arguments` is a JSON object in the Agents API). `tool` is a bare JSON Schema or
+    a tool in any shape `replayable.tools.read_tool` knows (Agents `FunctionTool`, Responses or Chat
+    Completions function tool, MCP `{name, inputSchema}`); a tool's name must match the action's
+    (else a failure at path `""`, keyword `name`). Arguments nested deeper than
+    `replayable.arguments.MAX_DEPTH` fail with keyword `too_deep` (and are never handed to the
+    validator), values JSON cannot hold with `not_json`. The arguments are checked with jsonschema-rs
+    through `replayable.arguments.schema_failures`, exactly as `replayable.gate` does (`registry`: shared
+    schemas for `$ref`, in-process only). Raises `ItemError` when the action is not a valid
+    function_call action and `SchemaError` when the tool is in no known shape or its schema is not
+    valid or refers outside itself (nothing is ever fetched).
     """
     parsed = _parse_action(action)
     if not isinstance(parsed, FunctionCallAction):
@@ -119,147 +167,191 @@ def check_arguments(action: Any, tool: Any) -> ArgumentCheck:
             ],
             "invalid required action",
         )
-    name, schema = _tool_parts(tool)
+    spec = read_tool(tool)
+    compile_schema(spec.schema, registry=registry)  # a broken or reaching schema is an error first
     failures: list[SchemaFailure] = []
-    if name is not None and name != parsed.name:
-        failures.append(SchemaFailure("", "name", f"the action calls {parsed.name!r}, the tool is {name!r}"))
-    failures.extend(schema_failures(parsed.arguments, schema))
-    return ArgumentCheck(parsed, tuple(failures))
+    if spec.name is not None and spec.name != parsed.name:
+        failures.append(SchemaFailure("", "name", f"the action calls {parsed.name!r}, the tool is {spec.name!r}"))
+    problem = value_problem(parsed.arguments)
+    if problem is not None:
+        failures.append(problem)
+    else:
+        failures.extend(schema_failures(parsed.arguments, spec.schema, registry=registry))
+    return ArgumentCheck(parsed, tuple(failures), spec.schema)
 
 
 _RESULT_CODES = {
     "malformed": AgentsViolationCode.MALFORMED_RESULT,
+    "response_mismatch": AgentsViolationCode.MALFORMED_RESULT,
     "unknown_call": AgentsViolationCode.RESULT_WITHOUT_ACTION,
     "turn_mismatch": AgentsViolationCode.RESULT_WITHOUT_ACTION,
+    "unknown_request": AgentsViolationCode.RESULT_WITHOUT_ACTION,
     "already_answered": AgentsViolationCode.DOUBLE_ANSWER,
 }
+_ANSWER_TYPES = frozenset(
+    {
+        "agent.session.input.tool_result",
+        "agent.session.input.mcp_approval_request_result",
+        "agent.session.input.computer_use_approval_request_result",
+    }
+)
+
+
+def _function_tools(session: Any) -> dict[str, Any] | None:
+    """The session agent's function tools by name, or None when the snapshot has no agent."""
+    agent = getattr(session, "agent", None)
+    tools = getattr(agent, "tools", None)
+    if not isinstance(tools, list):
+        return None
+    # as plain JSON: every tool reader takes a function tool dict, whatever model class held it
+    return {tl.name: dump(tl) for tl in tools if isinstance(tl, FunctionTool | FunctionToolResource)}
+
+
+class _Log:
+    """State of one `check_event_log` pass."""
+
+    def __init__(self) -> None:
+        self.violations: list[AgentsViolation] = []
+        self.refused: list[AgentsViolation] = []
+        self.ledger = PendingActions()
+        self.origin: dict[Any, int] = {}  # (turn_id, call_id) or request_id -> index of the requires_action event
+        self.rejected: dict[tuple[str, str], str] = {}  # refused calls -> why
+        self.tools: dict[str, Any] | None = None
+        self.session_id: str | None = None
+
+    def answer(self, i: int, raw: Any) -> None:
+        tid = raw.get("turn_id") if isinstance(raw, Mapping) else getattr(raw, "turn_id", None)
+        cid = raw.get("call_id") if isinstance(raw, Mapping) else getattr(raw, "call_id", None)
+        resent = isinstance(tid, str) and isinstance(cid, str) and self.ledger.is_answered(tid, cid)
+        try:
+            r = self.ledger.accept(raw, resubmit=True)
+        except ToolResultError as exc:
+            code = _RESULT_CODES.get(exc.reason, AgentsViolationCode.MALFORMED_RESULT)
+            self.violations.append(AgentsViolation(i, code, str(exc)))
+            return
+        if not isinstance(r, SessionInputToolResult) or resent:
+            return  # an approval answer, or the same result resent: nothing new
+        why = self.rejected.get((r.turn_id, r.call_id))
+        if r.success and why is not None:
+            self.violations.append(
+                AgentsViolation(
+                    i,
+                    AgentsViolationCode.EXECUTED_REJECTED_CALL,
+                    f"call {r.call_id!r} was refused before execution but answered with success: true ({why})",
+                )
+            )
+
+    def session(self, i: int, session: Any) -> None:
+        sid = getattr(session, "id", None)
+        self.session_id = sid if isinstance(sid, str) else self.session_id
+        tools = _function_tools(session)
+        self.tools = tools if tools is not None else self.tools
+        actions = getattr(session, "required_actions", None)
+        actions = actions if isinstance(actions, list) else []
+        for n, a in enumerate(actions):
+            key = (a.turn_id, a.call_id) if isinstance(a, FunctionCallAction) else getattr(a, "request_id", None)
+            if key is None or key in self.origin or is_unknown(a) or a.type == "environment_connection":
+                continue
+            self.origin[key] = i
+            self.ledger.add([a])
+            if isinstance(a, FunctionCallAction):
+                self.judge_call(i, a, f"/session/required_actions/{n}")
+
+    def judge_call(self, i: int, a: FunctionCallAction, path: str) -> None:
+        """Check a required call against the agent's tools; a refusal is a note, not a violation."""
+        if self.tools is None:
+            return
+        key = (a.turn_id, a.call_id)
+        tool = self.tools.get(a.name)
+        if tool is None:
+            why = f"call {a.call_id!r} names {a.name!r}, which is not a function tool of the agent"
+            self.rejected[key] = why
+            self.refused.append(AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, why, path))
+            return
+        try:
+            chk = check_arguments(a, tool)
+        except ValueError as exc:
+            why = f"tool {a.name!r} cannot be checked: {exc}"
+            self.rejected[key] = why
+            self.refused.append(AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, why, path))
+            return
+        if not chk.execute:
+            self.rejected[key] = chk.error_message()
+            self.refused.append(
+                AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, chk.error_message(), path + "/arguments")
+            )
+
+
+def _recognised(t: Any) -> bool:
+    return isinstance(t, str) and (t in KNOWN_EVENT_TYPES or t.startswith("agent."))
 
 
 def check_event_log(events: Iterable[Any]) -> AgentsReport:
     """Check an Agents API event log: server events and the client's input events, in order.
 
-    Reports (`AgentsViolationCode`): events that do not parse, malformed tool results, results for a
-    (turn_id, call_id) pair that is not pending, double answers, required function calls left
-    unanswered at the end, and required calls whose arguments fail the tool schemas of the session's
-    agent (or name no tool), plus `success: true` answers to such calls. A requires_action event's
-    session is read leniently (only `required_actions` is needed). Unknown event types are listed in
-    `unknown_events`, not acted on. Never raises on bad events.
+    Reports (`AgentsViolationCode`): events that do not parse, malformed tool results and approval
+    answers (including answers that do not fit their request), answers whose (turn_id, call_id) pair or
+    request_id is not pending, a second *different* answer for one action (resending the same answer
+    is fine), required function calls and approval requests left unanswered at the end, and
+    `success: true` answers to calls that `check_arguments` refused against the tool schemas of the
+    session's agent. A refused call answered with `success: false` is the safe outcome: it is listed
+    in `refused`, never as a violation. Every event is read by `parse_event` (a session snapshot may be
+    trimmed: `parse_session_snapshot`). Unknown event types are listed in `unknown_events`, not acted
+    on; a log with events but no Agents API event at all is not `ok` (`nothing_recognised`). Never
+    raises on bad events.
     """
-    violations: list[AgentsViolation] = []
+    log = _Log()
     unknown: list[int] = []
-    ledger = PendingActions()
-    origin: dict[tuple[str, str], int] = {}
-    rejected: set[tuple[str, str]] = set()
-    tools: dict[str, Any] | None = None
-    session_id: str | None = None
+    recognised = 0
     n = 0
     for i, raw in enumerate(events):
         n = i + 1
         try:
             raw = _plain(raw)
         except ItemError as exc:
-            violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, str(exc).splitlines()[-1].strip()))
+            log.violations.append(
+                AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, str(exc).splitlines()[-1].strip())
+            )
             continue
-        t = raw.get("type") if isinstance(raw, Mapping) else None
+        t = raw.get("type") if isinstance(raw, Mapping) else getattr(raw, "type", None)
+        recognised += _recognised(t)
         if isinstance(t, str) and t.startswith("agent.session.input."):
-            if t != "agent.session.input.tool_result":
-                try:
-                    parse_input(raw)
-                except ItemError as exc:
-                    violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc)))
+            if t in _ANSWER_TYPES:
+                log.answer(i, raw)
                 continue
             try:
-                r = ledger.accept(raw)
-            except ToolResultError as exc:
-                violations.append(
-                    AgentsViolation(i, _RESULT_CODES.get(exc.reason, AgentsViolationCode.MALFORMED_RESULT), str(exc))
-                )
-                continue
-            key = (r.turn_id, r.call_id)
-            if r.success and key in rejected:
-                violations.append(
-                    AgentsViolation(
-                        i,
-                        AgentsViolationCode.EXECUTED_REJECTED_CALL,
-                        f"call {r.call_id!r} failed its tool schema but was answered with success: true",
-                    )
-                )
-            continue
-        session: Any = raw.get("session") if isinstance(raw, Mapping) else None
-        if t == "agent.session.requires_action" or (
-            isinstance(t, str) and t.startswith("agent.session.") and isinstance(session, Mapping)
-        ):
-            # lenient: a partial session still gives its required_actions
-            if isinstance(session, Mapping):
-                sid = session.get("id")
-                session_id = sid if isinstance(sid, str) else session_id
-                agent = session.get("agent")
-                if isinstance(agent, Mapping) and isinstance(agent.get("tools"), list):
-                    tools = {
-                        tl["name"]: tl
-                        for tl in agent["tools"]
-                        if isinstance(tl, Mapping) and tl.get("type") == "function" and isinstance(tl.get("name"), str)
-                    }
-            try:
-                actions = _actions_of(session, "the event's session")
+                parse_input(raw)
             except ItemError as exc:
-                violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc), "/session"))
-                continue
-            new = [a for a in actions if isinstance(a, FunctionCallAction) and (a.turn_id, a.call_id) not in origin]
-            ledger.add(new)
-            for a in new:
-                key = (a.turn_id, a.call_id)
-                origin[key] = i
-                path = f"/session/required_actions/{actions.index(a)}"
-                if tools is None:
-                    continue
-                tool = tools.get(a.name)
-                if tool is None:
-                    rejected.add(key)
-                    violations.append(
-                        AgentsViolation(
-                            i,
-                            AgentsViolationCode.UNKNOWN_TOOL,
-                            f"call {a.call_id!r} names {a.name!r}, which is not a function tool of the agent",
-                            path,
-                        )
-                    )
-                    continue
-                try:
-                    chk = check_arguments(a, tool)
-                except ValueError as exc:
-                    violations.append(
-                        AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, f"tool {a.name!r}: {exc}", path)
-                    )
-                    continue
-                if not chk.execute:
-                    rejected.add(key)
-                    violations.append(
-                        AgentsViolation(
-                            i, AgentsViolationCode.ARGUMENTS_SCHEMA, chk.error_message(), path + "/arguments"
-                        )
-                    )
+                log.violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc)))
             continue
         try:
             ev = parse_event(raw)
+            session = session_of(ev) if isinstance(t, str) and t.startswith("agent.session.") else None
         except ItemError as exc:
-            violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc)))
+            path = "/session" if exc.errors and exc.errors[0]["loc"][:1] == ("session",) else ""
+            log.violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc), path))
             continue
         if is_unknown(ev):
             unknown.append(i)
+        if session is not None:
+            log.session(i, session)
         sid = getattr(ev, "session_id", None)
-        if session_id is None and isinstance(sid, str):
-            session_id = sid
-    pending = tuple((origin[(a.turn_id, a.call_id)], a) for a in ledger.pending)
+        if log.session_id is None and isinstance(sid, str):
+            log.session_id = sid
+    pending: list[tuple[int, Any]] = [(log.origin[(a.turn_id, a.call_id)], a) for a in log.ledger.pending]
+    pending += [(log.origin[a.request_id], a) for a in log.ledger.pending_approvals]
+    pending.sort(key=lambda p: p[0])
+    violations = log.violations
     for idx, a in pending:
-        violations.append(
-            AgentsViolation(
-                idx,
-                AgentsViolationCode.UNANSWERED_ACTION,
-                f"call {a.call_id!r} ({a.name!r}, turn {a.turn_id!r}) was never answered",
-            )
+        what = (
+            f"call {a.call_id!r} ({a.name!r}, turn {a.turn_id!r})"
+            if isinstance(a, FunctionCallAction)
+            else f"{a.type} {a.request_id!r} (turn {a.turn_id!r})"
         )
-    return AgentsReport(tuple(violations), tuple(unknown), session_id, n, pending)
+        violations.append(AgentsViolation(idx, AgentsViolationCode.UNANSWERED_ACTION, f"{what} was never answered"))
+    return AgentsReport(
+        tuple(violations), tuple(unknown), log.session_id, n, tuple(pending), tuple(log.refused), recognised
+    )
 
 
 def _first(exc: ItemError) -> str:

@@ -19,10 +19,22 @@ from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.required_action import KnownRequiredAction
 from replayable._generated.agents.session_create_params import SessionCreateParams
 from replayable._generated.agents.session_event import KnownSessionEvent
+from replayable._generated.agents.session_events_body import SessionEventsBody
 from replayable._generated.agents.session_input_cancel import SessionInputCancel
+from replayable._generated.agents.session_input_computer_use_approval_request_result import (
+    SessionInputComputerUseApprovalRequestResult,
+)
+from replayable._generated.agents.session_input_mcp_approval_request_result import (
+    SessionInputMcpApprovalRequestResult,
+)
 from replayable._generated.agents.session_input_message import SessionInputMessage
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable._generated.agents.session_item import KnownSessionItem
+from replayable._generated.agents.session_item_list_page import SessionItemListPage
+from replayable._generated.agents.session_list_page import SessionListPage
+from replayable._generated.agents.session_snapshot import SessionSnapshot
+from replayable._generated.agents.session_update_params import SessionUpdateParams
+from replayable._generated.agents.turn_list_page import TurnListPage
 from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
@@ -31,18 +43,24 @@ from replayable.items import ItemError, plain_json
 
 
 class ToolResultError(ValueError):
-    """A tool result that must not be sent.
+    """A tool result (or an answer to an approval request) that must not be sent.
 
     `.reason` is one of `malformed` (breaks the tool-result rule or does not parse), `unknown_call` (no
     pending action has this `call_id`), `turn_mismatch` (the `call_id` is pending under another
-    `turn_id`), `already_answered`, or `check_passed` (asking for a failure result of a check that
-    passed). `.turn_id` / `.call_id` name the pair when known.
+    `turn_id`), `already_answered` (a second answer that differs from the first), `check_passed`
+    (asking for a failure result of a check that passed), `unknown_request` (no pending approval has
+    this `request_id`) or `response_mismatch` (an approval answer that does not fit its request: another
+    request type, an unknown field or option, a required field left empty). `.turn_id` / `.call_id`
+    name the pair when known; `.request_id` the approval request.
     """
 
-    def __init__(self, reason: str, message: str, *, turn_id: Any = None, call_id: Any = None) -> None:
+    def __init__(
+        self, reason: str, message: str, *, turn_id: Any = None, call_id: Any = None, request_id: Any = None
+    ) -> None:
         self.reason = reason
         self.turn_id = turn_id
         self.call_id = call_id
+        self.request_id = request_id
         super().__init__(printable(message))
 
 
@@ -71,51 +89,132 @@ RequiredAction: TypeAlias = Annotated[KnownRequiredAction | UnknownRequiredActio
 is an `UnknownRequiredAction`, which is never answered automatically."""
 
 SessionInput: TypeAlias = Annotated[
-    SessionInputMessage | SessionInputCancel | _CheckedToolResult, Field(discriminator="type")
+    SessionInputMessage
+    | SessionInputCancel
+    | _CheckedToolResult
+    | SessionInputMcpApprovalRequestResult
+    | SessionInputComputerUseApprovalRequestResult,
+    Field(discriminator="type"),
 ]
-"""A client input event (`agent.session.input.message`, `.cancel`, `.tool_result`), tagged on `type`.
-Tool results are checked against the tool-result rule."""
+"""A client input event (`agent.session.input.message`, `.cancel`, `.tool_result`,
+`.mcp_approval_request_result`, `.computer_use_approval_request_result`), tagged on `type`. Tool results
+are checked against the tool-result rule."""
+
+
+def _create_rule(params: SessionCreateParams) -> SessionCreateParams:
+    """Without `agent_id`, `agent` and its `model` are required (`POST /v1/agents/sessions`)."""
+    if "agent_id" not in params.model_fields_set:
+        agent = params.agent
+        if not isinstance(agent, BaseModel) or "model" not in agent.model_fields_set:
+            raise ValueError("without agent_id, 'agent' with a 'model' is required")
+    return params
+
+
+def _events_body_rule(body: SessionEventsBody) -> SessionEventsBody:
+    """Every tool result of the body follows the tool-result rule."""
+    for i, ev in enumerate(body.events):
+        if isinstance(ev, SessionInputToolResult):
+            try:
+                _tool_result_rule(ev)
+            except ValueError as exc:
+                raise ValueError(f"events[{i}]: {exc}") from None
+    return body
+
 
 session_event_adapter: TypeAdapter[SessionEvent] = TypeAdapter(SessionEvent)
 session_item_adapter: TypeAdapter[SessionItem] = TypeAdapter(SessionItem)
 required_action_adapter: TypeAdapter[RequiredAction] = TypeAdapter(RequiredAction)
 session_input_adapter: TypeAdapter[SessionInput] = TypeAdapter(SessionInput)
-session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(SessionCreateParams)
+session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(
+    Annotated[SessionCreateParams, AfterValidator(_create_rule)]
+)
+"""`POST /v1/agents/sessions` body; `agent.model` is required only without `agent_id`."""
+session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(SessionUpdateParams)
+"""`POST /v1/agents/sessions/{session_id}` body."""
+session_events_body_adapter: TypeAdapter[SessionEventsBody] = TypeAdapter(
+    Annotated[SessionEventsBody, AfterValidator(_events_body_rule)]
+)
+"""`POST /v1/agents/sessions/{session_id}/events` body `{"events": [...]}`, tool-result rule applied."""
+session_list_page_adapter: TypeAdapter[SessionListPage] = TypeAdapter(SessionListPage)
+session_item_list_page_adapter: TypeAdapter[SessionItemListPage] = TypeAdapter(SessionItemListPage)
+turn_list_page_adapter: TypeAdapter[TurnListPage] = TypeAdapter(TurnListPage)
 _known_event_adapter: TypeAdapter[Any] = TypeAdapter(KnownSessionEvent)
 _known_action_adapter: TypeAdapter[Any] = TypeAdapter(KnownRequiredAction)
 _tool_result_adapter: TypeAdapter[SessionInputToolResult] = TypeAdapter(_CheckedToolResult)
 _session_adapter: TypeAdapter[AgentSession] = TypeAdapter(AgentSession)
+_snapshot_adapter: TypeAdapter[SessionSnapshot] = TypeAdapter(SessionSnapshot)
 
 _INPUT_TYPES = frozenset(
-    {"agent.session.input.message", "agent.session.input.cancel", "agent.session.input.tool_result"}
+    {
+        "agent.session.input.message",
+        "agent.session.input.cancel",
+        "agent.session.input.tool_result",
+        "agent.session.input.mcp_approval_request_result",
+        "agent.session.input.computer_use_approval_request_result",
+    }
 )
 
 
 # ------------------------------------------------------------------------------------------ parsing
 
 
-def _errors(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc`."""
+_NO_DATA = object()
+
+
+def _real_loc(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    """The segments of `loc` that are keys or indexes of `data` (plus a last, missing key): pydantic
+    adds union arms, tags and validator names to a location; they name no place in the value."""
+    out: list[Any] = []
+    node = data
+    for n, seg in enumerate(loc):
+        if isinstance(node, Mapping) and isinstance(seg, str) and seg in node:
+            out.append(seg)
+            node = node[seg]
+        elif isinstance(node, list) and isinstance(seg, int) and not isinstance(seg, bool) and 0 <= seg < len(node):
+            out.append(seg)
+            node = node[seg]
+        elif n == len(loc) - 1 and not _synthetic(seg):
+            out.append(seg)  # a missing key (or index) is named by the last segment
+    return tuple(out)
+
+
+def _synthetic(seg: Any) -> bool:
+    """A location segment pydantic adds for a union arm, a tag or a validator (no key of the value)."""
+    if not isinstance(seg, str):
+        return not isinstance(seg, int)
+    return (
+        seg in KNOWN_EVENT_TYPES
+        or seg in KNOWN_ITEM_TYPES
+        or seg in KNOWN_ACTION_TYPES
+        or seg in _INPUT_TYPES
+        or seg.startswith(("function-", "tagged-union[", "union[", "nullable[", "list[", "missing-sentinel"))
+        or seg in ("str", "bool", "int", "none", "constrained-str")
+        or (seg[:1].isupper() and seg.isalnum())  # a model class name (field names are snake_case)
+    )
+
+
+def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
+    """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc` (exactly,
+    by walking `data` when it is given). A `known_type` error of a fallback arm is dropped when the
+    known model's own errors say more."""
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
-    for err in exc.errors(include_url=False, include_context=False, include_input=False):
-        loc = tuple(
-            seg
-            for seg in err["loc"]
-            if not (
-                isinstance(seg, str)
-                and (
-                    seg in KNOWN_EVENT_TYPES
-                    or seg in KNOWN_ITEM_TYPES
-                    or seg in KNOWN_ACTION_TYPES
-                    or seg in _INPUT_TYPES
-                    or seg.startswith(
-                        ("function-", "tagged-union[", "union[", "nullable[", "list[", "missing-sentinel")
-                    )
-                    or seg in ("str", "bool", "int", "none", "constrained-str")
-                )
-            )
-        )
+    errors = exc.errors(include_url=False, include_context=False, include_input=False)
+    if any(e["type"] != "known_type" for e in errors):
+        errors = [e for e in errors if e["type"] != "known_type"]
+    for err in errors:
+        if data is not _NO_DATA:
+            # a tag naming a missing field's owner is no key of the value: walk, then drop class names
+            loc = _real_loc(tuple(err["loc"]), data)
+            out_msg = err["msg"].removeprefix("Value error, ")
+            if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
+                out_msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
+            key = (loc, out_msg)
+            if key not in seen:
+                seen.add(key)
+                out.append({"loc": prefix + loc, "type": err["type"], "msg": out_msg})
+            continue
+        loc = tuple(seg for seg in err["loc"] if not (isinstance(seg, str) and _synthetic(seg)))
         msg = err["msg"].removeprefix("Value error, ")
         if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
             msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
@@ -172,7 +271,7 @@ def parse_event(data: Any) -> SessionEvent:
             return _known_event_adapter.validate_python(data)  # type: ignore[no-any-return]
         return UnknownSessionEvent.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), f"invalid event {data['type']!r}") from None
+        raise ItemError(_errors(exc, data=data), f"invalid event {data['type']!r}") from None
 
 
 def parse_input(data: Any) -> SessionInput:
@@ -182,7 +281,13 @@ def parse_input(data: Any) -> SessionInput:
     `success: false` without `error`); an unknown input type is an error (inputs are ours to send).
     """
     data = _plain(data)
-    if isinstance(data, SessionInputMessage | SessionInputCancel):
+    if isinstance(
+        data,
+        SessionInputMessage
+        | SessionInputCancel
+        | SessionInputMcpApprovalRequestResult
+        | SessionInputComputerUseApprovalRequestResult,
+    ):
         return data
     if isinstance(data, SessionInputToolResult):
         data = dump(data)
@@ -201,18 +306,67 @@ def parse_input(data: Any) -> SessionInput:
     try:
         return session_input_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), f"invalid input event {data['type']!r}") from None
+        raise ItemError(_errors(exc, data=data), f"invalid input event {data['type']!r}") from None
+
+
+def parse_session_snapshot(data: Any) -> SessionSnapshot:
+    """Read the session carried by a session event (a dict, JSON text, our model or an SDK object).
+
+    Every field present is validated as in `AgentSession`; none is required, so a trimmed snapshot
+    (`{id, object, status, required_actions}`) reads. `parse_event`, `PendingActions.from_event` /
+    `.from_session` and `check_event_log` all read sessions this way. A full `AgentSession` is
+    accepted as is. Raises `ItemError` naming the field and rule.
+    """
+    data = _plain(data)
+    if isinstance(data, SessionSnapshot | AgentSession):
+        return data  # type: ignore[return-value]
+    if not isinstance(data, Mapping):
+        got = "null" if data is None else type(data).__name__
+        raise ItemError(
+            [{"loc": (), "type": "object_type", "msg": f"a session must be a JSON object, got {got}"}],
+            "invalid session",
+        )
+    try:
+        return _snapshot_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc, data=data), "invalid session") from None
+
+
+def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
+    """The session an event carries (`agent.session.*` status events), read with
+    `parse_session_snapshot`, or `None` when the event has no `session` key. An event of an unknown
+    type that carries a session object is read the same way. Raises `ItemError` on a bad event."""
+    ev = parse_event(event)
+    session = getattr(ev, "session", None)
+    if session is None and is_unknown(ev):
+        session = (ev.model_extra or {}).get("session")
+    if session is None:
+        return None
+    return parse_session_snapshot(session)
+
+
+def parse_events_body(data: Any) -> SessionEventsBody:
+    """Parse the body of `POST /v1/agents/sessions/{session_id}/events`: `{"events": [input events]}`,
+    each event read as `parse_input` reads it. Raises `ItemError` naming `events.<index>.<field>`."""
+    data = _plain(data)
+    if isinstance(data, SessionEventsBody):
+        return data
+    try:
+        return session_events_body_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc, data=data), "invalid events body") from None
 
 
 def parse_session(data: Any) -> AgentSession:
-    """Parse a whole `agent.session` object strictly; raises `ItemError`."""
+    """Parse a whole `agent.session` object strictly (`GET /v1/agents/sessions/{id}`); raises `ItemError`.
+    For the session inside an event, which may be trimmed, use `parse_session_snapshot`."""
     data = _plain(data)
     if isinstance(data, AgentSession):
         return data
     try:
         return _session_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc), "invalid session") from None
+        raise ItemError(_errors(exc, data=data), "invalid session") from None
 
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
@@ -236,7 +390,7 @@ def _parse_action(data: Any, index: int | None = None) -> Any:
             return _known_action_adapter.validate_python(data)
         return UnknownRequiredAction.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, prefix), "invalid required action") from None
+        raise ItemError(_errors(exc, prefix, data), "invalid required action") from None
 
 
 def dump(model: Any) -> Any:

@@ -4,36 +4,47 @@ for and the answers given so far. Part of `replayable.agents`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from replayable._base import WireModel
-from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable.items import ItemError
 
-from .events import ToolResultError, _errors, _parse_action, _plain, _tool_result_adapter, dump
+from .approvals import ApprovalAction, ApprovalResult, approval_problems
+from .events import (
+    ToolResultError,
+    _errors,
+    _parse_action,
+    _plain,
+    _tool_result_adapter,
+    dump,
+    parse_input,
+    parse_session_snapshot,
+    session_of,
+)
 
 
-def _actions_of(session: Any, where: str) -> list[Any]:
-    """`required_actions` of a session, read leniently (other fields may be missing), each action strictly."""
-    if isinstance(session, AgentSession):
-        return list(session.required_actions)
-    session = _plain(session)
-    if not isinstance(session, Mapping):
-        raise ItemError(
-            [{"loc": (), "type": "object_type", "msg": f"{where} must be a JSON object"}], "invalid session"
-        )
-    actions = session.get("required_actions", [])
-    if not isinstance(actions, list):
-        raise ItemError(
-            [{"loc": ("required_actions",), "type": "list_type", "msg": "required_actions must be a list"}],
-            "invalid session",
-        )
-    return [_parse_action(a, i) for i, a in enumerate(actions)]
+def _actions_of(session: Any) -> list[Any]:
+    """`required_actions` of a session read by `parse_session_snapshot` (absent: none)."""
+    snap = parse_session_snapshot(session)
+    actions = snap.required_actions
+    return list(actions) if isinstance(actions, list) else []
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two answers are the same when their JSON values are equal (key order does not count)."""
+    return json.dumps(dump(a), sort_keys=True) == json.dumps(dump(b), sort_keys=True)
+
+
+_APPROVAL_TYPES = ("mcp_approval_request", "computer_use_approval_request")
+_APPROVAL_INPUTS = (
+    "agent.session.input.mcp_approval_request_result",
+    "agent.session.input.computer_use_approval_request_result",
+)
 
 
 class PendingActions:
@@ -41,36 +52,36 @@ class PendingActions:
 
     Build it from an `agent.session.requires_action` event (`from_event`) or a session
     (`from_session`). Only `session.required_actions` makes a call pending; a `function_call` item in
-    the session history never does (Agents API tools guide). `accept` takes each tool result the
-    client sends and refuses (with `ToolResultError`) a malformed one, one whose (turn_id, call_id)
-    pair is not pending (byte-for-byte match), and a second answer to the same pair.
+    the session history never does (Agents API tools guide). `accept` takes each answer the client
+    sends: a tool result for a `function_call` action, paired by (turn_id, call_id) byte for byte, or an
+    approval answer for an `mcp_approval_request` / `computer_use_approval_request`, paired by
+    `request_id` (see `replayable.agents.approvals` for the rules an answer must meet). It refuses (with
+    `ToolResultError`) a malformed answer, one that answers nothing pending, and a second answer to the
+    same action. Resending the *same* answer after a dropped connection is allowed with
+    `accept(..., resubmit=True)`: it changes nothing and returns the recorded answer.
     """
 
     def __init__(self, actions: Iterable[Any] = ()) -> None:
-        self.actions: tuple[Any, ...] = tuple(_parse_action(a) for a in actions)
-        """Every required action, in order (function calls, environment connections, unknown ones)."""
+        self._actions: list[Any] = []
         self._calls: dict[tuple[str, str], FunctionCallAction] = {}
-        for a in self.actions:
-            if isinstance(a, FunctionCallAction):
-                self._calls.setdefault((a.turn_id, a.call_id), a)
+        self._requests: dict[str, ApprovalAction] = {}
         self._answered: dict[tuple[str, str], SessionInputToolResult] = {}
+        self._approved: dict[str, ApprovalResult] = {}
+        self.add(actions)
 
     @classmethod
     def from_session(cls, session: Any) -> PendingActions:
-        """From an `agent.session` (dict or `AgentSession`). Only `required_actions` is read, so a
-        partial session works; each action is validated strictly (`ItemError` otherwise)."""
-        return cls(_actions_of(session, "session"))
+        """From an `agent.session` (dict, `AgentSession`, or a trimmed snapshot), read by
+        `parse_session_snapshot`: every field present is validated, only `required_actions` is used,
+        each action strictly. Raises `ItemError`."""
+        return cls(_actions_of(session))
 
     @classmethod
     def from_event(cls, event: Any) -> PendingActions:
         """From an event carrying a session (`agent.session.requires_action`, or any `agent.session.*`
-        status event; a dict, strict JSON text or SDK object). Raises `ItemError` when the event has no
-        session object or is not strict JSON."""
-        if isinstance(event, WireModel):
-            session = getattr(event, "session", None)
-        else:
-            event = _plain(event)
-            session = event.get("session") if isinstance(event, Mapping) else None
+        status event; a dict, strict JSON text or SDK object), read as `parse_event` reads it. Raises
+        `ItemError` when the event does not parse (strict JSON included) or has no session object."""
+        session = session_of(event)
         if session is None:
             raise ItemError(
                 [
@@ -90,9 +101,29 @@ class PendingActions:
         return [a for k, a in self._calls.items() if k not in self._answered]
 
     @property
+    def actions(self) -> tuple[Any, ...]:
+        """Every required action, in order (function calls, approvals, environment connections, unknown ones)."""
+        return tuple(self._actions)
+
+    def is_answered(self, turn_id: str, call_id: str) -> bool:
+        """Whether a tool result for (turn_id, call_id) has been accepted."""
+        return (turn_id, call_id) in self._answered
+
+    @property
     def answered(self) -> dict[tuple[str, str], SessionInputToolResult]:
         """The accepted tool results by (turn_id, call_id)."""
         return dict(self._answered)
+
+    @property
+    def pending_approvals(self) -> list[ApprovalAction]:
+        """Approval requests (`mcp_approval_request`, `computer_use_approval_request`) still waiting for
+        an answer, in order."""
+        return [a for k, a in self._requests.items() if k not in self._approved]
+
+    @property
+    def approvals(self) -> dict[str, ApprovalResult]:
+        """The accepted approval answers by `request_id`."""
+        return dict(self._approved)
 
     def _find(self, action: Any) -> FunctionCallAction:
         parsed = action if isinstance(action, FunctionCallAction) else _parse_action(action)
@@ -140,7 +171,7 @@ class PendingActions:
         try:
             return _tool_result_adapter.validate_python(data)
         except ValidationError as exc:
-            errs = _errors(exc)
+            errs = _errors(exc, data=data)
             detail = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'tool_result'}: {e['msg']}" for e in errs)
             raise ToolResultError(
                 "malformed",
@@ -149,20 +180,39 @@ class PendingActions:
                 call_id=data.get("call_id"),
             ) from None
 
-    def accept(self, tool_result: Any) -> SessionInputToolResult:
-        """Record a tool result the client sends; returns it parsed.
+    def accept(self, answer: Any, *, resubmit: bool = False) -> Any:
+        """Record an answer the client sends (a tool result or an approval answer); returns it parsed.
 
-        Raises `ToolResultError` with `.reason` `malformed` (not a tool result, `success` not a JSON
+        With `resubmit=True` the answer may already have been recorded: when it is the same JSON value
+        as the recorded one (a resend after a dropped connection) nothing changes and the recorded
+        answer is returned; a different answer is still refused.
+
+        Raises `ToolResultError` with `.reason` `malformed` (not an answer, `success` not a JSON
         boolean, `output` not a string or parts, `success: false` without `error`), `unknown_call` (no
         pending action has this call_id), `turn_mismatch` (the call_id is pending under another
-        turn_id) or `already_answered`.
+        turn_id), `unknown_request` (no pending approval has this request_id), `response_mismatch` (the
+        answer does not fit its request) or `already_answered` (a second answer; without `resubmit`
+        also an identical one).
         """
-        r = self._validate(tool_result)
+        data = _plain(answer)
+        t = data.get("type") if isinstance(data, Mapping) else getattr(data, "type", None)
+        if t in _APPROVAL_INPUTS:
+            return self._accept_approval(data, resubmit)
+        r = self._validate(data)
         key = (r.turn_id, r.call_id)
         if key in self._answered:
+            prev = self._answered[key]
+            if resubmit and _same(prev, r):
+                return prev
+            same = _same(prev, r)
             raise ToolResultError(
                 "already_answered",
-                f"call {r.call_id!r} of turn {r.turn_id!r} was already answered",
+                f"call {r.call_id!r} of turn {r.turn_id!r} was already answered"
+                + (
+                    " with this same result (pass resubmit=True when resending it)"
+                    if same
+                    else " with a different result"
+                ),
                 turn_id=r.turn_id,
                 call_id=r.call_id,
             )
@@ -184,10 +234,46 @@ class PendingActions:
         self._answered[key] = r
         return r
 
+    def _accept_approval(self, data: Any, resubmit: bool) -> ApprovalResult:
+        try:
+            r = parse_input(data)
+        except ItemError as exc:
+            rid = data.get("request_id") if isinstance(data, Mapping) else None
+            raise ToolResultError("malformed", f"malformed approval answer: {exc}", request_id=rid) from None
+        assert isinstance(r, ApprovalResult)
+        rid = r.request_id
+        if rid in self._approved:
+            prev = self._approved[rid]
+            if resubmit and _same(prev, r):
+                return prev
+            raise ToolResultError(
+                "already_answered",
+                f"approval request {rid!r} was already answered"
+                + (" with this same answer (pass resubmit=True)" if _same(prev, r) else " with a different answer"),
+                request_id=rid,
+            )
+        action = self._requests.get(rid)
+        if action is None:
+            raise ToolResultError(
+                "unknown_request", f"no pending approval request has request_id {rid!r}", request_id=rid
+            )
+        problems = approval_problems(action, r)
+        if problems:
+            raise ToolResultError(
+                "response_mismatch",
+                f"the answer does not fit request {rid!r}: " + "; ".join(problems),
+                turn_id=action.turn_id,
+                request_id=rid,
+            )
+        self._approved[rid] = r
+        return r
+
     def add(self, actions: Iterable[Any]) -> None:
-        """Add newly required actions (from a later requires_action event); known pairs are kept."""
+        """Add newly required actions (from a later requires_action event); known calls and requests are kept."""
         for a in actions:
             parsed = _parse_action(a)
-            self.actions = (*self.actions, parsed)
+            self._actions.append(parsed)
             if isinstance(parsed, FunctionCallAction):
                 self._calls.setdefault((parsed.turn_id, parsed.call_id), parsed)
+            elif getattr(parsed, "type", None) in _APPROVAL_TYPES and not getattr(parsed, "unknown", False):
+                self._requests.setdefault(parsed.request_id, parsed)

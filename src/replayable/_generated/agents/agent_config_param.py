@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
+from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
@@ -12,12 +13,34 @@ from replayable._base import WireModel
 from . import agent_tool, common, multi_agent_config, reasoning_config, text_config
 
 
-class AgentConfigParam(WireModel):
+class Compaction(WireModel):
     """
-    The agent of a create-session body: `model` is required when there is no `agent_id`.
+    Context compaction settings; null or {} enables background compaction.
     """
 
-    model: str
+    async_: Annotated[bool | None | MISSING, Field(alias="async")] = MISSING
+    """
+    Compact in the background; omitted or null: true.
+    """
+
+
+class Experimental(WireModel):
+    """
+    Experimental settings, merged by key.
+    """
+
+    time_awareness: bool | MISSING = MISSING
+    """
+    Give the model current-time reminders.
+    """
+
+
+class AgentConfigParam(WireModel):
+    """
+    The agent of a create-session body. Without `agent_id`, `model` is required; with `agent_id`, the fields given override the saved agent for this session.
+    """
+
+    model: str | MISSING = MISSING
     """
     Model used by the agent.
     """
@@ -45,11 +68,11 @@ class AgentConfigParam(WireModel):
     """
     Tools available to the agent (at most 3 MiB of compact JSON).
     """
-    compaction: dict[str, Any] | None | MISSING = MISSING
+    compaction: Compaction | None | MISSING = MISSING
     """
-    Context compaction settings.
+    Context compaction settings; null or {} enables background compaction.
     """
-    experimental: dict[str, Any] | MISSING = MISSING
+    experimental: Experimental | MISSING = MISSING
     """
-    Experimental settings.
+    Experimental settings, merged by key.
     """

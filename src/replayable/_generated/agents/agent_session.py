@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
-from . import common, required_action, session_agent, token_usage
-from . import environment as environment_1
+from . import common, environment_resource, required_action, session_agent, session_settings, token_usage
 
 
 class AgentSession(WireModel):
@@ -38,7 +37,7 @@ class AgentSession(WireModel):
     """
     Unix seconds when the session was last active.
     """
-    environment: environment_1.Environment
+    environment: environment_resource.EnvironmentResource
     """
     The execution environment.
     """
@@ -66,15 +65,15 @@ class AgentSession(WireModel):
     """
     Vaults available to the session.
     """
-    prompt_cache_options: dict[str, Any] | None | MISSING = MISSING
+    prompt_cache_options: session_settings.PromptCacheOptions | None | MISSING = MISSING
     """
-    Default prompt cache lifetime.
+    Default prompt cache lifetime, when configured.
     """
     review: Literal["none", "auto_review"] | None | MISSING = MISSING
     """
     Review of eligible actions.
     """
-    spend_control: dict[str, Any] | None | MISSING = MISSING
+    spend_control: session_settings.SpendControl | None | MISSING = MISSING
     """
-    Spending limit and consumption in USD cents.
+    Spending limit and consumption in USD cents; absent for unlimited sessions.
     """

@@ -11,16 +11,38 @@ from typing_extensions import TypeAliasType
 from . import (
     automations_tool,
     computer_use_tool,
+    computer_use_tool_resource,
     function_tool,
+    function_tool_resource,
     mcp_tool,
+    mcp_tool_resource,
     programmatic_tool_calling_tool,
+    programmatic_tool_calling_tool_resource,
     tool_search_tool,
     web_search_tool,
+    web_search_tool_resource,
 )
 
 AgentTools = TypeAliasType("AgentTools", Annotated[Any, Field(title="AgentTools")])
 """
-Tools of an agent, tagged on `type` (create body and session resource).
+Tools of an agent, tagged on `type`: `AgentTool` in a create or update body, `AgentToolResource` in a session.
+"""
+
+
+AgentToolResource = TypeAliasType(
+    "AgentToolResource",
+    Annotated[
+        function_tool_resource.FunctionToolResource
+        | programmatic_tool_calling_tool_resource.ProgrammaticToolCallingToolResource
+        | mcp_tool_resource.McpToolResource
+        | web_search_tool_resource.WebSearchToolResource
+        | computer_use_tool_resource.ComputerUseToolResource
+        | automations_tool.AutomationsTool,
+        Field(discriminator="type", title="AgentToolResource"),
+    ],
+)
+"""
+A tool of a session's agent as the session reports it, tagged on `type`.
 """
 
 

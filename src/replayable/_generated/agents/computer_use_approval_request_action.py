@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from replayable._base import WireModel
+
+from . import approval
 
 
 class ComputerUseApprovalRequestAction(WireModel):
     """
-    A required action: answer a computer-use request (`computer_use_approval_request`).
+    A required action: answer a computer-use request (`computer_use_approval_request`). Answer it with `agent.session.input.computer_use_approval_request_result` and the same `request_id`.
     """
 
     type: Literal["computer_use_approval_request"]
@@ -19,13 +21,13 @@ class ComputerUseApprovalRequestAction(WireModel):
     """
     request_id: str
     """
-    Request ID to echo.
+    The request ID to echo when answering.
     """
     turn_id: str
     """
     The turn that requested approval.
     """
-    request: dict[str, Any]
+    request: approval.ComputerUseApprovalRequestKind
     """
-    What to present to the user.
+    What to present for approval.
     """

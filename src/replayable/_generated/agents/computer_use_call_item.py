@@ -3,13 +3,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
 from . import common
+
+
+class ComputerScreenshot(WireModel):
+    """
+    The last screenshot of a computer-use activity.
+    """
+
+    type: Literal["computer_screenshot"]
+    """
+    Always `computer_screenshot`.
+    """
+    image_url: str
+    """
+    The JPEG image as a base64 data URL.
+    """
 
 
 class ComputerUseCallItem(WireModel):
@@ -33,9 +48,9 @@ class ComputerUseCallItem(WireModel):
     """
     Status of the item.
     """
-    output: dict[str, Any] | None | MISSING = MISSING
+    output: ComputerScreenshot | None | MISSING = MISSING
     """
-    The last screenshot {type: computer_screenshot, image_url}, or null.
+    The last screenshot, or null when screenshots are off or none was taken.
     """
     title: str | None | MISSING = MISSING
     """

@@ -25,9 +25,9 @@ class EnvironmentFailedEvent(WireModel):
     """
     ID of the event.
     """
-    obfuscation: str | MISSING = MISSING
+    obfuscation: str | None | MISSING = MISSING
     """
-    Padding that hides payload sizes; ignore it.
+    Random padding that hides payload sizes, or null; ignore it.
     """
     session_id: str
     """

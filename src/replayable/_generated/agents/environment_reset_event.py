@@ -23,9 +23,9 @@ class EnvironmentResetEvent(WireModel):
     """
     ID of the event.
     """
-    obfuscation: str | MISSING = MISSING
+    obfuscation: str | None | MISSING = MISSING
     """
-    Padding that hides payload sizes; ignore it.
+    Random padding that hides payload sizes, or null; ignore it.
     """
     session_id: str
     """

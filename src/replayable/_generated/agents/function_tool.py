@@ -24,7 +24,7 @@ class FunctionTool(WireModel):
     """
     The function name.
     """
-    description: str | MISSING = MISSING
+    description: str
     """
     What the function does.
     """

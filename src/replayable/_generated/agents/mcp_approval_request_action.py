@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from replayable._base import WireModel
+
+from . import approval
 
 
 class McpApprovalRequestAction(WireModel):
     """
-    A required action: approve an MCP tool call (`mcp_approval_request`).
+    A required action: approve an MCP tool call (`mcp_approval_request`). Answer it with `agent.session.input.mcp_approval_request_result` and the same `request_id`.
     """
 
     type: Literal["mcp_approval_request"]
@@ -19,13 +21,13 @@ class McpApprovalRequestAction(WireModel):
     """
     request_id: str
     """
-    Approval ID to echo.
+    The request ID to echo when answering.
     """
     turn_id: str
     """
     The turn that requested approval.
     """
-    request: dict[str, Any]
+    request: approval.McpToolCallRequest
     """
     What to present for approval.
     """

@@ -25,6 +25,14 @@ class McpHttpTransport(WireModel):
     """
     URL of the server.
     """
+    authorization: str | None | MISSING = MISSING
+    """
+    Authorization header value, or null.
+    """
+    headers: dict[str, str] | None | MISSING = MISSING
+    """
+    Extra HTTP headers, or null.
+    """
 
 
 class McpStdioTransport(WireModel):
@@ -40,17 +48,21 @@ class McpStdioTransport(WireModel):
     """
     Command to run.
     """
-    args: list[str] | MISSING = MISSING
+    args: list[str] | None | MISSING = MISSING
     """
-    Arguments.
+    Arguments, or null.
     """
-    cwd: str | MISSING = MISSING
+    cwd: str
     """
     Working directory.
     """
-    env_vars: list[str] | MISSING = MISSING
+    env_vars: list[str] | None | MISSING = MISSING
     """
-    Environment variables passed through.
+    Environment variables passed through, or null.
+    """
+    env: dict[str, str] | None | MISSING = MISSING
+    """
+    Environment variables to set, or null.
     """
 
 
@@ -59,6 +71,42 @@ McpTransport = TypeAliasType(
 )
 """
 Transport of an MCP server, tagged on `type`.
+"""
+
+
+class McpStdioTransportResource(WireModel):
+    """
+    An MCP server run as a local process, as the session reports it.
+    """
+
+    type: Literal["stdio"]
+    """
+    Always `stdio`.
+    """
+    command: str
+    """
+    Command to run.
+    """
+    args: list[str]
+    """
+    Arguments.
+    """
+    cwd: str
+    """
+    Working directory.
+    """
+    env_vars: list[str]
+    """
+    Environment variables passed through.
+    """
+
+
+McpTransportResource = TypeAliasType(
+    "McpTransportResource",
+    Annotated[McpHttpTransport | McpStdioTransportResource, Field(discriminator="type", title="McpTransportResource")],
+)
+"""
+Transport of an MCP server as the session reports it, tagged on `type`.
 """
 
 
@@ -83,17 +131,17 @@ class McpTool(WireModel):
     """
     Tool names the agent may call, or null for all.
     """
-    connection_origin: Literal["service", "environment"] | MISSING = MISSING
+    connection_origin: Literal["service", "environment"] | None | MISSING = MISSING
     """
-    Where the connection is made from.
+    Where the connection is made from, or null for the default.
     """
     credential_id: str | None | MISSING = MISSING
     """
     Vault credential used for the server.
     """
-    request_metadata: dict[str, Any] | MISSING = MISSING
+    request_metadata: dict[str, Any] | None | MISSING = MISSING
     """
-    Metadata sent with requests.
+    Metadata sent with requests, or null.
     """
     required: bool | MISSING = MISSING
     """

@@ -3,67 +3,275 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
 
+from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
+from typing_extensions import TypeAliasType
 
 from replayable._base import WireModel
 
 
+class InlineCapabilitySource(WireModel):
+    """
+    A base64 ZIP archive.
+    """
+
+    type: Literal["base64"]
+    """
+    Always `base64`.
+    """
+    media_type: Literal["application/zip"]
+    """
+    Always `application/zip`.
+    """
+    data: str
+    """
+    Base64 data.
+    """
+
+
+class HostedFileParamFromId(WireModel):
+    """
+    A file copied from the Files API.
+    """
+
+    type: Literal["file_id"]
+    """
+    Always `file_id`.
+    """
+    file_id: str
+    """
+    ID of the uploaded file.
+    """
+    path: str
+    """
+    Absolute path inside the environment.
+    """
+
+
+class HostedFileParamInline(WireModel):
+    """
+    A file given inline.
+    """
+
+    type: Literal["inline"]
+    """
+    Always `inline`.
+    """
+    data: str
+    """
+    The file's content, base64.
+    """
+    path: str
+    """
+    Absolute path inside the environment.
+    """
+
+
+class HostedPluginParam(WireModel):
+    """
+    A plugin to install.
+    """
+
+    type: Literal["inline"]
+    """
+    Always `inline`.
+    """
+    name: str
+    """
+    Plugin name.
+    """
+    description: str
+    """
+    Plugin description.
+    """
+    source: InlineCapabilitySource
+    """
+    The archive.
+    """
+
+
+class HostedSkillParamReference(WireModel):
+    """
+    A skill from the Skills API.
+    """
+
+    type: Literal["skill_reference"]
+    """
+    Always `skill_reference`.
+    """
+    skill_id: str
+    """
+    The skill ID.
+    """
+    version: str | None | MISSING = MISSING
+    """
+    A version or `latest`; omitted or null: the default.
+    """
+
+
+class HostedSkillParamInline(WireModel):
+    """
+    A skill from an inline ZIP archive.
+    """
+
+    type: Literal["inline"]
+    """
+    Always `inline`.
+    """
+    name: str
+    """
+    Skill name.
+    """
+    description: str
+    """
+    Skill description.
+    """
+    source: InlineCapabilitySource
+    """
+    The archive.
+    """
+
+
+class SetupCommand(WireModel):
+    """
+    A command run when the environment is set up.
+    """
+
+    command: str
+    """
+    The command.
+    """
+    cwd: str | None | MISSING = MISSING
+    """
+    Working directory, or null.
+    """
+
+
+class HostedNetworkParam(WireModel):
+    """
+    Network access settings.
+    """
+
+    access: Literal["enabled", "disabled", "restricted"]
+    """
+    Network access policy.
+    """
+    allowed_domains: list[str] | None | MISSING = MISSING
+    """
+    Reachable domains when restricted.
+    """
+    blocked_domains: list[str] | None | MISSING = MISSING
+    """
+    Blocked domains when restricted.
+    """
+
+
+class HostedPackagesParam(WireModel):
+    """
+    Packages to install.
+    """
+
+    npm: list[str] | None | MISSING = MISSING
+    """
+    npm packages, or null.
+    """
+    python: list[str] | None | MISSING = MISSING
+    """
+    python packages, or null.
+    """
+    system: list[str] | None | MISSING = MISSING
+    """
+    system packages, or null.
+    """
+
+
+class HostedDesktopParam(WireModel):
+    """
+    Desktop settings.
+    """
+
+    enabled: bool
+    """
+    Whether a desktop is available.
+    """
+
+
+HostedFileParam = TypeAliasType(
+    "HostedFileParam",
+    Annotated[HostedFileParamFromId | HostedFileParamInline, Field(discriminator="type", title="HostedFileParam")],
+)
+"""
+A file to place in the environment, tagged on `type`.
+"""
+
+
+HostedSkillParam = TypeAliasType(
+    "HostedSkillParam",
+    Annotated[
+        HostedSkillParamReference | HostedSkillParamInline, Field(discriminator="type", title="HostedSkillParam")
+    ],
+)
+"""
+A skill to install, tagged on `type`.
+"""
+
+
 class OpenAIHostedEnvironment(WireModel):
     """
-    An environment hosted by OpenAI (`openai_hosted`).
+    An OpenAI-hosted execution environment, as a create body asks for it.
     """
 
     type: Literal["openai_hosted"]
     """
     Always `openai_hosted`.
     """
-    id: str | MISSING = MISSING
+    environment_id: str | MISSING = MISSING
     """
-    ID of the environment (session resource).
+    An existing environment to use.
     """
     environment_template_id: str | MISSING = MISSING
     """
-    Template to start from (create body).
+    A template to start from.
     """
-    network: dict[str, Any] | MISSING = MISSING
+    capability_directories: list[str] | None | MISSING = MISSING
     """
-    Network access settings.
+    Directories with capabilities, or null.
     """
-    packages: dict[str, Any] | MISSING = MISSING
-    """
-    Packages to install (npm, python, system).
-    """
-    files: list[dict[str, Any]] | MISSING = MISSING
-    """
-    Files placed in the environment.
-    """
-    skills: list[dict[str, Any]] | MISSING = MISSING
-    """
-    Skills available in the environment.
-    """
-    plugins: list[dict[str, Any]] | MISSING = MISSING
-    """
-    Plugins available in the environment.
-    """
-    setup_commands: list[str] | MISSING = MISSING
-    """
-    Commands run at setup.
-    """
-    env: dict[str, Any] | MISSING = MISSING
-    """
-    Environment variables.
-    """
-    desktop: dict[str, Any] | None | MISSING = MISSING
-    """
-    Desktop settings.
-    """
-    capability_directories: list[str] | MISSING = MISSING
-    """
-    Directories with capabilities.
-    """
-    container_size: Literal["small", "medium", "large"] | None | MISSING = MISSING
+    container_size: Literal["small", "medium", "large"] | MISSING = MISSING
     """
     Container size.
+    """
+    desktop: HostedDesktopParam | None | MISSING = MISSING
+    """
+    Desktop settings, or null.
+    """
+    env: dict[str, str] | None | MISSING = MISSING
+    """
+    Environment variables, or null.
+    """
+    files: list[HostedFileParam] | None | MISSING = MISSING
+    """
+    Files to place in the environment, or null.
+    """
+    network: HostedNetworkParam | None | MISSING = MISSING
+    """
+    Network access settings, or null (disabled).
+    """
+    packages: HostedPackagesParam | None | MISSING = MISSING
+    """
+    Packages to install, or null.
+    """
+    plugins: list[HostedPluginParam] | None | MISSING = MISSING
+    """
+    Plugins to install, or null.
+    """
+    setup_commands: list[SetupCommand] | None | MISSING = MISSING
+    """
+    Commands run at setup, or null.
+    """
+    skills: list[HostedSkillParam] | None | MISSING = MISSING
+    """
+    Skills to install, or null.
     """

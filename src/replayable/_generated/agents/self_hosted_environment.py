@@ -12,26 +12,18 @@ from replayable._base import WireModel
 
 class SelfHostedEnvironment(WireModel):
     """
-    An environment the application runs itself (`self_hosted`).
+    A self-hosted execution environment, as a create body asks for it.
     """
 
     type: Literal["self_hosted"]
     """
     Always `self_hosted`.
     """
-    id: str | MISSING = MISSING
-    """
-    ID of the environment (session resource).
-    """
-    workspace_directory: str | MISSING = MISSING
+    workspace_directory: str
     """
     Working directory of the agent.
     """
-    remote_url: str | MISSING = MISSING
+    capability_directories: list[str] | None | MISSING = MISSING
     """
-    URL of the remote environment.
-    """
-    capability_directories: list[str] | MISSING = MISSING
-    """
-    Directories with capabilities.
+    Directories with capabilities, or null.
     """

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
-from . import agent_tool, common, multi_agent_config, reasoning_config, text_config
+from . import agent_tool, common, multi_agent_config, reasoning_config, session_settings, text_config_resource
 
 
 class SessionAgent(WireModel):
@@ -45,19 +43,19 @@ class SessionAgent(WireModel):
     """
     Effective service tier.
     """
-    text: text_config.TextConfig
+    text: text_config_resource.TextConfigResource
     """
     Text configuration.
     """
-    tools: list[agent_tool.AgentTool]
+    tools: list[agent_tool.AgentToolResource]
     """
     Tools available to the agent.
     """
-    compaction: dict[str, Any] | None | MISSING = MISSING
+    compaction: session_settings.AgentCompaction | None | MISSING = MISSING
     """
-    Effective context compaction settings.
+    Context compaction settings in effect.
     """
-    experimental: dict[str, Any] | None | MISSING = MISSING
+    experimental: session_settings.AgentExperimental | None | MISSING = MISSING
     """
-    Effective experimental settings.
+    Experimental settings in effect.
     """

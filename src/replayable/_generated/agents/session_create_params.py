@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic.experimental.missing_sentinel import MISSING
 
@@ -11,6 +11,39 @@ from replayable._base import WireModel
 
 from . import agent_config_param, input_message_param
 from . import environment as environment_1
+
+
+class PromptCacheOptions(WireModel):
+    """
+    Default prompt cache lifetime.
+    """
+
+    ttl: Literal["30m", "12h"] | MISSING = MISSING
+    """
+    Cache lifetime.
+    """
+
+
+class SpendControl(WireModel):
+    """
+    Spending limit in USD cents; omitted or null: unlimited.
+    """
+
+    limit: int | None
+    """
+    The limit in USD cents, or null.
+    """
+
+
+class StreamOptions(WireModel):
+    """
+    Options of the event stream (only with `stream: true`).
+    """
+
+    include_obfuscation: bool | MISSING = MISSING
+    """
+    Whether delta events carry `obfuscation` padding.
+    """
 
 
 class SessionCreateParams(WireModel):
@@ -24,7 +57,7 @@ class SessionCreateParams(WireModel):
     """
     agent_id: str | MISSING = MISSING
     """
-    A reusable agent to run instead of `agent`.
+    A saved reusable agent; `agent` then holds partial overrides.
     """
     environment: environment_1.Environment
     """
@@ -50,15 +83,15 @@ class SessionCreateParams(WireModel):
     """
     Review of eligible actions.
     """
-    prompt_cache_options: dict[str, Any] | None | MISSING = MISSING
+    prompt_cache_options: PromptCacheOptions | None | MISSING = MISSING
     """
-    Default prompt cache lifetime.
+    Default prompt cache lifetime; omitted: the model default.
     """
-    spend_control: dict[str, Any] | None | MISSING = MISSING
+    spend_control: SpendControl | None | MISSING = MISSING
     """
-    Spending limit in USD cents.
+    Spending limit in USD cents; omitted or null: unlimited.
     """
-    stream_options: dict[str, Any] | MISSING = MISSING
+    stream_options: StreamOptions | MISSING = MISSING
     """
-    Streaming options.
+    Options of the event stream (only with `stream: true`).
     """

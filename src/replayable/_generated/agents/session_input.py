@@ -8,7 +8,13 @@ from typing import Annotated, Any
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from . import session_input_cancel, session_input_message, session_input_tool_result
+from . import (
+    session_input_cancel,
+    session_input_computer_use_approval_request_result,
+    session_input_mcp_approval_request_result,
+    session_input_message,
+    session_input_tool_result,
+)
 
 SessionInputs = TypeAliasType("SessionInputs", Annotated[Any, Field(title="SessionInputs")])
 """
@@ -21,10 +27,12 @@ SessionInput = TypeAliasType(
     Annotated[
         session_input_message.SessionInputMessage
         | session_input_cancel.SessionInputCancel
-        | session_input_tool_result.SessionInputToolResult,
+        | session_input_tool_result.SessionInputToolResult
+        | session_input_mcp_approval_request_result.SessionInputMcpApprovalRequestResult
+        | session_input_computer_use_approval_request_result.SessionInputComputerUseApprovalRequestResult,
         Field(discriminator="type", title="SessionInput"),
     ],
 )
 """
-A client input event, tagged on `type`.
+A client input event (a message, a cancel, a tool result, or an answer to an approval request), tagged on `type`.
 """

@@ -12,6 +12,8 @@ from . import (
     agent_message_item,
     close_subagent_call_item,
     command_execution_item,
+    computer_use_approval_request_item,
+    computer_use_approval_request_result_item,
     computer_use_call_item,
     create_subagent_call_item,
     function_call_item,
@@ -50,7 +52,9 @@ KnownSessionItem = TypeAliasType(
         | interrupt_subagent_call_item.InterruptSubagentCallItem
         | close_subagent_call_item.CloseSubagentCallItem
         | wait_for_subagents_call_item.WaitForSubagentsCallItem
-        | computer_use_call_item.ComputerUseCallItem,
+        | computer_use_call_item.ComputerUseCallItem
+        | computer_use_approval_request_item.ComputerUseApprovalRequestItem
+        | computer_use_approval_request_result_item.ComputerUseApprovalRequestResultItem,
         Field(discriminator="type", title="KnownSessionItem"),
     ],
 )

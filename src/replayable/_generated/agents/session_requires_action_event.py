@@ -9,7 +9,7 @@ from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
-from . import agent_session
+from . import session_snapshot
 
 
 class SessionRequiresActionEvent(WireModel):
@@ -25,11 +25,11 @@ class SessionRequiresActionEvent(WireModel):
     """
     ID of the event.
     """
-    obfuscation: str | MISSING = MISSING
+    obfuscation: str | None | MISSING = MISSING
     """
-    Padding that hides payload sizes; ignore it.
+    Random padding that hides payload sizes, or null; ignore it.
     """
-    session: agent_session.AgentSession
+    session: session_snapshot.SessionSnapshot
     """
     The session. Its `required_actions` are the pending actions.
     """

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
-from . import common, token_usage
+from . import common, session_settings, token_usage
 
 
 class TurnError(WireModel):
@@ -76,7 +76,7 @@ class Turn(WireModel):
     """
     Token usage, or null.
     """
-    prompt_cache_options: dict[str, Any] | None | MISSING = MISSING
+    prompt_cache_options: session_settings.PromptCacheOptions | None | MISSING = MISSING
     """
-    Prompt cache lifetime of the turn.
+    Prompt cache lifetime of the turn, when configured.
     """

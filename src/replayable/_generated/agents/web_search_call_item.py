@@ -3,13 +3,91 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
 
+from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
+from typing_extensions import TypeAliasType
 
 from replayable._base import WireModel
 
 from . import common
+
+
+class WebSearchSearchAction(WireModel):
+    """
+    A search.
+    """
+
+    type: Literal["search"]
+    """
+    Always `search`.
+    """
+    query: str | None | MISSING = MISSING
+    """
+    The query.
+    """
+    queries: list[str] | None | MISSING = MISSING
+    """
+    The queries.
+    """
+
+
+class WebSearchOpenPageAction(WireModel):
+    """
+    A page opened.
+    """
+
+    type: Literal["open_page"]
+    """
+    Always `open_page`.
+    """
+    url: str | None | MISSING = MISSING
+    """
+    The page URL.
+    """
+
+
+class WebSearchFindInPageAction(WireModel):
+    """
+    A search within a page.
+    """
+
+    type: Literal["find_in_page"]
+    """
+    Always `find_in_page`.
+    """
+    url: str | None | MISSING = MISSING
+    """
+    The page URL.
+    """
+    pattern: str | None | MISSING = MISSING
+    """
+    The pattern searched for.
+    """
+
+
+class WebSearchOtherAction(WireModel):
+    """
+    Another action.
+    """
+
+    type: Literal["other"]
+    """
+    Always `other`.
+    """
+
+
+WebSearchAction = TypeAliasType(
+    "WebSearchAction",
+    Annotated[
+        WebSearchSearchAction | WebSearchOpenPageAction | WebSearchFindInPageAction | WebSearchOtherAction,
+        Field(discriminator="type", title="WebSearchAction"),
+    ],
+)
+"""
+What a web search did, tagged on `type`.
+"""
 
 
 class WebSearchCallItem(WireModel):
@@ -33,7 +111,7 @@ class WebSearchCallItem(WireModel):
     """
     Status of the item.
     """
-    action: dict[str, Any] | None | MISSING = MISSING
+    action: WebSearchAction | None | MISSING = MISSING
     """
-    What the search did (search, open_page, find_in_page, other).
+    What the search did, or null.
     """

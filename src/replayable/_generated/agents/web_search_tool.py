@@ -46,15 +46,15 @@ class WebSearchTool(WireModel):
     """
     Domains to restrict the search to.
     """
-    context_size: Literal["low", "medium", "high"] | MISSING = MISSING
+    context_size: Literal["low", "medium", "high"] | None | MISSING = MISSING
     """
-    How much context the search returns.
+    How much context the search returns, or null.
     """
     location: WebSearchLocation | None | MISSING = MISSING
     """
     Approximate user location.
     """
-    mode: Literal["disabled", "cached", "live"] | MISSING = MISSING
+    mode: Literal["disabled", "cached", "live"] | None | MISSING = MISSING
     """
-    Search mode.
+    Search mode, or null.
     """

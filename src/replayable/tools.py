@@ -1,0 +1,205 @@
+"""Tool shapes: the one place that recognizes a tool definition and finds its name and argument schema.
+
+A tool schema reaches the library in many shapes, and validating arguments against the wrong part of
+one (a whole tool read as a schema has only unknown keywords, so every argument passes) is a silent
+fail-open. `read_tool` accepts exactly these and refuses anything else with a `SchemaError`:
+
+- a bare JSON Schema (an object with at least one JSON Schema keyword, `{}`, or a boolean);
+- a Responses / Open Responses function tool `{"type": "function", "name", "parameters", "strict"}`,
+  also without `type` (`{"name", "parameters"}`), and the OpenAI Agents API function tool (the same
+  with `defer_loading`; `replayable.agents.FunctionTool`);
+- a Chat Completions function tool `{"type": "function", "function": {"name", "parameters", "strict"}}`;
+- an MCP tool `{"name", "inputSchema"}`.
+
+Models (ours or `openai` SDK objects) are read as their JSON. `tool_index` builds the name -> tool
+table of a `tools` list (request bodies, `--tools` files, `check_transcript(tools=...)`): hosted tools
+(`web_search`, `mcp`, `custom`, ...) are not function tools and are skipped; two tools with one name
+are an error. Used by `replay` (`gate`, `check_transcript`, `check_tool`), `agents.check_arguments`,
+`cards.check_card` and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel
+
+from .arguments import SchemaError
+from .items import plain_json
+
+__all__ = ["SCHEMA_KEYWORDS", "ToolKind", "ToolSpec", "read_tool", "tool_index"]
+
+
+class ToolKind(StrEnum):
+    """Which shape a tool was given in."""
+
+    SCHEMA = "schema"
+    """A bare JSON Schema (no name)."""
+    FUNCTION = "function"
+    """A Responses / Open Responses or Agents API function tool (`parameters` at the top level)."""
+    CHAT_FUNCTION = "chat_function"
+    """A Chat Completions function tool (`function: {name, parameters}`)."""
+    MCP = "mcp"
+    """An MCP tool (`inputSchema`)."""
+
+
+class ToolSpec(NamedTuple):
+    """A tool read by `read_tool`.
+
+    `name` is the tool's name (`None` for a bare schema); `schema` its argument JSON Schema (`{}` when
+    the tool declares none: any JSON object); `pointer` the JSON Pointer of the schema inside the tool
+    (`""` for a bare schema, `/parameters`, `/function/parameters`, `/inputSchema`); `closed` whether
+    the strict closed-object rules apply (`strict` true or absent on a Responses function tool, true on
+    a Chat Completions one, always for Agents and MCP tools); `declared` whether the tool gave a schema
+    (absent or `null` reads as `{}`).
+    """
+
+    kind: ToolKind
+    name: str | None
+    schema: Any
+    pointer: str
+    closed: bool
+    declared: bool = True
+
+
+#: Every keyword of JSON Schema drafts 4 to 2020-12, annotations included. A bare schema must use at
+#: least one of them (or be `{}`): an object of unknown keys constrains nothing and is refused.
+SCHEMA_KEYWORDS = frozenset(
+    {
+        "$schema", "$id", "id", "$ref", "$defs", "definitions", "$anchor", "$dynamicRef", "$dynamicAnchor",
+        "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment",
+        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems", "maxContains",
+        "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "dependencies",
+        "properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "propertyNames",
+        "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains",
+        "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas",
+        "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+        "contentEncoding", "contentMediaType", "contentSchema",
+    }
+)  # fmt: skip
+
+# Keys that say "this is a tool", never JSON Schema keywords: a mapping with one of them that is not a
+# tool shape we know is refused rather than read as a schema of unknown keywords.
+_TOOL_KEYS = frozenset({"name", "parameters", "function", "inputSchema", "input_schema", "strict", "defer_loading"})
+
+
+def _plain(tool: Any) -> Any:
+    if isinstance(tool, BaseModel):
+        return plain_json(tool)
+    if isinstance(tool, Mapping) and type(tool) is not dict:
+        return dict(tool)
+    return tool
+
+
+def _name(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        got = "missing" if value is None else f"a {type(value).__name__}"
+        raise SchemaError(f"{where} must be a string naming the tool, got {got}")
+    return value
+
+
+def _schema(value: Any, where: str) -> Any:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping | bool):
+        raise SchemaError(f"{where} must be a JSON Schema (an object or a boolean), got {type(value).__name__}")
+    return value
+
+
+def read_tool(tool: Any) -> ToolSpec:
+    """Recognize a tool definition or a bare JSON Schema (see the module docstring for the shapes).
+
+    Returns a `ToolSpec`. Raises `SchemaError` (a `ValueError`) for anything else: a value that is not
+    an object or a boolean, a tool without a string name, a tool whose schema is not an object, an
+    object with tool keys (`name`, `parameters`, `function`, `input_schema`, ...) in no known tool
+    shape, and a non-empty object with no JSON Schema keyword. The schema itself is compiled later
+    (`replayable.arguments.compile_schema`).
+    """
+    if type(tool) is dict and tool.keys().isdisjoint(_TOOL_KEYS) and not tool.keys().isdisjoint(SCHEMA_KEYWORDS):
+        return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)  # the common case: a bare JSON Schema
+    tool = _plain(tool)
+    if isinstance(tool, bool):
+        return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
+    if not isinstance(tool, Mapping):
+        got = "null" if tool is None else type(tool).__name__
+        raise SchemaError(f"expected a JSON Schema or a tool definition, got {got}")
+    function = tool.get("function")
+    shapes = [
+        shape
+        for shape, present in (
+            ("MCP (inputSchema)", "inputSchema" in tool),
+            ("Chat Completions (function)", isinstance(function, Mapping)),
+            ("Responses (parameters)", "parameters" in tool),
+        )
+        if present
+    ]
+    if len(shapes) > 1:
+        raise SchemaError(f"ambiguous tool: it has the keys of {' and '.join(shapes)}; which schema applies is a guess")
+    if "inputSchema" in tool:
+        name = _name(tool.get("name"), "an MCP tool's name")
+        return ToolSpec(ToolKind.MCP, name, _schema(tool["inputSchema"], "inputSchema"), "/inputSchema", True)
+    if tool.get("type") == "function" and isinstance(function, Mapping):
+        name = _name(function.get("name"), "function.name")
+        params = function.get("parameters")
+        schema = _schema(params, "function.parameters")
+        closed = function.get("strict") is True
+        return ToolSpec(ToolKind.CHAT_FUNCTION, name, schema, "/function/parameters", closed, params is not None)
+    if tool.get("type") == "function" or ("name" in tool and "parameters" in tool and "type" not in tool):
+        name = _name(tool.get("name"), "a function tool's name")
+        closed = "defer_loading" in tool or tool.get("strict", True) is not False
+        params = tool.get("parameters")
+        schema = _schema(params, "parameters")
+        return ToolSpec(ToolKind.FUNCTION, name, schema, "/parameters", closed, params is not None)
+    keys = [k for k in tool if isinstance(k, str)]
+    odd = sorted(k for k in keys if k in _TOOL_KEYS)
+    if odd:
+        raise SchemaError(
+            f"not a JSON Schema nor a known tool shape (it has {', '.join(map(repr, odd))}): pass the tool's "
+            "argument schema, or a whole function tool {type: 'function', name, parameters}, a Chat Completions "
+            "tool {type: 'function', function: {name, parameters}} or an MCP tool {name, inputSchema}"
+        )
+    if tool and not any(k in SCHEMA_KEYWORDS for k in keys) and len(keys) == len(tool):
+        shown = ", ".join(repr(k) for k in keys[:5])
+        raise SchemaError(f"not a JSON Schema: none of its keys ({shown}) is a JSON Schema keyword")
+    return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
+
+
+def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError] | None:
+    """The function tools of a `tools` list by name (`None` stays `None`).
+
+    Hosted tools (a `type` other than `function`) are skipped, as are function tools without a string
+    name (`check_tool` reports those; a call to them is an unknown tool). A named tool that `read_tool`
+    refuses maps to its `SchemaError` (a call to it is refused, naming why). Raises `ValueError` when
+    `tools` is not a list of tool objects and when two tools share a name (which one a call meant
+    would be a guess).
+    """
+    if tools is None:
+        return None
+    if isinstance(tools, str | bytes | bytearray | Mapping) or not isinstance(tools, Iterable):
+        raise ValueError(f"tools must be a list of tool definitions, got {type(tools).__name__}")
+    index: dict[str, ToolSpec | SchemaError] = {}
+    where: dict[str, int] = {}
+    for n, raw in enumerate(tools):
+        tool = _plain(raw)
+        if not isinstance(tool, Mapping):
+            raise ValueError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
+        kind = tool.get("type")
+        if kind is not None and kind != "function":
+            continue  # a hosted tool (web_search, mcp, custom, ...): its calls are not function calls
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        if not isinstance(name, str):
+            continue
+        spec: ToolSpec | SchemaError
+        try:
+            spec = read_tool(tool)
+        except SchemaError as exc:
+            spec = exc
+        if name in index:
+            raise ValueError(f"tools[{n}] and tools[{where[name]}] are both named {name!r}: tool names must be unique")
+        index[name] = spec
+        where[name] = n
+    return index

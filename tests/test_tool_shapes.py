@@ -1,0 +1,152 @@
+"""Never validate against the wrong thing: one reading of tool shapes (`replayable.tools`) behind
+`gate`, `check_transcript`, `check_tool`, `agents.check_arguments`, `agents.check_card` and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import replayable as rp
+from replayable.arguments import SchemaError
+from replayable.cli import main
+from replayable.tools import ToolKind, read_tool, tool_index
+
+PARAMS = {
+    "type": "object",
+    "properties": {"q": {"type": "string", "maxLength": 3}},
+    "required": ["q"],
+    "additionalProperties": False,
+}
+SHAPES: dict[str, tuple[Any, ToolKind, str, bool]] = {
+    "bare schema": (PARAMS, ToolKind.SCHEMA, "", False),
+    "responses": ({"type": "function", "name": "lookup", "parameters": PARAMS}, ToolKind.FUNCTION, "/parameters", True),
+    "responses, strict false": (
+        {"type": "function", "name": "lookup", "parameters": PARAMS, "strict": False},
+        ToolKind.FUNCTION,
+        "/parameters",
+        False,
+    ),
+    "name + parameters": ({"name": "lookup", "parameters": PARAMS}, ToolKind.FUNCTION, "/parameters", True),
+    "agents": (
+        {"type": "function", "name": "lookup", "parameters": PARAMS, "defer_loading": True, "strict": False},
+        ToolKind.FUNCTION,
+        "/parameters",
+        True,
+    ),
+    "chat completions": (
+        {"type": "function", "function": {"name": "lookup", "parameters": PARAMS}},
+        ToolKind.CHAT_FUNCTION,
+        "/function/parameters",
+        False,
+    ),
+    "mcp": ({"name": "lookup", "inputSchema": PARAMS}, ToolKind.MCP, "/inputSchema", True),
+}
+ACTION = {"type": "function_call", "turn_id": "t1", "call_id": "c1", "name": "lookup", "arguments": {"q": "ab"}}
+
+
+def turn(text: str) -> list[dict[str, Any]]:
+    return [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}]
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_read_tool_finds_name_schema_and_strictness(shape: str) -> None:
+    tool, kind, pointer, closed = SHAPES[shape]
+    spec = read_tool(tool)
+    assert (spec.kind, spec.schema, spec.pointer, spec.closed) == (kind, PARAMS, pointer, closed)
+    assert spec.name == (None if kind is ToolKind.SCHEMA else "lookup")
+
+
+def test_read_tool_without_parameters_is_any_object() -> None:
+    spec = read_tool({"type": "function", "name": "lookup"})
+    assert spec.schema == {} and not spec.declared
+    assert rp.gate(
+        {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}", "status": "completed"},
+        spec.schema,
+    ).ok
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_agents_check_arguments_reads_every_shape(shape: str) -> None:
+    tool = SHAPES[shape][0]
+    assert rp.agents.check_arguments(ACTION, tool).execute
+    bad = rp.agents.check_arguments({**ACTION, "arguments": {"q": "abcd", "x": 1}}, tool)
+    assert sorted((f.path, f.keyword) for f in bad.failures) == [("/q", "maxLength"), ("/x", "additionalProperties")]
+    if shape != "bare schema":
+        other = rp.agents.check_arguments({**ACTION, "name": "drop_db"}, tool)
+        assert not other.execute and ("", "name") in [(f.path, f.keyword) for f in other.failures]
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_check_card_reads_every_shape(shape: str) -> None:
+    tool = SHAPES[shape][0]
+    assert rp.agents.check_card(turn('{"q": "ab"}'), tool).ok
+    assert [(f.path, f.keyword) for f in rp.agents.check_card(turn('{"q": "abcd"}'), tool).failures] == [
+        ("/q", "maxLength")
+    ]
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        {"name": "lookup"},
+        {"name": "lookup", "input_schema": PARAMS},
+        {"x-note": "hi"},
+        {"type": "function", "name": "a", "parameters": PARAMS, "function": {"name": "b", "parameters": {}}},
+        {"name": "lookup", "inputSchema": PARAMS, "parameters": {}},
+        "lookup",
+        5,
+        None,
+        [PARAMS],
+    ],
+    ids=repr,
+)
+def test_agents_and_cards_refuse_what_is_neither(wrong: Any) -> None:
+    with pytest.raises(SchemaError):
+        rp.agents.check_arguments(ACTION, wrong)
+    with pytest.raises(SchemaError):
+        rp.agents.check_card(turn('{"q": "ab"}'), wrong)
+
+
+def test_tool_index_skips_hosted_tools_and_refuses_duplicates() -> None:
+    index = tool_index([{"type": "web_search"}, SHAPES["chat completions"][0], SHAPES["mcp"][0] | {"name": "other"}])
+    assert index is not None and sorted(index) == ["lookup", "other"]
+    with pytest.raises(ValueError, match="both named 'lookup'"):
+        tool_index([SHAPES["responses"][0], SHAPES["mcp"][0]])
+    with pytest.raises(ValueError):
+        tool_index({"tools": []})  # type: ignore[arg-type]
+
+
+def _write(tmp_path: Path, name: str, value: Any) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(value))
+    return str(path)
+
+
+CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q": "abcd"}'}
+OUT = {"type": "function_call_output", "call_id": "c1", "output": "ok"}
+
+
+def test_cli_checks_chat_and_mcp_tools_of_a_request_body(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for tool in (SHAPES["chat completions"][0], SHAPES["mcp"][0]):
+        body = _write(tmp_path, "body.json", {"model": "m", "input": [CALL, OUT], "tools": [tool]})
+        assert main(["check", body, "--format", "json"]) == 1
+        report = json.loads(capsys.readouterr().out)
+        assert ("arguments_schema", 0) in [(v["code"], v["index"]) for v in report["violations"]]
+
+
+def test_cli_refuses_two_tools_with_one_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tools = [SHAPES["responses"][0], SHAPES["chat completions"][0]]
+    body = _write(tmp_path, "body.json", {"model": "m", "input": [CALL, OUT], "tools": tools})
+    assert main(["check", body]) == 2
+    assert "lookup" in capsys.readouterr().err
+    items = _write(tmp_path, "items.json", [CALL, OUT])
+    tools_file = _write(tmp_path, "tools.json", tools)
+    assert main(["check", items, "--tools", tools_file]) == 2
+    assert "lookup" in capsys.readouterr().err
+    jsonl = tmp_path / "items.jsonl"
+    jsonl.write_text(json.dumps(CALL) + "\n" + json.dumps(OUT) + "\n")
+    assert main(["check", str(jsonl), "--tools", tools_file]) == 2
+    assert "lookup" in capsys.readouterr().err
