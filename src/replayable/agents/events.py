@@ -370,7 +370,13 @@ def parse_session(data: Any) -> AgentSession:
 
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
-    data = _plain(data)
+    try:
+        data = _plain(data)
+    except ItemError as exc:
+        # Nesting past MAX_ITEM_DEPTH inside a dict action is left to the arguments depth rule
+        # (`check_arguments` reports it as a `too_deep` failure); anything else is not an action.
+        if not (isinstance(data, Mapping) and exc.errors and exc.errors[0]["type"] == "too_deep"):
+            raise
     if isinstance(data, WireModel):
         return data
     prefix: tuple[Any, ...] = () if index is None else ("required_actions", index)

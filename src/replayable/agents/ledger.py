@@ -194,7 +194,10 @@ class PendingActions:
         answer does not fit its request) or `already_answered` (a second answer; without `resubmit`
         also an identical one).
         """
-        data = _plain(answer)
+        try:
+            data = _plain(answer)
+        except ItemError as exc:  # not strict JSON: a malformed answer, never sent
+            raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         t = data.get("type") if isinstance(data, Mapping) else getattr(data, "type", None)
         if t in _APPROVAL_INPUTS:
             return self._accept_approval(data, resubmit)
