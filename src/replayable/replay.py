@@ -210,7 +210,10 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
     if type(item) is not dict:
         if isinstance(item, BaseModel) and not isinstance(item, WireModel):
-            item = plain_json(item)
+            try:
+                item = plain_json(item)
+            except ItemError:  # an SDK object that is not strict JSON is no call to run
+                item = None
         elif isinstance(item, Mapping):
             item = dict(item)
     if type(item) is dict:
@@ -909,7 +912,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
-        tool = plain_json(tool)
+        try:
+            tool = plain_json(tool)
+        except ItemError as exc:  # an object that is not strict JSON: not a tool
+            return [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
     if not isinstance(tool, Mapping):
         return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
     try:
