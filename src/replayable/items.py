@@ -408,6 +408,8 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
         try:
             data = check_value(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
+            if exc.reason == "lone_surrogate":  # pydantic cannot even render such a value in its errors
+                raise _json_error(exc, prefix, text=False) from None
             not_json = exc  # a field's own rule speaks first when there is one
     problems = _precheck(data, side, provider)
     if problems:
