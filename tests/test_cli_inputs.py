@@ -86,7 +86,7 @@ def test_jsonl_lines_split_only_at_newlines_never_at_u2028(tmp_path: Path) -> No
         (jsonl([USER]) + b'{"role": "user", "content": NaN}\n', "line 2"),
         (jsonl([USER]) + b'{"role": "user", "content": 1e400}\n', "line 2"),
         (jsonl([USER]) + b'{"role": "user", "content": "\xff"}\n', "not UTF-8"),
-        (b"\xef\xbb\xbf" + json.dumps([USER]).encode(), "neither JSON nor JSONL"),
+        (jsonl([USER]) + b"\xef\xbb\xbf" + jsonl([USER]), "byte order mark"),
     ],
 )
 def test_strict_json_on_every_line_names_the_line(

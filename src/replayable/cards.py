@@ -105,7 +105,8 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
     Returns a `CardCheck` (see there for failure keywords and paths). Text that is not JSON fails with
     keyword `json` whatever the schema, so prose never passes, even under the schema `{}`.
 
-    Raises `ItemError` when `items` is not a list of JSON objects, and
+    Raises `ItemError` when `items` is not a list of JSON objects (or an item is not strict JSON,
+    see `replayable._json`), and
     `replayable.arguments.SchemaError` (a `ValueError`) when `schema` is neither a JSON Schema nor a
     known tool shape, is not valid, or refers outside itself (`$ref`/`$schema` to a URL or a file).
     """

@@ -23,6 +23,7 @@ from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
+from ._json import _SURROGATE, printable
 from .arguments import (
     CACHE_SIZE,
     ArgumentsError,
@@ -39,7 +40,7 @@ from .arguments import (
 )
 from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
-from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -100,6 +101,9 @@ class GateResult:
     failures: tuple[SchemaFailure, ...] = ()
     arguments: Any = None
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        self.detail = printable(self.detail)  # it may quote the item: never a lone surrogate
 
     @property
     def ok(self) -> bool:
@@ -212,7 +216,10 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
     if type(item) is not dict:
         if isinstance(item, BaseModel) and not isinstance(item, WireModel):
-            item = plain_json(item)
+            try:
+                item = plain_json(item)
+            except ItemError:  # an SDK object that is not strict JSON is no call to run
+                item = None
         elif isinstance(item, Mapping):
             item = dict(item)
     if type(item) is dict:
@@ -226,7 +233,8 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     if status != "completed" and not program_call_waiting(_FUNCTION, status, _field(item, "caller"), None):
-        return GateResult(GateReason.STATUS, detail=f"status is {status!r}; only a completed call may run")
+        shown = repr(status) if status is None or isinstance(status, str) else f"a {type(status).__name__}"
+        return GateResult(GateReason.STATUS, detail=f"status is {shown}; only a completed call may run")
     if type(args) is not str:
         return GateResult(
             GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
@@ -326,6 +334,10 @@ class Violation:
     code: ViolationCode
     message: str
     path: str = ""
+
+    def __post_init__(self) -> None:  # messages and paths may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
@@ -1082,7 +1094,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
-        tool = plain_json(tool)
+        try:
+            tool = plain_json(tool)
+        except ItemError as exc:  # an object that is not strict JSON: not a tool
+            return [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
     if not isinstance(tool, Mapping):
         return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
     try:
@@ -1104,11 +1119,12 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     name = spec.name
     name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
     if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
+        shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
         out.append(
             Violation(
                 None,
                 ViolationCode.INVALID_TOOL,
-                f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'",
+                f"tool name {shown} must be 1-64 letters, digits, '_' or '-'",
                 name_at,
             )
         )

@@ -60,13 +60,13 @@ from ._generated.open_responses.text_field import TextField, TextFormatField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
+from ._json import JSONError, check_value, loads
 from .items import (
     MAX_ITEM_DEPTH,
     ItemError,
     Provider,
     _coerce,
-    _loads,
-    _not_json,
+    _json_error,
     _OpenAIInputItem,
 )
 
@@ -185,11 +185,11 @@ def validate_body(
     """
     _check_provider(provider)
     title = f"invalid {what}"
-    if isinstance(data, str | bytes | bytearray):
+    if isinstance(data, str | bytes | bytearray | memoryview):  # the one strict reader (replayable._json)
         try:
-            data = _loads(data, what)
-        except ItemError as exc:
-            raise ItemError(exc.errors, title=title) from None
+            data = loads(data, what=what, max_depth=MAX_BODY_DEPTH)
+        except JSONError as exc:
+            raise ItemError(_json_error(exc).errors, title=title) from None
     data, from_sdk = _coerce(data)
     if from_sdk:
         provider = "openai"
@@ -198,14 +198,13 @@ def validate_body(
         if isinstance(data, strict_model):
             return data
         data = data.model_dump(mode="json", exclude_unset=True)
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
-    why = _not_json(data, MAX_BODY_DEPTH)
-    if why is not None:
-        why = why.replace("the item nests", f"the {what} nests")
-        why = why.replace("items.MAX_ITEM_DEPTH", "request.MAX_BODY_DEPTH")
-        raise ItemError([{"loc": (), "type": "too_deep" if "nests" in why else "not_json", "msg": why}], title)
+    try:
+        data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
+    except JSONError as exc:
+        raise ItemError(_json_error(exc, text=False).errors, title=title) from None
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:

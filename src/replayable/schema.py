@@ -632,6 +632,6 @@ def json_schema(side: str = "input") -> dict[str, Any]:
     when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. Raises `ValueError` for an unknown side.
     """
-    if side not in SIDES:
+    if not isinstance(side, str) or side not in SIDES:
         raise ValueError(f"side must be one of {', '.join(SIDES)}; got {side!r}")
     return copy.deepcopy(_load(side))

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replayable._json import printable
+
 
 class AgentsViolationCode(StrEnum):
     """Stable codes of `check_event_log`."""
@@ -43,6 +45,10 @@ class AgentsViolation:
     code: AgentsViolationCode
     message: str
     path: str = ""
+
+    def __post_init__(self) -> None:  # messages may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
