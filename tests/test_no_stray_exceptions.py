@@ -40,7 +40,8 @@ def prints(text: str) -> str:
 def test_a_lone_surrogate_in_type_is_an_item_error_that_prints() -> None:
     with pytest.raises(rp.ItemError) as info:
         rp.parse_item(SURROGATE_ITEM)
-    assert "\\ud800" in prints(str(info.value))
+    assert "lone_surrogate" in prints(str(info.value))
+    assert info.value.errors[0]["type"] == "lone_surrogate"
     report = rp.check_transcript([SURROGATE_ITEM])
     assert not report.ok
     for v in report.violations:
