@@ -4,18 +4,21 @@
   model; it must accept exactly the items the parser (`items._validate_one`, input side) accepts;
 - schema failures (`arguments.validator_failures`): simple errors are read from jsonschema-rs's
   evaluation output; they must equal the failures read from its `ValidationError`s;
-- the tool cache: a tool or schema changed in place gets a fresh verdict.
+- the tool cache: a tool or schema changed in place gets a fresh verdict;
+- arguments: texts without a comma are read without the duplicate-key hook; same values, same refusals.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import replayable as rp
-from replayable.arguments import _error_failures, compile_schema, validator_failures
+from replayable.arguments import ArgumentsError, _error_failures, compile_schema, parse_arguments, validator_failures
 from replayable.items import ItemError, _validate_one
 from replayable.replay import _call_problem
 
@@ -168,3 +171,44 @@ def test_schema_changed_in_place_gets_a_fresh_verdict() -> None:
     assert rp.gate(call, tool).ok  # 1 and 1.0 are one JSON number
     tool["name"] = "g"
     assert rp.gate(call, tool).reason is rp.GateReason.NAME
+
+
+# --- arguments: the scanner without the duplicate-key hook, used only for texts without a comma --------
+
+
+def _reference_parse(text: str) -> Any:
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            raise ValueError("duplicate key")
+        return dict(items)
+
+    def number(t: str) -> float:
+        if math.isinf(float(t)):
+            raise ValueError("not finite")
+        return float(t)
+
+    def constant(name: str) -> Any:
+        raise ValueError(name)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=constant, parse_float=number)
+
+
+_json_texts = st.one_of(
+    _instances.map(lambda v: json.dumps(v, separators=(",", ":"))),
+    st.sampled_from(['{"a":1}', '{"a":{"a":1}}', '{"a":1,"a":2}', '{"a":[1 2]}', '{"a":1 "a":2}', '{"a":1e999}', "[NaN]", '{"a":"x,y"}', ' {"k":"v"} ', '{"a":{"b":1,"b":2}}']),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_texts)
+def test_arguments_parse_like_the_strict_reference(text: str) -> None:
+    try:
+        expected: Any = ("ok", _reference_parse(text))
+    except (ValueError, OverflowError):
+        expected = ("error",)
+    try:
+        got: Any = ("ok", parse_arguments(text))
+    except ArgumentsError:
+        got = ("error",)
+    assert got == expected

@@ -136,14 +136,15 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
     if not isinstance(text, str):
         raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
     # Only texts with at least `max_depth` brackets can nest that deep: count first, scan only then.
-    if text.count("[") + text.count("{") > max_depth and _depth_exceeds(text, max_depth):
+    if len(text) > max_depth and text.count("[") + text.count("{") > max_depth and _depth_exceeds(text, max_depth):
         raise ArgumentsError("too_deep", f"arguments nest deeper than {max_depth} levels")
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         raise ArgumentsError("lone_surrogate", "arguments contain a lone UTF-16 surrogate escape")
     # The C scanner directly (what JSONDecoder.decode runs, without its two whitespace regex passes).
     start = 0 if text[:1] not in _WS_CHARS else len(text) - len(text.lstrip(_WS_CHARS))
     try:
-        value, end = _SCAN(text, start)
+        # Without a comma no object has two members, so no duplicate key: the scanner without the hook.
+        value, end = (_SCAN if "," in text else _SCAN_NO_PAIRS)(text, start)
     except StopIteration as stop:
         raise ArgumentsError(
             "not_json", f"arguments are not valid JSON: expecting a value at offset {stop.value}"
@@ -161,6 +162,7 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
 
 _WS_CHARS = " \t\n\r"
 _SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
+_SCAN_NO_PAIRS: Any = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float).scan_once  # type: ignore[attr-defined]
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _PLAIN_SCAN: Any = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
 
@@ -516,7 +518,7 @@ def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
         # The evaluation output first (a fraction of the cost of building `ValidationError`s): when each
         # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
         # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.
-        # tests/test_gate.py proves both give the same failures.
+        # tests/test_gate_fast_paths.py proves both give the same failures.
         quick = _simple_failures(validator.evaluate(value).errors())
         if quick is not None:
             return quick

@@ -129,7 +129,7 @@ def _call_problem(item: Any) -> str | None:
     if type(item) is dict and _CALL_FIELDS.issuperset(item):  # hot path: the model's fields, no model
         # Accepted here only when every value is a plain `str` without a lone surrogate (or None) and
         # the strict fields check says yes; anything else takes the parser below for its verdict and
-        # its precise error (tests/test_gate.py proves the two agree).
+        # its precise error (tests/test_gate_fast_paths.py proves the two agree).
         for value in item.values():
             if type(value) is str:
                 if value.isascii() or not _SURROGATE.search(value):
