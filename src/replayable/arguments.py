@@ -519,9 +519,15 @@ def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
         # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
         # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.
         # tests/test_gate_fast_paths.py proves both give the same failures.
-        quick = _simple_failures(validator.evaluate(value).errors())
-        if quick is not None:
-            return quick
+        # A validator whose failures were not simple once goes straight to `iter_errors` from then on
+        # (no evaluation spent in vain on schemas that fail by `required` or unexpected keys).
+        if _NOT_SIMPLE.get(id(validator)) is not validator:
+            quick = _simple_failures(validator.evaluate(value).errors())
+            if quick is not None:
+                return quick
+            if len(_NOT_SIMPLE) >= CACHE_SIZE:
+                _NOT_SIMPLE.clear()
+            _NOT_SIMPLE[id(validator)] = validator
         errors = list(validator.iter_errors(value))
     except (ValueError, OverflowError) as exc:  # values jsonschema-rs cannot read (e.g. huge integers)
         return [SchemaFailure("", "type", f"value cannot be checked: {exc}")]
@@ -562,6 +568,8 @@ _SIMPLE_KEYWORDS = frozenset(
 )  # fmt: skip
 _STEP_WITH_NAME = frozenset({"properties", "patternProperties", "prefixItems"})
 _STEP = frozenset({"items", "additionalProperties"})
+# id -> validator, for the validators whose failures were not simple (see `validator_failures`).
+_NOT_SIMPLE: dict[int, Any] = {}
 # schemaLocation -> its keyword when the location is simple (see `_simple_keyword`), else "".
 _SIMPLE_LOCATIONS: dict[str, str] = {}
 
