@@ -11,17 +11,20 @@ as `openai:<type>` and written back exactly as it came.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+import typing
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     PrivateAttr,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, PydanticUndefined
 
 __all__ = [
     "NAMESPACED_TYPE",
@@ -30,6 +33,8 @@ __all__ = [
     "NamespacedBase",
     "NamespacedItemBase",
     "NamespacedPartBase",
+    "NamespacedToolBase",
+    "SPEC_TOOL_TYPES",
     "WireModel",
 ]
 
@@ -56,6 +61,15 @@ SPEC_PART_TYPES = frozenset(
         "url_citation",
     }
 )
+#: Tool and tool_choice types defined by the spec (`function`, `allowed_tools`) and the `tool_choice` strings.
+SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
+#: Fields whose single literal value is filled in when a model is built with keyword arguments.
+_TAG_FIELDS = ("type", "role", "object")
+
+
+#: The namespaced models with a known payload (`replayable.native` registers them): a subclass of
+#: `NamespacedItem` / `NamespacedPart` whose `type` is pinned, such as `WebSearchCall`.
+TYPED_CLASSES: set[type[BaseModel]] = set()
 
 
 class WireModel(BaseModel):
@@ -72,6 +86,38 @@ class WireModel(BaseModel):
         defer_build=True,
     )
 
+    #: (field, value) of the tag fields (`type`, `role`, `object`) that are one literal: filled in when a
+    #: model is built by keyword, required when one is parsed.
+    _wire_tags: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # The generator gives a literal tag its value as default (`type: Literal["function_call"] =
+        # "function_call"`, from the schema's `default`) so that type checkers let code build a model
+        # without it. Parsing must still require the tag, as the schema does: the default is taken off
+        # the field here (before the deferred schema is built) and filled in by `__init__` instead.
+        super().__pydantic_init_subclass__(**kwargs)
+        tags = dict(cls._wire_tags)
+        for name in _TAG_FIELDS:
+            info = cls.__pydantic_fields__.get(name)
+            if info is None or not isinstance(info.default, str):
+                continue
+            tags[name] = info.default
+            if typing.get_origin(info.annotation) is Literal:  # exactly one literal: required on the wire
+                info.default = PydanticUndefined
+        cls._wire_tags = tuple(tags.items())
+
+    def __init__(self, /, **data: Any) -> None:
+        # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tags count as given,
+        # so that a dump with `exclude_unset=True` always writes them. Parsing never runs this.
+        for name, value in self._wire_tags:
+            data.setdefault(name, value)
+        super().__init__(**data)
+
+    # Not a custom __init__ for pydantic-core: validation builds instances directly, as for BaseModel (and
+    # as pydantic's own RootModel does), so parsing neither calls this nor loses its validation context.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
 
 class NamespacedBase(WireModel):
     """An extension shape whose `type` is `slug:name`, kept byte for byte.
@@ -83,11 +129,22 @@ class NamespacedBase(WireModel):
     _wire_type: str | None = PrivateAttr(default=None)
     #: Types defined by the spec at this position: they never become an extension.
     spec_types: ClassVar[frozenset[str]] = frozenset()
+    #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
+    #: `replayable.native`: the generic class reads them with that model, never as opaque.
+    typed_models: ClassVar[Mapping[str, type[NamespacedBase]]] = {}
 
     @model_validator(mode="wrap")
     @classmethod
     def _read_native_types(cls, data: Any, handler: Any, info: Any) -> Any:
         wire_type: str | None = None
+        typed = cls.typed_models
+        if typed and isinstance(data, dict) and isinstance(data.get("type"), str):
+            t = data["type"]
+            ctx = info.context if info is not None else None
+            key = t if ":" in t or not (isinstance(ctx, dict) and ctx.get("provider") == "openai") else "openai:" + t
+            model_cls = typed.get(key)
+            if model_cls is not None and model_cls is not cls and not issubclass(cls, tuple(typed.values())):
+                return model_cls.__pydantic_validator__.validate_python(data, context=ctx)
         if isinstance(data, dict):
             t = data.get("type")
             if not isinstance(t, str):
@@ -121,8 +178,23 @@ class NamespacedBase(WireModel):
         return model
 
     @model_serializer(mode="wrap")
-    def _write_native_types(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _write_native_types(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         out = handler(self)
+        if isinstance(out, dict) and type(self) in TYPED_CLASSES:
+            # A typed subclass (`FileCitation`) held where its generic parent is declared (`NamespacedPart`)
+            # is serialized by the parent's schema, which knows none of its fields: dump it by its own.
+            fields = type(self).model_fields
+            names = self.model_fields_set if info.exclude_unset else fields.keys()
+            if any((fields[n].alias or n) not in out for n in names if n in fields):
+                return type(self).__pydantic_serializer__.to_python(
+                    self,
+                    mode=info.mode,
+                    by_alias=info.by_alias,
+                    exclude_unset=info.exclude_unset,
+                    exclude_none=info.exclude_none,
+                    exclude_defaults=info.exclude_defaults,
+                    round_trip=info.round_trip,
+                )
         if self._wire_type is not None and isinstance(out, dict) and "type" in out:
             out["type"] = self._wire_type
         return out
@@ -149,3 +221,10 @@ class NamespacedPartBase(NamespacedBase):
     """Base of `NamespacedPart`: a content part or annotation whose type is `slug:name`."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_PART_TYPES
+
+
+class NamespacedToolBase(NamespacedBase):
+    """Base of `NamespacedTool` and `NamespacedToolChoice`: a provider's own tool (`slug:name`; OpenAI's
+    un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
+
+    spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES

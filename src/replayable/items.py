@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
     BaseModel,
@@ -26,6 +26,7 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
@@ -48,6 +49,7 @@ from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
 from .arguments import _reject_constant
+from .native import INPUT_TYPES, OUTPUT_TYPES
 
 __all__ = [
     "AssistantMessageParam",
@@ -102,15 +104,44 @@ _KnownOutputItem: TypeAlias = Annotated[
     Field(discriminator="type"),
 ]
 
+
+
+def _typed_router(table: Mapping[str, type[NamespacedItem]]) -> Any:
+    """A wrap validator for the namespaced branch: a namespaced type with a known payload (`openai:mcp_call`,
+    or `mcp_call` in OpenAI mode) is read by its own model, so a malformed one is an error naming its
+    fields, never an opaque `NamespacedItem`. Only reached once the spec's tagged union has refused the
+    item, so it costs nothing on spec items."""
+
+    def route(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if type(value) is dict:
+            t = value.get("type")
+            if type(t) is str:
+                ctx = info.context
+                if ":" in t:
+                    model = table.get(t)
+                elif isinstance(ctx, dict) and ctx.get("provider") == "openai":
+                    model = table.get("openai:" + t)
+                else:
+                    model = None
+                if model is not None:
+                    return model.__pydantic_validator__.validate_python(value, context=ctx)
+        return handler(value)
+
+    return route
+
+
+_InputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(INPUT_TYPES))]
+_OutputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(OUTPUT_TYPES))]
+
 InputItem: TypeAlias = Annotated[
-    _KnownInputItem | ItemReferenceParam | NamespacedItem,
+    _KnownInputItem | ItemReferenceParam | _InputNamespaced,
     Field(union_mode="left_to_right"),
 ]
 """An item sent as input: a spec item (tagged on `type`), an `item_reference` (whose `type` may be
 absent), or a `slug:name` `NamespacedItem`. Spec: `ItemParam`."""
 
 OutputItem: TypeAlias = Annotated[
-    _KnownOutputItem | NamespacedItem,
+    _KnownOutputItem | _OutputNamespaced,
     Field(union_mode="left_to_right"),
 ]
 """An item in a response's `output`: a spec item (tagged on `type`) or a `slug:name` `NamespacedItem`.
@@ -239,13 +270,21 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
                 if seg in (value.get("type"), value.get("role")):
                     continue  # a tag value after a tagged-union segment, not a field
             tagged = False
+            if isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
+                if seg == value.get("type"):
+                    continue  # the tag of a nested tagged union (a content part's type), not a field
+                if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a plain union's branch
+                    if value.get("type") not in _KNOWN_TYPES:
+                        keep = False  # a spec model's errors do not speak for an extension type
+                        break
+                    continue
             if isinstance(seg, str) and seg.startswith("tagged-union["):
                 if not _branch_relevant("tagged", value):
                     keep = False
                     break
                 tagged = True
                 continue
-            if isinstance(seg, str) and seg.startswith("function-wrap[_read_native_types"):
+            if isinstance(seg, str) and seg.startswith(("function-wrap[_read_native_types", "function-wrap[route")):
                 if not _branch_relevant("namespaced", value):
                     keep = False
                     break
@@ -405,6 +444,34 @@ def _loads(text: str | bytes | bytearray, what: str = "") -> Any:
         raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}not valid JSON: {exc}"}]) from None
 
 
+def _members(union: Any) -> tuple[type, ...]:
+    """The model classes of an (Annotated, nested) union alias."""
+    args = get_args(union)
+    if not args:
+        return (union,)
+    if getattr(union, "__metadata__", None) is not None:  # Annotated[X, ...]
+        return _members(args[0])
+    return tuple(m for a in args for m in _members(a))
+
+
+#: The models each side returns: `parse_item(x, side=side)` gives an instance of one of these.
+_SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": _members(InputItem), "output": _members(OutputItem)}
+
+
+def _on_side(data: Any, side: Side) -> Any:
+    """A model of the other side (or not an item at all) is read again from its JSON form, so that a model
+    in gets the same verdict and the same side's model out as its JSON would."""
+    if isinstance(data, WireModel) and not isinstance(data, _SIDE_MODELS[side]):
+        return data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return data
+
+
+@overload
+def parse_item(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> InputItem: ...
+@overload
+def parse_item(data: Any, *, side: Literal["output"], provider: Provider = None) -> OutputItem: ...
+@overload
+def parse_item(data: Any, *, side: Side, provider: Provider = None) -> Item: ...
 def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) -> Item:
     """Parse one item.
 
@@ -415,13 +482,15 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
     message.
 
-    Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
-    parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
+    Returns the model (frozen): with `side="input"` an `InputItem`, with `side="output"` an `OutputItem`
+    (the overloads say so to type checkers; a model of the other side is read again from its JSON form).
+    Raises `ItemError` naming the field and rule for anything that does not parse, including `None`,
+    numbers, lists and unknown un-prefixed types; never `TypeError`.
     """
     _check_side(side, provider)
     if isinstance(data, str | bytes | bytearray):
         data = _loads(data)
-    return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
+    return _validate_one(_on_side(data, side), side, provider, None)  # type: ignore[no-any-return]
 
 
 _WS_STR = re.compile(r"[ \t\r\n\ufeff]*")
@@ -510,9 +579,16 @@ def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
             yield lineno, line
 
 
+@overload
+def iter_items(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> Iterator[InputItem]: ...
+@overload
+def iter_items(data: Any, *, side: Literal["output"], provider: Provider = None) -> Iterator[OutputItem]: ...
+@overload
+def iter_items(data: Any, *, side: Side, provider: Provider = None) -> Iterator[Item]: ...
 def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) -> Iterator[Item]:
     """Parse items one at a time (a list, an iterable of items or of JSONL lines); raises `ItemError`
-    at the first bad item, naming its index. Memory stays bounded by one item."""
+    at the first bad item, naming its index. Memory stays bounded by one item. Yields `InputItem`s or
+    `OutputItem`s after `side`, as `parse_item`."""
     _check_side(side, provider)
     if isinstance(data, str | bytes | bytearray):
         yield from parse_items(data, side=side, provider=provider)
@@ -522,11 +598,17 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
             if not raw.strip():
                 continue
             raw = _loads(raw)
-        yield _validate_one(raw, side, provider, i)
+        yield _validate_one(_on_side(raw, side), side, provider, i)
 
 
-def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -> list[Item]:
-    """Parse a list of items.
+@overload
+def parse_items(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> list[InputItem]: ...
+@overload
+def parse_items(data: Any, *, side: Literal["output"], provider: Provider = None) -> list[OutputItem]: ...
+@overload
+def parse_items(data: Any, *, side: Side, provider: Provider = None) -> list[Item]: ...
+def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -> list[Any]:
+    """Parse a list of items: `list[InputItem]` for `side="input"`, `list[OutputItem]` for `side="output"`.
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
     object per line, as one text or as an iterable of lines; blank lines are skipped). Valid input takes
@@ -596,7 +678,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     errors: list[dict[str, Any]] = []
     for i, x in enumerate(raw):
         try:
-            items.append(_validate_one(x, side, provider, i))
+            items.append(_validate_one(_on_side(x, side), side, provider, i))
         except ItemError as exc:
             errors.extend(exc.errors)
     if errors:

@@ -106,7 +106,8 @@ class Output:
 
 def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
     """A transcript's report: `extra` findings (tool lint) first, then the report's violations and
-    pending calls. `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending"}`)."""
+    pending calls, and the outputs of a continuation request that answer calls outside it (`external`).
+    `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending", "external"}`)."""
     violations = [*extra, *report.violations]
     if fmt == "json":
         return json.dumps(
@@ -116,6 +117,7 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
                 "items": n_items,
                 "violations": [v.as_dict() for v in violations],
                 "pending": list(report.pending),
+                "external": list(report.external),
             },
             indent=2,
         )
@@ -125,6 +127,11 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
         lines.append(f"{name}: {where}: {v.code}: {v.message}")
     if report.pending:
         lines.append(f"{name}: pending calls (awaiting output) at items {', '.join(map(str, report.pending))}")
+    if report.external:
+        lines.append(
+            f"{name}: outputs answering calls outside this request (previous_response_id; pass --previous "
+            f"RESPONSE.json to pair them) at items {', '.join(map(str, report.external))}"
+        )
     if violations:
         bad = len({v.index for v in violations})
         lines.append(f"{name}: NOT replay-safe: {len(violations)} violation(s) in {bad} place(s), {n_items} items")
