@@ -405,9 +405,14 @@ _JSON_NAMES = {list: "an array", str: "a string", int: "a number", float: "a num
 
 
 def _pointer(parts: Any) -> str:
+    """The JSON Pointer (RFC 6901) of a path given as keys and indexes (the one place one is built)."""
     if not parts:
         return ""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    texts = [p if type(p) is str else str(p) for p in parts]
+    if len(texts) == 1:
+        text = texts[0]
+        return "/" + (text if "~" not in text and "/" not in text else text.replace("~", "~0").replace("/", "~1"))
+    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in texts)
 
 
 def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | None = None) -> list[SchemaFailure]:
@@ -426,22 +431,98 @@ def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
     try:
         if validator.is_valid(value):
             return []
+        # The evaluation output first (a fraction of the cost of building `ValidationError`s): when each
+        # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
+        # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.
+        # tests/test_gate_fast_paths.py proves both give the same failures.
+        # A validator whose failures were not simple once goes straight to `iter_errors` from then on
+        # (no evaluation spent in vain on schemas that fail by `required` or unexpected keys).
+        if _NOT_SIMPLE.get(id(validator)) is not validator:
+            quick = _simple_failures(validator.evaluate(value).errors())
+            if quick is not None:
+                return quick
+            if len(_NOT_SIMPLE) >= CACHE_SIZE:
+                _NOT_SIMPLE.clear()
+            _NOT_SIMPLE[id(validator)] = validator
         errors = list(validator.iter_errors(value))
     except (ValueError, OverflowError) as exc:  # values jsonschema-rs cannot read (e.g. huge integers)
         return [SchemaFailure("", "type", f"value cannot be checked: {exc}")]
+    return _error_failures(errors)
+
+
+def _error_failures(errors: list[Any]) -> list[SchemaFailure]:
+    """The failures of jsonschema-rs `ValidationError`s (an unexpected key or a missing required key at
+    its own path)."""
     out: list[SchemaFailure] = []
     for err in errors:
-        base = list(err.instance_path)
         kind = err.kind
         name = type(kind).__name__
-        keyword = str(err.schema_path[-1]) if err.schema_path else name
         if name == "AdditionalProperties":
+            base = list(err.instance_path)
             out.extend(
                 SchemaFailure(_pointer([*base, key]), "additionalProperties", f"unexpected key {key!r}")
                 for key in kind.unexpected
             )
         elif name == "Required":
-            out.append(SchemaFailure(_pointer([*base, kind.property]), "required", err.message))
+            out.append(SchemaFailure(_pointer([*err.instance_path, kind.property]), "required", err.message))
         else:
-            out.append(SchemaFailure(_pointer(base), keyword, err.message))
+            where = err.schema_path
+            keyword = (where[-1] if type(where[-1]) is str else str(where[-1])) if where else name
+            out.append(_new(SchemaFailure, (_pointer(err.instance_path), keyword, err.message)))
     return out
+
+
+_new = tuple.__new__  # a SchemaFailure from its three fields, without the keyword-argument handling
+
+# Keywords whose error is one failure at the instance location, with the error's own message.
+_SIMPLE_KEYWORDS = frozenset(
+    {
+        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties",
+        "minProperties", "format",
+    }
+)  # fmt: skip
+_STEP_WITH_NAME = frozenset({"properties", "patternProperties", "prefixItems"})
+_STEP = frozenset({"items", "additionalProperties"})
+# id -> validator, for the validators whose failures were not simple (see `validator_failures`).
+_NOT_SIMPLE: dict[int, Any] = {}
+# schemaLocation -> its keyword when the location is simple (see `_simple_keyword`), else "".
+_SIMPLE_LOCATIONS: dict[str, str] = {}
+
+
+def _simple_keyword(location: str) -> str:
+    """The keyword of an evaluation error at `location` (a JSON Pointer into the schema) when it is a
+    keyword of `_SIMPLE_KEYWORDS` reached from the root through `properties/<name>`,
+    `patternProperties/<pattern>`, `prefixItems/<index>`, `items` and `additionalProperties` only; else
+    ""."""
+    steps = location.split("/")
+    last = len(steps) - 1
+    i = 1  # steps[0] is "" (the pointer starts with "/")
+    while i < last:
+        step = steps[i]
+        if step in _STEP_WITH_NAME:
+            i += 2
+        elif step in _STEP:
+            i += 1
+        else:
+            return ""
+    if i != last or steps[last] not in _SIMPLE_KEYWORDS:
+        return ""
+    return steps[last]
+
+
+def _simple_failures(errors: list[dict[str, Any]]) -> list[SchemaFailure] | None:
+    """The failures of jsonschema-rs evaluation errors when every one is simple, else None."""
+    out: list[SchemaFailure] = []
+    for err in errors:
+        location = err["schemaLocation"]
+        keyword = _SIMPLE_LOCATIONS.get(location)
+        if keyword is None:
+            keyword = _simple_keyword(location)
+            if len(_SIMPLE_LOCATIONS) >= CACHE_SIZE:
+                _SIMPLE_LOCATIONS.clear()
+            _SIMPLE_LOCATIONS[location] = keyword
+        if not keyword:
+            return None
+        out.append(_new(SchemaFailure, (err["instanceLocation"], keyword, err["error"])))
+    return out or None
