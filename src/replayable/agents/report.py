@@ -111,8 +111,8 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
         )
     if report.nothing_recognised:
         return (
-            f"{name}: nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known event type "
-            "or agent.* type); is this a Responses transcript? Check it without --agents"
+            f"{name}: nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
+            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
         )
     lines = [f"{name}: event {v.index}: {v.code}: {v.message}" for v in report.violations]
     lines += [f"{name}: event {v.index}: refused before execution ({v.code}): {v.message}" for v in report.refused]
