@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: install
-	$(BIN)/replayable check examples/conversation.json --tools examples/conversation.tools.json --target openai
+	$(BIN)/replayable check examples/conversation.json --tools examples/conversation.tools.json --target openai --provider openai
 
 test: install
 	$(BIN)/python -m pytest

@@ -39,6 +39,8 @@ def test_examples(capsys: pytest.CaptureFixture[str]) -> None:
                 str(EXAMPLES / "conversation.tools.json"),
                 "--target",
                 "openai",
+                "--provider",
+                "openai",
             ]
         )
         == 0
@@ -144,7 +146,7 @@ def test_tools_file_and_target(tmp_path: Path, capsys: pytest.CaptureFixture[str
     tools.write_text(json.dumps({"tools": [{"type": "function", "name": "other", "parameters": None}]}))
     code, out, _ = run(tmp_path, capsys, [USER, CALL, OUT], "--tools", str(tools))
     assert code == 1 and "unknown_tool" in out
-    ws = {"type": "web_search_call", "id": "ws", "status": "completed"}
+    ws = {"type": "web_search_call", "id": "ws", "status": "completed", "action": {"type": "search", "query": "q"}}
     assert run(tmp_path, capsys, [USER, ws], "--provider", "openai", "--target", "openai")[0] == 0
     assert run(tmp_path, capsys, [USER, ws], "--provider", "openai", "--target", "acme")[0] == 1
     assert run(tmp_path, capsys, [USER, ws])[0] == 1  # strict mode: un-prefixed unknown type

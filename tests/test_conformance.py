@@ -216,10 +216,13 @@ VALIDATORS = {
 def portable(doc: dict[str, Any], root: str | None = None) -> dict[str, Any]:
     """Our bundle without the extension branches (namespaced items and parts have no official schema)."""
     doc = json.loads(json.dumps(doc))
-    doc["$defs"]["NamespacedPart"] = False
+    for name in ("NamespacedPart", "FileCitation", "ContainerFileCitation", "FilePath"):  # OpenAI's annotations too
+        if name in doc["$defs"]:
+            doc["$defs"][name] = False
     if root is not None:
         return {"$ref": f"#/$defs/{root}", "$defs": doc["$defs"]}
-    doc["oneOf"] = [b for b in doc["oneOf"] if b["$ref"] != "#/$defs/NamespacedItem"]
+    spec = ("#/$defs/InputItemKnown", "#/$defs/OutputItemKnown", "#/$defs/ItemReferenceParam")
+    doc["oneOf"] = [b for b in doc["oneOf"] if b["$ref"] in spec]  # not NamespacedItem nor OpenAI's own items
     return doc
 
 

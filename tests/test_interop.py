@@ -385,7 +385,7 @@ def test_prepare_replay_corpus_requests() -> None:
         for target in ("acme", "openai"):
             items, rep = rp.prepare_replay(raw, target=target, provider="openai")
             assert rep.check.ok, (p.name, target, rep.check.violations)
-            assert rp.check_transcript(items, target=target).ok
+            assert rp.check_transcript(items, target=target, source=rep.source).ok
             assert sum(1 for i in items if dump(i).get("type") == "message") == n_messages, p.name
             for i in items:
                 d = dump(i)
@@ -555,7 +555,7 @@ _item = st.one_of(
         st.booleans(),
     ),
     st.builds(lambda n: {"type": "acme:note", "id": f"n_{n}"}, st.integers(0, 4)),
-    st.builds(lambda n: {"type": "openai:web_search_call", "id": f"ws_{n}"}, st.integers(0, 4)),
+    st.builds(lambda n: {"type": "openai:web_search_call", "id": f"ws_{n}", "status": "completed", "action": {"type": "search", "query": "q"}}, st.integers(0, 4)),
 )
 
 
@@ -563,8 +563,8 @@ _item = st.one_of(
 @given(st.lists(_item, max_size=12), st.sampled_from(["acme", "openai"]))
 def test_prepare_replay_property(items: list[dict[str, Any]], target: str) -> None:
     kept, rep = rp.prepare_replay(items, target=target, source="acme")
-    assert rp.check_transcript(kept, target=target).ok
-    assert rp.check_transcript([dump(i) for i in kept], target=target).ok
+    assert rp.check_transcript(kept, target=target, source="acme").ok
+    assert rp.check_transcript([dump(i) for i in kept], target=target, source="acme").ok
     n_messages = sum(1 for i in items if i["type"] == "message")
     assert sum(1 for i in kept if dump(i)["type"] == "message") == n_messages
     assert len(kept) + len(rep.dropped) == len(items)
@@ -591,7 +591,7 @@ def test_cli_convert_and_prepare(tmp_path: Path, capsys: pytest.CaptureFixture[s
         json.dumps(
             [
                 USER,
-                {"type": "openai:web_search_call", "id": "ws"},
+                {"type": "openai:web_search_call", "id": "ws", "status": "completed", "action": {"type": "search", "query": "q"}},
                 {"type": "message", "id": "m", "role": "assistant", "content": "a"},
             ]
         )

@@ -11,12 +11,14 @@ as `openai:<type>` and written back exactly as it came.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     PrivateAttr,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     model_serializer,
     model_validator,
@@ -58,6 +60,11 @@ SPEC_PART_TYPES = frozenset(
 )
 
 
+#: The namespaced models with a known payload (`replayable.native` registers them): a subclass of
+#: `NamespacedItem` / `NamespacedPart` whose `type` is pinned, such as `WebSearchCall`.
+TYPED_CLASSES: set[type[BaseModel]] = set()
+
+
 class WireModel(BaseModel):
     """Base of every generated model: strict, frozen, keeps unknown keys, dumps by alias."""
 
@@ -83,11 +90,22 @@ class NamespacedBase(WireModel):
     _wire_type: str | None = PrivateAttr(default=None)
     #: Types defined by the spec at this position: they never become an extension.
     spec_types: ClassVar[frozenset[str]] = frozenset()
+    #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
+    #: `replayable.native`: the generic class reads them with that model, never as opaque.
+    typed_models: ClassVar[Mapping[str, type[NamespacedBase]]] = {}
 
     @model_validator(mode="wrap")
     @classmethod
     def _read_native_types(cls, data: Any, handler: Any, info: Any) -> Any:
         wire_type: str | None = None
+        typed = cls.typed_models
+        if typed and isinstance(data, dict) and isinstance(data.get("type"), str):
+            t = data["type"]
+            ctx = info.context if info is not None else None
+            key = t if ":" in t or not (isinstance(ctx, dict) and ctx.get("provider") == "openai") else "openai:" + t
+            model_cls = typed.get(key)
+            if model_cls is not None and model_cls is not cls and not issubclass(cls, tuple(typed.values())):
+                return model_cls.__pydantic_validator__.validate_python(data, context=ctx)
         if isinstance(data, dict):
             t = data.get("type")
             if not isinstance(t, str):
@@ -121,8 +139,23 @@ class NamespacedBase(WireModel):
         return model
 
     @model_serializer(mode="wrap")
-    def _write_native_types(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _write_native_types(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         out = handler(self)
+        if isinstance(out, dict) and type(self) in TYPED_CLASSES:
+            # A typed subclass (`FileCitation`) held where its generic parent is declared (`NamespacedPart`)
+            # is serialized by the parent's schema, which knows none of its fields: dump it by its own.
+            fields = type(self).model_fields
+            names = self.model_fields_set if info.exclude_unset else fields.keys()
+            if any((fields[n].alias or n) not in out for n in names if n in fields):
+                return type(self).__pydantic_serializer__.to_python(
+                    self,
+                    mode=info.mode,
+                    by_alias=info.by_alias,
+                    exclude_unset=info.exclude_unset,
+                    exclude_none=info.exclude_none,
+                    exclude_defaults=info.exclude_defaults,
+                    round_trip=info.round_trip,
+                )
         if self._wire_type is not None and isinstance(out, dict) and "type" in out:
             out["type"] = self._wire_type
         return out

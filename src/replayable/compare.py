@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from .arguments import ArgumentsError, parse_arguments
+from .families import by_call_type
 from .items import ItemError, plain_json
 
 __all__ = ["Change", "Difference", "compare_items"]
@@ -214,6 +215,11 @@ def _compare_pair(base: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list
         if key == "arguments":
             out.extend(_arguments(path, va, vb))
             continue
+        if key in _payload(a) and key not in ("type", "call_id", "name"):
+            if not (va is not _ABSENT and vb is not _ABSENT and json_equal(va, vb)):
+                msg = f"{key} changed from {_short(va)} to {_short(vb)}: it says what the call does"
+                out.append(Difference(path, Change.ARGUMENTS, True, msg, ra, rb))
+            continue
         if key in ("type", "call_id", "name"):
             same = va is not _ABSENT and vb is not _ABSENT and type(va) is type(vb) and va == vb
             if same:
@@ -255,6 +261,15 @@ def _compare_pair(base: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list
             continue
         _fields(path, va, vb, out)
     return out
+
+
+def _payload(item: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields that say what a call does, from the call family table (`custom_tool_call.input`, ...)."""
+    t = item.get("type")
+    if not isinstance(t, str):
+        return ()
+    fam = by_call_type.get(t) or (by_call_type.get("openai:" + t) if ":" not in t else None)
+    return fam.payload if fam is not None else ()
 
 
 def _kind(item: Mapping[str, Any]) -> str:
@@ -304,7 +319,8 @@ def compare_items(original: Any, candidate: Any) -> list[Difference]:
     compared as a list of one.
 
     Returns a list of `Difference` in order (empty when equal). Blocking: a changed `type` (above all
-    into a `slug:name` extension), `call_id` (byte for byte), `name`, and arguments whose parsed JSON
+    into a `slug:name` extension), `call_id` (byte for byte), `name`, the payload of other call families
+    (`custom_tool_call.input`, `shell_call.action`, ...: `replayable.families`), and arguments whose parsed JSON
     differs (`1` equals `1.0`, `true` does not equal `1`; arguments that are not strict JSON are
     compared as text). Never blocking: provider-scoped `id`s, key order or whitespace inside arguments,
     and every other field (reported as `field`).

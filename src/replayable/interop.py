@@ -42,7 +42,16 @@ from .items import (
     is_openai_model,
     plain_json,
 )
-from .replay import _CHAT_HINT, TranscriptReport, ViolationCode, _chat_shape, check_transcript
+from .native import input_fields
+from .replay import (
+    _CHAT_HINT,
+    TranscriptReport,
+    ViolationCode,
+    _chat_shape,
+    check_transcript,
+    foreign_state,
+    infer_source,
+)
 
 __all__ = [
     "ReplayReport",
@@ -110,21 +119,41 @@ def _reparse_input(data: dict[str, Any], provider: Provider, index: int | None) 
         return _validate_one(data, "input", "openai", index)  # type: ignore[no-any-return]
 
 
+def _drop_logprobs(content: Any) -> Any:
+    if not isinstance(content, list):
+        return content
+    return [
+        {k: v for k, v in part.items() if k != "logprobs"}
+        if isinstance(part, dict) and part.get("type") == "output_text"
+        else part
+        for part in content
+    ]
+
+
 def _convert(model: Item, provider: Provider, index: int | None) -> Item:
+    if isinstance(model, NamespacedBase):
+        keep = input_fields(model)
+        if keep is None:
+            return model  # an opaque provider item is sent back as it came
+        data = dump_item(model)
+        if set(data) <= keep:
+            return model
+        # OpenAI's input form of this item declares fewer fields (no status on custom_tool_call, no created_by)
+        return _reparse_input({k: v for k, v in data.items() if k in keep}, provider, index)
     if not isinstance(model, _OUTPUT_FORMS):
-        return model  # input forms, item references and namespaced items are already sendable
+        if _is_message(model) and getattr(model, "role", None) == "assistant":
+            data = dump_item(model)
+            content = _drop_logprobs(data.get("content"))
+            if content != data.get("content"):  # logprobs are output-only, whatever form the message came in
+                return _reparse_input({**data, "content": content}, provider, index)
+        return model  # input forms and item references are already sendable
     data = dump_item(model)
     if isinstance(model, Reasoning):
         data.pop("content", None)  # raw reasoning cannot be sent back; summary and encrypted_content stay
     elif isinstance(model, Compaction):
         data.pop("created_by", None)
     elif isinstance(model, Message) and isinstance(data.get("content"), list):
-        data["content"] = [
-            {k: v for k, v in part.items() if k != "logprobs"}
-            if isinstance(part, dict) and part.get("type") == "output_text"
-            else part
-            for part in data["content"]
-        ]
+        data["content"] = _drop_logprobs(data["content"])
     return _reparse_input(data, provider, index)
 
 
@@ -464,13 +493,6 @@ class ReplayReport:
         return self.check.ok
 
 
-def _infer_source(raws: list[Any], models: list[Item]) -> str | None:
-    if any(is_openai_model(r) for r in raws):
-        return "openai"
-    slugs = {m.slug for m in models if isinstance(m, NamespacedBase)}
-    return slugs.pop() if len(slugs) == 1 else None
-
-
 def _strip_file_ids(content: Any) -> tuple[Any, int]:
     if not isinstance(content, list):
         return content, 0
@@ -509,6 +531,7 @@ _DROP_CODES: dict[ViolationCode, str] = {
     ViolationCode.ARGUMENTS_PARSE: "arguments are not strict JSON",
     ViolationCode.ARGUMENTS_SCHEMA: "arguments fail the tool's parameters",
     ViolationCode.TOOL_NOT_ALLOWED: "tool not allowed",
+    ViolationCode.DUPLICATE_ITEM_ID: "duplicate item id (a provider item keeps its own id)",
 }
 
 
@@ -549,7 +572,7 @@ def prepare_replay(
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]
-    src = source or provider or _infer_source(raws, parsed)
+    src = source or provider or ("openai" if any(is_openai_model(r) for r in raws) else infer_source(parsed))
     foreign = src != target
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
@@ -563,11 +586,9 @@ def prepare_replay(
             else:
                 models[i] = model
             continue
-        if foreign and isinstance(model, CompactionParam):
-            dropped[i] = f"compaction state belongs to provider {src or 'unknown'!r}, not {target!r}"
-            continue
-        if foreign and isinstance(model, ReasoningParam) and dump_item(model).get("encrypted_content"):
-            dropped[i] = f"reasoning encrypted_content belongs to provider {src or 'unknown'!r}, not {target!r}"
+        why = foreign_state(model, src, target)
+        if why is not None:
+            dropped[i] = why
             continue
         if isinstance(model, ItemReferenceParam) and foreign:
             dropped[i] = "item_reference points at another provider's stored item"
@@ -605,7 +626,7 @@ def prepare_replay(
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
-        report = check_transcript([models[i] for i in order], tools=tool_list, target=target)
+        report = check_transcript([models[i] for i in order], tools=tool_list, target=target, source=src)
         if report.ok:
             break
         progressed = False
@@ -616,7 +637,7 @@ def prepare_replay(
             if i in dropped:
                 continue
             m = models[i]
-            if v.code is ViolationCode.DUPLICATE_ITEM_ID and not isinstance(m, ReasoningParam):
+            if v.code is ViolationCode.DUPLICATE_ITEM_ID and not isinstance(m, ReasoningParam | NamespacedBase):
                 data = dump_item(m)
                 data.pop("id", None)
                 models[i] = _reparse_input(data, None, i)
@@ -631,7 +652,7 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     order = [i for i in range(len(raws)) if i in models and i not in dropped]
     result = [models[i] for i in order]
-    final = check_transcript(result, tools=tool_list, target=target)
+    final = check_transcript(result, tools=tool_list, target=target, source=src)
     rep = ReplayReport(
         target=target,
         source=src,

@@ -26,6 +26,7 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
@@ -48,6 +49,7 @@ from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
 from .arguments import _reject_constant
+from .native import INPUT_TYPES, OUTPUT_TYPES
 
 __all__ = [
     "AssistantMessageParam",
@@ -102,15 +104,44 @@ _KnownOutputItem: TypeAlias = Annotated[
     Field(discriminator="type"),
 ]
 
+
+
+def _typed_router(table: Mapping[str, type[NamespacedItem]]) -> Any:
+    """A wrap validator for the namespaced branch: a namespaced type with a known payload (`openai:mcp_call`,
+    or `mcp_call` in OpenAI mode) is read by its own model, so a malformed one is an error naming its
+    fields, never an opaque `NamespacedItem`. Only reached once the spec's tagged union has refused the
+    item, so it costs nothing on spec items."""
+
+    def route(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if type(value) is dict:
+            t = value.get("type")
+            if type(t) is str:
+                ctx = info.context
+                if ":" in t:
+                    model = table.get(t)
+                elif isinstance(ctx, dict) and ctx.get("provider") == "openai":
+                    model = table.get("openai:" + t)
+                else:
+                    model = None
+                if model is not None:
+                    return model.__pydantic_validator__.validate_python(value, context=ctx)
+        return handler(value)
+
+    return route
+
+
+_InputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(INPUT_TYPES))]
+_OutputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(OUTPUT_TYPES))]
+
 InputItem: TypeAlias = Annotated[
-    _KnownInputItem | ItemReferenceParam | NamespacedItem,
+    _KnownInputItem | ItemReferenceParam | _InputNamespaced,
     Field(union_mode="left_to_right"),
 ]
 """An item sent as input: a spec item (tagged on `type`), an `item_reference` (whose `type` may be
 absent), or a `slug:name` `NamespacedItem`. Spec: `ItemParam`."""
 
 OutputItem: TypeAlias = Annotated[
-    _KnownOutputItem | NamespacedItem,
+    _KnownOutputItem | _OutputNamespaced,
     Field(union_mode="left_to_right"),
 ]
 """An item in a response's `output`: a spec item (tagged on `type`) or a `slug:name` `NamespacedItem`.
@@ -239,13 +270,21 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
                 if seg in (value.get("type"), value.get("role")):
                     continue  # a tag value after a tagged-union segment, not a field
             tagged = False
+            if isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
+                if seg == value.get("type"):
+                    continue  # the tag of a nested tagged union (a content part's type), not a field
+                if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a plain union's branch
+                    if value.get("type") not in _KNOWN_TYPES:
+                        keep = False  # a spec model's errors do not speak for an extension type
+                        break
+                    continue
             if isinstance(seg, str) and seg.startswith("tagged-union["):
                 if not _branch_relevant("tagged", value):
                     keep = False
                     break
                 tagged = True
                 continue
-            if isinstance(seg, str) and seg.startswith("function-wrap[_read_native_types"):
+            if isinstance(seg, str) and seg.startswith(("function-wrap[_read_native_types", "function-wrap[route")):
                 if not _branch_relevant("namespaced", value):
                     keep = False
                     break

@@ -37,7 +37,8 @@ from .arguments import (
     schema_failures,
     validator_failures,
 )
-from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, plain_json
+from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
+from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -49,11 +50,14 @@ __all__ = [
     "check_stream",
     "check_tool",
     "check_transcript",
+    "foreign_state",
     "gate",
+    "infer_source",
 ]
 
 
 _ABSENT = object()
+_FUNCTION = by_call_type["function_call"]
 
 
 class GateReason(StrEnum):
@@ -193,8 +197,9 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     name (shared definitions, resolved in-process; nothing is ever fetched).
 
     The checks run in this order and the first that fails is the reason: `namespaced` (type contains
-    `:` or is not a string), `not_function_call`, `status` (not `completed`), `arguments_type` (not a
-    string), `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
+    `:` or is not a string), `not_function_call`, `status` (not `completed`, except an `in_progress` call
+    whose `caller` is a program: it waits for its output), `arguments_type` (not a string),
+    `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
     not 1-64 characters, invalid `name`, ...), `name` (a whole tool was given and the call names
     another), `arguments_parse` (not strict JSON, see `replayable.arguments.parse_arguments`),
     `arguments_schema` (not a JSON object, or fails the schema), else `ok`.
@@ -219,7 +224,7 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
         return GateResult(GateReason.NAMESPACED, detail=f"{what} is not portable and is never executed")
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
-    if status != "completed":
+    if status != "completed" and not program_call_waiting(_FUNCTION, status, _field(item, "caller"), None):
         return GateResult(GateReason.STATUS, detail=f"status is {status!r}; only a completed call may run")
     if type(args) is not str:
         return GateResult(
@@ -287,6 +292,10 @@ class ViolationCode(StrEnum):
     """A reasoning item with an `id` not immediately followed by an item with an `id`."""
     FOREIGN_EXTENSION_ITEM = "foreign_extension_item"
     """A namespaced item of a provider other than the replay target."""
+    FOREIGN_PROVIDER_STATE = "foreign_provider_state"
+    """Reasoning `encrypted_content` or a compaction item written by a provider other than the target."""
+    SAFETY_CHECK_NOT_ACKNOWLEDGED = "safety_check_not_acknowledged"
+    """A computer_call_output that does not acknowledge every pending safety check of its call."""
     UNKNOWN_TOOL = "unknown_tool"
     """A call to a tool that is not in `tools`."""
     TOOL_NOT_ALLOWED = "tool_not_allowed"
@@ -410,6 +419,7 @@ class _View:
     name: Any
     arguments: Any
     namespaced: bool
+    src: Any = None  # the model or JSON object, for the fields only some families read
 
 
 def _view(item: Any) -> _View:
@@ -433,6 +443,7 @@ def _view(item: Any) -> _View:
             None if n is MISSING else n,
             None if a is MISSING else a,
             isinstance(item, NamespacedBase),
+            item,
         )
     t = _field(item, "type")
     if t is None and isinstance(item, Mapping) and "role" in item:
@@ -445,6 +456,7 @@ def _view(item: Any) -> _View:
         name=_field(item, "name"),
         arguments=_field(item, "arguments"),
         namespaced=isinstance(t, str) and ":" in t,
+        src=item,
     )
 
 
@@ -473,6 +485,7 @@ def check_transcript(
     pending_ok: bool = False,
     allowed_tools: Iterable[str] | None = None,
     side: Side | None = None,
+    source: str | None = None,
     registry: Mapping[str, Any] | None = None,
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
@@ -490,7 +503,11 @@ def check_transcript(
     `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
-    an `incomplete` item is the last item of a response.
+    an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
+    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
+    reasoning `encrypted_content` and compaction items from any other
+    (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
+    Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
@@ -525,7 +542,9 @@ def check_transcript(
                 model, view = _read_item(i, raw, side, provider, add)
                 parsed.append(model)
                 views.append(view)
-        pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, registry)
+        if target is not None and source is None:
+            source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
+        pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
 
@@ -539,6 +558,7 @@ def check_stream(
     pending_ok: bool = False,
     allowed_tools: Iterable[str] | None = None,
     side: Side | None = None,
+    source: str | None = None,
     registry: Mapping[str, Any] | None = None,
 ) -> TranscriptReport:
     """`check_transcript` for transcripts too large to hold: items are read one at a time from any
@@ -547,7 +567,8 @@ def check_stream(
     Arguments and violations are exactly those of `check_transcript` (same rules, codes, order), but
     the report's `items` is empty. Memory holds the rule state only: the item ids and call ids seen so
     far (for the uniqueness and pairing rules), the calls still open, and the violations found; never
-    the items. Raises `ValueError` only for bad arguments.
+    the items. The provider state rule takes `source`, else `provider` (the items are not seen in
+    advance). Raises `ValueError` only for bad arguments.
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -561,7 +582,7 @@ def check_stream(
         violations.append(Violation(index, code, message, path))
 
     allowed = _allowed(allowed_tools)
-    cross = _CrossRules(add, target, tool_index(tools), allowed, side, registry)
+    cross = _CrossRules(add, target, tool_index(tools), allowed, side, source or provider, registry)
     pend = _PendingRule(add)
     prev: _View | None = None
     for i, raw in enumerate(items):
@@ -644,6 +665,8 @@ def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -
 
 
 _BARRIERS = frozenset({"message", "compaction", "item_reference"})
+_CALLS = by_call_type
+_OUTPUTS = by_output_type
 
 
 def _run_rules(
@@ -654,10 +677,11 @@ def _run_rules(
     allowed: set[str] | None,
     side: Side | None,
     pending_ok: bool,
+    source: str | None = None,
     registry: Mapping[str, Any] | None = None,
 ) -> list[int]:
     """Run the cross-item rules and the pending-call rule over all views in one pass; returns pending."""
-    cross = _CrossRules(add, target, tool_params, allowed, side, registry)
+    cross = _CrossRules(add, target, tool_params, allowed, side, source, registry)
     pend = _PendingRule(add)
     cross_step, pend_step = cross.step, pend.step
     last = len(views) - 1
@@ -667,13 +691,86 @@ def _run_rules(
     return pend.finish(pending_ok)
 
 
+def foreign_state(item: Any, source: str | None, target: str) -> str | None:
+    """Why `item` holds provider state that `target` cannot read, or None.
+
+    Reasoning with `encrypted_content` and compaction items carry state only the provider that wrote it
+    can read; `source` is that provider's slug (None: unknown, which never matches a target). The one rule
+    behind both `check_transcript(..., target=)` and `prepare_replay`.
+    """
+    if source == target:
+        return None
+    t = _field(item, "type")
+    owner = repr(source or "unknown")
+    if t == "compaction":
+        return f"compaction state belongs to provider {owner}, not {target!r}"
+    if t == "reasoning" and _field(item, "encrypted_content"):
+        return f"reasoning encrypted_content belongs to provider {owner}, not {target!r}"
+    return None
+
+
+def infer_source(items: Iterable[Any], provider: Provider = None) -> str | None:
+    """The slug of the provider items came from: `provider`, else `openai` for `openai` SDK objects, else the
+    one slug of their namespaced items, else None (unknown)."""
+    if provider is not None:
+        return provider
+    slugs: set[str] = set()
+    for item in items:
+        if is_openai_model(item):
+            return "openai"
+        t = _field(item, "type")
+        if isinstance(t, str) and ":" in t:
+            slugs.add(t.split(":", 1)[0])
+    return slugs.pop() if len(slugs) == 1 else None
+
+
+def _key(v: _View, name: str) -> Any:
+    if name == "call_id":
+        return v.call_id
+    if name == "id":
+        return v.id
+    return _field(v.src, name)
+
+
+def _output_key(fam: CallFamily, v: _View) -> Any:
+    for name in fam.output_keys:
+        key = _key(v, name)
+        if key is not None:
+            return key
+    return None
+
+
+def _ids(value: Any) -> list[str]:
+    """The `id`s of a list of objects (safety checks)."""
+    out: list[str] = []
+    if isinstance(value, list | tuple):
+        for x in value:
+            i = _field(x, "id")
+            if isinstance(i, str):
+                out.append(i)
+    return out
+
+
 class _CrossRules:
     """The cross-item rules as a state machine fed one item at a time, with the next item as lookahead
-    (`nxt` is None for the last item). Holds per-id and per-call state only, never the items."""
+    (`nxt` is None for the last item). Holds per-id and per-call state only, never the items. Calls and
+    their outputs follow the one table of call families (`replayable.families.FAMILIES`)."""
 
     __slots__ = (
-        "add", "target", "tool_params", "allowed", "side", "registry", "ids", "calls", "answered", "unfinished"
-    )  # fmt: skip
+        "add",
+        "target",
+        "tool_params",
+        "allowed",
+        "side",
+        "source",
+        "registry",
+        "ids",
+        "calls",
+        "answered",
+        "unfinished",
+        "programs",
+        "to_acknowledge",
+    )
 
     def __init__(
         self,
@@ -682,33 +779,43 @@ class _CrossRules:
         tool_params: dict[str, ToolSpec | SchemaError] | None,
         allowed: set[str] | None,
         side: Side | None,
+        source: str | None = None,
         registry: Mapping[str, Any] | None = None,
     ) -> None:
         self.add, self.target, self.tool_params, self.allowed, self.side = add, target, tool_params, allowed, side
+        self.source = source
         self.registry = registry
         self.ids: dict[str, int] = {}
-        self.calls: dict[str, int] = {}
-        self.answered: set[str] = set()
-        self.unfinished: set[str] = set()
+        self.calls: dict[tuple[str, str], int] = {}
+        self.answered: set[tuple[str, str]] = set()
+        self.unfinished: set[tuple[str, str]] = set()
+        self.programs: set[str] = set()
+        self.to_acknowledge: dict[tuple[str, str], list[str]] = {}
 
     def step(self, i: int, v: _View, nxt: _View | None) -> None:
-        add, target, ids, calls = self.add, self.target, self.ids, self.calls
+        add, target, ids = self.add, self.target, self.ids
         vid, vtype = v.id, v.type
         if vid and type(vid) is str:
             if vid in ids:
                 add(i, ViolationCode.DUPLICATE_ITEM_ID, f"item id {vid!r} already used by item {ids[vid]}", "/id")
             else:
                 ids[vid] = i
-        if v.namespaced and target is not None and isinstance(vtype, str):
-            slug = v.type.split(":", 1)[0]
-            if slug != target:
-                add(
-                    i,
-                    ViolationCode.FOREIGN_EXTENSION_ITEM,
-                    f"{v.type} belongs to provider {slug!r}, not to the target {target!r}: provider items are not "
-                    "portable; drop it or convert it to portable content (replayable.prepare_replay)",
-                    "/type",
-                )
+        if target is not None and isinstance(vtype, str):
+            if v.namespaced:
+                slug = vtype.split(":", 1)[0]
+                if slug != target:
+                    add(
+                        i,
+                        ViolationCode.FOREIGN_EXTENSION_ITEM,
+                        f"{vtype} belongs to provider {slug!r}, not to the target {target!r}: provider items are "
+                        "not portable; drop it or convert it to portable content (replayable.prepare_replay)",
+                        "/type",
+                    )
+            elif vtype in ("reasoning", "compaction"):
+                why = foreign_state(v.src, self.source, target)
+                if why is not None:
+                    path = "/encrypted_content" if vtype == "reasoning" else ""
+                    add(i, ViolationCode.FOREIGN_PROVIDER_STATE, why + " (replayable.prepare_replay drops it)", path)
         if vtype == "reasoning" and vid and type(vid) is str:
             if nxt is None or not (isinstance(nxt.id, str) and nxt.id):
                 what = "nothing follows it" if nxt is None else f"item {i + 1} has no id"
@@ -725,75 +832,120 @@ class _CrossRules:
                 "an incomplete item is terminal and must be the last item of its response",
                 "/status",
             )
-        if vtype == "function_call" and not v.namespaced:
-            _call_rules(i, v, add, calls, self.unfinished, self.tool_params, self.allowed, self.registry)
-        elif vtype == "function_call_output" and not v.namespaced:
-            cid = v.call_id
-            if not isinstance(cid, str):
-                return
-            if cid not in calls:
+        if not isinstance(vtype, str):
+            return
+        fam = _CALLS.get(vtype)
+        if fam is not None:
+            self._call(i, v, fam)
+            return
+        fam = _OUTPUTS.get(vtype)
+        if fam is not None:
+            self._output(i, v, fam)
+
+    def _call(self, i: int, v: _View, fam: CallFamily) -> None:
+        add = self.add
+        key = _key(v, fam.call_key)
+        slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
+        if slot is not None:
+            if slot in self.calls:
                 add(
                     i,
-                    ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
-                    f"no earlier function_call has call_id {cid!r} (outputs pair with calls by call_id, byte for byte)",
-                    "/call_id",
+                    ViolationCode.DUPLICATE_CALL_ID,
+                    f"{fam.call_key} {key!r} already used by item {self.calls[slot]}",
+                    "/" + fam.call_key,
                 )
-            elif cid in self.answered:
+            else:
+                self.calls[slot] = i
+        finished = True
+        if type(v.status) is str and v.status in fam.unfinished:
+            waiting = program_call_waiting(fam, v.status, _field(v.src, "caller"), self.programs)
+            if not waiting:
+                finished = False
+                code = (
+                    ViolationCode.INCOMPLETE_CALL_REPLAYED
+                    if v.status == "incomplete"
+                    else ViolationCode.IN_PROGRESS_CALL_REPLAYED
+                )
+                hint = ""
+                if fam.program_callable and _field(_field(v.src, "caller"), "type") == "program":
+                    hint = "; a call issued by a program waits for its output only while that program item is in view"
                 add(
                     i,
-                    ViolationCode.DUPLICATE_OUTPUT,
-                    f"call {cid!r} (item {calls[cid]}) was already answered",
-                    "/call_id",
+                    code,
+                    f"{fam.name} status is {v.status!r}: only a finished call may be replayed or answered (its "
+                    f"arguments may be truncated){hint}",
+                    "/status",
                 )
-            elif cid in self.unfinished:
+                if slot is not None:
+                    self.unfinished.add(slot)
+        if fam.call_type == "openai:program" and isinstance(key, str):
+            self.programs.add(key)
+        if fam.acknowledge is not None and slot is not None:
+            self.to_acknowledge[slot] = _ids(_field(v.src, fam.acknowledge[0]))
+        if fam.call_type == "function_call":
+            _call_rules(i, v, add, finished, self.tool_params, self.allowed, self.registry)
+
+    def _output(self, i: int, v: _View, fam: CallFamily) -> None:
+        add = self.add
+        key = _output_key(fam, v)
+        if not isinstance(key, str):
+            return  # a server-run tool search's output names no call
+        slot = (fam.call_type, key)
+        path = "/" + next((k for k in fam.output_keys if _key(v, k) is not None), fam.output_keys[0])
+        if slot not in self.calls:
+            add(
+                i,
+                ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL,
+                f"no earlier {fam.name} has {fam.call_key} {key!r} (a {fam.output_type} pairs with its call by "
+                f"{fam.call_key}, byte for byte)",
+                path,
+            )
+        elif slot in self.answered:
+            add(
+                i,
+                ViolationCode.DUPLICATE_OUTPUT,
+                f"{fam.name} {key!r} (item {self.calls[slot]}) was already answered",
+                path,
+            )
+        elif slot in self.unfinished:
+            add(
+                i,
+                ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
+                f"{fam.name} {key!r} (item {self.calls[slot]}) is not finished; an unfinished call is never answered",
+                path,
+            )
+        if fam.acknowledge is not None and slot in self.to_acknowledge:
+            acked = set(_ids(_field(v.src, fam.acknowledge[1])))
+            missing = [c for c in self.to_acknowledge[slot] if c not in acked]
+            if missing:
                 add(
                     i,
-                    ViolationCode.OUTPUT_FOR_UNFINISHED_CALL,
-                    f"call {cid!r} (item {calls[cid]}) is not completed; an unfinished call must not be answered",
-                    "/call_id",
+                    ViolationCode.SAFETY_CHECK_NOT_ACKNOWLEDGED,
+                    f"{fam.name} {key!r} (item {self.calls[slot]}) raised {fam.acknowledge[0]} "
+                    f"{', '.join(map(repr, missing))}, which this output does not list in {fam.acknowledge[1]}",
+                    "/" + fam.acknowledge[1],
                 )
-            self.answered.add(cid)
+        self.answered.add(slot)
 
 
 def _call_rules(
     i: int,
     v: _View,
     add: Any,
-    calls: dict[str, int],
-    unfinished: set[str],
+    finished: bool,
     tool_params: dict[str, ToolSpec | SchemaError] | None,
     allowed: set[str] | None,
     registry: Mapping[str, Any] | None = None,
 ) -> None:
-    cid = v.call_id
-    if isinstance(cid, str):
-        if cid in calls:
-            add(i, ViolationCode.DUPLICATE_CALL_ID, f"call_id {cid!r} already used by item {calls[cid]}", "/call_id")
-        else:
-            calls[cid] = i
-    if v.status in ("in_progress", "incomplete"):
-        code = (
-            ViolationCode.INCOMPLETE_CALL_REPLAYED
-            if v.status == "incomplete"
-            else ViolationCode.IN_PROGRESS_CALL_REPLAYED
-        )
-        add(
-            i,
-            code,
-            f"call status is {v.status!r}: only a completed call may be replayed or answered (its arguments "
-            "may be truncated)",
-            "/status",
-        )
-        if isinstance(cid, str):
-            unfinished.add(cid)
+    """The rules a function call's tool definition adds: allowed names, known tool, arguments."""
     name = v.name
     if allowed is not None and isinstance(name, str) and name not in allowed:
         listed = ", ".join(sorted(allowed)) or "none"
         add(i, ViolationCode.TOOL_NOT_ALLOWED, f"tool {name!r} is not in allowed_tools ({listed})", "/name")
     if tool_params is None:
         # Without tools only the JSON itself is checked: a call whose arguments are not strict JSON
-        # cannot have run, and an unfinished call is already reported above.
-        if isinstance(v.arguments, str) and v.status not in ("in_progress", "incomplete"):
+        # cannot have run, and an unfinished call is already reported.
+        if isinstance(v.arguments, str) and finished:
             why = json_syntax_error(v.arguments)
             if why is not None:
                 add(i, ViolationCode.ARGUMENTS_PARSE, why, "/arguments")
@@ -834,46 +986,67 @@ def _call_rules(
 
 
 class _PendingRule:
-    """The pending-call rule fed one item at a time; holds the open calls only."""
+    """The pending-call rule fed one item at a time; holds the open calls only (every family whose call
+    needs an output from the client)."""
 
-    __slots__ = ("add", "open_calls")
+    __slots__ = ("add", "open_calls", "programs")
 
     def __init__(self, add: Any) -> None:
         self.add = add
-        self.open_calls: dict[str, int] = {}
+        self.open_calls: dict[tuple[str, str], int] = {}
+        self.programs: set[str] = set()
 
     def step(self, i: int, v: _View) -> None:
         open_calls = self.open_calls
-        if v.namespaced:
-            return
         vtype = v.type
-        if vtype == "function_call" and isinstance(v.call_id, str):
-            if v.status not in ("in_progress", "incomplete"):
-                open_calls.setdefault(v.call_id, i)
-        elif vtype == "function_call_output" and isinstance(v.call_id, str):
-            open_calls.pop(v.call_id, None)
-        elif open_calls and (not isinstance(vtype, str) or vtype in _BARRIERS):  # a list `type` is unhashable
-            for cid, j in sorted(open_calls.items(), key=lambda kv: kv[1]):
-                self.add(
-                    j,
-                    ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                    f"call {cid!r} has no function_call_output before item {i}; answer every call before the "
-                    "conversation moves on",
-                    "/call_id",
+        if not isinstance(vtype, str):  # a list `type` is unhashable
+            if open_calls:
+                self._close(i)
+            return
+        fam = _CALLS.get(vtype)
+        if fam is not None:
+            key = _key(v, fam.call_key)
+            if fam.call_type == "openai:program" and isinstance(key, str):
+                self.programs.add(key)
+            if isinstance(key, str) and fam.needs_output(v.src):
+                unfinished = type(v.status) is str and v.status in fam.unfinished and not program_call_waiting(
+                    fam, v.status, _field(v.src, "caller"), self.programs
                 )
-            open_calls.clear()
+                if not unfinished:
+                    open_calls.setdefault((fam.call_type, key), i)
+            return
+        fam = _OUTPUTS.get(vtype)
+        if fam is not None:
+            key = _output_key(fam, v)
+            if isinstance(key, str):
+                open_calls.pop((fam.call_type, key), None)
+        elif open_calls and vtype in _BARRIERS:
+            self._close(i)
+
+    def _close(self, i: int) -> None:
+        for (ctype, key), j in sorted(self.open_calls.items(), key=lambda kv: kv[1]):
+            fam = _CALLS[ctype]
+            self.add(
+                j,
+                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                f"{fam.name} {key!r} has no {fam.output_type} before item {i}; answer every call before the "
+                "conversation moves on",
+                "/" + fam.call_key,
+            )
+        self.open_calls.clear()
 
     def finish(self, pending_ok: bool) -> list[int]:
         trailing = sorted(self.open_calls.items(), key=lambda kv: kv[1])
         if pending_ok:
             return [j for _, j in trailing]
-        for cid, j in trailing:
+        for (ctype, key), j in trailing:
+            fam = _CALLS[ctype]
             self.add(
                 j,
                 ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                f"call {cid!r} has no function_call_output (pass pending_ok=True when the transcript "
+                f"{fam.name} {key!r} has no {fam.output_type} (pass pending_ok=True when the transcript "
                 "ends with calls still to be executed)",
-                "/call_id",
+                "/" + fam.call_key,
             )
         return []
 

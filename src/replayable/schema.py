@@ -43,6 +43,11 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
     "a call is answered before any item other than another call or an output follows it "
     "(parallel calls, then their outputs, are fine)",
     "a function_call whose status is in_progress or incomplete is never replayed or answered",
+    "every call family (custom_tool_call, computer_call, local_shell_call, shell_call, apply_patch_call, "
+    "tool_search_call, program, mcp_approval_request) pairs with its output the same way, and a "
+    "computer_call_output acknowledges every pending safety check of its call",
+    "with a target provider, reasoning encrypted_content and compaction items from another provider are not "
+    "replayed",
     "in a response's output, an incomplete item is the last item",
     "item ids are unique within a transcript",
     "a reasoning item with an id is immediately followed by an item with an id (the item it produced)",
@@ -266,6 +271,47 @@ class _Bundler:
         return out
 
 
+_OA = "openai/"
+#: `schemas/openai/` files that are not items (shared shapes and annotations).
+_OPENAI_NOT_ITEMS = frozenset({"common.json", "file_citation.json", "container_file_citation.json", "file_path.json"})
+
+
+def _openai_items(root: Path, side: str) -> list[str]:
+    """The OpenAI item schemas of `side` (the same table as `replayable.native`): on the input side the
+    `*_param.json` form where there is one, on the output side the forms without `_param`."""
+    folder = root / "openai"
+    if not folder.is_dir() or side not in ("input", "output"):
+        return []
+    names = sorted(p.name for p in folder.glob("*.json") if p.name not in _OPENAI_NOT_ITEMS)
+    if side == "output":
+        return [_OA + n for n in names if not n.endswith("_param.json")]
+    return [
+        _OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names
+    ]
+
+
+def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
+    """OpenAI's own items and annotations with a known payload: typed branches, which the generic
+    `NamespacedItem` / `NamespacedPart` then exclude (a malformed known item is refused, as by the models)."""
+    items = _openai_items(root, side)
+    if not items:
+        return
+    refs = [b.ref(ref, None) for ref in items]
+    body["oneOf"][-1:-1] = [{"$ref": r} for r in refs]
+    tags = [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs]
+    _exclude(b.defs["NamespacedItem"], tags)
+    notes = [_OA + n for n in ("file_citation.json", "container_file_citation.json", "file_path.json")]
+    if "Annotation" in b.defs:
+        note_refs = [b.ref(ref, None) for ref in notes]
+        b.defs["Annotation"]["anyOf"][-1:-1] = [{"$ref": r} for r in note_refs]
+        _exclude(b.defs["NamespacedPart"], [b.defs[r[8:]]["properties"]["type"]["const"] for r in note_refs])
+
+
+def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
+    schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
+    schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
+
+
 def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     """Build the bundle of `side` from the source schemas below `root` (default: this checkout's `schemas/`).
 
@@ -285,6 +331,7 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     else:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
+        _add_openai(b, root, side, body)
         intro = "This schema judges one item at a time. Rules across the items of a transcript, checked by "
         intro += "replayable.check_transcript and not expressible in JSON Schema:"
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))

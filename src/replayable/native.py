@@ -1,0 +1,192 @@
+"""OpenAI's native items and annotations as typed namespaced models.
+
+OpenAI's Responses API has item types the Open Responses spec does not define (`web_search_call`,
+`mcp_call`, `custom_tool_call`, ...). Under the spec's extension rules they are namespaced items of the
+`openai` slug: `openai:web_search_call`. This module names the models generated from `schemas/openai/`
+and says which model reads which type on which side:
+
+- `OUTPUT_TYPES` / `INPUT_TYPES`: namespaced type (`openai:<name>`) -> model, for a response's `output`
+  (OpenAI's `ResponseOutputItem`) and for a request's `input` (`ResponseInputItem`). Where OpenAI's input
+  form differs (ids and statuses optional) the input side has a `*Param` model.
+- `ANNOTATION_TYPES`: `openai:file_citation`, `openai:container_file_citation`, `openai:file_path`.
+
+Every typed model is a subclass of `NamespacedItem` (or `NamespacedPart`): code that treats provider
+items as opaque keeps working, `slug` is `openai`, and in OpenAI mode (`provider="openai"`) the
+un-prefixed type is read and dumped back exactly as OpenAI sent it. A known OpenAI type always
+validates against its model: a malformed one is an error, never an opaque fallback. Unknown `slug:name`
+types stay `NamespacedItem`. Source: OpenAI's OpenAPI document 2.3.0 and `openai.types.responses` 3.57.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from ._base import TYPED_CLASSES, NamespacedPartBase
+from ._generated.open_responses.namespaced_item import NamespacedItem
+from ._generated.open_responses.namespaced_part import NamespacedPart
+from ._generated.openai.additional_tools import AdditionalTools
+from ._generated.openai.additional_tools_param import AdditionalToolsParam
+from ._generated.openai.apply_patch_call import ApplyPatchCall
+from ._generated.openai.apply_patch_call_output import ApplyPatchCallOutput
+from ._generated.openai.apply_patch_call_output_param import ApplyPatchCallOutputParam
+from ._generated.openai.apply_patch_call_param import ApplyPatchCallParam
+from ._generated.openai.code_interpreter_call import CodeInterpreterCall
+from ._generated.openai.compaction_trigger_param import CompactionTriggerParam
+from ._generated.openai.computer_call import ComputerCall
+from ._generated.openai.computer_call_output import ComputerCallOutput
+from ._generated.openai.computer_call_output_param import ComputerCallOutputParam
+from ._generated.openai.configuration_update_param import ConfigurationUpdateParam
+from ._generated.openai.container_file_citation import ContainerFileCitation
+from ._generated.openai.custom_tool_call import CustomToolCall
+from ._generated.openai.custom_tool_call_output import CustomToolCallOutput
+from ._generated.openai.custom_tool_call_output_param import CustomToolCallOutputParam
+from ._generated.openai.custom_tool_call_param import CustomToolCallParam
+from ._generated.openai.file_citation import FileCitation
+from ._generated.openai.file_path import FilePath
+from ._generated.openai.file_search_call import FileSearchCall
+from ._generated.openai.image_generation_call import ImageGenerationCall
+from ._generated.openai.local_shell_call import LocalShellCall
+from ._generated.openai.local_shell_call_output import LocalShellCallOutput
+from ._generated.openai.mcp_approval_request import McpApprovalRequest
+from ._generated.openai.mcp_approval_response import McpApprovalResponse
+from ._generated.openai.mcp_approval_response_param import McpApprovalResponseParam
+from ._generated.openai.mcp_call import McpCall
+from ._generated.openai.mcp_list_tools import McpListTools
+from ._generated.openai.program import Program
+from ._generated.openai.program_output import ProgramOutput
+from ._generated.openai.shell_call import ShellCall
+from ._generated.openai.shell_call_output import ShellCallOutput
+from ._generated.openai.shell_call_output_param import ShellCallOutputParam
+from ._generated.openai.shell_call_param import ShellCallParam
+from ._generated.openai.tool_search_call import ToolSearchCall
+from ._generated.openai.tool_search_call_param import ToolSearchCallParam
+from ._generated.openai.tool_search_output import ToolSearchOutput
+from ._generated.openai.tool_search_output_param import ToolSearchOutputParam
+from ._generated.openai.web_search_call import WebSearchCall
+
+__all__ = [
+    "ANNOTATION_TYPES",
+    "INPUT_TYPES",
+    "OUTPUT_TYPES",
+    "AdditionalTools",
+    "AdditionalToolsParam",
+    "ApplyPatchCall",
+    "ApplyPatchCallOutput",
+    "ApplyPatchCallOutputParam",
+    "ApplyPatchCallParam",
+    "CodeInterpreterCall",
+    "CompactionTriggerParam",
+    "ComputerCall",
+    "ComputerCallOutput",
+    "ComputerCallOutputParam",
+    "ConfigurationUpdateParam",
+    "ContainerFileCitation",
+    "CustomToolCall",
+    "CustomToolCallOutput",
+    "CustomToolCallOutputParam",
+    "CustomToolCallParam",
+    "FileCitation",
+    "FilePath",
+    "FileSearchCall",
+    "ImageGenerationCall",
+    "LocalShellCall",
+    "LocalShellCallOutput",
+    "McpApprovalRequest",
+    "McpApprovalResponse",
+    "McpApprovalResponseParam",
+    "McpCall",
+    "McpListTools",
+    "Program",
+    "ProgramOutput",
+    "ShellCall",
+    "ShellCallOutput",
+    "ShellCallOutputParam",
+    "ShellCallParam",
+    "ToolSearchCall",
+    "ToolSearchCallParam",
+    "ToolSearchOutput",
+    "ToolSearchOutputParam",
+    "WebSearchCall",
+    "input_fields",
+    "typed_model",
+]
+
+#: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
+_BOTH: tuple[type[NamespacedItem], ...] = (
+    WebSearchCall,
+    FileSearchCall,
+    ComputerCall,
+    CodeInterpreterCall,
+    ImageGenerationCall,
+    LocalShellCall,
+    LocalShellCallOutput,
+    McpCall,
+    McpListTools,
+    McpApprovalRequest,
+    Program,
+    ProgramOutput,
+)
+#: (output form, input form) where OpenAI's input form is looser (id and status optional).
+_PAIRS: tuple[tuple[type[NamespacedItem], type[NamespacedItem]], ...] = (
+    (ComputerCallOutput, ComputerCallOutputParam),
+    (ShellCall, ShellCallParam),
+    (ShellCallOutput, ShellCallOutputParam),
+    (ApplyPatchCall, ApplyPatchCallParam),
+    (ApplyPatchCallOutput, ApplyPatchCallOutputParam),
+    (McpApprovalResponse, McpApprovalResponseParam),
+    (CustomToolCall, CustomToolCallParam),
+    (CustomToolCallOutput, CustomToolCallOutputParam),
+    (ToolSearchCall, ToolSearchCallParam),
+    (ToolSearchOutput, ToolSearchOutputParam),
+    (AdditionalTools, AdditionalToolsParam),
+)
+#: Item types OpenAI only accepts as input.
+_INPUT_ONLY: tuple[type[NamespacedItem], ...] = (CompactionTriggerParam, ConfigurationUpdateParam)
+
+
+def _tag(model: type[Any]) -> str:
+    """The namespaced type a generated model pins (`openai:web_search_call`)."""
+    literal: Any = model.model_fields["type"].annotation
+    (value,) = literal.__args__
+    return str(value)
+
+
+OUTPUT_TYPES: MappingProxyType[str, type[NamespacedItem]] = MappingProxyType(
+    {_tag(m): m for m in (*_BOTH, *(out for out, _ in _PAIRS))}
+)
+"""Namespaced type -> model for the items of a response's `output` (OpenAI's `ResponseOutputItem`)."""
+
+INPUT_TYPES: MappingProxyType[str, type[NamespacedItem]] = MappingProxyType(
+    {_tag(m): m for m in (*_BOTH, *(inp for _, inp in _PAIRS), *_INPUT_ONLY)}
+)
+"""Namespaced type -> model for the items of a request's `input` (OpenAI's `ResponseInputItem`)."""
+
+ANNOTATION_TYPES: MappingProxyType[str, type[NamespacedPart]] = MappingProxyType(
+    {_tag(m): m for m in (FileCitation, ContainerFileCitation, FilePath)}
+)
+"""Namespaced type -> model for OpenAI's own annotations inside `output_text`."""
+
+#: Every OpenAI type with a model, un-prefixed (what OpenAI sends): output, input and annotations.
+NATIVE_NAMES: frozenset[str] = frozenset(t.split(":", 1)[1] for t in (*OUTPUT_TYPES, *INPUT_TYPES, *ANNOTATION_TYPES))
+
+NamespacedPartBase.typed_models = ANNOTATION_TYPES
+TYPED_CLASSES.update(OUTPUT_TYPES.values(), INPUT_TYPES.values(), ANNOTATION_TYPES.values())
+
+
+def typed_model(type_: str, side: str = "output") -> type[NamespacedItem] | None:
+    """The model of an OpenAI item type on `side` ("input" or "output"), prefixed (`openai:mcp_call`) or
+    as OpenAI sends it (`mcp_call`); `None` when the type has no model (it is then an opaque
+    `NamespacedItem`)."""
+    table = INPUT_TYPES if side == "input" else OUTPUT_TYPES
+    return table.get(type_ if ":" in type_ else "openai:" + type_)
+
+
+def input_fields(item: NamespacedItem) -> frozenset[str] | None:
+    """The wire names of the fields OpenAI's input form of this typed item declares (what `to_input` and
+    `prepare_replay` keep), or None for an item without a typed input form."""
+    model = INPUT_TYPES.get(getattr(item, "type", ""))
+    if model is None or type(item) not in TYPED_CLASSES:
+        return None
+    own = model.__annotations__  # the fields its schema declares, not the generic parent's id and status
+    return frozenset(f.alias or name for name, f in model.model_fields.items() if name in own)
