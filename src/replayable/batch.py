@@ -85,20 +85,36 @@ def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
 
     inp = read_input(path, max_bytes=max_bytes)
     try:
-        return _check_input(args, inp, tools, out)
+        return _check_input(args, inp, tools, out, _previous(args, max_bytes))
     finally:
         inp.close()
 
 
-def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output) -> int:
+def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
+    """The `--previous` document (the response a request continues, or its output), or None."""
+    path = getattr(args, "previous", None)
+    if path is None:
+        return None
+    prev = read_input(path, max_bytes=max_bytes)
+    try:
+        return prev.value()
+    finally:
+        prev.close()
+
+
+def _check_input(
+    args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output, previous: Any = None
+) -> int:
     from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
 
     name = inp.name
+    if previous is not None and (inp.kind is Kind.SSE or args.agents):
+        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
         return _stream(
             stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
         )
-    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first):
+    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first) and previous is None:
         function_tools, findings = _tool_file(tools())
         count = 0
 
@@ -114,6 +130,8 @@ def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[
         out.write(reports.format_report(report, findings, count, args.format, name))
         return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
     value = inp.value()
+    if stream.is_event_list(value) and previous is not None:
+        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if stream.is_event_list(value):
         return _stream(
             stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
@@ -125,13 +143,15 @@ def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[
     if args.tools:  # a --tools file replaces the request body's tools
         function_tools, findings = _tool_file(tools())
     report = check_transcript(
-        transcript.items,
+        # a request body as a whole: with previous_response_id its outputs may answer calls outside it
+        value if transcript.kind == "request" else transcript.items,
         tools=function_tools,
         target=args.target,
         provider=args.provider,
         pending_ok=args.pending_ok or transcript.kind == "response",  # a response asks for its calls to run
         allowed_tools=transcript.allowed_tools,
         side=transcript.side,  # type: ignore[arg-type]
+        previous=previous,
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS

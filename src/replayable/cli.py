@@ -204,6 +204,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--pending-ok", action="store_true", help="trailing calls without output are pending, not errors"
     )
+    check.add_argument(
+        "--previous",
+        metavar="RESPONSE.json",
+        help="the response a request body continues (previous_response_id), or its output items: the "
+        "request's function_call_outputs are paired with that response's calls",
+    )
     check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
     check.add_argument(

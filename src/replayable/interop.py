@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
+from .continuation import body_items
 from .items import (
     Compaction,
     CompactionParam,
@@ -97,12 +98,15 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
 
 
 def _item_list(items: Any) -> list[Any]:
-    """A list of items: a list (or iterable) of items, or a Response (`openai` SDK object or dict) whose
-    `output` holds them. Raises `ItemError` for anything else."""
+    """A list of items: a list (or iterable) of items, a Response (`openai` SDK object, dict or ours) whose
+    `output` holds them, or a request body whose `input` does. Raises `ItemError` for anything else."""
     if isinstance(items, BaseModel) and isinstance(getattr(items, "output", None), list):
         return list(getattr(items, "output"))  # noqa: B009 - an openai Response object
     if isinstance(items, Mapping) and items.get("object") == "response" and isinstance(items.get("output"), list):
         return list(items["output"])
+    body = body_items(items)  # a request body: its input
+    if body is not None:
+        return body[0]
     if isinstance(items, str | bytes | bytearray | Mapping | BaseModel) or not isinstance(items, Iterable):
         got = "a JSON object" if isinstance(items, Mapping) else type(items).__name__
         raise _error((), "list_type", f"expected a list of items or a Response, got {got}")

@@ -37,6 +37,7 @@ from .arguments import (
     schema_failures,
     validator_failures,
 )
+from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
@@ -337,12 +338,14 @@ class TranscriptReport:
     `ok` is true when nothing is violated (pending calls allowed with `pending_ok=True` do not count);
     `violations` lists every broken rule in item order; `pending` lists the indexes of trailing calls
     still waiting for their output (only with `pending_ok=True`); `items` holds each parsed item, or
-    `None` where an item did not parse.
+    `None` where an item did not parse; `external` lists the `function_call_output`s of a continuation
+    request (one with `previous_response_id`, checked without `previous=`) whose calls are outside it.
     """
 
     violations: tuple[Violation, ...]
     pending: tuple[int, ...] = ()
     items: tuple[Any, ...] = field(default=(), repr=False)
+    external: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -487,6 +490,7 @@ def check_transcript(
     side: Side | None = None,
     source: str | None = None,
     registry: Mapping[str, Any] | None = None,
+    previous: Any = None,
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
 
@@ -509,11 +513,16 @@ def check_transcript(
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
+    `items` may also be a request body (its `input` is checked) or a whole response (its `output`, as
+    output). A request with `previous_response_id` continues a response: pass that response (or its
+    `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
+    calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
+
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
-    `side="sideways"`, `allowed_tools="get_weather"` (a string, not a collection of names), `tools`
-    that are not a list of tools, two tools with the same name (`SchemaError` for a tool in no known
-    shape).
+    `side="sideways"`, `items` that are neither a list nor a body, `allowed_tools="get_weather"` (a
+    string, not a collection of names), `tools` that are not a list of tools, two tools with the same
+    name (`SchemaError` for a tool in no known shape).
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -521,9 +530,9 @@ def check_transcript(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     tool_params = tool_index(tools)
     allowed = _allowed(allowed_tools)
-    if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
-        raise ValueError("items must be a list of items; use parse_items for JSON text")
-    raw_items = list(items)
+    unwrapped = unwrap(items, previous, side, provider)
+    raw_items, side, provider = unwrapped.items, unwrapped.side, unwrapped.provider
+    pending_ok = pending_ok or unwrapped.response  # a response's trailing calls wait to be executed
     violations: list[Violation] = []
     parsed: list[Any] = []
     views: list[_View] = []
@@ -546,7 +555,7 @@ def check_transcript(
             source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
-    return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
+    return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
 
 def check_stream(

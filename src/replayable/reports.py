@@ -131,7 +131,8 @@ def cli_message(text: str) -> str:
 
 def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
     """A transcript's report: `extra` findings (tool lint) first, then the report's violations and
-    pending calls. `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending"}`)."""
+    pending calls, and the outputs of a continuation request that answer calls outside it (`external`).
+    `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending", "external"}`)."""
     violations = [*extra, *report.violations]
     if fmt == "json":
         return json.dumps(
@@ -141,6 +142,7 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
                 "items": n_items,
                 "violations": [v.as_dict() for v in violations],
                 "pending": list(report.pending),
+                "external": list(report.external),
             },
             indent=2,
         )
@@ -150,6 +152,12 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
         lines.append(f"{name}: {where}: {v.code}: {cli_message(v.message)}")
     if report.pending:
         lines.append(f"{name}: {pending_calls(report.pending)}")
+    if report.external:
+        s = "" if len(report.external) == 1 else "s"
+        lines.append(
+            f"{name}: output{s} answering calls outside this request (previous_response_id; pass --previous "
+            f"RESPONSE.json to pair them) at item{s} {', '.join(map(str, report.external))}"
+        )
     if violations:
         bad = len({v.index for v in violations})
         lines.append(

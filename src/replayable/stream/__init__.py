@@ -6,7 +6,8 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
 
 - `events`: the 24 spec streaming events as generated models (`ResponseCreatedEvent`, ..., `ErrorEvent`),
   tagged on `type`, plus `ExtensionEvent` for `slug:name` events (kept verbatim, ignorable), and the
-  `ResponseResource` object; `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
+  `ResponseResource` object (the same class as `replayable.Response`: typed output items, tools, usage);
+  `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
 - `sse`: `parse_sse`, SSE bytes, text or lines -> event dicts (spec "Streaming": `event:` equals `type`,
   `data: [DONE]` ends the stream);
 - `assembler`: `StreamAssembler`, feed events, get finished items as they complete and the final

@@ -49,8 +49,8 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 )
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
-from replayable._generated.streaming.response_resource import ResponseResource
 from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, _not_json, is_openai_model, plain_json
+from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
 from .rules import StreamError, StreamRule
 
