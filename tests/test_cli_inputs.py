@@ -130,7 +130,7 @@ def test_stdin_works_with_jobs_and_beside_files(tmp_path: Path, stdin: Any, caps
     assert main(["check", "-", good, good, "--jobs", "2"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("<stdin>: item 1: output_without_function_call")
-    assert out[-1] == "checked 3 file(s): 2 replay-safe, 1 with violations, 0 unreadable"
+    assert out[-1] == "checked 3 files: 2 replay-safe, 1 with violations, 0 unreadable"
     stdin(jsonl([USER, CALL, OUT]))
     assert main(["check", "-", "--jobs", "4"]) == 0
 
@@ -242,7 +242,7 @@ def test_a_subdirectory_that_cannot_be_listed_is_unreadable(
         assert main(["check", str(tmp_path)]) == 2
         out = capsys.readouterr().out
         assert f"{locked}: unreadable: cannot list {locked}" in out
-        assert out.splitlines()[-1] == "checked 2 file(s): 1 replay-safe, 0 with violations, 1 unreadable"
+        assert out.splitlines()[-1] == "checked 2 files: 1 replay-safe, 0 with violations, 1 unreadable"
         assert main(["check", str(tmp_path), "--format", "json", "--jobs", "2"]) == 2
         doc = json.loads(capsys.readouterr().out)
         assert doc["summary"]["unreadable"] == 1 and doc["files"][0]["exit"] == 2

@@ -142,7 +142,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
+    """The public API (`__all__`, lazy names included) and the module's own dunders, not helper imports."""
+    return sorted({*__all__, *_LAZY_MODULES, *_LAZY_NAMES, "__version__", "__all__", "__doc__", "__name__", "__path__"})
 
 
 __all__ = [

@@ -183,8 +183,11 @@ def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int
     from .agents import format_report as format_agents_report  # noqa: PLC0415
 
     agents_report = check_event_log(events)
+    if agents_report.nothing_recognised and args.format != "json":
+        # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
+        raise InputError(format_agents_report(agents_report, "text", name))
     out.write(format_agents_report(agents_report, args.format, name))
-    if agents_report.nothing_recognised:  # e.g. a Responses transcript: no Agents API event in it
+    if agents_report.nothing_recognised:  # the JSON report (recognised: 0) stays on stdout
         return EXIT_UNREADABLE
     return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
 
@@ -202,7 +205,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     try:
         code = check_one(args, path, Output(buf))
     except (InputError, ItemError, ValueError) as exc:
-        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), first_line(exc))
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), reports.cli_message(first_line(exc)))
     except MemoryError:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), "out of memory (lower --max-bytes)")
     except Exception as exc:  # a worker must report, never die

@@ -277,7 +277,9 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         try:
             value = loads(data, name)
         except InputError as exc:
-            raise InputError(f"{name} is neither JSON nor JSONL: {str(exc).removeprefix(name).lstrip(': ')}") from None
+            detail = str(exc).removeprefix(name).lstrip(": ")
+            detail = detail.removeprefix("is not valid JSON: ").removeprefix("is ")
+            raise InputError(f"{name} is neither JSON nor JSONL: {detail}") from None
         return Input(name, Kind.JSON, data=data, first=value)
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None

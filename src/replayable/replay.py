@@ -1018,7 +1018,7 @@ def _call_rules(
         add(
             i,
             ViolationCode.ARGUMENTS_SCHEMA,
-            f"arguments {f.path or '/'} fail {f.keyword}: {f.message}",
+            f"arguments: {f.path or '/'} fails {f.keyword}: {f.message}",
             "/arguments" + f.path,
         )
 
