@@ -60,7 +60,7 @@ def test_unreadable_json_message(tmp_path: Path, capsys: pytest.CaptureFixture[s
     f.write_text('{"a":\n')
     assert main(["check", str(f)]) == 2
     err = capsys.readouterr().err
-    assert f"{f} is neither JSON nor JSONL: Expecting value" in err and "JSONL: is " not in err
+    assert f"{f} is neither JSON nor JSONL: " in err and "EOF while parsing" in err and "JSONL: is " not in err
 
 
 def test_card_and_arguments_messages_read_as_sentences() -> None:

@@ -20,8 +20,11 @@ from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_argu
 from .items import ItemError, plain_json
 from .tools import read_tool
 
-# `parse_arguments` messages start "arguments are/have/nest/contain/must": said of a card's text instead
+# `parse_arguments` messages start "arguments: <rule>" (the strict reader) or "arguments are/have/...":
+# said of a card's text instead
 _TEXT_VERBS = (
+    ("arguments: not valid JSON", "the text is not valid JSON"),
+    ("arguments: ", "the text: "),
     ("arguments are", "the text is"),
     ("arguments have", "the text has"),
     ("arguments nest", "the text nests"),
