@@ -40,19 +40,19 @@ class ResponseImageGenCallPartialImageEvent(ExtensionEvent):
     """
     Position of the event in its stream; strictly increasing.
     """
-    background: str | MISSING = MISSING
+    background: str | None | MISSING = MISSING
     """
     Background setting the generation used.
     """
-    output_format: str | MISSING = MISSING
+    output_format: str | None | MISSING = MISSING
     """
     Image file format the generation used.
     """
-    quality: str | MISSING = MISSING
+    quality: str | None | MISSING = MISSING
     """
     Image quality the generation used.
     """
-    size: str | MISSING = MISSING
+    size: str | None | MISSING = MISSING
     """
     Image size the generation used.
     """

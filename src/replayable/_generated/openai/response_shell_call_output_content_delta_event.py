@@ -6,8 +6,25 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.experimental.missing_sentinel import MISSING
 
+from replayable._base import WireModel
 from replayable._generated.streaming.extension_event import ExtensionEvent
+
+
+class ShellCallOutputDelta(WireModel):
+    """
+    A piece of what a shell command printed, split by stream.
+    """
+
+    stdout: str | None | MISSING = MISSING
+    """
+    The piece of standard output.
+    """
+    stderr: str | None | MISSING = MISSING
+    """
+    The piece of standard error.
+    """
 
 
 class ResponseShellCallOutputContentDeltaEvent(ExtensionEvent):
@@ -23,9 +40,9 @@ class ResponseShellCallOutputContentDeltaEvent(ExtensionEvent):
     """
     Index of the command inside the shell call's `action.commands`.
     """
-    delta: str
+    delta: ShellCallOutputDelta
     """
-    A piece of what the shell command printed.
+    The piece of stdout and/or stderr the command printed.
     """
     item_id: str
     """
