@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Prove the exported JSON Schemas work in another language: generate TypeScript from every bundle in
-# schemas/dist/ with json-schema-to-typescript, then compile scripts/ts/usage.ts with `tsc --noEmit`.
+# Prove the exported JSON Schemas work in other languages, for every bundle in schemas/dist/:
+#   1. json-schema-to-typescript generates TypeScript, with one name per schema type (no `LongText1`);
+#   2. scripts/ts/usage.ts compiles with `tsc --noEmit --strict`: unions narrow on `type` with a plain
+#      `switch`, no casts and no hand-written guards;
+#   3. Ajv (JSON Schema 2020-12) gives the Python parser's verdict on every instance that
+#      scripts/differential.py writes (fixtures, ../shared cases and corpus, generated and mutated values).
 #
-#   scripts/check_typescript.sh      # needs node and npm; installs the pinned tools into scripts/ts/node_modules
+#   scripts/check_typescript.sh      # needs node and npm, and the project's .venv (make install)
 #
 # Versions are pinned in scripts/ts/package.json and package-lock.json (installed with `npm ci`);
-# node_modules/ and the generated gen/ folder are git-ignored. Exit 0 when everything compiles.
+# node_modules/ and the generated gen/ folder are git-ignored. Exit 0 when all three hold.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 ts="$here/ts"
+python="${PYTHON:-$root/.venv/bin/python}"
 cd "$ts"
 
-if [[ ! -x node_modules/.bin/json2ts || ! -x node_modules/.bin/tsc || package-lock.json -nt node_modules/.package-lock.json ]]; then
+if [[ ! -x node_modules/.bin/json2ts || ! -x node_modules/.bin/tsc || ! -d node_modules/ajv || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
@@ -30,7 +35,11 @@ for schema in "${bundles[@]}"; do
   node_modules/.bin/json2ts --input "$schema" --output "gen/$name.ts" --cwd "$root/schemas/dist"
   echo "generated scripts/ts/gen/$name.ts"
 done
+node check_aliases.mjs gen "$root/schemas/dist"
 
-node_modules/.bin/tsc --project tsconfig.json --noEmit
+node_modules/.bin/tsc --project tsconfig.json --noEmit --strict
 node_modules/.bin/tsc --noEmit --strict --skipLibCheck gen/*.ts
-echo "TypeScript from schemas/dist/ compiles (json-schema-to-typescript $(node -p 'require("json-schema-to-typescript/package.json").version'), typescript $(node_modules/.bin/tsc --version | cut -d' ' -f2))"
+echo "TypeScript from schemas/dist/ compiles and narrows (json-schema-to-typescript $(node -p 'require("json-schema-to-typescript/package.json").version'), typescript $(node_modules/.bin/tsc --version | cut -d' ' -f2))"
+
+"$python" "$root/scripts/differential.py" --out gen/instances.json
+node ajv_diff.mjs gen/instances.json "$root/schemas/dist"

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
     BaseModel,
@@ -444,6 +444,34 @@ def _loads(text: str | bytes | bytearray, what: str = "") -> Any:
         raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}not valid JSON: {exc}"}]) from None
 
 
+def _members(union: Any) -> tuple[type, ...]:
+    """The model classes of an (Annotated, nested) union alias."""
+    args = get_args(union)
+    if not args:
+        return (union,)
+    if getattr(union, "__metadata__", None) is not None:  # Annotated[X, ...]
+        return _members(args[0])
+    return tuple(m for a in args for m in _members(a))
+
+
+#: The models each side returns: `parse_item(x, side=side)` gives an instance of one of these.
+_SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": _members(InputItem), "output": _members(OutputItem)}
+
+
+def _on_side(data: Any, side: Side) -> Any:
+    """A model of the other side (or not an item at all) is read again from its JSON form, so that a model
+    in gets the same verdict and the same side's model out as its JSON would."""
+    if isinstance(data, WireModel) and not isinstance(data, _SIDE_MODELS[side]):
+        return data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return data
+
+
+@overload
+def parse_item(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> InputItem: ...
+@overload
+def parse_item(data: Any, *, side: Literal["output"], provider: Provider = None) -> OutputItem: ...
+@overload
+def parse_item(data: Any, *, side: Side, provider: Provider = None) -> Item: ...
 def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) -> Item:
     """Parse one item.
 
@@ -454,13 +482,15 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
     message.
 
-    Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
-    parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
+    Returns the model (frozen): with `side="input"` an `InputItem`, with `side="output"` an `OutputItem`
+    (the overloads say so to type checkers; a model of the other side is read again from its JSON form).
+    Raises `ItemError` naming the field and rule for anything that does not parse, including `None`,
+    numbers, lists and unknown un-prefixed types; never `TypeError`.
     """
     _check_side(side, provider)
     if isinstance(data, str | bytes | bytearray):
         data = _loads(data)
-    return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
+    return _validate_one(_on_side(data, side), side, provider, None)  # type: ignore[no-any-return]
 
 
 _WS_STR = re.compile(r"[ \t\r\n\ufeff]*")
@@ -549,9 +579,16 @@ def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
             yield lineno, line
 
 
+@overload
+def iter_items(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> Iterator[InputItem]: ...
+@overload
+def iter_items(data: Any, *, side: Literal["output"], provider: Provider = None) -> Iterator[OutputItem]: ...
+@overload
+def iter_items(data: Any, *, side: Side, provider: Provider = None) -> Iterator[Item]: ...
 def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) -> Iterator[Item]:
     """Parse items one at a time (a list, an iterable of items or of JSONL lines); raises `ItemError`
-    at the first bad item, naming its index. Memory stays bounded by one item."""
+    at the first bad item, naming its index. Memory stays bounded by one item. Yields `InputItem`s or
+    `OutputItem`s after `side`, as `parse_item`."""
     _check_side(side, provider)
     if isinstance(data, str | bytes | bytearray):
         yield from parse_items(data, side=side, provider=provider)
@@ -561,11 +598,17 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
             if not raw.strip():
                 continue
             raw = _loads(raw)
-        yield _validate_one(raw, side, provider, i)
+        yield _validate_one(_on_side(raw, side), side, provider, i)
 
 
-def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -> list[Item]:
-    """Parse a list of items.
+@overload
+def parse_items(data: Any, *, side: Literal["input"] = "input", provider: Provider = None) -> list[InputItem]: ...
+@overload
+def parse_items(data: Any, *, side: Literal["output"], provider: Provider = None) -> list[OutputItem]: ...
+@overload
+def parse_items(data: Any, *, side: Side, provider: Provider = None) -> list[Item]: ...
+def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -> list[Any]:
+    """Parse a list of items: `list[InputItem]` for `side="input"`, `list[OutputItem]` for `side="output"`.
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
     object per line, as one text or as an iterable of lines; blank lines are skipped). Valid input takes
@@ -635,7 +678,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     errors: list[dict[str, Any]] = []
     for i, x in enumerate(raw):
         try:
-            items.append(_validate_one(x, side, provider, i))
+            items.append(_validate_one(_on_side(x, side), side, provider, i))
         except ItemError as exc:
             errors.extend(exc.errors)
     if errors:

@@ -24,13 +24,24 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AGENTS_RULES", "AGENTS_SIDES", "CROSS_ITEM_RULES", "SIDES", "bundle", "json_schema", "source_root", "sides"]
+__all__ = [
+    "AGENTS_RULES",
+    "AGENTS_SIDES",
+    "CROSS_ITEM_RULES",
+    "NAMESPACED_PATTERN",
+    "SIDES",
+    "STREAM_RULES",
+    "bundle",
+    "json_schema",
+    "source_root",
+    "sides",
+]
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
@@ -57,20 +68,30 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
 
 
 def _item_side(
-    title: str, description: str, known: list[tuple[str, str]], tag: str, extra: list[str]
+    title: str,
+    description: str,
+    known: list[tuple[str, str]],
+    tag: str,
+    extra: list[str],
+    *,
+    what: str = "items",
+    rules: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
-    """A side whose root is oneOf [known items tagged on `tag`, *extra branches]."""
-    return {
+    """A side whose root is oneOf [known values tagged on `tag`, *extra branches]."""
+    spec: dict[str, Any] = {
         "title": title,
         "description": description,
         "known": {
             "title": title + "Known",
-            "description": f"The spec's own items, tagged on `{tag}`.",
+            "description": f"The spec's own {what}, tagged on `{tag}`.",
             "oneOf": [{"$ref": ref} for _, ref in known],
             "discriminator": {"propertyName": tag, "mapping": dict(known)},
         },
         "extra": extra,
     }
+    if rules is not None:
+        spec["rules"] = rules
+    return spec
 
 
 _OR = "open_responses/"
@@ -162,6 +183,63 @@ AGENTS_SIDES: dict[str, dict[str, Any]] = {
 if (Path(__file__).resolve().parent / "_generated" / "agents").is_dir():
     SIDES.update(AGENTS_SIDES)
 
+#: Rules across the events of one Open Responses stream (`replayable.stream.StreamAssembler`).
+STREAM_RULES: tuple[str, ...] = (
+    "sequence_number strictly increases along a stream",
+    "an event about an output item comes after that item's response.output_item.added and before its "
+    "response.output_item.done; no delta follows its done event",
+    "a done event's text or arguments equal the concatenation of the deltas before it",
+    "no output item follows an incomplete one, and nothing follows response.completed, response.failed or "
+    "response.incomplete",
+    "the item of response.output_item.done is authoritative and is an output item "
+    '(replayable.parse_item(item, side="output"))',
+    "an SSE `event:` name, when present, equals the event's type",
+)
+
+_ST = "streaming/"
+_STREAM_EVENTS = (
+    "response.created",
+    "response.queued",
+    "response.in_progress",
+    "response.completed",
+    "response.failed",
+    "response.incomplete",
+    "response.output_item.added",
+    "response.output_item.done",
+    "response.content_part.added",
+    "response.content_part.done",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.output_text.annotation.added",
+    "response.refusal.delta",
+    "response.refusal.done",
+    "response.reasoning.delta",
+    "response.reasoning.done",
+    "response.reasoning_summary_part.added",
+    "response.reasoning_summary_part.done",
+    "response.reasoning_summary_text.delta",
+    "response.reasoning_summary_text.done",
+    "response.function_call_arguments.delta",
+    "response.function_call_arguments.done",
+)
+
+#: The streaming side: one event of an Open Responses `text/event-stream`.
+SIDES["stream-events"] = _item_side(
+    "StreamEvent",
+    'One Open Responses streaming event (spec 2026-04-24, "Streaming"): a spec event tagged on `type`, or a '
+    "provider's own `slug:name` event (ExtensionEvent, which clients may ignore). The Python counterpart is "
+    "replayable.stream.parse_event in strict mode.",
+    [(t, _ST + t.replace(".", "_") + "_event.json") for t in _STREAM_EVENTS] + [("error", _ST + "error_event.json")],
+    "type",
+    [_ST + "extension_event.json"],
+    what="streaming events",
+    rules=STREAM_RULES,
+)
+SIDES["stream-events"]["intro"] = (
+    "This schema judges one event at a time. Rules across the events of a stream, checked by "
+    "replayable.stream.StreamAssembler and not expressible in JSON Schema:"
+)
+
 #: Extra named unions a side may refer to as `#/$defs/<Name>` (built, not read from a file).
 _SYNTHETIC: dict[str, dict[str, Any]] = {
     "InputMessage": {
@@ -252,11 +330,21 @@ class _Bundler:
         return "#/$defs/" + self.claim(name, f"{path}#{fragment}", lambda: self.rewrite(sub, path))
 
     def rewrite(self, node: Any, origin: Path | None) -> Any:
-        """Copy `node` (from file `origin`) with generator-only keys dropped and every reference rewritten."""
+        """Copy `node` (from file `origin`) with generator-only keys dropped and every reference rewritten.
+
+        A `$ref` with sibling keywords (`{"$ref": ..., "description": ...}`) becomes
+        `{"allOf": [{"$ref": ...}], "description": ...}`: the same schema in 2020-12, but code generators
+        (json-schema-to-typescript) then name the referenced type once instead of emitting a numbered copy
+        (`LongText1`) for every property that documents its reference.
+        """
         if isinstance(node, list):
             return [self.rewrite(x, origin) for x in node]
         if not isinstance(node, Mapping):
             return node
+        if "$ref" in node and any(k not in _GENERATOR_ONLY for k in node if k != "$ref"):
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            if "allOf" not in rest:
+                return self.rewrite({"allOf": [{"$ref": node["$ref"]}], **rest}, origin)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in _GENERATOR_ONLY:
@@ -314,6 +402,148 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
     schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
     schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
+#: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
+NAMESPACED_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
+#: TypeScript type of a namespaced `type`: a template literal, so that `switch (x.type)` on a spec type
+#: (which has no colon) never selects the namespaced branch.
+TS_NAMESPACED = "`${string}:${string}`"
+#: TypeScript type of an unknown fallback's `type` (`UnknownSessionEvent`, ...). TypeScript has no type for
+#: "any string but these", and a plain `string` would keep the fallback in every `case` of a `switch`;
+#: `never` keeps it out of every known case and leaves it, alone, in the `default` branch.
+TS_UNKNOWN = "never"
+
+
+def _all_conditions(nodes: Any) -> bool:
+    return (
+        isinstance(nodes, list) and bool(nodes) and all(isinstance(n, dict) and set(n) == {"if", "then"} for n in nodes)
+    )
+
+
+def _chain(conditions: list[dict[str, Any]]) -> dict[str, Any]:
+    """`allOf: [if I1 then T1, if I2 then T2, ...]` as one `if I1 then (T1 and rest) else rest`: the same
+    schema, without the `allOf` that json-schema-to-typescript turns into a numbered copy of the object."""
+    first, rest = conditions[0], conditions[1:]
+    if not rest:
+        return dict(first)
+    tail = _chain(rest)
+    return {"if": first["if"], "then": {"allOf": [first["then"], tail]}, "else": tail}
+
+
+def _annotate(defs: dict[str, Any]) -> None:
+    """Make the bundle say what the models enforce, and let code generators narrow unions.
+
+    - A namespaced `type` (the `slug:name` pattern) gets `tsType` `${string}:${string}`.
+    - An object's `allOf` of `if`/`then` conditions becomes one `if`/`then`/`else` chain (see `_chain`).
+    - An `anyOf [Known, Unknown]` fallback union (Agents API): the fallback's `type` gets `minLength: 1`
+      and `not: {enum: [every known type]}`, taken from the known union's discriminator mapping, as the
+      models refuse a known type in the fallback (a known event with a bad field is an error, not an
+      unknown event); and `tsType` `never` (see `TS_UNKNOWN`).
+    """
+    for node in defs.values():
+        tag = (node.get("properties") or {}).get("type")
+        if isinstance(tag, dict) and tag.get("pattern") == NAMESPACED_PATTERN:
+            tag["tsType"] = TS_NAMESPACED
+        conditions = node.get("allOf")
+        if "properties" in node and "if" not in node and _all_conditions(conditions):
+            node.update(_chain(conditions))
+            del node["allOf"]
+    for node in defs.values():
+        branches = [b.get("$ref", "").removeprefix("#/$defs/") for b in node.get("anyOf", ())]
+        if len(branches) != 2 or not all(b in defs for b in branches):
+            continue
+        known, fallback = defs[branches[0]], defs[branches[1]]
+        mapping = (known.get("discriminator") or {}).get("mapping")
+        tag = (fallback.get("properties") or {}).get("type")
+        if not mapping or not isinstance(tag, dict) or tag.get("type") != "string" or "const" in tag:
+            continue
+        tag["minLength"] = 1
+        tag["not"] = {"enum": sorted(mapping)}
+        tag["tsType"] = TS_UNKNOWN
+
+
+_SLUG_FIRST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_SLUG_REST = _SLUG_FIRST + "._-"
+
+
+def _ts_chars(chars: str, without: str = "") -> str:
+    return "${" + " | ".join(f'"{c}"' for c in chars if c not in without) + "}"
+
+
+def ts_other_slug(slug: str) -> str:
+    """A TypeScript type for every `slug:name` whose slug is not `slug`, as a union of template literals.
+
+    TypeScript cannot subtract a string pattern, but the slug alphabet (`NAMESPACED_PATTERN`) is finite:
+    a slug differs from `openai` in its first character, or is a proper prefix of it (`op:`), or first
+    differs at position i, or goes on after it (`openaix:`). Only those members are listed, so a
+    `case "openai:web_search_call"` never selects this type."""
+    parts = [f"`{_ts_chars(_SLUG_FIRST, slug[0])}${{string}}:${{string}}`"]
+    for i in range(1, len(slug)):
+        parts.append(f"`{slug[:i]}:${{string}}`")
+        parts.append(f"`{slug[:i]}{_ts_chars(_SLUG_REST, slug[i])}${{string}}:${{string}}`")
+    parts.append(f"`{slug}{_ts_chars(_SLUG_REST)}${{string}}:${{string}}`")
+    return " | ".join(parts)
+
+
+def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
+    """Where a namespaced type excludes typed types of one slug (OpenAI's native items: its `not` lists
+    `openai:web_search_call`, ...), split it in two equivalent branches, so TypeScript narrows the typed ones:
+
+    - the namespaced type itself takes every *other* slug (`not` the slug's pattern; `tsType` from
+      `ts_other_slug`), keeping its `slug:name` shape for `acme:search_result`;
+    - `Unknown<Slug><Item|Part>` takes the slug's types that have no typed model (`openai:brand_new`,
+      read by the models as the same opaque namespaced type), with `tsType` `never`, like the Agents API
+      fallbacks.
+
+    Every union that lists the namespaced type lists the new branch right after it; together they accept
+    exactly what the namespaced type accepted."""
+    for name in [n for n in defs if isinstance(defs[n], dict)]:
+        node = defs[name]
+        tag = (node.get("properties") or {}).get("type")
+        excluded = ((node.get("not") or {}).get("properties") or {}).get("type", {}).get("enum")
+        if not isinstance(tag, dict) or tag.get("pattern") != NAMESPACED_PATTERN or not excluded:
+            continue
+        slugs = {t.split(":", 1)[0] for t in excluded}
+        if len(slugs) != 1:
+            continue
+        (slug,) = slugs
+        other = f"Unknown{slug.title()}{name.removeprefix('Namespaced')}"
+        if other in defs:
+            continue
+        own = f"^{slug}:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
+        extra = {k: copy.deepcopy(v) for k, v in node.items() if k not in ("title", "description", "not")}
+        extra["properties"]["type"] = {
+            "type": "string",
+            "pattern": own,
+            "not": {"enum": sorted(excluded)},
+            "description": f"A `{slug}:` type with no typed model here.",
+            "tsType": TS_UNKNOWN,
+        }
+        defs[other] = {
+            "title": other,
+            "description": f"A `{slug}:` {name.removeprefix('Namespaced').lower()} of a type without a typed "
+            f"model here, kept verbatim (the models read it as {name}). In TypeScript its `type` is `never`, "
+            f"so that a `switch` on a typed `{slug}:` type never selects it.",
+            **extra,
+        }
+        tag["not"] = {"pattern": f"^{slug}:"}
+        tag["tsType"] = ts_other_slug(slug)
+        ref, new = {"$ref": f"#/$defs/{name}"}, {"$ref": f"#/$defs/{other}"}
+        for holder in [body, *defs.values()]:
+            for n in _walk(holder):
+                for key in ("oneOf", "anyOf"):
+                    branches = n.get(key)
+                    if isinstance(branches, list) and ref in branches and new not in branches:
+                        branches.insert(branches.index(ref) + 1, new)
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)
 
 
 def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
@@ -336,8 +566,12 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
         _add_openai(b, root, side, body)
-        intro = "This schema judges one item at a time. Rules across the items of a transcript, checked by "
-        intro += "replayable.check_transcript and not expressible in JSON Schema:"
+        intro = spec.get("intro") or (
+            "This schema judges one item at a time. Rules across the items of a transcript, checked by "
+            "replayable.check_transcript and not expressible in JSON Schema:"
+        )
+    _annotate(b.defs)
+    _split_typed_slug(b.defs, body)
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))
     return {
         "$schema": _DRAFT,

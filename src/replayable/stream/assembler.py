@@ -406,7 +406,7 @@ class StreamAssembler:
 
     def _parse(self, item: Any, provider: Provider) -> OutputItem | None:
         try:
-            return parse_item(item, side="output", provider=provider)  # type: ignore[return-value]
+            return parse_item(item, side="output", provider=provider)
         except ItemError as exc:
             self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""))
             return None
