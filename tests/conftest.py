@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -55,3 +57,19 @@ def corpus_items() -> list[tuple[str, str, int, dict[str, Any]]]:
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason="../shared/corpus (recorded third-party payloads) is not beside this checkout"
 )
+
+
+#: The hypothesis profile: `default` is the bounded run CI does; `HYPOTHESIS_PROFILE=long` runs each
+#: property 100 times longer (at least 20,000 examples), on demand.
+FUZZ_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+
+
+def fuzz_settings(default_examples: int) -> settings:
+    """Settings for a fuzz property: `default_examples` in the default profile, 100x (>= 20,000) in
+    the long one. No deadline (the machine is shared); hypothesis still reports hangs as slow data."""
+    examples = default_examples if FUZZ_PROFILE != "long" else max(20_000, 100 * default_examples)
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )

@@ -91,13 +91,18 @@ def test_check_arguments_invalid_tool_schema_is_a_value_error():
 
 
 def test_check_arguments_hostile_deep_and_huge_arguments():
-    deep: dict = {}
-    cur = deep
-    for _ in range(500):
-        cur["a"] = {}
-        cur = cur["a"]
-    chk = A.check_arguments({**S21["required_action"], "arguments": deep}, S21["tool"])
+    def deep(n: int) -> dict:
+        out: dict = {}
+        cur = out
+        for _ in range(n):
+            cur["a"] = {}
+            cur = cur["a"]
+        return out
+
+    chk = A.check_arguments({**S21["required_action"], "arguments": deep(100)}, S21["tool"])
     assert not chk.execute
+    chk = A.check_arguments({**S21["required_action"], "arguments": deep(500)}, S21["tool"])
+    assert [(f.path, f.keyword) for f in chk.failures] == [("", "too_deep")]
     big = {
         **S21["required_action"],
         "arguments": {"order_id": "A-1042", "include_lines": True, "note": "x" * 5_000_000},

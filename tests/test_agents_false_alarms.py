@@ -183,7 +183,8 @@ def test_responses_transcript_is_not_an_agents_log(tmp_path, capsys):
     path = tmp_path / "conversation.json"
     path.write_text(json.dumps(transcript))
     assert main(["check", "--agents", str(path)]) == 2
-    assert "nothing was recognised as an Agents API event" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "nothing was recognised as an Agents API event" in err and not out  # exit 2: stderr only
     assert main(["check", "--agents", "--format", "json", str(path)]) == 2
     assert json.loads(capsys.readouterr().out)["recognised"] == 0
     assert A.check_event_log([]).ok  # an empty log is vacuously fine

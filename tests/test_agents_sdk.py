@@ -223,6 +223,7 @@ def _explained(surface: str, value: Any, path: tuple[Any, ...], kind: str, we: b
     if we and kind == "unknown_type":
         return "a type no one knows is kept verbatim as an Unknown* value (never acted on)"
     trimmed = len(path) == 2 or (len(path) == 3 and path[1] == "agent")
+    trimmed = trimmed or (len(path) == 5 and path[1:3] == ("agent", "tools") and path[4] != "type")  # a tool's field
     if we and kind == "drop" and trimmed and path[0] == "session" and value.get("type") in SESSION_EVENTS:
         return "the session inside a session event may be trimmed (parse_session_snapshot)"
     if not we and kind == "wrong_type" and path[-1:] == ("arguments",) and not isinstance(_at(value, path), dict):

@@ -86,7 +86,7 @@ def test_jsonl_lines_split_only_at_newlines_never_at_u2028(tmp_path: Path) -> No
         (jsonl([USER]) + b'{"role": "user", "content": NaN}\n', "line 2"),
         (jsonl([USER]) + b'{"role": "user", "content": 1e400}\n', "line 2"),
         (jsonl([USER]) + b'{"role": "user", "content": "\xff"}\n', "not UTF-8"),
-        (b"\xef\xbb\xbf" + json.dumps([USER]).encode(), "neither JSON nor JSONL"),
+        (jsonl([USER]) + b"\xef\xbb\xbf" + jsonl([USER]), "byte order mark"),
     ],
 )
 def test_strict_json_on_every_line_names_the_line(
@@ -130,7 +130,7 @@ def test_stdin_works_with_jobs_and_beside_files(tmp_path: Path, stdin: Any, caps
     assert main(["check", "-", good, good, "--jobs", "2"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("<stdin>: item 1: output_without_function_call")
-    assert out[-1] == "checked 3 file(s): 2 replay-safe, 1 with violations, 0 unreadable"
+    assert out[-1] == "checked 3 files: 2 replay-safe, 1 with violations, 0 unreadable"
     stdin(jsonl([USER, CALL, OUT]))
     assert main(["check", "-", "--jobs", "4"]) == 0
 
@@ -242,7 +242,7 @@ def test_a_subdirectory_that_cannot_be_listed_is_unreadable(
         assert main(["check", str(tmp_path)]) == 2
         out = capsys.readouterr().out
         assert f"{locked}: unreadable: cannot list {locked}" in out
-        assert out.splitlines()[-1] == "checked 2 file(s): 1 replay-safe, 0 with violations, 1 unreadable"
+        assert out.splitlines()[-1] == "checked 2 files: 1 replay-safe, 0 with violations, 1 unreadable"
         assert main(["check", str(tmp_path), "--format", "json", "--jobs", "2"]) == 2
         doc = json.loads(capsys.readouterr().out)
         assert doc["summary"]["unreadable"] == 1 and doc["files"][0]["exit"] == 2

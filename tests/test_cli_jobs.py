@@ -58,7 +58,7 @@ def test_directory_check_reports_each_file_and_a_summary(
     argv = ["check", str(store)] + ([] if jobs is None else ["--jobs", str(jobs)])
     assert main(argv) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "checked 3 file(s): 2 replay-safe, 1 with violations, 0 unreadable"
+    assert out[-1] == "checked 3 files: 2 replay-safe, 1 with violations, 0 unreadable"
     assert any("b.jsonl: item 15: output_without_function_call" in line for line in out)
     order = [line.split(":")[0] for line in out if "replay-safe:" in line or "NOT replay-safe" in line]
     assert [Path(x).name for x in order] == ["a.json", "b.jsonl", "c.jsonl"]  # input order, not finish order

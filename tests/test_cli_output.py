@@ -141,9 +141,9 @@ def test_reports_reach_a_redirected_stdout_with_a_progress_bar_on_the_terminal(t
         os.close(primary)
     assert proc.returncode == 1
     lines = out_file.read_text().splitlines()
-    assert lines[0] == f"{good}: replay-safe: 1 items"
+    assert lines[0] == f"{good}: replay-safe: 1 item"
     assert any(line.startswith(f"{bad}: item 0: output_without_function_call") for line in lines)
-    assert lines[-1] == "checked 2 file(s): 1 replay-safe, 1 with violations, 0 unreadable"
+    assert lines[-1] == "checked 2 files: 1 replay-safe, 1 with violations, 0 unreadable"
 
 
 def test_the_progress_bar_never_redirects_stdout(monkeypatch: pytest.MonkeyPatch) -> None:

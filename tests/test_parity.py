@@ -4,6 +4,7 @@ the same const tags. A diff here means the generated code and the contract drift
 from __future__ import annotations
 
 import importlib
+import typing
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ def test_model_matches_its_schema(path: Path) -> None:
     schema = load(path)
     module = importlib.import_module(f"replayable._generated.open_responses.{path.stem}")
     model = getattr(module, schema["title"])
-    fields = model.model_fields
+    # by wire name: a property that would shadow a pydantic attribute (`schema`) is `schema_` with an alias
+    fields = {f.alias or name: f for name, f in model.model_fields.items()}
     assert set(fields) == set(schema["properties"])
     required = {name for name, f in fields.items() if f.is_required()}
     assert required == set(schema.get("required", []))
@@ -43,3 +45,26 @@ def test_every_property_is_described_and_type_is_a_required_const(path: Path) ->
 def test_every_schema_has_a_module() -> None:
     generated = {p.stem for p in (ROOT / "src" / "replayable" / "_generated" / "open_responses").glob("*.py")}
     assert {p.stem for p in SCHEMAS} <= generated
+
+
+def test_literal_tags_are_required_when_parsing_and_filled_when_building() -> None:
+    """A schema `default` on a const tag lets code build a model without it (type checkers see the
+    default), but parsing must still require the tag: WireModel takes the default off the field."""
+    import replayable  # noqa: F401  (loads every public model)
+    from replayable import request, response  # noqa: F401
+    from replayable._base import WireModel
+
+    seen = 0
+    stack = list(WireModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        for name, value in cls._wire_tags:
+            field = cls.model_fields[name]
+            if name == "type" and cls.__name__ == "ItemReferenceParam":
+                assert not field.is_required()  # `type` may be absent on a reference
+                continue
+            assert field.is_required(), (cls.__name__, name)
+            assert typing.get_args(field.annotation) == (value,), (cls.__name__, name)
+            seen += 1
+    assert seen > 40

@@ -54,17 +54,45 @@ from .replay import (
 )
 
 if TYPE_CHECKING:
-    from . import agents, stream
+    from . import agents, parts, stream
     from .compare import Change, Difference, compare_items
     from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
+    from .request import (
+        AllowedToolsParam,
+        CompactRequestBody,
+        CreateResponseBody,
+        FunctionTool,
+        FunctionToolParam,
+        JsonObjectFormat,
+        JsonSchemaFormatParam,
+        NamespacedTool,
+        NamespacedToolChoice,
+        ReasoningConfigParam,
+        SpecificFunctionParam,
+        TextFormat,
+        TextParam,
+        ToolChoiceParam,
+        ToolParam,
+        dump_request,
+        parse_compact_request,
+        parse_request,
+    )
+    from .response import (
+        CompactResource,
+        Response,
+        Usage,
+        dump_response,
+        parse_compact_response,
+        parse_response,
+    )
     from .schema import json_schema
 
 __version__ = "0.1.0"
 
-# The Agents API and streaming models are many, and interop, diff and schema export are not needed to
-# parse and check items: they load on first use so that `import replayable` stays fast (see
-# benchmarks/README.md for the cold import time).
-_LAZY_MODULES = frozenset({"agents", "stream"})
+# The Agents API and streaming models are many, and interop, diff, schema export and the request and
+# response bodies are not needed to parse and check items: they load on first use so that
+# `import replayable` stays fast (see benchmarks/README.md for the cold import time).
+_LAZY_MODULES = frozenset({"agents", "parts", "stream"})
 _LAZY_NAMES = {
     "Change": "compare",
     "Difference": "compare",
@@ -75,6 +103,30 @@ _LAZY_NAMES = {
     "to_chat_completions": "interop",
     "to_input": "interop",
     "json_schema": "schema",
+    "AllowedToolsParam": "request",
+    "CompactRequestBody": "request",
+    "CreateResponseBody": "request",
+    "FunctionTool": "request",
+    "FunctionToolParam": "request",
+    "JsonObjectFormat": "request",
+    "JsonSchemaFormatParam": "request",
+    "NamespacedTool": "request",
+    "NamespacedToolChoice": "request",
+    "ReasoningConfigParam": "request",
+    "SpecificFunctionParam": "request",
+    "TextFormat": "request",
+    "TextParam": "request",
+    "ToolChoiceParam": "request",
+    "ToolParam": "request",
+    "dump_request": "request",
+    "parse_compact_request": "request",
+    "parse_request": "request",
+    "CompactResource": "response",
+    "Response": "response",
+    "Usage": "response",
+    "dump_response": "response",
+    "parse_compact_response": "response",
+    "parse_response": "response",
 }
 
 
@@ -90,22 +142,28 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
+    """The public API (`__all__`, lazy names included) and the module's own dunders, not helper imports."""
+    return sorted({*__all__, *_LAZY_MODULES, *_LAZY_NAMES, "__version__", "__all__", "__doc__", "__name__", "__path__"})
 
 
 __all__ = [
-    "MAX_DEPTH",
+    "AllowedToolsParam",
     "ArgumentsError",
     "AssistantMessageParam",
     "Change",
+    "CompactRequestBody",
+    "CompactResource",
     "Compaction",
     "CompactionParam",
+    "CreateResponseBody",
     "DeveloperMessageParam",
     "Difference",
     "FunctionCall",
     "FunctionCallOutput",
     "FunctionCallOutputParam",
     "FunctionCallParam",
+    "FunctionTool",
+    "FunctionToolParam",
     "GateReason",
     "GateResult",
     "InputItem",
@@ -113,17 +171,30 @@ __all__ = [
     "Item",
     "ItemError",
     "ItemReferenceParam",
+    "JsonObjectFormat",
+    "JsonSchemaFormatParam",
+    "MAX_DEPTH",
     "Message",
     "NamespacedItem",
     "NamespacedPart",
+    "NamespacedTool",
+    "NamespacedToolChoice",
     "OutputItem",
     "Reasoning",
+    "ReasoningConfigParam",
     "ReasoningParam",
     "ReplayReport",
+    "Response",
     "SchemaError",
     "SchemaFailure",
+    "SpecificFunctionParam",
     "SystemMessageParam",
+    "TextFormat",
+    "TextParam",
+    "ToolChoiceParam",
+    "ToolParam",
     "TranscriptReport",
+    "Usage",
     "UserMessageParam",
     "Violation",
     "ViolationCode",
@@ -133,6 +204,8 @@ __all__ = [
     "compare_items",
     "dump_item",
     "dump_items",
+    "dump_request",
+    "dump_response",
     "from_chat_completions",
     "gate",
     "input_item_adapter",
@@ -142,8 +215,13 @@ __all__ = [
     "output_item_adapter",
     "output_items_adapter",
     "parse_arguments",
+    "parse_compact_request",
+    "parse_compact_response",
     "parse_item",
     "parse_items",
+    "parse_request",
+    "parse_response",
+    "parts",
     "prepare_replay",
     "stream",
     "to_chat_completions",

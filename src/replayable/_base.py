@@ -11,8 +11,9 @@ as `openai:<type>` and written back exactly as it came.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -23,7 +24,7 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, PydanticUndefined
 
 __all__ = [
     "NAMESPACED_TYPE",
@@ -32,6 +33,8 @@ __all__ = [
     "NamespacedBase",
     "NamespacedItemBase",
     "NamespacedPartBase",
+    "NamespacedToolBase",
+    "SPEC_TOOL_TYPES",
     "WireModel",
 ]
 
@@ -58,6 +61,10 @@ SPEC_PART_TYPES = frozenset(
         "url_citation",
     }
 )
+#: Tool and tool_choice types defined by the spec (`function`, `allowed_tools`) and the `tool_choice` strings.
+SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
+#: Fields whose single literal value is filled in when a model is built with keyword arguments.
+_TAG_FIELDS = ("type", "role", "object")
 
 
 #: The namespaced models with a known payload (`replayable.native` registers them): a subclass of
@@ -78,6 +85,38 @@ class WireModel(BaseModel):
         use_attribute_docstrings=True,
         defer_build=True,
     )
+
+    #: (field, value) of the tag fields (`type`, `role`, `object`) that are one literal: filled in when a
+    #: model is built by keyword, required when one is parsed.
+    _wire_tags: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # The generator gives a literal tag its value as default (`type: Literal["function_call"] =
+        # "function_call"`, from the schema's `default`) so that type checkers let code build a model
+        # without it. Parsing must still require the tag, as the schema does: the default is taken off
+        # the field here (before the deferred schema is built) and filled in by `__init__` instead.
+        super().__pydantic_init_subclass__(**kwargs)
+        tags = dict(cls._wire_tags)
+        for name in _TAG_FIELDS:
+            info = cls.__pydantic_fields__.get(name)
+            if info is None or not isinstance(info.default, str):
+                continue
+            tags[name] = info.default
+            if typing.get_origin(info.annotation) is Literal:  # exactly one literal: required on the wire
+                info.default = PydanticUndefined
+        cls._wire_tags = tuple(tags.items())
+
+    def __init__(self, /, **data: Any) -> None:
+        # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tags count as given,
+        # so that a dump with `exclude_unset=True` always writes them. Parsing never runs this.
+        for name, value in self._wire_tags:
+            data.setdefault(name, value)
+        super().__init__(**data)
+
+    # Not a custom __init__ for pydantic-core: validation builds instances directly, as for BaseModel (and
+    # as pydantic's own RootModel does), so parsing neither calls this nor loses its validation context.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class NamespacedBase(WireModel):
@@ -182,3 +221,10 @@ class NamespacedPartBase(NamespacedBase):
     """Base of `NamespacedPart`: a content part or annotation whose type is `slug:name`."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_PART_TYPES
+
+
+class NamespacedToolBase(NamespacedBase):
+    """Base of `NamespacedTool` and `NamespacedToolChoice`: a provider's own tool (`slug:name`; OpenAI's
+    un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
+
+    spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES

@@ -1,8 +1,8 @@
 """Strict parsing of tool-call arguments and their check against the tool's JSON Schema.
 
 Arguments come from a model, so they are untrusted: `parse_arguments` reads them as strict JSON
-(RFC 8259 without the liberties Python's `json` takes: no duplicate keys, no `NaN`/`Infinity`, no
-lone surrogates, nesting at most `MAX_DEPTH` levels) and `schema_failures` checks the parsed value
+with the one reader of `replayable._json` (no duplicate keys, no `NaN`/`Infinity`, no lone surrogates,
+nesting at most `MAX_DEPTH` levels) and `schema_failures` checks the parsed value
 with jsonschema-rs, whose regex engine has no catastrophic backtracking. Every schema is compiled by
 `compile_schema`, which never lets a schema cause I/O (no `$ref`/`$schema` fetch, over the network or
 from files) and caches validators by content, so gating many calls against one tool costs one compile.
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urldefrag, urljoin
 
 import jsonschema_rs
+
+from ._json import JSONError, loads
 
 __all__ = [
     "KNOWN_METASCHEMAS",
@@ -41,14 +42,11 @@ MAX_DEPTH = 64
 #: How many compiled tool schemas are kept.
 CACHE_SIZE = 512
 
-_SURROGATE_ESCAPE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<![89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
 
 
 class ArgumentsError(ValueError):
     """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
-    `non_finite_number`, `too_deep` or `lone_surrogate`."""
+    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (`replayable._json`)."""
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
@@ -73,114 +71,34 @@ class SchemaFailure(NamedTuple):
     message: str = ""
 
 
-def _reject_constant(name: str) -> Any:
-    raise ArgumentsError("non_finite_number", f"{name} is not a JSON number")
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise ArgumentsError("duplicate_key", f"duplicate key {k!r}")
-            seen.add(k)
-    return out
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (math.inf, -math.inf):
-        raise ArgumentsError("non_finite_number", f"{text} is too large for a JSON number (it reads as infinity)")
-    return value
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_reject_constant, parse_float=_finite_float)
-
-
-def _depth_exceeds(text: str, limit: int) -> bool:
-    """True when arrays/objects in the JSON `text` nest deeper than `limit` (strings are skipped)."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
 def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
-    """Parse a function call's `arguments` string as strict JSON.
+    """Parse a function call's `arguments` string as strict JSON, with the one reader every path uses
+    (`replayable._json.loads`).
 
     Returns the parsed value (any JSON value; the tool schema decides whether a non-object is
     acceptable). Raises `ArgumentsError` (a `ValueError`) when `text` is not a string, not JSON, has a
-    duplicate key, `NaN`/`Infinity`, a lone UTF-16 surrogate, or nests deeper than `max_depth` levels.
-    Never raises `RecursionError`. `max_depth=None` reads the module's `MAX_DEPTH` at call time, so
-    `replayable.arguments.MAX_DEPTH = 128` raises the limit for `gate` and `check_transcript` too.
+    duplicate key, `NaN`/`Infinity` or a number that reads as infinity (`1e400`), an integer of more
+    than 4300 digits, a lone UTF-16 surrogate, or nests deeper than `max_depth` levels (the reader
+    never goes past 201). Never raises `RecursionError`. `max_depth=None` reads the module's
+    `MAX_DEPTH` at call time, so `replayable.arguments.MAX_DEPTH = 128` raises the limit for `gate`
+    and `check_transcript` too.
     """
     if max_depth is None:
         max_depth = MAX_DEPTH
     if not isinstance(text, str):
         raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
-    # Only texts with at least `max_depth` brackets can nest that deep: count first, scan only then.
-    if text.count("[") + text.count("{") > max_depth and _depth_exceeds(text, max_depth):
-        raise ArgumentsError("too_deep", f"arguments nest deeper than {max_depth} levels")
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
-        raise ArgumentsError("lone_surrogate", "arguments contain a lone UTF-16 surrogate escape")
-    # The C scanner directly (what JSONDecoder.decode runs, without its two whitespace regex passes).
-    start = 0 if text[:1] not in _WS_CHARS else len(text) - len(text.lstrip(_WS_CHARS))
     try:
-        value, end = _SCAN(text, start)
-    except StopIteration as stop:
-        raise ArgumentsError(
-            "not_json", f"arguments are not valid JSON: expecting a value at offset {stop.value}"
-        ) from None
-    except ArgumentsError:
-        raise
-    except RecursionError:
-        raise ArgumentsError("too_deep", "arguments nest too deeply") from None
-    except ValueError as exc:
-        raise ArgumentsError("not_json", f"arguments are not valid JSON: {exc}") from None
-    if end != len(text) and text[end:].strip(_WS_CHARS):
-        raise ArgumentsError("not_json", f"arguments have extra data after the JSON value at offset {end}")
-    return value
-
-
-_WS_CHARS = " \t\n\r"
-_SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
-_PLAIN_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_PLAIN_SCAN: Any = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
+        return loads(text, what="arguments", max_depth=max_depth, count_values=False)
+    except JSONError as exc:
+        raise ArgumentsError(exc.reason, str(exc)) from None
 
 
 def json_syntax_error(text: str) -> str | None:
-    """A quick check that `text` is one JSON value without NaN/Infinity (duplicate keys and depth are
-    not checked; `parse_arguments` does the full strict check). Returns why it is not, or None."""
-    start = 0 if text[:1] not in _WS_CHARS else len(text) - len(text.lstrip(_WS_CHARS))
+    """Why `text` is not strict JSON arguments (`parse_arguments`' rules), or None when it is."""
     try:
-        _, end = _PLAIN_SCAN(text, start)
-    except StopIteration as stop:
-        return f"arguments are not valid JSON: expecting a value at offset {stop.value}"
+        parse_arguments(text)
     except ArgumentsError as exc:
         return str(exc)
-    except RecursionError:
-        return "arguments nest too deeply"
-    except ValueError as exc:
-        return f"arguments are not valid JSON: {exc}"
-    if end != len(text) and text[end:].strip(_WS_CHARS):
-        return f"arguments have extra data after the JSON value at offset {end}"
     return None
 
 
@@ -487,9 +405,14 @@ _JSON_NAMES = {list: "an array", str: "a string", int: "a number", float: "a num
 
 
 def _pointer(parts: Any) -> str:
+    """The JSON Pointer (RFC 6901) of a path given as keys and indexes (the one place one is built)."""
     if not parts:
         return ""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    texts = [p if type(p) is str else str(p) for p in parts]
+    if len(texts) == 1:
+        text = texts[0]
+        return "/" + (text if "~" not in text and "/" not in text else text.replace("~", "~0").replace("/", "~1"))
+    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in texts)
 
 
 def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | None = None) -> list[SchemaFailure]:
@@ -508,22 +431,98 @@ def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
     try:
         if validator.is_valid(value):
             return []
+        # The evaluation output first (a fraction of the cost of building `ValidationError`s): when each
+        # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
+        # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.
+        # tests/test_gate_fast_paths.py proves both give the same failures.
+        # A validator whose failures were not simple once goes straight to `iter_errors` from then on
+        # (no evaluation spent in vain on schemas that fail by `required` or unexpected keys).
+        if _NOT_SIMPLE.get(id(validator)) is not validator:
+            quick = _simple_failures(validator.evaluate(value).errors())
+            if quick is not None:
+                return quick
+            if len(_NOT_SIMPLE) >= CACHE_SIZE:
+                _NOT_SIMPLE.clear()
+            _NOT_SIMPLE[id(validator)] = validator
         errors = list(validator.iter_errors(value))
     except (ValueError, OverflowError) as exc:  # values jsonschema-rs cannot read (e.g. huge integers)
         return [SchemaFailure("", "type", f"value cannot be checked: {exc}")]
+    return _error_failures(errors)
+
+
+def _error_failures(errors: list[Any]) -> list[SchemaFailure]:
+    """The failures of jsonschema-rs `ValidationError`s (an unexpected key or a missing required key at
+    its own path)."""
     out: list[SchemaFailure] = []
     for err in errors:
-        base = list(err.instance_path)
         kind = err.kind
         name = type(kind).__name__
-        keyword = str(err.schema_path[-1]) if err.schema_path else name
         if name == "AdditionalProperties":
+            base = list(err.instance_path)
             out.extend(
                 SchemaFailure(_pointer([*base, key]), "additionalProperties", f"unexpected key {key!r}")
                 for key in kind.unexpected
             )
         elif name == "Required":
-            out.append(SchemaFailure(_pointer([*base, kind.property]), "required", err.message))
+            out.append(SchemaFailure(_pointer([*err.instance_path, kind.property]), "required", err.message))
         else:
-            out.append(SchemaFailure(_pointer(base), keyword, err.message))
+            where = err.schema_path
+            keyword = (where[-1] if type(where[-1]) is str else str(where[-1])) if where else name
+            out.append(_new(SchemaFailure, (_pointer(err.instance_path), keyword, err.message)))
     return out
+
+
+_new = tuple.__new__  # a SchemaFailure from its three fields, without the keyword-argument handling
+
+# Keywords whose error is one failure at the instance location, with the error's own message.
+_SIMPLE_KEYWORDS = frozenset(
+    {
+        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties",
+        "minProperties", "format",
+    }
+)  # fmt: skip
+_STEP_WITH_NAME = frozenset({"properties", "patternProperties", "prefixItems"})
+_STEP = frozenset({"items", "additionalProperties"})
+# id -> validator, for the validators whose failures were not simple (see `validator_failures`).
+_NOT_SIMPLE: dict[int, Any] = {}
+# schemaLocation -> its keyword when the location is simple (see `_simple_keyword`), else "".
+_SIMPLE_LOCATIONS: dict[str, str] = {}
+
+
+def _simple_keyword(location: str) -> str:
+    """The keyword of an evaluation error at `location` (a JSON Pointer into the schema) when it is a
+    keyword of `_SIMPLE_KEYWORDS` reached from the root through `properties/<name>`,
+    `patternProperties/<pattern>`, `prefixItems/<index>`, `items` and `additionalProperties` only; else
+    ""."""
+    steps = location.split("/")
+    last = len(steps) - 1
+    i = 1  # steps[0] is "" (the pointer starts with "/")
+    while i < last:
+        step = steps[i]
+        if step in _STEP_WITH_NAME:
+            i += 2
+        elif step in _STEP:
+            i += 1
+        else:
+            return ""
+    if i != last or steps[last] not in _SIMPLE_KEYWORDS:
+        return ""
+    return steps[last]
+
+
+def _simple_failures(errors: list[dict[str, Any]]) -> list[SchemaFailure] | None:
+    """The failures of jsonschema-rs evaluation errors when every one is simple, else None."""
+    out: list[SchemaFailure] = []
+    for err in errors:
+        location = err["schemaLocation"]
+        keyword = _SIMPLE_LOCATIONS.get(location)
+        if keyword is None:
+            keyword = _simple_keyword(location)
+            if len(_SIMPLE_LOCATIONS) >= CACHE_SIZE:
+                _SIMPLE_LOCATIONS.clear()
+            _SIMPLE_LOCATIONS[location] = keyword
+        if not keyword:
+            return None
+        out.append(_new(SchemaFailure, (err["instanceLocation"], keyword, err["error"])))
+    return out or None

@@ -85,20 +85,36 @@ def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
 
     inp = read_input(path, max_bytes=max_bytes)
     try:
-        return _check_input(args, inp, tools, out)
+        return _check_input(args, inp, tools, out, _previous(args, max_bytes))
     finally:
         inp.close()
 
 
-def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output) -> int:
+def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
+    """The `--previous` document (the response a request continues, or its output), or None."""
+    path = getattr(args, "previous", None)
+    if path is None:
+        return None
+    prev = read_input(path, max_bytes=max_bytes)
+    try:
+        return prev.value()
+    finally:
+        prev.close()
+
+
+def _check_input(
+    args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output, previous: Any = None
+) -> int:
     from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
 
     name = inp.name
+    if previous is not None and (inp.kind is Kind.SSE or args.agents):
+        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
         return _stream(
             stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
         )
-    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first):
+    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first) and previous is None:
         function_tools, findings = _tool_file(tools())
         count = 0
 
@@ -114,6 +130,8 @@ def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[
         out.write(reports.format_report(report, findings, count, args.format, name))
         return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
     value = inp.value()
+    if stream.is_event_list(value) and previous is not None:
+        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if stream.is_event_list(value):
         return _stream(
             stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
@@ -125,13 +143,15 @@ def _check_input(args: argparse.Namespace, inp: Input, tools: Callable[[], list[
     if args.tools:  # a --tools file replaces the request body's tools
         function_tools, findings = _tool_file(tools())
     report = check_transcript(
-        transcript.items,
+        # a request body as a whole: with previous_response_id its outputs may answer calls outside it
+        value if transcript.kind == "request" else transcript.items,
         tools=function_tools,
         target=args.target,
         provider=args.provider,
         pending_ok=args.pending_ok or transcript.kind == "response",  # a response asks for its calls to run
         allowed_tools=transcript.allowed_tools,
         side=transcript.side,  # type: ignore[arg-type]
+        previous=previous,
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
@@ -163,8 +183,11 @@ def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int
     from .agents import format_report as format_agents_report  # noqa: PLC0415
 
     agents_report = check_event_log(events)
+    if agents_report.nothing_recognised and args.format != "json":
+        # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
+        raise InputError(format_agents_report(agents_report, "text", name))
     out.write(format_agents_report(agents_report, args.format, name))
-    if agents_report.nothing_recognised:  # e.g. a Responses transcript: no Agents API event in it
+    if agents_report.nothing_recognised:  # the JSON report (recognised: 0) stays on stdout
         return EXIT_UNREADABLE
     return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
 
@@ -182,7 +205,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     try:
         code = check_one(args, path, Output(buf))
     except (InputError, ItemError, ValueError) as exc:
-        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), first_line(exc))
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), reports.cli_message(first_line(exc)))
     except MemoryError:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), "out of memory (lower --max-bytes)")
     except Exception as exc:  # a worker must report, never die

@@ -20,6 +20,15 @@ from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_argu
 from .items import ItemError, plain_json
 from .tools import read_tool
 
+# `parse_arguments` messages start "arguments are/have/nest/contain/must": said of a card's text instead
+_TEXT_VERBS = (
+    ("arguments are", "the text is"),
+    ("arguments have", "the text has"),
+    ("arguments nest", "the text nests"),
+    ("arguments contain", "the text contains"),
+    ("arguments must", "the text must"),
+)
+
 __all__ = ["CardCheck", "check_card"]
 
 
@@ -105,7 +114,8 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
     Returns a `CardCheck` (see there for failure keywords and paths). Text that is not JSON fails with
     keyword `json` whatever the schema, so prose never passes, even under the schema `{}`.
 
-    Raises `ItemError` when `items` is not a list of JSON objects, and
+    Raises `ItemError` when `items` is not a list of JSON objects (or an item is not strict JSON,
+    see `replayable._json`), and
     `replayable.arguments.SchemaError` (a `ValueError`) when `schema` is neither a JSON Schema nor a
     known tool shape, is not valid, or refers outside itself (`$ref`/`$schema` to a URL or a file).
     """
@@ -140,7 +150,11 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
         head = "the final answer has no output_text" if not text.strip() else "the final answer is not a JSON card"
         if text.strip() and exc.reason == "not_json" and text.lstrip()[:1] not in ("{", "[", '"'):
             head = "the final answer is prose, not a JSON card"
-        detail = str(exc).replace("arguments", "text", 1)
+        detail = str(exc)  # said of "arguments": say it of the text, verb in the singular
+        for plural, singular in _TEXT_VERBS:
+            if detail.startswith(plural):
+                detail = singular + detail.removeprefix(plural)
+                break
         return _fail("json", f"{head} ({exc.reason}): {detail}", index=index, text=text)
     failures = schema_failures(card, card_schema, registry=registry)
     return CardCheck(tuple(failures), card, index, text)

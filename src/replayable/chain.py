@@ -249,6 +249,8 @@ class _Chain:
 
     def item(self, item: Mapping[str, Any], turn_id: Any, i: int) -> None:
         t = item.get("type")
+        if not isinstance(t, str):
+            return  # not an item this chain links (a type that is not a string is no known type)
         tid = item.get("turn_id") if isinstance(item.get("turn_id"), str) else turn_id
         if t == "function_call":
             self.call(tid, item.get("call_id"), i, "function_call")
@@ -328,8 +330,9 @@ def link_chain(events: Any) -> SessionChain:
     subagent's id or its name; an
     `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
 
-    Returns a `SessionChain`; a broken link is reported there, never raised. Raises `ItemError` only
-    when `events` is not a list of events (e.g. a single dict or `None`).
+    Returns a `SessionChain`; a broken link is reported there, never raised; an event that is not
+    strict JSON (`replayable._json`: duplicate keys, too deep, a set inside, ...) is a broken `event`
+    link. Raises `ItemError` only when `events` is not a list of events (e.g. a single dict or `None`).
     """
     events = plain_json(events, "events")
     if isinstance(events, Mapping) or not isinstance(events, Iterable) or isinstance(events, str | bytes | bytearray):
@@ -341,8 +344,10 @@ def link_chain(events: Any) -> SessionChain:
     for i, raw in enumerate(events):
         try:
             ev = plain_json(raw, f"event {i}")
-        except ItemError:
-            ev = None
+        except ItemError as exc:  # not strict JSON (duplicate key, too deep, a set, ...): unreadable
+            why = exc.errors[0]["msg"] if exc.errors else str(exc)
+            chain.broken.append(Link(LinkKind.EVENT, None, i, problem=f"the event is not strict JSON: {why}"))
+            continue
         if not isinstance(ev, Mapping):
             chain.broken.append(Link(LinkKind.EVENT, None, i, problem="the event is not a JSON object"))
             continue

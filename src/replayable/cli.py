@@ -2,8 +2,9 @@
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
                             [--format text|json] [--max-bytes N]
-    replayable check FILE|DIR|- ... [--jobs N]     (many inputs: see `replayable.batch`)
+    replayable check FILE|DIR|- [FILE ...] [--jobs N]     (many inputs: see `replayable.batch`)
     replayable check --agents [--chain] EVENTS.jsonl
+    replayable --version
     replayable diff ORIGINAL CANDIDATE [--format text|json]
     replayable convert --from|--to chat-completions FILE
     replayable prepare --target SLUG FILE [--tools TOOLS.json] [--report]
@@ -42,6 +43,7 @@ from .reports import (
     EXIT_VIOLATIONS,
     Output,
     as_json,
+    cli_message,
     error_report,
 )
 
@@ -50,6 +52,7 @@ __all__ = ["InputError", "main"]
 
 def cmd_check(args: argparse.Namespace, out: Output) -> int:
     """`check`: one input in this process, or many (or `--jobs`, or a directory) through `batch.run`."""
+    args.file, args.more = args.files[0], args.files[1:]
     if args.more or args.jobs is not None or (args.file != "-" and os.path.isdir(args.file)):
         return batch.run(args, out)
     return batch.check_one(args, args.file, out)
@@ -160,11 +163,22 @@ def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     return EXIT_OK
 
 
+def _version() -> str:
+    """The installed distribution's version (`importlib.metadata`), or "unknown" when not installed."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("replayable")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="replayable",
         description="Check stored Open Responses transcripts before they are replayed.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = sub.add_parser(
         "check",
@@ -172,9 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit 0 when replay-safe, 1 on violations, 2 on unreadable input.",
     )
     check.add_argument(
-        "file", metavar="FILE", help="the transcript (- for standard input); more FILEs or directories may follow"
+        "files",
+        metavar="FILE",
+        nargs="+",
+        help="a transcript, event log or stream capture (- for standard input), or a directory; several may be given",
     )
-    check.add_argument("more", metavar="...", nargs="*", help=argparse.SUPPRESS)
     check.add_argument(
         "--jobs",
         type=int,
@@ -187,6 +203,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages")
     check.add_argument(
         "--pending-ok", action="store_true", help="trailing calls without output are pending, not errors"
+    )
+    check.add_argument(
+        "--previous",
+        metavar="RESPONSE.json",
+        help="the response a request body continues (previous_response_id), or its output items: the "
+        "request's function_call_outputs are paired with that response's calls",
     )
     check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
@@ -251,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = sub.add_parser(
         "schema",
-        help="print the JSON Schema 2020-12 of one item (or Agents API value) for other languages",
+        help="print the JSON Schema 2020-12 bundle of one side (input or output items, an Agents API kind)",
         description="Print the self-contained JSON Schema bundle of one side (see schemas/README.md).",
     )
     schema.add_argument(
@@ -305,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = func(args, out)
     except (InputError, ItemError, ValueError, MemoryError, RecursionError) as exc:
-        message = batch.first_line(exc)
+        message = cli_message(batch.first_line(exc))
         if isinstance(exc, MemoryError):
             message = "out of memory reading the input (lower --max-bytes)"
         elif isinstance(exc, RecursionError):

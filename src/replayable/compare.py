@@ -94,16 +94,27 @@ def _escape(key: Any) -> str:
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality of JSON values: object key order does not count, `1 == 1.0`, but `true != 1` and
-    `"1" != 1`."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and bool(a == b)
+    `"1" != 1`. Iterative: any nesting depth, no `RecursionError`."""
+    stack: list[tuple[Any, Any]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, bool) or isinstance(y, bool):
+            if not (isinstance(x, bool) and isinstance(y, bool) and x is y):
+                return False
+        elif isinstance(x, int | float) and isinstance(y, int | float):
+            if x != y:
+                return False
+        elif isinstance(x, Mapping) and isinstance(y, Mapping):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list | tuple) and isinstance(y, list | tuple):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif not (type(x) is type(y) and bool(x == y)):
+            return False
+    return True
 
 
 def _value_paths(a: Any, b: Any, path: str, out: list[str], limit: int = 5) -> None:
@@ -325,7 +336,9 @@ def compare_items(original: Any, candidate: Any) -> list[Difference]:
     compared as text). Never blocking: provider-scoped `id`s, key order or whitespace inside arguments,
     and every other field (reported as `field`).
 
-    Raises `ItemError` (a `ValueError`) when an item is not a JSON object or JSON text does not parse.
+    Raises `ItemError` (a `ValueError`) when an item is not a JSON object, or is not strict JSON (text or
+    value: a duplicate key, NaN, a set or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`,
+    ...; see `replayable._json`). Never `RecursionError` or `TypeError`.
     """
     la, lb = _as_list(original, "original"), _as_list(candidate, "candidate")
     if la is None and lb is None:

@@ -16,9 +16,10 @@ file. `find_files` lists what a directory holds.
 Limits, so that `/dev/zero`, a runaway capture or a huge file end with one line and exit status 2,
 never a `MemoryError`: a JSON document or SSE capture read whole, and each JSONL line, may be at most
 `max_bytes` bytes (`DEFAULT_MAX_BYTES`, 128 MiB; `--max-bytes` on the command line). A JSONL file as a
-whole has no limit. JSON text is read strictly: a duplicate key, `NaN`/`Infinity`, a number too large
-for a float, text that is not UTF-8 (a byte order mark included) or nesting too deep for the parser is
-an `InputError` naming the line.
+whole has no limit. JSON text is read by the library's one strict reader (`replayable._json`): a duplicate
+key, `NaN`/`Infinity`, a number too large for a float, an integer over 4300 digits, text that is not
+UTF-8, a lone surrogate or nesting too deep for the parser is an `InputError` naming the line. One byte
+order mark at the very start of the input is ignored, as the library does; one anywhere else is refused.
 """
 
 from __future__ import annotations
@@ -31,8 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import IO, Any
 
-from .arguments import _DECODER as _STRICT_JSON
-from .arguments import ArgumentsError
+from . import _json
 from .replay import Violation, ViolationCode, check_tool
 from .tools import tool_index
 
@@ -94,21 +94,21 @@ def parse_size(text: str) -> int:
     return int(digits) * factor
 
 
-def loads(data: bytes, where: str) -> Any:
-    """One strict JSON value from UTF-8 bytes (the command line's single JSON reading call site).
-    Raises `InputError` starting with `where`."""
+def loads(data: bytes, where: str, *, first: bool = True) -> Any:
+    """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
+    (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
+    JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
+    one at the start of a later JSONL line is refused. Raises `InputError` starting with `where`."""
+    if not first and data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(f"{where}: a byte order mark is only allowed at the very start of the input")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where} is not UTF-8 text: {exc}") from None
-    try:
-        return _STRICT_JSON.decode(text)
-    except ArgumentsError as exc:
-        raise InputError(f"{where}: {exc} (JSON readers disagree on such text, so it is refused)") from None
-    except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply") from None
-    except ValueError as exc:
-        raise InputError(f"{where} is not valid JSON: {exc}") from None
+        return _json.loads(data, what=where, max_depth=_json.READER_DEPTH)
+    except _json.JSONError as exc:
+        if exc.reason == "invalid_utf8":
+            raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
+        if exc.reason == "not_json":
+            raise InputError(f"{where} is not valid JSON: {exc.detail}") from None
+        raise InputError(f"{exc} (the input is refused)") from None
 
 
 def looks_like_sse(head: bytes, name: str = "") -> bool:
@@ -167,8 +167,8 @@ class Input:
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         pending, self._pending = self._pending, []
         try:
-            for lineno, line in pending:
-                yield len(line), loads(line, f"{self.name}, line {lineno}")
+            for n, (lineno, line) in enumerate(pending):
+                yield len(line), loads(line, f"{self.name}, line {lineno}", first=n == 0)
             f = self._file
             if f is None:
                 return
@@ -181,7 +181,7 @@ class Input:
                 if len(line) > self._limit:
                     raise _too_big(self.name, self._limit, f"line {lineno}")
                 if line.strip(_BLANK):
-                    yield len(line), loads(line, f"{self.name}, line {lineno}")
+                    yield len(line), loads(line, f"{self.name}, line {lineno}", first=False)
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:
@@ -277,7 +277,9 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         try:
             value = loads(data, name)
         except InputError as exc:
-            raise InputError(f"{name} is neither JSON nor JSONL: {str(exc).removeprefix(name).lstrip(': ')}") from None
+            detail = str(exc).removeprefix(name).lstrip(": ")
+            detail = detail.removeprefix("is not valid JSON: ").removeprefix("is ")
+            raise InputError(f"{name} is neither JSON nor JSONL: {detail}") from None
         return Input(name, Kind.JSON, data=data, first=value)
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None

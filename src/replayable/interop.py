@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
+from .continuation import body_items
 from .items import (
     Compaction,
     CompactionParam,
@@ -36,7 +37,6 @@ from .items import (
     ReasoningParam,
     Side,
     _coerce,
-    _loads,
     _validate_one,
     dump_item,
     is_openai_model,
@@ -75,9 +75,12 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
     raw, from_sdk = _coerce(raw)
     if from_sdk:
         provider = "openai"
-    if isinstance(raw, str | bytes | bytearray):
-        raw = _loads(bytes(raw) if isinstance(raw, bytearray) else raw)
     prefix: tuple[Any, ...] = () if index is None else (index,)
+    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping):
+        try:
+            raw = plain_json(raw)  # the strict reader: text parsed, a Mapping checked and made a dict
+        except ItemError as exc:
+            raise ItemError([{**e, "loc": prefix + e["loc"]} for e in exc.errors]) from None
     if isinstance(raw, Mapping):
         shape = _chat_shape(raw)
         if shape is not None:
@@ -97,12 +100,15 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
 
 
 def _item_list(items: Any) -> list[Any]:
-    """A list of items: a list (or iterable) of items, or a Response (`openai` SDK object or dict) whose
-    `output` holds them. Raises `ItemError` for anything else."""
+    """A list of items: a list (or iterable) of items, a Response (`openai` SDK object, dict or ours) whose
+    `output` holds them, or a request body whose `input` does. Raises `ItemError` for anything else."""
     if isinstance(items, BaseModel) and isinstance(getattr(items, "output", None), list):
         return list(getattr(items, "output"))  # noqa: B009 - an openai Response object
     if isinstance(items, Mapping) and items.get("object") == "response" and isinstance(items.get("output"), list):
         return list(items["output"])
+    body = body_items(items)  # a request body: its input
+    if body is not None:
+        return body[0]
     if isinstance(items, str | bytes | bytearray | Mapping | BaseModel) or not isinstance(items, Iterable):
         got = "a JSON object" if isinstance(items, Mapping) else type(items).__name__
         raise _error((), "list_type", f"expected a list of items or a Response, got {got}")
@@ -210,7 +216,7 @@ def _chat_message(raw: Any, n: int) -> dict[str, Any]:
             "the legacy 'function' role has no call_id to pair with; convert it to a tool message "
             "answering a tool_calls entry first",
         )
-    if role not in _CHAT_KEYS:
+    if not isinstance(role, str) or role not in _CHAT_KEYS:
         raise _error(
             (n, "role"),
             "chat_unknown_role",
@@ -340,8 +346,9 @@ def from_chat_completions(messages: Iterable[Any]) -> list[Item]:
     non-function tool calls, non-string arguments, unknown roles or fields, a tool message answering no
     earlier call or a call already answered. Spec: Open Responses 2026-04-24 "Tool calling".
     """
-    if isinstance(messages, str | bytes | bytearray | Mapping):
-        raise _error((), "list_type", "expected a list of Chat Completions messages")
+    if isinstance(messages, str | bytes | bytearray | Mapping) or not isinstance(messages, Iterable):
+        got = "a JSON object" if isinstance(messages, Mapping) else type(messages).__name__
+        raise _error((), "list_type", f"expected a list of Chat Completions messages, got {got}")
     out: list[Item] = []
     calls: set[str] = set()
     answered: set[str] = set()

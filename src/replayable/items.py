@@ -13,8 +13,6 @@ Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the mo
 from __future__ import annotations
 
 import gc
-import json
-import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -48,7 +46,8 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from .arguments import _reject_constant
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, loads, printable, to_plain
+from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from .native import INPUT_TYPES, OUTPUT_TYPES
 
 __all__ = [
@@ -64,6 +63,7 @@ __all__ = [
     "InputMessage",
     "Item",
     "ItemError",
+    "MAX_ITEM_DEPTH",
     "ItemReferenceParam",
     "Message",
     "NamespacedItem",
@@ -210,6 +210,8 @@ class ItemError(ValueError):
     """
 
     def __init__(self, errors: list[dict[str, Any]], title: str = "invalid item") -> None:
+        # messages may quote hostile input: a lone surrogate is escaped so that they always print
+        errors = [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]
         self.errors: list[dict[str, Any]] = errors
         lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
         if len(errors) > 20:
@@ -380,28 +382,51 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
     return []
 
 
-def is_openai_model(value: Any) -> bool:
-    """True for a pydantic model from the `openai` package (an SDK object, which implies OpenAI mode)."""
-    return isinstance(value, BaseModel) and type(value).__module__.startswith("openai.")
+def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, full: bool = False) -> ItemError:
+    """A strict-JSON failure as an `ItemError`: `type` is the rule (`duplicate_key`, `too_deep`, ...),
+    `json_invalid` for text that is not JSON and `not_json` for a Python value JSON has no form for."""
+    code = exc.reason if exc.reason != "not_json" else ("json_invalid" if text else "not_json")
+    return ItemError([{"loc": loc, "type": code, "msg": str(exc) if full else exc.detail}])
 
 
-def plain_json(value: Any, what: str = "item", *, keep_models: bool = False) -> Any:
-    """A JSON value from JSON text (strict: `ItemError` naming `what` when it is not JSON), or from a
-    pydantic model (an `openai` SDK object, or one of ours unless `keep_models`), dumped exactly as
-    `dump_item` does; any other value is returned as it is."""
+def plain_json(
+    value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH
+) -> Any:
+    """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
+    pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
+    `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).
+    A JSON text holding a list may nest one level deeper than `max_depth` (it holds items); a Python
+    list, tuple or other iterable is returned as it is, for the caller to read element by element, and
+    so is a scalar (checked where it is used). Raises `ItemError` naming `what`
+    and the rule (`replayable._json`) for anything that is not strict JSON."""
     if isinstance(value, BaseModel):
         if keep_models and isinstance(value, WireModel):
             return value
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, str | bytes | bytearray):
-        return _loads(value, what)
-    return value
+        try:
+            value = to_plain(value)
+        except JSONError as exc:
+            raise _json_error(exc, text=False) from None
+    elif isinstance(value, str | bytes | bytearray | memoryview):
+        try:
+            value = loads(value, what=what, max_depth=max_depth + 1)
+            return value if isinstance(value, list) else check_value(value, what=what, max_depth=max_depth)
+        except JSONError as exc:
+            raise _json_error(exc) from None
+    elif not isinstance(value, Mapping):
+        return value  # a scalar is JSON as it is; a list or iterable is read element by element
+    try:
+        return check_value(value, what=what, max_depth=max_depth)
+    except JSONError as exc:
+        raise _json_error(exc, text=False) from None
 
 
 def _coerce(data: Any) -> tuple[Any, bool]:
     """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
-        return plain_json(data), is_openai_model(data)
+        try:
+            return to_plain(data), is_openai_model(data)
+        except JSONError as exc:
+            raise _json_error(exc, text=False) from None
     return data, False
 
 
@@ -412,6 +437,19 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
         provider = "openai"
     if isinstance(data, WireModel):
         return data
+    if isinstance(data, str | bytes | bytearray | memoryview):  # a JSONL line or one item's JSON text
+        try:
+            data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:
+            raise _json_error(exc, prefix) from None
+    not_json: JSONError | None = None
+    if isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
+        try:
+            data = check_value(data, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:
+            if exc.reason == "lone_surrogate":  # pydantic cannot even render such a value in its errors
+                raise _json_error(exc, prefix, text=False) from None
+            not_json = exc  # a field's own rule speaks first when there is one
     problems = _precheck(data, side, provider)
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
@@ -420,9 +458,11 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
         model = single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise ItemError(_clean_errors(exc, data, prefix)) from None
-    why = _not_json(data, MAX_ITEM_DEPTH)  # unknown fields are kept as they are: they must stay JSON
-    if why is not None:
-        raise ItemError([{"loc": prefix, "type": "too_deep" if "nests" in why else "not_json", "msg": why}])
+    except (RecursionError, ValueError, TypeError) as exc:  # only values the check above already refused
+        if not_json is None:
+            raise ItemError([{"loc": prefix, "type": "not_json", "msg": f"item cannot be read: {exc}"}]) from None
+    if not_json is not None:
+        raise _json_error(not_json, prefix, text=False)
     return model
 
 
@@ -431,17 +471,6 @@ def _check_side(side: Any, provider: Any) -> None:
         raise ValueError(f"side must be 'input' or 'output', got {side!r}")
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
-
-
-def _loads(text: str | bytes | bytearray, what: str = "") -> Any:
-    """Strict JSON: NaN and Infinity are refused, since they could not be written back as JSON."""
-    prefix = f"{what}: " if what else ""
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}JSON nested too deeply"}]) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ItemError([{"loc": (), "type": "json_invalid", "msg": f"{prefix}not valid JSON: {exc}"}]) from None
 
 
 def _members(union: Any) -> tuple[type, ...]:
@@ -482,77 +511,34 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
     message.
 
-    Returns the model (frozen): with `side="input"` an `InputItem`, with `side="output"` an `OutputItem`
-    (the overloads say so to type checkers; a model of the other side is read again from its JSON form).
-    Raises `ItemError` naming the field and rule for anything that does not parse, including `None`,
-    numbers, lists and unknown un-prefixed types; never `TypeError`.
+    JSON text and Python values are read by the one strict reader (`replayable._json`): a duplicate key,
+    `NaN`/`Infinity`/`1e400`, an integer over 4300 digits, invalid UTF-8, a lone surrogate, a set, bytes
+    or tuple inside, or nesting past `MAX_ITEM_DEPTH` is an `ItemError` whose `type` names the rule.
+    Dict subclasses and other `Mapping`s read like dicts; one leading BOM is ignored.
+
+    Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
+    parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
+    With `side="input"` the result is an `InputItem`, with `side="output"` an `OutputItem` (the overloads
+    say so to type checkers; a model of the other side is read again from its JSON form).
     """
     _check_side(side, provider)
-    if isinstance(data, str | bytes | bytearray):
-        data = _loads(data)
     return _validate_one(_on_side(data, side), side, provider, None)  # type: ignore[no-any-return]
 
 
-_WS_STR = re.compile(r"[ \t\r\n\ufeff]*")
-_WS_BYTES = re.compile(rb"(?:[ \t\r\n]|\xef\xbb\xbf)*")
+_WS_STR = re.compile(r"\ufeff?[ \t\r\n]*")
+_WS_BYTES = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
 
 
-def _maybe_constant(data: str | bytes | bytearray) -> bool:
-    """Could the JSON text hold NaN or Infinity (which the fast reader would accept)?"""
-    # A one-byte search runs at memchr speed; the longer one only runs when that byte is there at all.
-    if isinstance(data, str):
-        return ("N" in data and "NaN" in data) or ("I" in data and "Infinity" in data)
-    return (b"N" in data and b"NaN" in data) or (b"I" in data and b"Infinity" in data)
-
-
-def _first_char(data: str | bytes | bytearray) -> str:
-    """The first non-blank character of a JSON text, without copying it ('' when blank)."""
+def _first_char(data: str | bytes | bytearray | memoryview) -> str:
+    """The first non-blank character of a JSON text after an optional BOM, without copying it ('' when
+    blank)."""
     if isinstance(data, str):
         i = _WS_STR.match(data).end()  # type: ignore[union-attr]
         return data[i : i + 1]
+    if isinstance(data, memoryview):
+        data = data.tobytes()
     i = _WS_BYTES.match(data).end()  # type: ignore[union-attr]
     return data[i : i + 1].decode("latin-1")
-
-
-#: Deepest nesting of objects and arrays accepted inside one item read from Python values or JSON text
-#: (a message with a content part is 3 levels). Deeper values could not be written back.
-MAX_ITEM_DEPTH = 128
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-def _not_json(value: Any, limit: int) -> str | None:
-    """Why `value` cannot be written back as JSON exactly, or None when it can: dicts/lists nested deeper
-    than `limit`, a NaN or infinite float, a lone UTF-16 surrogate in a string, a non-string key, or a
-    Python value JSON has no form for (a set, a tuple, bytes, ...). Iterative: no recursion limit."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            if depth > limit:
-                return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
-            for k, v in node.items():
-                if type(k) is not str:
-                    return f"key {k!r} is not a string"
-                if _SURROGATE.search(k):
-                    return f"key {k!r} holds a lone UTF-16 surrogate"
-                stack.append((v, depth + 1))
-        elif kind is list:
-            if depth > limit:
-                return f"the item nests deeper than {limit} levels (replayable.items.MAX_ITEM_DEPTH)"
-            stack.extend((v, depth + 1) for v in node)
-        elif kind is str:
-            if _SURROGATE.search(node):
-                return "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
-        elif kind is float:
-            if not math.isfinite(node):
-                return f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
-        elif not isinstance(node, _JSON_SCALARS):
-            return f"a {kind.__name__} is not a JSON value"
-    return None
 
 
 @contextmanager
@@ -573,10 +559,7 @@ def _gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _split_jsonl(text: str) -> Iterator[tuple[int, str]]:
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            yield lineno, line
+_TEXT = (str, bytes, bytearray, memoryview)
 
 
 @overload
@@ -586,18 +569,27 @@ def iter_items(data: Any, *, side: Literal["output"], provider: Provider = None)
 @overload
 def iter_items(data: Any, *, side: Side, provider: Provider = None) -> Iterator[Item]: ...
 def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) -> Iterator[Item]:
-    """Parse items one at a time (a list, an iterable of items or of JSONL lines); raises `ItemError`
-    at the first bad item, naming its index. Memory stays bounded by one item. Yields `InputItem`s or
-    `OutputItem`s after `side`, as `parse_item`."""
+    """Parse items one at a time: a list or iterable of items (dicts, models, SDK objects) or of JSONL
+    lines (`str`/`bytes`, such as a binary file; blank lines are skipped, one BOM is allowed at the start
+    of the first), or one JSON text (read whole, see `parse_items`). Raises `ItemError` at the first bad
+    item, naming its index (its position in the iterable). Memory stays bounded by one item. Yields
+    `InputItem`s or `OutputItem`s after `side`, as `parse_item`."""
     _check_side(side, provider)
-    if isinstance(data, str | bytes | bytearray):
+    if isinstance(data, _TEXT):
         yield from parse_items(data, side=side, provider=provider)
         return
+    if isinstance(data, Mapping) or not isinstance(data, Iterable):
+        got = "a JSON object" if isinstance(data, Mapping) else type(data).__name__
+        raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
     for i, raw in enumerate(data):
-        if isinstance(raw, str | bytes | bytearray):
+        if isinstance(raw, _TEXT):
+            if isinstance(raw, memoryview):
+                raw = raw.tobytes()
             if not raw.strip():
                 continue
-            raw = _loads(raw)
+            if i > 0 and (raw.startswith("\ufeff") if isinstance(raw, str) else raw.startswith(b"\xef\xbb\xbf")):
+                msg = "a byte order mark is only allowed at the very start"
+                raise ItemError([{"loc": (i,), "type": "json_invalid", "msg": msg}])
         yield _validate_one(_on_side(raw, side), side, provider, i)
 
 
@@ -611,43 +603,45 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     """Parse a list of items: `list[InputItem]` for `side="input"`, `list[OutputItem]` for `side="output"`.
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
-    object per line, as one text or as an iterable of lines; blank lines are skipped). Valid input takes
-    one pass through pydantic-core; on any bad item the items are read one by one so that the `ItemError`
-    lists one precise error per bad item, each `loc` starting with the item's index (for JSONL, the
-    index among non-blank lines). Items nest at most `MAX_ITEM_DEPTH` levels and hold no NaN or
-    Infinity (they could not be written back as JSON). The garbage collector is paused while a list is
-    validated (see `_gc_paused`).
+    object per line, as one text or as an iterable of lines; blank lines are skipped). JSON text is read
+    by the one strict reader (`replayable._json`): duplicate keys, `NaN`/`Infinity` and numbers that
+    read as infinity (`1e400`), integers over 4300 digits, invalid UTF-8 and lone surrogates are refused,
+    one leading byte order mark is ignored, and JSONL lines end at `\n` only. Items nest at most
+    `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items
+    are read one by one so that the `ItemError` lists one precise error per bad item, each `loc` starting
+    with the item's index (for JSONL, the index among non-blank lines). The garbage collector is paused
+    while a list is validated (see `_gc_paused`).
 
-    Raises `ItemError` when the text is not JSON, when the value is not a list, or when any item does not
-    parse (see `parse_item`).
+    Raises `ItemError` when the text is not strict JSON (`type` names the rule: `json_invalid`,
+    `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
+    `too_deep`), when the value is not a list, or when any item does not parse (see `parse_item`).
     """
     _check_side(side, provider)
     _, many = _ADAPTERS[(side, provider == "openai")]
     ctx = _OPENAI_CONTEXT if provider == "openai" else None
     raw: Any
-    per_item = False  # text the fast reader refused is read item by item, with every check
-    if isinstance(data, bytes | bytearray | str):
-        per_item = True
+    checked = False  # every value already passed the strict reader (text input)
+    if isinstance(data, _TEXT):
+        checked = True
         first = _first_char(data)
-        if first == "[" and not _maybe_constant(data):
-            try:
-                with _gc_paused():
-                    return many.validate_json(data, context=ctx)  # type: ignore[no-any-return]
-            except ValidationError:
-                pass
-            raw = _loads(data)
-        elif first == "[":
-            raw = _loads(data)
+        if first == "[":
+            with _gc_paused():  # reading and validating create many objects and no cycles
+                try:  # the array may nest one level deeper than its items; the reader enforces that itself
+                    raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+                except JSONError as exc:
+                    raise _json_error(exc) from None
+                if isinstance(raw, list) and all(type(x) is dict for x in raw):
+                    try:
+                        return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
+                    except ValidationError:
+                        pass
         elif first == "{":
-            text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
             raw = []
-            for lineno, line in _split_jsonl(text):
-                try:
-                    raw.append(json.loads(line, parse_constant=_reject_constant))
-                except (ValueError, RecursionError) as exc:
-                    raise ItemError(
-                        [{"loc": (len(raw),), "type": "json_invalid", "msg": f"line {lineno} is not valid JSON: {exc}"}]
-                    ) from None
+            try:
+                for _, value in iter_jsonl(data, what="line"):
+                    raw.append(value)
+            except JSONError as exc:
+                raise _json_error(exc, (len(raw),), full=True) from None
         elif first == "":
             return []
         else:
@@ -662,18 +656,23 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             )
     else:
         raw = data
-    if isinstance(raw, Mapping) or not isinstance(raw, Iterable) or isinstance(raw, str | bytes):
+    if isinstance(raw, Mapping) or not isinstance(raw, Iterable) or isinstance(raw, _TEXT):
         got = "a JSON object" if isinstance(raw, Mapping) else type(raw).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
     raw = list(raw)
-    if not per_item and any(isinstance(x, str | bytes | bytearray) for x in raw):
+    if not checked and any(isinstance(x, _TEXT) for x in raw):
         return list(iter_items(raw, side=side, provider=provider))  # JSONL lines, as iter_items reads them
-    if not per_item and all(isinstance(x, dict) and _not_json(x, MAX_ITEM_DEPTH) is None for x in raw):
+    if not checked and all(type(x) is dict for x in raw):
         try:
-            with _gc_paused():
-                return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
-        except ValidationError:
-            pass
+            plain = [check_value(x, max_depth=MAX_ITEM_DEPTH) for x in raw]
+        except JSONError:
+            plain = None  # reported item by item below
+        if plain is not None:
+            try:
+                with _gc_paused():
+                    return many.validate_python(plain, context=ctx)  # type: ignore[no-any-return]
+            except ValidationError:
+                pass
     items: list[Item] = []
     errors: list[dict[str, Any]] = []
     for i, x in enumerate(raw):

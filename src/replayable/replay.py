@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NotRequired
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter, with_config
 from pydantic.experimental.missing_sentinel import MISSING
 from typing_extensions import TypedDict
 
@@ -23,6 +23,7 @@ from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
+from ._json import _SURROGATE, printable
 from .arguments import (
     CACHE_SIZE,
     ArgumentsError,
@@ -37,8 +38,9 @@ from .arguments import (
     schema_failures,
     validator_failures,
 )
+from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
-from .items import _SURROGATE, ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -100,6 +102,9 @@ class GateResult:
     arguments: Any = None
     detail: str = ""
 
+    def __post_init__(self) -> None:
+        self.detail = printable(self.detail)  # it may quote the item: never a lone surrogate
+
     @property
     def ok(self) -> bool:
         return self.reason is GateReason.OK
@@ -130,13 +135,23 @@ def _field(item: Any, name: str) -> Any:
 def _call_problem(item: Any) -> str | None:
     """Why `item` (already known to be a completed `function_call` with string arguments) is not a valid
     function_call item in its input form (the form it is answered and replayed in), or None."""
-    if type(item) is dict and item.keys() <= _CALL_FIELDS:  # hot path: the model's fields, no model
-        try:
-            _CALL_FIELDS_CHECK(item)
-            if all(type(v) is not str or v.isascii() or not _SURROGATE.search(v) for v in item.values()):
-                return None  # (a lone surrogate is not JSON: the parser below says so)
-        except ValueError:
-            pass
+    if type(item) is dict and _CALL_FIELDS.issuperset(item):  # hot path: the model's fields, no model
+        # Accepted here only when every value is a plain `str` without a lone surrogate (or None) and
+        # the strict fields check says yes; anything else takes the parser below for its verdict and
+        # its precise error (tests/test_gate_fast_paths.py proves the two agree).
+        for value in item.values():
+            if type(value) is str:
+                if value.isascii() or not _SURROGATE.search(value):
+                    continue
+            elif value is None:
+                continue
+            break
+        else:
+            try:
+                _CALL_FIELDS_CHECK(item)
+                return None
+            except ValueError:
+                pass
     elif isinstance(item, FunctionCallParam):
         return None
     elif isinstance(item, WireModel):
@@ -150,16 +165,23 @@ def _call_problem(item: Any) -> str | None:
 
 _CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
 # The input-form function_call's fields `gate` has not checked yet (`type`, `status` and `arguments`
-# it has), with their types from the generated model (the one home of the rules), validated as a
-# TypedDict: the same verdict as the model without building one.
+# it has), with their types from the generated model (the one home of the rules) and the model's
+# value settings (`strict`: no bytes for a string), validated as a TypedDict: the same verdict as the
+# model without building one.
 _CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
-    TypedDict(  # type: ignore[operator]
-        "_CallFields",
-        {
-            k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
-            for k, f in FunctionCallParam.model_fields.items()
-            if k not in ("type", "status", "arguments")
-        },
+    with_config(
+        ConfigDict(
+            **{k: v for k, v in FunctionCallParam.model_config.items() if k == "strict" or k.startswith("str_")}  # type: ignore[typeddict-item]
+        )
+    )(
+        TypedDict(  # type: ignore[operator]
+            "_CallFields",
+            {
+                k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
+                for k, f in FunctionCallParam.model_fields.items()
+                if k not in ("type", "status", "arguments")
+            },
+        )
     )
 )
 _CALL_FIELDS_CHECK = _CALL_FIELDS_ADAPTER.validator.validate_python
@@ -211,7 +233,10 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
     if type(item) is not dict:
         if isinstance(item, BaseModel) and not isinstance(item, WireModel):
-            item = plain_json(item)
+            try:
+                item = plain_json(item)
+            except ItemError:  # an SDK object that is not strict JSON is no call to run
+                item = None
         elif isinstance(item, Mapping):
             item = dict(item)
     if type(item) is dict:
@@ -225,7 +250,8 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     if status != "completed" and not program_call_waiting(_FUNCTION, status, _field(item, "caller"), None):
-        return GateResult(GateReason.STATUS, detail=f"status is {status!r}; only a completed call may run")
+        shown = repr(status) if status is None or isinstance(status, str) else f"a {type(status).__name__}"
+        return GateResult(GateReason.STATUS, detail=f"status is {shown}; only a completed call may run")
     if type(args) is not str:
         return GateResult(
             GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
@@ -234,7 +260,7 @@ def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | No
     if problem is not None:
         return GateResult(GateReason.ITEM_INVALID, detail=f"not a valid function_call item: {problem}")
     if tool_name is not None:
-        name = _field(item, "name")
+        name = item.get("name") if type(item) is dict else _field(item, "name")
         if name != tool_name:
             return GateResult(
                 GateReason.NAME, detail=f"the call names {name!r} but the tool given is {tool_name!r}; never run it"
@@ -326,6 +352,10 @@ class Violation:
     message: str
     path: str = ""
 
+    def __post_init__(self) -> None:  # messages and paths may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
+
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
 
@@ -337,12 +367,14 @@ class TranscriptReport:
     `ok` is true when nothing is violated (pending calls allowed with `pending_ok=True` do not count);
     `violations` lists every broken rule in item order; `pending` lists the indexes of trailing calls
     still waiting for their output (only with `pending_ok=True`); `items` holds each parsed item, or
-    `None` where an item did not parse.
+    `None` where an item did not parse; `external` lists the `function_call_output`s of a continuation
+    request (one with `previous_response_id`, checked without `previous=`) whose calls are outside it.
     """
 
     violations: tuple[Violation, ...]
     pending: tuple[int, ...] = ()
     items: tuple[Any, ...] = field(default=(), repr=False)
+    external: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -487,6 +519,7 @@ def check_transcript(
     side: Side | None = None,
     source: str | None = None,
     registry: Mapping[str, Any] | None = None,
+    previous: Any = None,
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
 
@@ -509,11 +542,16 @@ def check_transcript(
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
+    `items` may also be a request body (its `input` is checked) or a whole response (its `output`, as
+    output). A request with `previous_response_id` continues a response: pass that response (or its
+    `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
+    calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
+
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
-    `side="sideways"`, `allowed_tools="get_weather"` (a string, not a collection of names), `tools`
-    that are not a list of tools, two tools with the same name (`SchemaError` for a tool in no known
-    shape).
+    `side="sideways"`, `items` that are neither a list nor a body, `allowed_tools="get_weather"` (a
+    string, not a collection of names), `tools` that are not a list of tools, two tools with the same
+    name (`SchemaError` for a tool in no known shape).
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -521,9 +559,9 @@ def check_transcript(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     tool_params = tool_index(tools)
     allowed = _allowed(allowed_tools)
-    if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
-        raise ValueError("items must be a list of items; use parse_items for JSON text")
-    raw_items = list(items)
+    unwrapped = unwrap(items, previous, side, provider)
+    raw_items, side, provider = unwrapped.items, unwrapped.side, unwrapped.provider
+    pending_ok = pending_ok or unwrapped.response  # a response's trailing calls wait to be executed
     violations: list[Violation] = []
     parsed: list[Any] = []
     views: list[_View] = []
@@ -546,7 +584,7 @@ def check_transcript(
             source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
-    return TranscriptReport(tuple(violations), tuple(pending), tuple(parsed))
+    return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
 
 def check_stream(
@@ -980,7 +1018,7 @@ def _call_rules(
         add(
             i,
             ViolationCode.ARGUMENTS_SCHEMA,
-            f"arguments {f.path or '/'} fail {f.keyword}: {f.message}",
+            f"arguments: {f.path or '/'} fails {f.keyword}: {f.message}",
             "/arguments" + f.path,
         )
 
@@ -1073,7 +1111,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
-        tool = plain_json(tool)
+        try:
+            tool = plain_json(tool)
+        except ItemError as exc:  # an object that is not strict JSON: not a tool
+            return [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
     if not isinstance(tool, Mapping):
         return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
     try:
@@ -1095,11 +1136,12 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     name = spec.name
     name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
     if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
+        shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
         out.append(
             Violation(
                 None,
                 ViolationCode.INVALID_TOOL,
-                f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'",
+                f"tool name {shown} must be 1-64 letters, digits, '_' or '-'",
                 name_at,
             )
         )

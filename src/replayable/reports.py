@@ -30,9 +30,12 @@ __all__ = [
     "EXIT_UNREADABLE",
     "EXIT_VIOLATIONS",
     "Output",
+    "cli_message",
+    "count",
     "error_report",
     "format_report",
     "format_stream_report",
+    "pending_calls",
     "summary_line",
 ]
 
@@ -104,9 +107,32 @@ class Output:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115  lives as long as the process
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun in the right number: `count(1, "item")` is "1 item", `count(3, "item")` "3 items"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def pending_calls(indexes: Sequence[int]) -> str:
+    """ "pending call (awaiting output) at item 2", or "pending calls (...) at items 2, 5"."""
+    s = "" if len(indexes) == 1 else "s"
+    return f"pending call{s} (awaiting output) at item{s} {', '.join(map(str, indexes))}"
+
+
+# library arguments named in messages, and the command line flag a CLI user sets instead
+_CLI_FLAGS = (("provider='openai'", "--provider openai"),)
+
+
+def cli_message(text: str) -> str:
+    """A library message as the command line says it: `provider='openai'` becomes `--provider openai`."""
+    for argument, flag in _CLI_FLAGS:
+        text = text.replace(argument, flag)
+    return text
+
+
 def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
     """A transcript's report: `extra` findings (tool lint) first, then the report's violations and
-    pending calls. `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending"}`)."""
+    pending calls, and the outputs of a continuation request that answer calls outside it (`external`).
+    `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending", "external"}`)."""
     violations = [*extra, *report.violations]
     if fmt == "json":
         return json.dumps(
@@ -116,20 +142,30 @@ def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items:
                 "items": n_items,
                 "violations": [v.as_dict() for v in violations],
                 "pending": list(report.pending),
+                "external": list(report.external),
             },
             indent=2,
         )
     lines = []
     for v in violations:
         where = "tools" if v.index is None else f"item {v.index}"
-        lines.append(f"{name}: {where}: {v.code}: {v.message}")
+        lines.append(f"{name}: {where}: {v.code}: {cli_message(v.message)}")
     if report.pending:
-        lines.append(f"{name}: pending calls (awaiting output) at items {', '.join(map(str, report.pending))}")
+        lines.append(f"{name}: {pending_calls(report.pending)}")
+    if report.external:
+        s = "" if len(report.external) == 1 else "s"
+        lines.append(
+            f"{name}: output{s} answering calls outside this request (previous_response_id; pass --previous "
+            f"RESPONSE.json to pair them) at item{s} {', '.join(map(str, report.external))}"
+        )
     if violations:
         bad = len({v.index for v in violations})
-        lines.append(f"{name}: NOT replay-safe: {len(violations)} violation(s) in {bad} place(s), {n_items} items")
+        lines.append(
+            f"{name}: NOT replay-safe: {count(len(violations), 'violation')} in {count(bad, 'place')}, "
+            f"{count(n_items, 'item')}"
+        )
     else:
-        lines.append(f"{name}: replay-safe: {n_items} items")
+        lines.append(f"{name}: replay-safe: {count(n_items, 'item')}")
     return "\n".join(lines)
 
 
@@ -154,16 +190,15 @@ def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
         )
     lines = []
     for f in report.findings:
-        lines.append(f"{name}: {'stream' if f.violation else 'note'}: {f.rule}: {f}")
+        lines.append(f"{name}: {'stream' if f.violation else 'note'}: {f.rule}: {cli_message(str(f))}")
     for v in report.transcript.violations:
-        lines.append(f"{name}: item {v.index}: {v.code}: {v.message}")
+        lines.append(f"{name}: item {v.index}: {v.code}: {cli_message(v.message)}")
     if report.transcript.pending:
-        lines.append(
-            f"{name}: pending calls (awaiting output) at items " + ", ".join(map(str, report.transcript.pending))
-        )
+        lines.append(f"{name}: {pending_calls(report.transcript.pending)}")
     verdict = "stream ok, items replay-safe" if report.ok else "NOT ok"
     lines.append(
-        f"{name}: {verdict}: {report.events} events, {len(report.items)} items, status {report.status or 'none'}"
+        f"{name}: {verdict}: {count(report.events, 'event')}, {count(len(report.items), 'item')}, "
+        f"status {report.status or 'none'}"
     )
     return "\n".join(lines)
 
@@ -176,7 +211,7 @@ def error_report(message: str, name: str | None) -> str:
 def summary_line(counts: dict[int, int], files: int) -> str:
     """The last line of a many-file `check` in text form."""
     return (
-        f"checked {files} file(s): {counts.get(EXIT_OK, 0)} replay-safe, {counts.get(EXIT_VIOLATIONS, 0)} with "
+        f"checked {count(files, 'file')}: {counts.get(EXIT_OK, 0)} replay-safe, {counts.get(EXIT_VIOLATIONS, 0)} with "
         f"violations, {counts.get(EXIT_UNREADABLE, 0)} unreadable"
     )
 

@@ -33,6 +33,7 @@ from typing import Any
 __all__ = [
     "AGENTS_RULES",
     "AGENTS_SIDES",
+    "BODY_SIDES",
     "CROSS_ITEM_RULES",
     "NAMESPACED_PATTERN",
     "SIDES",
@@ -239,6 +240,33 @@ SIDES["stream-events"]["intro"] = (
     "This schema judges one event at a time. Rules across the events of a stream, checked by "
     "replayable.stream.StreamAssembler and not expressible in JSON Schema:"
 )
+
+#: Whole bodies: the request of `POST /responses` and the response object (`replayable.parse_request`,
+#: `replayable.parse_response`); their items follow the `input` / `output` sides.
+_BODY_INTRO = (
+    "This schema judges one body at a time. Rules across the items of its `input` / `output`, checked by "
+    "replayable.check_transcript and not expressible in JSON Schema:"
+)
+BODY_SIDES: dict[str, dict[str, Any]] = {
+    "request": {
+        "title": "CreateResponseBody",
+        "description": "The body of POST /responses (Open Responses CreateResponseBody, 2026-04-24), as "
+        "replayable.parse_request reads it in strict mode: every field optional, `input` a string or input "
+        "items, `tools` function tools or a provider's own `slug:name` tools.",
+        "root": _OR + "create_response_body.json",
+        "rules": CROSS_ITEM_RULES,
+        "intro": _BODY_INTRO,
+    },
+    "response": {
+        "title": "Response",
+        "description": "The response object (Open Responses ResponseResource, 2026-04-24), as "
+        "replayable.parse_response reads it in strict mode: all 31 keys present, `output` output items.",
+        "root": _OR + "response.json",
+        "rules": CROSS_ITEM_RULES,
+        "intro": _BODY_INTRO,
+    },
+}
+SIDES.update(BODY_SIDES)
 
 #: Extra named unions a side may refer to as `#/$defs/<Name>` (built, not read from a file).
 _SYNTHETIC: dict[str, dict[str, Any]] = {
@@ -562,6 +590,7 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
         body: dict[str, Any] = {"$ref": b.ref(spec["root"], None)}
         intro = "This schema judges one value at a time. Rules across the values of a session, checked by "
         intro += "replayable.agents and not expressible in JSON Schema:"
+        intro = spec.get("intro", intro)
     else:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
@@ -607,6 +636,6 @@ def json_schema(side: str = "input") -> dict[str, Any]:
     when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. Raises `ValueError` for an unknown side.
     """
-    if side not in SIDES:
+    if not isinstance(side, str) or side not in SIDES:
         raise ValueError(f"side must be one of {', '.join(SIDES)}; got {side!r}")
     return copy.deepcopy(_load(side))

@@ -14,6 +14,7 @@ from replayable._agents_base import KNOWN_EVENT_TYPES
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.function_tool import FunctionTool
 from replayable._generated.agents.function_tool_resource import FunctionToolResource
+from replayable._generated.agents.function_tool_snapshot import FunctionToolSnapshot
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
 from replayable.items import ItemError
@@ -198,13 +199,17 @@ _ANSWER_TYPES = frozenset(
 
 
 def _function_tools(session: Any) -> dict[str, Any] | None:
-    """The session agent's function tools by name, or None when the snapshot has no agent."""
+    """The session agent's function tools by name, or None when the snapshot has no agent.
+
+    A trimmed tool without `name` cannot be matched (calls to it are refused as unknown); one without
+    `parameters` is kept, and `check_arguments` refuses its calls (no schema to check against)."""
     agent = getattr(session, "agent", None)
     tools = getattr(agent, "tools", None)
     if not isinstance(tools, list):
         return None
     # as plain JSON: every tool reader takes a function tool dict, whatever model class held it
-    return {tl.name: dump(tl) for tl in tools if isinstance(tl, FunctionTool | FunctionToolResource)}
+    kinds = FunctionTool | FunctionToolResource | FunctionToolSnapshot
+    return {tl.name: dump(tl) for tl in tools if isinstance(tl, kinds) and isinstance(tl.name, str)}
 
 
 class _Log:
@@ -269,6 +274,8 @@ class _Log:
             self.refused.append(AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, why, path))
             return
         try:
+            if "parameters" not in tool:  # a trimmed snapshot tool: no schema to check against
+                raise ValueError("the session snapshot gives the tool without `parameters`")
             chk = check_arguments(a, tool)
         except ValueError as exc:
             why = f"tool {a.name!r} cannot be checked: {exc}"

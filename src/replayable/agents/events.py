@@ -38,6 +38,7 @@ from replayable._generated.agents.turn_list_page import TurnListPage
 from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
+from replayable._json import printable
 from replayable.items import ItemError, plain_json
 
 
@@ -60,7 +61,7 @@ class ToolResultError(ValueError):
         self.turn_id = turn_id
         self.call_id = call_id
         self.request_id = request_id
-        super().__init__(message)
+        super().__init__(printable(message))
 
 
 def _tool_result_rule(result: SessionInputToolResult) -> SessionInputToolResult:
@@ -257,7 +258,9 @@ def parse_event(data: Any) -> SessionEvent:
 
     A known `type` is validated strictly against its own model; an unknown one becomes an
     `UnknownSessionEvent` kept verbatim (`.unknown` is true). Raises `ItemError` naming the field and
-    rule when a known event does not parse, or when the value is not an object with a string `type`.
+    rule when a known event does not parse, when the value is not an object with a string `type`, or
+    when it is not strict JSON (`replayable._json`: duplicate keys, NaN, nesting past
+    `replayable.items.MAX_ITEM_DEPTH`, ..., so that what parses always dumps).
     """
     data = _plain(data)
     if isinstance(data, WireModel):
@@ -367,7 +370,13 @@ def parse_session(data: Any) -> AgentSession:
 
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
-    data = _plain(data)
+    try:
+        data = _plain(data)
+    except ItemError as exc:
+        # Nesting past MAX_ITEM_DEPTH inside a dict action is left to the arguments depth rule
+        # (`check_arguments` reports it as a `too_deep` failure); anything else is not an action.
+        if not (isinstance(data, Mapping) and exc.errors and exc.errors[0]["type"] == "too_deep"):
+            raise
     if isinstance(data, WireModel):
         return data
     prefix: tuple[Any, ...] = () if index is None else ("required_actions", index)

@@ -79,8 +79,8 @@ class PendingActions:
     @classmethod
     def from_event(cls, event: Any) -> PendingActions:
         """From an event carrying a session (`agent.session.requires_action`, or any `agent.session.*`
-        status event), read as `parse_event` reads it. Raises `ItemError` when the event does not parse
-        or has no session object."""
+        status event; a dict, strict JSON text or SDK object), read as `parse_event` reads it. Raises
+        `ItemError` when the event does not parse (strict JSON included) or has no session object."""
         session = session_of(event)
         if session is None:
             raise ItemError(
@@ -159,7 +159,10 @@ class PendingActions:
         return self._validate(body)
 
     def _validate(self, data: Any) -> SessionInputToolResult:
-        data = _plain(data)
+        try:
+            data = _plain(data)
+        except ItemError as exc:  # not strict JSON: a malformed tool result, never sent
+            raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         if isinstance(data, SessionInputToolResult):
             data = dump(data)
         if not isinstance(data, Mapping) or data.get("type") != "agent.session.input.tool_result":
@@ -191,7 +194,10 @@ class PendingActions:
         answer does not fit its request) or `already_answered` (a second answer; without `resubmit`
         also an identical one).
         """
-        data = _plain(answer)
+        try:
+            data = _plain(answer)
+        except ItemError as exc:  # not strict JSON: a malformed answer, never sent
+            raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         t = data.get("type") if isinstance(data, Mapping) else getattr(data, "type", None)
         if t in _APPROVAL_INPUTS:
             return self._accept_approval(data, resubmit)

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replayable._json import printable
+from replayable.reports import count
+
 
 class AgentsViolationCode(StrEnum):
     """Stable codes of `check_event_log`."""
@@ -43,6 +46,10 @@ class AgentsViolation:
     code: AgentsViolationCode
     message: str
     path: str = ""
+
+    def __post_init__(self) -> None:  # messages may quote the input: never a lone surrogate
+        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "path", printable(self.path))
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
@@ -109,8 +116,8 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
         )
     if report.nothing_recognised:
         return (
-            f"{name}: nothing was recognised as an Agents API event ({report.events} values, no known event type "
-            "or agent.* type); is this a Responses transcript? Check it without --agents"
+            f"{name}: nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
+            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
         )
     lines = [f"{name}: event {v.index}: {v.code}: {v.message}" for v in report.violations]
     lines += [f"{name}: event {v.index}: refused before execution ({v.code}): {v.message}" for v in report.refused]
@@ -119,7 +126,7 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
             f"{name}: unknown event types (kept, not acted on) at events " + ", ".join(map(str, report.unknown_events))
         )
     if report.violations:
-        lines.append(f"{name}: NOT safe: {len(report.violations)} violation(s), {report.events} events")
+        lines.append(f"{name}: NOT safe: {count(len(report.violations), 'violation')}, {count(report.events, 'event')}")
     else:
-        lines.append(f"{name}: ok: {report.events} events, every required action answered once")
+        lines.append(f"{name}: ok: {count(report.events, 'event')}, every required action answered once")
     return "\n".join(lines)

@@ -6,7 +6,8 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
 
 - `events`: the 24 spec streaming events as generated models (`ResponseCreatedEvent`, ..., `ErrorEvent`),
   tagged on `type`, plus `ExtensionEvent` for `slug:name` events (kept verbatim, ignorable), and the
-  `ResponseResource` object; `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
+  `ResponseResource` object (the same class as `replayable.Response`: typed output items, tools, usage);
+  `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
 - `openai_events`: OpenAI's own stream events (`OPENAI_EVENT_TYPES`, `openai:response.mcp_call.completed`
   -> its model): typed `ExtensionEvent` subclasses, read un-prefixed in OpenAI mode; the assembler applies
   their deltas, done events and status events to their items under the same rules as the spec's;

@@ -12,8 +12,8 @@ from pydantic import ValidationError
 
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
-from replayable._generated.streaming.response_resource import ResponseResource
 from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
+from replayable.response import Response, parse_response
 
 from .events import (
     _LIFECYCLE_TYPES,
@@ -26,7 +26,6 @@ from .events import (
     _peek,
     _schema_errors,
     _schema_message,
-    response_resource_adapter,
 )
 from .openai_events import native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
@@ -123,8 +122,9 @@ class StreamAssembler:
     not by the number of events.
 
     Attributes: `items` (finished items, models, ordered by `output_index`), `response` (the latest
-    response snapshot as sent, a dict, or None), `resource` (the terminal snapshot as a
-    `ResponseResource` when it is complete, else None), `status` (`completed`, `failed`, `incomplete`,
+    response snapshot as sent, a dict, or None), `resource` (the terminal snapshot as a typed
+    `replayable.Response`, read with `parse_response` in this assembler's provider mode, when it parses,
+    else None), `status` (`completed`, `failed`, `incomplete`,
     or None before a terminal event), `error` (the `ErrorPayload` of an `error` event, or None),
     `warnings` (`StreamWarning`s: notes, plus violations in lenient mode).
     """
@@ -136,7 +136,7 @@ class StreamAssembler:
         self.strict = strict
         self.warnings: list[StreamWarning] = []
         self.response: dict[str, Any] | None = None
-        self.resource: ResponseResource | None = None
+        self.resource: Response | None = None
         self.status: str | None = None
         self.error: ErrorPayload | None = None
         self._slots: dict[int, _Slot] = {}
@@ -186,7 +186,8 @@ class StreamAssembler:
         `custom_tool_call`) is returned only when that item is `completed` and no rule was broken for it
         (an `incomplete` call stays in `items` with its status and is never handed out as executable).
         Raises `StreamError` (strict mode) naming the event's sequence_number and the rule; `ValueError`
-        subclasses only.
+        subclasses only. An event that is not strict JSON (`replayable._json`: a duplicate key, NaN, a set
+        or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`) is rule `event_schema`.
         """
         try:
             return self._feed(event)
@@ -338,14 +339,14 @@ class StreamAssembler:
         if snap.get("status") is not None and snap.get("status") != status:
             self._violate(StreamRule.RESPONSE_STATUS, f"{etype} carries a snapshot with status {snap.get('status')!r}")
         try:
-            self.resource = response_resource_adapter.validate_python(snap)
-        except ValidationError as exc:
-            missing = [".".join(map(str, e["loc"])) for e in exc.errors() if e["type"] == "missing"]
-            other = len(exc.errors()) - len(missing)
+            self.resource = parse_response(snap, provider=self.provider)
+        except ItemError as exc:
+            missing = [".".join(map(str, e["loc"])) for e in exc.errors if e["type"] == "missing"]
+            other = len(exc.errors) - len(missing)
             what = (f"missing {', '.join(missing)}" if missing else "") + (
                 f"{'; ' if missing else ''}{other} field(s) of another shape" if other else ""
             )
-            self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete ResponseResource: {what}")
+            self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete response: {what}")
         if status == "completed":
             if self._incomplete_at is not None:
                 self._violate(

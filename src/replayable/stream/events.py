@@ -49,8 +49,9 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 )
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
-from replayable._generated.streaming.response_resource import ResponseResource
-from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, _not_json, is_openai_model, plain_json
+from replayable._json import JSONError, check_value
+from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, is_openai_model, plain_json
+from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
 from .openai_events import OPENAI_EVENT_TYPES
 from .rules import StreamError, StreamRule
@@ -195,9 +196,10 @@ def _schema_errors(exc: ValidationError, raw: Any) -> list[dict[str, Any]]:
     """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
     surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
     cannot even render some of those in its messages."""
-    why = _not_json(raw, MAX_ITEM_DEPTH)
-    if why is not None:
-        return [{"loc": (), "type": "not_json", "msg": why.replace("the item", "the event")}]
+    try:
+        check_value(raw, what="event", max_depth=MAX_ITEM_DEPTH)  # the one strict reader's rules
+    except JSONError as why:
+        return [{"loc": (), "type": "not_json", "msg": why.detail}]
     return _clean_errors(exc, raw)
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from replayable._json import printable
+
 __all__ = ["StreamError", "StreamRule", "StreamWarning"]
 
 
@@ -108,4 +110,4 @@ class StreamError(ValueError):
         self.index = index
         self.event_type = event_type
         self.offset = offset
-        super().__init__(f"{_where(sequence_number, index, event_type, offset)}: {message} [{rule}]")
+        super().__init__(printable(f"{_where(sequence_number, index, event_type, offset)}: {message} [{rule}]"))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import IO, Any
+
+from replayable._json import loads
 
 from .events import _peek
 from .rules import StreamError, StreamRule, StreamWarning
@@ -163,7 +164,7 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[
 
 def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
     try:
-        value = json.loads(body)
+        value = loads(body, what="data")  # the one strict reader (replayable._json)
     except (ValueError, RecursionError) as exc:
         raise StreamError(StreamRule.SSE_MALFORMED, f"data is not JSON: {exc}", index=index, offset=at) from None
     if not isinstance(value, dict):

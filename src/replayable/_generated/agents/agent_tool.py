@@ -12,15 +12,20 @@ from . import (
     automations_tool,
     computer_use_tool,
     computer_use_tool_resource,
+    computer_use_tool_snapshot,
     function_tool,
     function_tool_resource,
+    function_tool_snapshot,
     mcp_tool,
     mcp_tool_resource,
+    mcp_tool_snapshot,
     programmatic_tool_calling_tool,
     programmatic_tool_calling_tool_resource,
+    programmatic_tool_calling_tool_snapshot,
     tool_search_tool,
     web_search_tool,
     web_search_tool_resource,
+    web_search_tool_snapshot,
 )
 
 AgentTools = TypeAliasType("AgentTools", Annotated[Any, Field(title="AgentTools")])
@@ -43,6 +48,23 @@ AgentToolResource = TypeAliasType(
 )
 """
 A tool of a session's agent as the session reports it, tagged on `type`.
+"""
+
+
+AgentToolSnapshot = TypeAliasType(
+    "AgentToolSnapshot",
+    Annotated[
+        function_tool_snapshot.FunctionToolSnapshot
+        | programmatic_tool_calling_tool_snapshot.ProgrammaticToolCallingToolSnapshot
+        | mcp_tool_snapshot.McpToolSnapshot
+        | web_search_tool_snapshot.WebSearchToolSnapshot
+        | computer_use_tool_snapshot.ComputerUseToolSnapshot
+        | automations_tool.AutomationsTool,
+        Field(discriminator="type", title="AgentToolSnapshot"),
+    ],
+)
+"""
+A tool of the agent inside a session snapshot, tagged on `type`: as AgentToolResource, each field validated when present, none required but `type`.
 """
 
 

@@ -47,9 +47,9 @@ class SessionAgentSnapshot(WireModel):
     """
     Text configuration.
     """
-    tools: list[agent_tool.AgentToolResource] | MISSING = MISSING
+    tools: list[agent_tool.AgentToolSnapshot] | MISSING = MISSING
     """
-    Tools available to the agent.
+    Tools available to the agent (each may be trimmed: only `type` is required).
     """
     compaction: session_settings.AgentCompaction | None | MISSING = MISSING
     """

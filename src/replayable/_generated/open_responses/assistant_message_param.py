@@ -18,11 +18,11 @@ class AssistantMessageParam(WireModel):
     An assistant message sent back as input.
     """
 
-    type: Literal["message"]
+    type: Literal["message"] = "message"
     """
     Always `message`.
     """
-    role: Literal["assistant"]
+    role: Literal["assistant"] = "assistant"
     """
     Always `assistant`.
     """

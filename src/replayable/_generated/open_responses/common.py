@@ -62,3 +62,64 @@ LongText = TypeAliasType("LongText", Annotated[str, Field(max_length=10485760, t
 """
 A text value of at most 10 MiB characters, the spec's limit on input text.
 """
+
+
+ToolChoiceValue = TypeAliasType(
+    "ToolChoiceValue", Annotated[Literal["none", "auto", "required"], Field(title="ToolChoiceValue")]
+)
+"""
+`auto`: the model chooses (the default); `none`: no tool may be called; `required`: at least one tool must be called.
+"""
+
+
+Verbosity = TypeAliasType("Verbosity", Annotated[Literal["low", "medium", "high"], Field(title="Verbosity")])
+"""
+How detailed the text output is.
+"""
+
+
+ReasoningEffort = TypeAliasType(
+    "ReasoningEffort", Annotated[Literal["none", "low", "medium", "high", "xhigh"], Field(title="ReasoningEffort")]
+)
+"""
+How much the model reasons before answering.
+"""
+
+
+ReasoningSummary = TypeAliasType(
+    "ReasoningSummary", Annotated[Literal["concise", "detailed", "auto"], Field(title="ReasoningSummary")]
+)
+"""
+How the reasoning is summarized.
+"""
+
+
+Include = TypeAliasType(
+    "Include", Annotated[Literal["reasoning.encrypted_content", "message.output_text.logprobs"], Field(title="Include")]
+)
+"""
+Extra output a request asks for: encrypted reasoning (to replay it statelessly) or output_text logprobs.
+"""
+
+
+Truncation = TypeAliasType("Truncation", Annotated[Literal["auto", "disabled"], Field(title="Truncation")])
+"""
+`auto`: the service may drop input that exceeds the context window; `disabled`: such a request fails.
+"""
+
+
+ServiceTier = TypeAliasType(
+    "ServiceTier", Annotated[Literal["auto", "default", "flex", "priority"], Field(title="ServiceTier")]
+)
+"""
+The service tier a request asks for.
+"""
+
+
+MetadataAdditionalProperty = TypeAliasType("MetadataAdditionalProperty", Annotated[str, Field(max_length=512)])
+
+
+Metadata = TypeAliasType("Metadata", Annotated[dict[str, MetadataAdditionalProperty], Field(max_length=16)])
+"""
+Up to 16 string key-value pairs; values at most 512 characters.
+"""

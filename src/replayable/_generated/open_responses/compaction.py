@@ -15,7 +15,7 @@ class Compaction(WireModel):
     Compacted conversation state in a response's output (item `compaction`, added 2026-04-24).
     """
 
-    type: Literal["compaction"]
+    type: Literal["compaction"] = "compaction"
     """
     Always `compaction`.
     """

@@ -17,7 +17,7 @@ class CompactionParam(WireModel):
     Compacted conversation state sent back as input (item `compaction`).
     """
 
-    type: Literal["compaction"]
+    type: Literal["compaction"] = "compaction"
     """
     Always `compaction`.
     """

@@ -18,11 +18,11 @@ class DeveloperMessageParam(WireModel):
     A developer message sent as input.
     """
 
-    type: Literal["message"]
+    type: Literal["message"] = "message"
     """
     Always `message`.
     """
-    role: Literal["developer"]
+    role: Literal["developer"] = "developer"
     """
     Always `developer`.
     """

@@ -15,7 +15,7 @@ class FunctionCall(WireModel):
     A call of a function tool in a response's output (item `function_call`). Only a `completed` call may be executed and answered.
     """
 
-    type: Literal["function_call"]
+    type: Literal["function_call"] = "function_call"
     """
     Always `function_call`.
     """

@@ -15,7 +15,7 @@ class FunctionCallOutput(WireModel):
     The result of a function call, as a response lists it (item `function_call_output`).
     """
 
-    type: Literal["function_call_output"]
+    type: Literal["function_call_output"] = "function_call_output"
     """
     Always `function_call_output`.
     """

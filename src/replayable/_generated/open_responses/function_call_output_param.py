@@ -17,7 +17,7 @@ class FunctionCallOutputParam(WireModel):
     The result of a function call sent as input; it must answer an earlier completed function_call with the same call_id.
     """
 
-    type: Literal["function_call_output"]
+    type: Literal["function_call_output"] = "function_call_output"
     """
     Always `function_call_output`.
     """

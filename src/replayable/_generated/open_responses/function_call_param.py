@@ -17,7 +17,7 @@ class FunctionCallParam(WireModel):
     A function call sent back as input. Without `status` (or with null) it counts as finished.
     """
 
-    type: Literal["function_call"]
+    type: Literal["function_call"] = "function_call"
     """
     Always `function_call`.
     """

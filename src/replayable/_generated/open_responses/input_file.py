@@ -15,7 +15,7 @@ class InputFileContent(WireModel):
     A file given to the model (content part `input_file`), as returned in a response.
     """
 
-    type: Literal["input_file"]
+    type: Literal["input_file"] = "input_file"
     """
     Always `input_file`.
     """

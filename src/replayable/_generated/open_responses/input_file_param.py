@@ -16,7 +16,7 @@ class InputFileContentParam(WireModel):
     A file sent as input (content part `input_file`).
     """
 
-    type: Literal["input_file"]
+    type: Literal["input_file"] = "input_file"
     """
     Always `input_file`.
     """

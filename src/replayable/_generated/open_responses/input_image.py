@@ -15,7 +15,7 @@ class InputImageContent(WireModel):
     An image given to the model (content part `input_image`), as returned in a response.
     """
 
-    type: Literal["input_image"]
+    type: Literal["input_image"] = "input_image"
     """
     Always `input_image`.
     """

@@ -18,7 +18,7 @@ class InputImageContentParam(WireModel):
     An image sent as input (content part `input_image`).
     """
 
-    type: Literal["input_image"]
+    type: Literal["input_image"] = "input_image"
     """
     Always `input_image`.
     """

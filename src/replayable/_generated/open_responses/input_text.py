@@ -15,7 +15,7 @@ class InputTextContent(WireModel):
     Text given to the model (content part `input_text`).
     """
 
-    type: Literal["input_text"]
+    type: Literal["input_text"] = "input_text"
     """
     Always `input_text`.
     """

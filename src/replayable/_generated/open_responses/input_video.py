@@ -13,7 +13,7 @@ class InputVideoContent(WireModel):
     A video given to the model (content part `input_video`); the same shape on both sides.
     """
 
-    type: Literal["input_video"]
+    type: Literal["input_video"] = "input_video"
     """
     Always `input_video`.
     """

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import ConfigDict
-from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
 
@@ -19,9 +18,9 @@ class ItemReferenceParam(WireModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    type: Literal["item_reference"] | None | MISSING = MISSING
+    type: Literal["item_reference"] | None = "item_reference"
     """
-    `item_reference`, null, or absent.
+    `item_reference`, null, or absent (filled in when the model is built by keyword).
     """
     id: str
     """

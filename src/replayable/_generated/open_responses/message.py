@@ -18,7 +18,7 @@ class Message(WireModel):
     A message in a response's output (item `message`). Output items always carry `id` and `status`.
     """
 
-    type: Literal["message"]
+    type: Literal["message"] = "message"
     """
     Always `message`.
     """

@@ -26,7 +26,7 @@ class OutputTextContent(WireModel):
     Text the model produced (content part `output_text`), as returned in a response.
     """
 
-    type: Literal["output_text"]
+    type: Literal["output_text"] = "output_text"
     """
     Always `output_text`.
     """

@@ -27,7 +27,7 @@ class OutputTextContentParam(WireModel):
     Output text sent back as input in an assistant message.
     """
 
-    type: Literal["output_text"]
+    type: Literal["output_text"] = "output_text"
     """
     Always `output_text`.
     """

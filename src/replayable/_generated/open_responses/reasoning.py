@@ -17,7 +17,7 @@ class Reasoning(WireModel):
     The model's reasoning in a response's output (item `reasoning`). It has no `status` in the spec.
     """
 
-    type: Literal["reasoning"]
+    type: Literal["reasoning"] = "reasoning"
     """
     Always `reasoning`.
     """

@@ -17,7 +17,7 @@ class ReasoningParam(WireModel):
     A reasoning item sent back as input. Raw `content` cannot be sent back: it must be absent or null.
     """
 
-    type: Literal["reasoning"]
+    type: Literal["reasoning"] = "reasoning"
     """
     Always `reasoning`.
     """

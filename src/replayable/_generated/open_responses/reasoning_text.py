@@ -13,7 +13,7 @@ class ReasoningTextContent(WireModel):
     Raw reasoning text (part `reasoning_text`).
     """
 
-    type: Literal["reasoning_text"]
+    type: Literal["reasoning_text"] = "reasoning_text"
     """
     Always `reasoning_text`.
     """

@@ -13,7 +13,7 @@ class RefusalContent(WireModel):
     The model declined to answer (content part `refusal`).
     """
 
-    type: Literal["refusal"]
+    type: Literal["refusal"] = "refusal"
     """
     Always `refusal`.
     """

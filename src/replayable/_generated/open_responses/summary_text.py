@@ -13,7 +13,7 @@ class SummaryTextContent(WireModel):
     A reasoning summary safe to show to users (part `summary_text`).
     """
 
-    type: Literal["summary_text"]
+    type: Literal["summary_text"] = "summary_text"
     """
     Always `summary_text`.
     """

@@ -15,7 +15,7 @@ class SummaryTextContentParam(WireModel):
     A reasoning summary sent back as input (part `summary_text`).
     """
 
-    type: Literal["summary_text"]
+    type: Literal["summary_text"] = "summary_text"
     """
     Always `summary_text`.
     """

@@ -18,11 +18,11 @@ class SystemMessageParam(WireModel):
     A system message sent as input.
     """
 
-    type: Literal["message"]
+    type: Literal["message"] = "message"
     """
     Always `message`.
     """
-    role: Literal["system"]
+    role: Literal["system"] = "system"
     """
     Always `system`.
     """

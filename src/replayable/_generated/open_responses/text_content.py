@@ -13,7 +13,7 @@ class TextContent(WireModel):
     Plain text (content part `text`).
     """
 
-    type: Literal["text"]
+    type: Literal["text"] = "text"
     """
     Always `text`.
     """

@@ -15,7 +15,7 @@ class UrlCitation(WireModel):
     A citation of a web page inside output text (annotation `url_citation`).
     """
 
-    type: Literal["url_citation"]
+    type: Literal["url_citation"] = "url_citation"
     """
     Always `url_citation`.
     """

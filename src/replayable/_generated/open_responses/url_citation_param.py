@@ -15,7 +15,7 @@ class UrlCitationParam(WireModel):
     A `url_citation` annotation sent back as input.
     """
 
-    type: Literal["url_citation"]
+    type: Literal["url_citation"] = "url_citation"
     """
     Always `url_citation`.
     """

@@ -18,11 +18,11 @@ class UserMessageParam(WireModel):
     A user message sent as input.
     """
 
-    type: Literal["message"]
+    type: Literal["message"] = "message"
     """
     Always `message`.
     """
-    role: Literal["user"]
+    role: Literal["user"] = "user"
     """
     Always `user`.
     """

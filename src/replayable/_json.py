@@ -1,0 +1,345 @@
+"""The one strict JSON reader behind every path: item texts, JSONL, event texts, arguments, the CLI.
+
+Every JSON text `replayable` reads goes through `loads` (jiter, pydantic's JSON parser, with its
+duplicate-key and NaN checks on), and every Python value it is handed as JSON goes through
+`check_value`, so bytes, text, JSONL lines, dicts, dict subclasses and SDK objects get the same verdict.
+The rules (RFC 8259 without the liberties Python's `json` takes):
+
+- `duplicate_key`: an object with the same key twice (readers disagree on which value counts).
+- `non_finite_number`: `NaN`, `Infinity`, `-Infinity`, and numbers that only read as infinity
+  (`1e400`); a Python `float('nan')` or `inf`.
+- `number_too_long`: an integer with more than `MAX_INT_DIGITS` (4300) digits, Python's default
+  `int` <-> `str` limit, applied whatever `sys.set_int_max_str_digits` says.
+- `invalid_utf8`: bytes that are not UTF-8 (never replaced); a text is read as UTF-8 only (no UTF-16).
+- `lone_surrogate`: a `\\ud800`-style escape or a `str` holding a UTF-16 surrogate that is not part of a
+  pair (it has no UTF-8 form).
+- `too_deep`: arrays and objects nested deeper than the caller's limit (`MAX_ITEM_DEPTH` for items and
+  events, `replayable.arguments.MAX_DEPTH` for arguments); never a `RecursionError`.
+- `not_json`: not JSON text, or a Python value JSON has no form for (a set, a tuple, bytes, a non-string
+  key, an object of another class).
+- A byte order mark: one U+FEFF at the very start of the input (a JSON text, the first line of a JSONL
+  document, the first line of an iterable of lines) is ignored, as RFC 8259 section 8.1 allows; one
+  anywhere else is `not_json`.
+- JSONL lines end at `\\n` only (`\\r\\n` too, the `\\r` is dropped): U+2028, U+2029 and other Unicode
+  line breaks inside a JSON string never split a line.
+
+Dict subclasses (`OrderedDict`, `defaultdict`) and other `Mapping`s are read as JSON objects, list
+subclasses as arrays; `to_plain` turns `openai` SDK objects (pydantic models) into JSON values. Errors
+are `JSONError` (a `ValueError`) with a `.reason` from the list above; callers wrap it in their own
+documented error (`ItemError`, `ArgumentsError`, `StreamError`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import jiter
+from pydantic import BaseModel
+
+__all__ = [
+    "MAX_INT_DIGITS",
+    "MAX_ITEM_DEPTH",
+    "JSONError",
+    "check_value",
+    "iter_jsonl",
+    "loads",
+    "printable",
+    "to_plain",
+]
+
+#: Deepest nesting accepted in one item or event, from JSON text or Python values. Levels count each
+#: object and array and the value inside the deepest one: `{"a": 1}` is 2 levels, a message with a text
+#: content part 4. A JSON text holding a list of items may be one level deeper. 200 is what the reader
+#: itself enforces per text (jiter counts 201 levels this way, minus the list around items), so the array
+#: fast path needs no second pass. Values that parse also dump.
+MAX_ITEM_DEPTH = 200
+#: Most digits accepted in a JSON integer (Python's default `int` <-> `str` limit).
+MAX_INT_DIGITS = 4300
+#: Nesting jiter refuses past, whatever the caller's limit (tests pin it).
+READER_DEPTH = 201
+
+_from_json = jiter.from_json
+_BOM_BYTES = b"\xef\xbb\xbf"
+_BOM = "\ufeff"
+_INT_LIMIT = 10**MAX_INT_DIGITS
+_INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SCALARS = (str, int, float, bool, type(None))
+# Digits to '0', exponent markers to 'e', signs dropped: a number that overflows to infinity needs an
+# exponent of three digits or more, or a run of at least 210 digits (JSON has no leading zeros).
+_NUMBER_SHAPE = bytes.maketrans(b"123456789E", b"000000000e")
+_LONG_RUN = b"0" * 210
+
+
+class JSONError(ValueError):
+    """A JSON text or value breaks a strict-JSON rule. `.reason` is one of `not_json`,
+    `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
+    `too_deep`; `str(error)` says where (a line and column for texts)."""
+
+    def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
+        self.reason = reason
+        self.detail = detail if detail is not None else message
+        """The message without the leading `what`."""
+        super().__init__(message)
+
+
+def printable(text: str) -> str:
+    """`text` with each lone UTF-16 surrogate written as a `\\udXXX` escape, so that an error message
+    that quotes hostile input can always be printed or encoded as UTF-8."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _reason(message: str) -> str:
+    """jiter's error message -> our rule."""
+    if message.startswith("Detected duplicate key"):
+        return "duplicate_key"
+    if "recursion limit" in message:
+        return "too_deep"
+    if "surrogate" in message or "hex escape" in message:
+        return "lone_surrogate"
+    if message.startswith("number out of range"):
+        return "number_too_long"
+    if message.startswith(("invalid unicode code point", "invalid UTF-8")):
+        return "invalid_utf8"
+    return "not_json"
+
+
+def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
+    if isinstance(data, str):
+        try:
+            return data.removeprefix(_BOM).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            msg = f"holds a lone UTF-16 surrogate at character {exc.start}"
+            raise JSONError("lone_surrogate", f"{what} {msg}", msg) from None
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    return data[3:] if data[:3] == _BOM_BYTES else data
+
+
+def may_overflow(data: bytes) -> bool:
+    """Could a number in the JSON text read as infinity? (A cheap, sound filter: False means no.)"""
+    if len(data) < 5:
+        return False
+    shape = data.translate(_NUMBER_SHAPE, b"+-")
+    return b"0e000" in shape or (len(data) >= 210 and _LONG_RUN in shape)
+
+
+def loads(
+    data: str | bytes | bytearray | memoryview,
+    *,
+    what: str = "JSON text",
+    max_depth: int = MAX_ITEM_DEPTH,
+    count_values: bool = True,
+) -> Any:
+    """Read one JSON text strictly (see the module docstring for the rules).
+
+    `data` is `str` or UTF-8 `bytes`; one leading byte order mark is ignored. `max_depth` is the deepest
+    nesting accepted (at most `READER_DEPTH`), counted as `check_value` does (`count_values`). Returns
+    plain `dict`/`list`/scalars. Raises `JSONError`
+    whose message starts with `what`; never `RecursionError`, `UnicodeError` or a bare `ValueError`.
+    """
+    if type(data) is str and data[:1] != _BOM:  # the common case, inlined (tool-call arguments are hot)
+        try:
+            raw = data.encode()
+        except UnicodeEncodeError:
+            raw = _as_bytes(data, what)  # raises lone_surrogate
+    elif isinstance(data, str | bytes | bytearray | memoryview):
+        raw = _as_bytes(data, what)
+    else:
+        raise JSONError("not_json", f"{what} must be str or bytes, got {type(data).__name__}")
+    try:
+        value = _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
+    except ValueError as exc:
+        msg = str(exc)
+        reason = _reason(msg)
+        if reason == "not_json" and _only_constants(raw):
+            reason, msg = "non_finite_number", f"NaN and Infinity are not JSON numbers ({msg})"
+        if reason == "too_deep":
+            msg = f"nests deeper than {min(max_depth, READER_DEPTH)} levels ({msg})"
+        elif reason == "number_too_long":
+            msg = f"an integer has more than {MAX_INT_DIGITS} digits ({msg})"
+        elif reason == "lone_surrogate":
+            msg = f"a \\u escape is a lone UTF-16 surrogate, which is not valid Unicode ({msg})"
+        elif reason == "invalid_utf8":
+            msg = f"not valid UTF-8 ({msg})"
+        elif reason == "duplicate_key":
+            msg = f"duplicate key: readers disagree on which value counts ({msg})"
+        elif reason == "not_json":
+            msg = f"not valid JSON: {msg}"
+        raise JSONError(reason, f"{what}: {msg}", msg) from None
+    if (max_depth < READER_DEPTH and len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth) or (
+        may_overflow(raw)
+    ):
+        why = _why_not(value, max_depth, count_values)
+        if why is not None:
+            raise JSONError(why[0], f"{what}: {why[1]}", why[1])
+    return value
+
+
+def _only_constants(raw: bytes) -> bool:
+    """Is NaN / Infinity all that keeps `raw` from being JSON? (Only asked after a failure.)"""
+    if b"NaN" not in raw and b"Infinity" not in raw:
+        return False
+    try:
+        jiter.from_json(raw, allow_inf_nan=True, catch_duplicate_keys=True, cache_mode=False)
+    except ValueError:
+        return False
+    return True
+
+
+def _why_not(value: Any, limit: int, count_values: bool = True) -> tuple[str, str] | None:
+    """(reason, message) when `value` is not a JSON value within `limit` levels, else None.
+    Mappings and list subclasses count as objects and arrays here. Iterative: no recursion limit.
+    With `count_values` a scalar inside the deepest container is a level too (jiter's count, so that
+    `{"a": 1}` is 2 levels); without, only arrays and objects count (`{"a": 1}` is 1 level)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        kind = type(node)
+        if kind is str:
+            if count_values and depth > limit:
+                return "too_deep", f"nests deeper than {limit} levels"
+            if _SURROGATE.search(node):
+                return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
+        elif kind is dict or kind is list or isinstance(node, Mapping | list):
+            if depth > limit:
+                return "too_deep", f"nests deeper than {limit} levels"
+            if isinstance(node, list):
+                stack.extend((v, depth + 1) for v in node)
+                continue
+            for k, v in node.items():
+                if not isinstance(k, str):
+                    return "not_json", f"key {k!r} is not a string"
+                if _SURROGATE.search(k):
+                    return "lone_surrogate", f"key {k!r} holds a lone UTF-16 surrogate"
+                stack.append((v, depth + 1))
+        else:
+            if count_values and depth > limit:
+                return "too_deep", f"nests deeper than {limit} levels"
+            if kind is bool or node is None:
+                continue
+            if isinstance(node, str):
+                if _SURROGATE.search(node):
+                    return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
+            elif isinstance(node, int):
+                if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
+                    return "number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"
+            elif isinstance(node, float):
+                if not math.isfinite(node):
+                    return "non_finite_number", f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
+            else:
+                return "not_json", f"a {kind.__name__} is not a JSON value"
+    return None
+
+
+def _is_plain(value: Any) -> bool:
+    """True when every container in `value` is exactly `dict` or `list` (no copy needed)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif isinstance(node, Mapping | list) or (isinstance(node, _SCALARS) and kind not in _SCALARS):
+            return False
+    return True
+
+
+def _copy_plain(value: Any) -> Any:
+    """A copy of a checked value with every Mapping as `dict`, list subclass as `list`, and `str`/`int`/
+    `float` subclasses (enum members, for instance) as the plain type. Iterative."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        node, parent, key = stack.pop()
+        if isinstance(node, Mapping):
+            out: Any = {}
+            for k, v in node.items():
+                stack.append((v, out, str(k)))
+        elif isinstance(node, list):
+            out = [None] * len(node)
+            stack.extend((v, out, n) for n, v in enumerate(node))
+        elif isinstance(node, bool) or node is None:
+            out = node
+        elif isinstance(node, str):
+            out = str(node)
+        elif isinstance(node, int):
+            out = int(node)
+        else:
+            out = float(node)
+        parent[key] = out
+    return root[0]
+
+
+def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DEPTH, count_values: bool = True) -> Any:
+    """Check that a Python value is JSON within `max_depth` levels, by the same rules as `loads`.
+    Levels count each array and object and, with `count_values`, the value inside the deepest one
+    (`{"a": 1}` is 2 levels, `{"a": {}}` too), which is how the reader counts.
+
+    Returns the value itself when it is made only of `dict`, `list` and plain scalars, else a plain copy
+    (`OrderedDict` and other `Mapping`s as `dict`, list subclasses as `list`, `str`/`int` subclasses as
+    `str`/`int`). Raises `JSONError` for sets, tuples, bytes, non-string keys, NaN/infinite floats,
+    integers past `MAX_INT_DIGITS`, lone surrogates and nesting past `max_depth`.
+    """
+    why = _why_not(value, max_depth, count_values)
+    if why is not None:
+        raise JSONError(why[0], f"{what}: {why[1]}", why[1])
+    return value if _is_plain(value) else _copy_plain(value)
+
+
+def is_openai_model(value: Any) -> bool:
+    """True for a pydantic model from the `openai` package (an SDK object, which implies OpenAI mode)."""
+    return isinstance(value, BaseModel) and type(value).__module__.startswith("openai.")
+
+
+def to_plain(value: Any) -> Any:
+    """A pydantic model (an `openai` SDK object or one of ours) as its JSON value, dumped exactly as
+    `replayable.dump_item` does (by alias, unset fields left out); any other value as it is. Raises
+    `JSONError` (`not_json`) for a model that cannot be dumped (values of other types put in with
+    `model_construct`, nesting past pydantic's serialization depth). The result still needs
+    `check_value`."""
+    if isinstance(value, BaseModel):
+        try:
+            return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        except (ValueError, TypeError, RecursionError) as exc:  # e.g. an object built with model_construct
+            msg = f"the {type(value).__name__} object has no JSON form: {str(exc).splitlines()[0]}"
+            raise JSONError("not_json", msg) from None
+    return value
+
+
+def _lines(data: str | bytes | bytearray) -> Iterator[tuple[int, Any]]:
+    sep: Any = "\n" if isinstance(data, str) else b"\n"
+    yield from enumerate(data.split(sep), 1)
+
+
+def iter_jsonl(
+    source: str | bytes | bytearray | Iterable[Any], *, what: str = "line", max_depth: int = MAX_ITEM_DEPTH
+) -> Iterator[tuple[int, Any]]:
+    """Read JSONL: yields `(line number, value)` for each non-blank line, read by `loads`.
+
+    `source` is one text (`str` or `bytes`, split at `\\n` only, a trailing `\\r` dropped, so U+2028 and
+    other Unicode line breaks inside strings never split a line), or an iterable of lines (`str` or
+    `bytes`, such as a binary file object; line terminators optional). One byte order mark at the start
+    of the first line is ignored. Raises `JSONError` naming the line number (`what` is the noun used).
+    """
+    lines = _lines(source) if isinstance(source, str | bytes | bytearray) else enumerate(source, 1)
+    for lineno, line in lines:
+        if not isinstance(line, str | bytes | bytearray):
+            raise JSONError("not_json", f"{what} {lineno} is not text: got {type(line).__name__}")
+        text = isinstance(line, str)
+        bom: Any = _BOM if text else _BOM_BYTES
+        if lineno == 1:
+            line = line.removeprefix(bom)
+        elif line.startswith(bom):
+            raise JSONError("not_json", f"{what} {lineno}: a byte order mark is only allowed at the very start")
+        line = line.removesuffix("\n" if text else b"\n").removesuffix("\r" if text else b"\r")  # type: ignore[arg-type]
+        if not line.strip(" \t" if text else b" \t"):  # type: ignore[arg-type]
+            continue
+        yield lineno, loads(line, what=f"{what} {lineno}", max_depth=max_depth)

@@ -1,0 +1,103 @@
+"""Requests and responses as transcripts, and continuation requests (previous_response_id + outputs):
+the seed loop checks clean with `previous=`, its outputs are `external` (not violations) without it, and
+outputs answering nothing are still violations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import corpus_files, load, needs_corpus
+
+import replayable as rp
+
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}
+
+
+def response(*output: dict[str, Any]) -> dict[str, Any]:
+    return {"id": "resp_1", "object": "response", "created_at": 1, "model": "m", "output": list(output),
+            "tools": [], "tool_choice": "auto", "parallel_tool_calls": True}
+
+
+def answer(call_id: str, output: str = "ok") -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
+
+
+def seed_request(resp: dict[str, Any]) -> dict[str, Any]:
+    calls = [x for x in resp["output"] if x.get("type") == "function_call" and x.get("status") == "completed"]
+    return {"model": "m", "previous_response_id": resp["id"], "input": [answer(c["call_id"]) for c in calls]}
+
+
+RECORDED_WITH_CALLS = [
+    p for p in corpus_files("response")
+    if any(x.get("type") == "function_call" and x.get("status") == "completed" for x in load(p)["body"]["output"])
+]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", RECORDED_WITH_CALLS, ids=lambda p: p.stem)
+def test_seed_loop_on_recorded_responses_checks_clean(path: Path) -> None:
+    resp = load(path)["body"]
+    req = seed_request(resp)
+    with_prev = rp.check_transcript(req, previous=resp, provider="openai")
+    assert with_prev.ok and with_prev.external == (), with_prev.violations
+    parsed = rp.parse_response(resp, provider="openai")
+    assert rp.check_transcript(rp.parse_request(req), previous=parsed).ok
+    assert rp.check_transcript(req, previous=parsed.output).ok
+    alone = rp.check_transcript(req)
+    assert alone.ok and alone.external == tuple(range(len(req["input"])))
+
+
+def test_recorded_set_is_not_empty() -> None:
+    if corpus_files():
+        assert len(RECORDED_WITH_CALLS) >= 4
+
+
+def test_output_answering_nothing_is_still_a_violation_with_previous() -> None:
+    req = {"previous_response_id": "resp_1", "input": [answer("call_1"), answer("call_9")]}
+    report = rp.check_transcript(req, previous=response(CALL))
+    assert [(v.index, v.code) for v in report.violations] == [(1, rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL)]
+    twice = rp.check_transcript({"previous_response_id": "r", "input": [answer("call_1"), answer("call_1")]}, previous=[CALL])
+    assert [v.code for v in twice.violations] == [rp.ViolationCode.DUPLICATE_OUTPUT]
+    assert "(item 0 of the previous output) was already answered" in twice.violations[0].message
+    own = rp.check_transcript({"previous_response_id": "r", "input": [dict(CALL, id="fc_2")]}, previous=[CALL])
+    assert [(v.index, v.code) for v in own.violations][:1] == [(0, rp.ViolationCode.DUPLICATE_CALL_ID)]
+    assert "already used by item 0 of the previous output" in own.violations[0].message
+
+
+def test_unfinished_previous_call_must_not_be_answered() -> None:
+    cut = dict(CALL, status="incomplete")
+    report = rp.check_transcript({"previous_response_id": "r", "input": [answer("call_1")]}, previous=response(cut))
+    assert [(v.index, v.code) for v in report.violations] == [(0, rp.ViolationCode.OUTPUT_FOR_UNFINISHED_CALL)]
+
+
+def test_without_previous_response_id_outputs_are_violations() -> None:
+    report = rp.check_transcript({"model": "m", "input": [answer("call_1")]})
+    assert [v.code for v in report.violations] == [rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]
+    assert report.external == ()
+
+
+def test_calls_inside_the_request_pair_as_usual() -> None:
+    req = {"previous_response_id": "r", "input": [dict(CALL, id=None, status=None), answer("call_1"), answer("call_7")]}
+    report = rp.check_transcript(req)
+    assert report.ok and report.external == (2,)
+
+
+def test_request_with_string_input_and_response_as_transcripts() -> None:
+    assert rp.check_transcript({"model": "m", "input": "hello"}).ok
+    report = rp.check_transcript(response({"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []}, CALL))
+    assert report.ok and report.pending == (1,)  # a response's trailing calls wait to be executed
+    bad = response(dict(CALL, status="incomplete"), {"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []})
+    assert rp.ViolationCode.INCOMPLETE_NOT_LAST in [v.code for v in rp.check_transcript(bad).violations]
+
+
+@pytest.mark.parametrize("previous", ["resp_1", {"model": "m", "input": []}, 5])
+def test_previous_must_be_a_response_or_items(previous: Any) -> None:
+    with pytest.raises(ValueError):
+        rp.check_transcript({"previous_response_id": "r", "input": []}, previous=previous)
+
+
+def test_prepare_replay_takes_a_request_body() -> None:
+    items, report = rp.prepare_replay(rp.CreateResponseBody(input=[rp.UserMessageParam(content="hi")]), target="openai")
+    assert [rp.dump_item(x) for x in items] == [{"type": "message", "role": "user", "content": "hi"}] and report.check.ok
