@@ -398,7 +398,11 @@ def _openai_items(root: Path, side: str) -> list[str]:
     folder = root / "openai"
     if not folder.is_dir() or side not in ("input", "output"):
         return []
-    names = sorted(p.name for p in folder.glob("*.json") if p.name not in _OPENAI_NOT_ITEMS)
+    names = sorted(
+        p.name
+        for p in folder.glob("*.json")
+        if p.name not in _OPENAI_NOT_ITEMS and not p.name.endswith("_event.json")  # stream events: no items
+    )
     if side == "output":
         return [_OA + n for n in names if not n.endswith("_param.json")]
     return [

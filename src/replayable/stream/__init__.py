@@ -8,6 +8,9 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   tagged on `type`, plus `ExtensionEvent` for `slug:name` events (kept verbatim, ignorable), and the
   `ResponseResource` object (the same class as `replayable.Response`: typed output items, tools, usage);
   `StreamEvent` / `stream_event_adapter` / `parse_event` read one event;
+- `openai_events`: OpenAI's own stream events (`OPENAI_EVENT_TYPES`, `openai:response.mcp_call.completed`
+  -> its model): typed `ExtensionEvent` subclasses, read un-prefixed in OpenAI mode; the assembler applies
+  their deltas, done events and status events to their items under the same rules as the spec's;
 - `sse`: `parse_sse`, SSE bytes, text or lines -> event dicts (spec "Streaming": `event:` equals `type`,
   `data: [DONE]` ends the stream);
 - `assembler`: `StreamAssembler`, feed events, get finished items as they complete and the final
@@ -40,13 +43,16 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `item_schema`: the item of `output_item.added` / `.done` is not a valid output item.
 - `item_changed`: the done item's `type`, `id`, `call_id` or `name` differs from the added item's.
 - `done_status`: an `output_item.done` spec item whose `status` is still `in_progress`.
-- `wrong_item`: argument events for an item that is not a `function_call`, content events for an item
-  without content (reasoning summary events for a non-reasoning item).
+- `wrong_item`: argument events for an item that is not a `function_call` (OpenAI's
+  `custom_tool_call_input`, `mcp_call_arguments`, `code_interpreter_call_code` and status events such as
+  `web_search_call.searching` for an item of another type), content events for an item without content
+  (reasoning summary events for a non-reasoning item).
 - `part_order`: a delta or done for a content/summary part never added, already done, or added twice.
 - `text_mismatch`: a `*.done` text, a `content_part.done` part, or the done item's content that
   differs from the concatenated deltas.
 - `arguments_mismatch`: `function_call_arguments.done` (or the done item's `arguments`) differs from the
-  concatenated argument deltas.
+  concatenated argument deltas; likewise OpenAI's `custom_tool_call_input.done` / `input`,
+  `mcp_call_arguments.done` / `arguments` and `code_interpreter_call_code.done` / `code`.
 - `after_incomplete`: an item added after an `incomplete` item (which must be the last one).
 - `response_status`: a terminal event whose status disagrees with its items (`response.completed`
   with an `incomplete` item or an item never done) or with its own snapshot's `status`.
@@ -69,6 +75,7 @@ from typing import Any
 from .assembler import StreamAssembler
 from .check import StreamReport, check_stream, is_event_list
 from .events import (
+    OPENAI_EVENT_TYPES,
     SPEC_EVENT_TYPES,
     TERMINAL_EVENT_TYPES,
     ErrorEvent,
@@ -108,6 +115,7 @@ from .rules import StreamError, StreamRule, StreamWarning
 from .sse import parse_sse
 
 __all__ = [
+    "OPENAI_EVENT_TYPES",
     "SPEC_EVENT_TYPES",
     "TERMINAL_EVENT_TYPES",
     "ErrorEvent",

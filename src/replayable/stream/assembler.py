@@ -27,6 +27,7 @@ from .events import (
     _schema_errors,
     _schema_message,
 )
+from .openai_events import native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
 
 __all__ = ["StreamAssembler"]
@@ -66,6 +67,7 @@ class _Slot:
     args: list[str] = field(default_factory=list)
     got_args: bool = False
     args_done: str | None = None
+    args_key: str = "arguments"  # the item field the argument-like deltas build (`input`, `code`)
 
 
 _TEXT_DELTA = {
@@ -73,13 +75,36 @@ _TEXT_DELTA = {
     "response.refusal.delta": ("content", "refusal"),
     "response.reasoning.delta": ("content", "reasoning_text"),
     "response.reasoning_summary_text.delta": ("summary", "summary_text"),
+    "response.reasoning_text.delta": ("content", "reasoning_text"),  # OpenAI's own name
 }
 _TEXT_DONE = {
     "response.output_text.done": ("content", "output_text", "text"),
     "response.refusal.done": ("content", "refusal", "refusal"),
     "response.reasoning.done": ("content", "reasoning_text", "text"),
     "response.reasoning_summary_text.done": ("summary", "summary_text", "text"),
+    "response.reasoning_text.done": ("content", "reasoning_text", "text"),  # OpenAI's own name
 }
+#: OpenAI's argument-like deltas: event family -> (item type, the item field they build, done event key).
+_ARGS_EVENTS = {
+    "response.function_call_arguments": ("function_call", "arguments", "arguments"),
+    "response.mcp_call_arguments": ("mcp_call", "arguments", "arguments"),
+    "response.custom_tool_call_input": ("custom_tool_call", "input", "input"),
+    "response.code_interpreter_call_code": ("code_interpreter_call", "code", "code"),
+}
+#: OpenAI's status events of hosted calls: event family -> the item type they belong to (None: any).
+_STATUS_EVENTS = {
+    "response.web_search_call": "web_search_call",
+    "response.file_search_call": "file_search_call",
+    "response.code_interpreter_call": "code_interpreter_call",
+    "response.image_generation_call": "image_generation_call",
+    "response.mcp_call": "mcp_call",
+    "response.mcp_list_tools": "mcp_list_tools",
+    "response.compaction": "compaction",
+    "response.shell_call_command": "shell_call",
+    "response.shell_call_output_content": None,
+}
+#: Items handed out only when `completed` and no rule was broken for them (they ask the app to run code).
+_CALL_TYPES = frozenset({"function_call", "custom_tool_call", "openai:custom_tool_call"})
 
 
 class StreamAssembler:
@@ -157,12 +182,12 @@ class StreamAssembler:
     def feed(self, event: Any) -> list[OutputItem]:
         """Apply one event; return the items finished by it.
 
-        An item is returned when its `response.output_item.done` arrives. A `function_call` is returned
-        only when that item is `completed` and no rule was broken for it (an `incomplete` call stays in
-        `items` with its status and is never handed out as executable). Raises `StreamError` (strict
-        mode) naming the event's sequence_number and the rule; `ValueError` subclasses only. An event
-        that is not strict JSON (`replayable._json`: a duplicate key, NaN, a set or bytes inside, nesting
-        past `replayable.items.MAX_ITEM_DEPTH`) is rule `event_schema`.
+        An item is returned when its `response.output_item.done` arrives. A `function_call` (or OpenAI's
+        `custom_tool_call`) is returned only when that item is `completed` and no rule was broken for it
+        (an `incomplete` call stays in `items` with its status and is never handed out as executable).
+        Raises `StreamError` (strict mode) naming the event's sequence_number and the rule; `ValueError`
+        subclasses only. An event that is not strict JSON (`replayable._json`: a duplicate key, NaN, a set
+        or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`) is rule `event_schema`.
         """
         try:
             return self._feed(event)
@@ -209,7 +234,9 @@ class StreamAssembler:
             return []
         if etype not in SPEC_EVENT_TYPES:
             if ":" in etype or provider == "openai":
-                self._extension(raw, provider)
+                name = native_event_name(etype)
+                if self._extension(raw, provider) and name is not None:
+                    return self._openai_event(raw, name)
             elif self.strict or etype not in self._unknown_seen:
                 self._unknown_seen.add(etype)  # lenient: one finding per unknown type
                 self._violate(
@@ -266,11 +293,38 @@ class StreamAssembler:
             self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
             return False
 
-    def _extension(self, raw: Mapping[str, Any], provider: Provider) -> None:
+    def _extension(self, raw: Mapping[str, Any], provider: Provider) -> bool:
+        """Validate an extension event (OpenAI's own by their typed model); False after a finding."""
         try:
             ExtensionEvent.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+            return True
         except ValidationError as exc:
-            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw))
+            errs = [
+                e
+                for e in _schema_errors(exc, raw)
+                if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
+            ]
+            if not errs:
+                return True  # only the missing sequence_number, already judged
+            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
+            return False
+
+    def _openai_event(self, raw: Mapping[str, Any], name: str) -> list[OutputItem]:
+        """Apply one of OpenAI's own (typed, valid) events to its item, under the core state machine."""
+        family, _, step = name.rpartition(".")
+        if name in _TEXT_DELTA:
+            return self._on_text_delta({**raw, "type": name}, None)
+        if name in _TEXT_DONE:
+            return self._on_text_done({**raw, "type": name}, None)
+        if family in _ARGS_EVENTS:
+            return (self._on_args_done if step == "done" else self._on_args_delta)({**raw, "type": name}, None)
+        if family in _STATUS_EVENTS:
+            slot = self._slot(raw)
+            want = _STATUS_EVENTS[family]
+            have = _plain_type(slot.type) if slot is not None else None
+            if slot is not None and want is not None and have is not None and have != want:
+                self._violate(StreamRule.WRONG_ITEM, f"{name} belongs to {want} items, item {slot.index} is {have}")
+        return []  # audio events name no item
 
     def _lifecycle(self, raw: Mapping[str, Any], etype: str) -> list[OutputItem]:
         snap = raw.get("response")
@@ -444,18 +498,19 @@ class StreamAssembler:
             self._incomplete_at = idx
         self._check_done_content(slot, d)
         self._finished[idx] = parsed
-        if d.get("type") == "function_call" and (status != "completed" or slot.tainted):
+        if d.get("type") in _CALL_TYPES and (status != "completed" or slot.tainted):
             return []
         return [parsed]
 
     def _check_done_content(self, slot: _Slot, d: Mapping[str, Any]) -> None:
         if slot.got_args or slot.args_done is not None:
             want = slot.args_done if slot.args_done is not None else "".join(slot.args)
-            if d.get("arguments") != want:
+            if d.get(slot.args_key) != want:
                 slot.tainted = True
                 self._violate(
                     StreamRule.ARGUMENTS_MISMATCH,
-                    f"the done item's arguments {_short(d.get('arguments'))} differ from the streamed {_short(want)}",
+                    f"the done item's {slot.args_key} {_short(d.get(slot.args_key))} differs from the streamed "
+                    f"{_short(want)}",
                 )
         for key, parts in (("content", slot.parts), ("summary", slot.summary)):
             if not parts:
@@ -576,15 +631,17 @@ class StreamAssembler:
         slot = self._slot(raw)
         if slot is None:
             return None
-        if slot.type is not None and slot.type != "function_call":
+        want, key, _ = _ARGS_EVENTS[raw["type"].rpartition(".")[0]]
+        if slot.type is not None and _plain_type(slot.type) != want:
             self._violate(
                 StreamRule.WRONG_ITEM,
-                f"argument events belong to function_call items, item {slot.index} is {slot.type}",
+                f"{raw['type']} events belong to {want} items, item {slot.index} is {slot.type}",
             )
             return None
         if slot.args_done is not None:
-            self._violate(StreamRule.AFTER_DONE, f"the arguments of item {slot.index} are already done")
+            self._violate(StreamRule.AFTER_DONE, f"the {key} of item {slot.index} is already done")
             return None
+        slot.args_key = key
         return slot
 
     def _on_args_delta(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
@@ -598,14 +655,14 @@ class StreamAssembler:
         slot = self._args_slot(raw)
         if slot is None:
             return []
-        args = raw["arguments"]
+        args = raw[_ARGS_EVENTS[raw["type"].rpartition(".")[0]][2]]
         if slot.got_args:
             streamed = "".join(slot.args)
             if streamed != args:
                 slot.tainted = True
                 self._violate(
                     StreamRule.ARGUMENTS_MISMATCH,
-                    f"arguments {_short(args)} differ from the concatenated deltas {_short(streamed)}",
+                    f"{slot.args_key} {_short(args)} differs from the concatenated deltas {_short(streamed)}",
                 )
         slot.args_done = args
         slot.args = []
@@ -630,6 +687,11 @@ _HANDLERS: dict[str, Any] = {
     **{t: StreamAssembler._on_text_delta for t in _TEXT_DELTA},
     **{t: StreamAssembler._on_text_done for t in _TEXT_DONE},
 }
+
+
+def _plain_type(t: Any) -> Any:
+    """An item type without the `openai:` prefix (OpenAI's own items, in either mode)."""
+    return t[7:] if isinstance(t, str) and t.startswith("openai:") else t
 
 
 def _short(value: Any, n: int = 60) -> str:

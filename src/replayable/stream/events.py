@@ -53,9 +53,11 @@ from replayable._json import JSONError, check_value
 from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, is_openai_model, plain_json
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
+from .openai_events import OPENAI_EVENT_TYPES
 from .rules import StreamError, StreamRule
 
 __all__ = [
+    "OPENAI_EVENT_TYPES",
     "SPEC_EVENT_TYPES",
     "TERMINAL_EVENT_TYPES",
     "ErrorEvent",
@@ -212,12 +214,17 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     `data` is a dict, JSON text, one of our event models (returned as is) or an `openai` SDK event
     (which implies `provider="openai"`). A `slug:name` type gives an `ExtensionEvent`; with
     `provider="openai"` un-prefixed non-spec types (`response.reasoning_text.delta`) give an
-    `ExtensionEvent` typed `openai:<type>` that dumps back un-prefixed. Lifecycle events need a complete
-    `ResponseResource` snapshot here (the assembler reads snapshots leniently).
+    `ExtensionEvent` typed `openai:<type>` that dumps back un-prefixed. OpenAI's own events
+    (`OPENAI_EVENT_TYPES`: `response.mcp_call_arguments.delta`, ...) give their typed model, a subclass
+    of `ExtensionEvent`, prefixed or (OpenAI mode) not; a malformed one is an `event_schema` error.
+    Lifecycle events need a complete `ResponseResource` snapshot here (the assembler reads snapshots
+    leniently).
 
     Raises `StreamError` (rule `unknown_event` or `event_schema`) naming the event's sequence_number.
     """
-    if isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming"):
+    if isinstance(data, ExtensionEvent) or (
+        isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
+    ):
         return data  # type: ignore[return-value]
     raw, sdk = _coerce_event(data)
     if sdk:
@@ -232,8 +239,12 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
             sequence_number=seq,
             event_type=etype,
         )
+    ctx = _OPENAI_CONTEXT if provider == "openai" else None
     try:
-        return stream_event_adapter.validate_python(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        if isinstance(etype, str) and etype not in SPEC_EVENT_TYPES:
+            # OpenAI's own events by their typed model (via `ExtensionEvent`), others kept verbatim
+            return ExtensionEvent.model_validate(raw, context=ctx)
+        return stream_event_adapter.validate_python(raw, context=ctx)
     except ValidationError as exc:
         raise StreamError(
             StreamRule.EVENT_SCHEMA, _schema_message(exc, raw), sequence_number=seq, event_type=etype

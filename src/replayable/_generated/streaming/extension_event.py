@@ -13,7 +13,7 @@ from replayable._base import NamespacedBase
 
 class ExtensionEvent(NamespacedBase):
     """
-    A provider's own streaming event, typed `slug:name` (for example `acme:trace_event`), kept verbatim; clients may ignore it. In OpenAI mode OpenAI's un-prefixed extra events (`response.reasoning_text.delta`) are read as `openai:` extension events.
+    A provider's own streaming event, typed `slug:name` (for example `acme:trace_event`), kept verbatim; clients may ignore it. In OpenAI mode OpenAI's un-prefixed extra events (`response.reasoning_text.delta`) are read as `openai:` extension events; those with a known payload (schemas/openai/response_*_event.json) by their own model.
     """
 
     model_config = ConfigDict(
