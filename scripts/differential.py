@@ -34,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED = ROOT.parent / "shared"
+EXAMPLES = ROOT / "examples"
 
 
 def _parsers() -> dict[str, Callable[[Any], object]]:
@@ -299,12 +300,29 @@ def _integral_float(x: Any) -> bool:
     return False
 
 
+def _response_variants() -> Iterator[tuple[str, Any]]:
+    """Whole responses that differ in one field from the bundled strict example: valid and invalid bodies
+    for the `response` side, which generation reaches only rarely (a response has 31 required keys)."""
+    path = EXAMPLES / "weather.response.json"
+    if not path.is_file():
+        return
+    base = json.loads(path.read_text())
+    base = {k: 0.5 if isinstance(v, float) and v.is_integer() else v for k, v in base.items()}  # see collect
+    changes: list[dict[str, Any]] = [{"output": []}, {"metadata": {"k": "v"}}, {"temperature": 0.5}]
+    changes += [{"output": [item]} for item in base["output"]]
+    changes += [{"status": s} for s in ("completed", "incomplete", "failed", "in_progress", "queued", "done")]
+    changes += [{"usage": None}, {"tools": []}, {"top_p": None}, {"store": False}, {"max_output_tokens": 64}]
+    for change in changes:
+        yield "examples/weather.response.json", {**base, **change}
+
+
 def collect(examples: int, budget: float, mutations: int, verbose: bool = False) -> list[tuple[str, Any]]:
     """(source, value) pairs, deduplicated by canonical JSON, integral floats left out."""
     from replayable.schema import sides
 
     pairs: list[tuple[str, Any]] = [("edge", v) for v in EDGE_CASES]
-    for folder in (FIXTURES, SHARED / "cases", SHARED / "corpus"):
+    pairs += list(_response_variants())
+    for folder in (FIXTURES, EXAMPLES, SHARED / "cases", SHARED / "corpus"):
         for source, doc in _json_files(folder):
             pairs += [(source, v) for v in _objects(doc)]
     pairs += list(mutated(pairs, mutations))

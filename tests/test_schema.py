@@ -101,7 +101,9 @@ def test_root_is_known_oneof_with_mapping_then_namespaced(side: str, mapping: di
     known = doc["$defs"][branches[0].removeprefix("#/$defs/")]
     assert known["discriminator"] == {"propertyName": "type", "mapping": mapping}
     assert sorted(b["$ref"] for b in known["oneOf"]) == sorted(mapping.values())
-    assert branches[-1] == "#/$defs/NamespacedItem"
+    # the namespaced branch, split in two where OpenAI's items are typed: other slugs, then `openai:` types
+    # that have no typed model (scripts/ts narrows on both; together they accept what NamespacedItem did)
+    assert branches[-2:] == ["#/$defs/NamespacedItem", "#/$defs/UnknownOpenaiItem"]
     assert doc["$defs"]["NamespacedItem"]["properties"]["type"]["pattern"] == NAMESPACED
     if side == "input":
         assert branches[1] == "#/$defs/ItemReferenceParam"
@@ -424,7 +426,7 @@ def mutated(draw: st.DrawFn, base: st.SearchStrategy[Any]) -> Any:
     return x
 
 
-HYPO = settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+HYPO = settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 @pytest.mark.parametrize("side", SIDES)

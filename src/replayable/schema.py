@@ -484,6 +484,8 @@ def _annotate(defs: dict[str, Any]) -> None:
         tag = (fallback.get("properties") or {}).get("type")
         if not mapping or not isinstance(tag, dict) or tag.get("type") != "string" or "const" in tag:
             continue
+        if tag.get("pattern") == NAMESPACED_PATTERN:  # a `slug:name` branch (a body's items): never a known type
+            continue
         tag["minLength"] = 1
         tag["not"] = {"enum": sorted(mapping)}
         tag["tsType"] = TS_UNKNOWN

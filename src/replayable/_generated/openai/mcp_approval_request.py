@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic.experimental.missing_sentinel import MISSING
+
 from replayable._generated.open_responses.namespaced_item import NamespacedItem
 
 
@@ -32,4 +34,8 @@ class McpApprovalRequest(NamespacedItem):
     arguments: str
     """
     The arguments as a JSON text.
+    """
+    status: str | None | MISSING = MISSING
+    """
+    Status as the provider reported it, when present (OpenAI's shape of this item has none); a string or null, as on every namespaced item.
     """

@@ -35,3 +35,7 @@ class McpApprovalResponse(NamespacedItem):
     """
     Why it was approved or refused.
     """
+    status: str | None | MISSING = MISSING
+    """
+    Status as the provider reported it, when present (OpenAI's shape of this item has none); a string or null, as on every namespaced item.
+    """

@@ -37,3 +37,7 @@ class McpListTools(NamespacedItem):
     """
     Why the tools could not be listed.
     """
+    status: str | None | MISSING = MISSING
+    """
+    Status as the provider reported it, when present (OpenAI's shape of this item has none); a string or null, as on every namespaced item.
+    """
