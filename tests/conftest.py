@@ -62,6 +62,11 @@ needs_corpus = pytest.mark.skipif(
 #: The hypothesis profile: `default` is the bounded run CI does; `HYPOTHESIS_PROFILE=long` runs each
 #: property 100 times longer (at least 20,000 examples), on demand.
 FUZZ_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+# Every property in the suite (explicit `settings(...)` inherit this) is derandomized in the default
+# profile, so CI gives the same verdict on every run; `HYPOTHESIS_PROFILE=long` explores anew.
+settings.register_profile("repeatable", derandomize=True, database=None)
+if FUZZ_PROFILE != "long":
+    settings.load_profile("repeatable")
 
 
 def fuzz_settings(default_examples: int) -> settings:
