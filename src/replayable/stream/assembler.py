@@ -283,15 +283,7 @@ class StreamAssembler:
             _light_adapter.validate_python(raw)
             return True
         except ValidationError as exc:
-            errs = [
-                e
-                for e in _schema_errors(exc, raw)
-                if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
-            ]
-            if not errs:
-                return True  # only the missing sequence_number, already judged
-            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
-            return False
+            return self._schema_finding(exc, raw)
 
     def _extension(self, raw: Mapping[str, Any], provider: Provider) -> bool:
         """Validate an extension event (OpenAI's own by their typed model); False after a finding."""
@@ -299,15 +291,20 @@ class StreamAssembler:
             ExtensionEvent.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
             return True
         except ValidationError as exc:
-            errs = [
-                e
-                for e in _schema_errors(exc, raw)
-                if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
-            ]
-            if not errs:
-                return True  # only the missing sequence_number, already judged
-            self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
-            return False
+            return self._schema_finding(exc, raw)
+
+    def _schema_finding(self, exc: ValidationError, raw: Mapping[str, Any]) -> bool:
+        """Record an `event_schema` finding for `exc`, leaving out a missing `sequence_number` (judged on
+        its own by the sequence rule); True when nothing else was wrong."""
+        errs = [
+            e
+            for e in _schema_errors(exc, raw)
+            if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
+        ]
+        if not errs:
+            return True
+        self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
+        return False
 
     def _openai_event(self, raw: Mapping[str, Any], name: str) -> list[OutputItem]:
         """Apply one of OpenAI's own (typed, valid) events to its item, under the core state machine."""
