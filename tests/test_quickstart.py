@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 import replayable as rp
@@ -67,6 +69,9 @@ RESPONSE = {
 }
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("mypy") is None, reason="mypy is a dev tool (the dev extra), not installed here"
+)
 def test_quickstart_type_checks_under_mypy_strict() -> None:
     usage = Path(__file__).parent / "typing" / "quickstart.py"
     res = subprocess.run(
