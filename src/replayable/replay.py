@@ -492,7 +492,7 @@ def _model_view(item: Any, namespaced: bool) -> _View:
         s = xget("status") if s is None else s
         n = xget("name") if n is None else n
         a = xget("arguments") if a is None else a
-    return _new_view(  # type: ignore[no-any-return]
+    return _new_view(
         _View,
         (
             t,
