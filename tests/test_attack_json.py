@@ -1,0 +1,157 @@
+"""Attack on the strict check of Python values (`replayable._json.check_value`): the value that is
+checked must be the value that is returned, whatever the subclasses handed over do when read again."""
+
+from __future__ import annotations
+
+import collections
+import enum
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+import replayable as rp
+from replayable import _json
+
+
+class _NanFloat(float):
+    def __float__(self) -> float:
+        return math.nan
+
+
+class _HugeInt(int):
+    def __int__(self) -> int:
+        return 10**5000
+
+
+class _ShortInt(int):
+    def bit_length(self) -> int:
+        return 0
+
+
+class _SurrogateStr(str):
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "\ud800"
+
+
+class _ItemsDict(dict[str, Any]):
+    def items(self) -> Any:
+        return [("a", math.nan)]
+
+
+class _ItemsMapping(Mapping[str, Any]):
+    def __getitem__(self, key: str) -> Any:
+        return {"a": 1}[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["a"])
+
+    def __len__(self) -> int:
+        return 1
+
+    def items(self) -> Any:
+        return [("a", math.inf)]
+
+
+class _IdKey(str):
+    """A key equal only to itself: a dict can hold it twice with the same text."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+class _Raising(Mapping[str, Any]):
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("boom")
+
+    def __iter__(self) -> Iterator[str]:
+        raise RuntimeError("boom")
+
+    def __len__(self) -> int:
+        return 1
+
+
+class _Color(enum.StrEnum):
+    RED = "red"
+
+
+def _assert_plain(value: Any) -> None:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        assert type(node) in (dict, list, str, int, float, bool, type(None)), type(node)
+        if type(node) is dict:
+            assert all(type(k) is str for k in node)
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        pytest.param([_NanFloat(1.0)], None, id="float subclass whose __float__ is nan"),
+        pytest.param([_HugeInt(1)], None, id="int subclass whose __int__ is 5001 digits"),
+        pytest.param([_ShortInt(10**5000)], "number_too_long", id="int subclass lying about bit_length"),
+        pytest.param([_SurrogateStr("x")], None, id="str subclass whose __str__ is a lone surrogate"),
+        pytest.param(_ItemsDict(a=1), "non_finite_number", id="dict subclass whose items() hold nan"),
+        pytest.param(_ItemsMapping(), "non_finite_number", id="Mapping whose items() hold inf"),
+    ],
+)
+def test_the_checked_value_is_the_returned_value(value: Any, reason: str | None) -> None:
+    """Either refused, or the returned copy is plain and passes the check itself (never NaN, a huge
+    int or a lone surrogate slipped in by an overridden conversion)."""
+    try:
+        out = _json.check_value(value)
+    except _json.JSONError as exc:
+        if reason is not None:
+            assert exc.reason == reason
+        return
+    assert reason is None, f"accepted, expected {reason}"
+    _assert_plain(out)
+    assert _json.check_value(out) is out  # plain and valid
+
+
+def test_str_subclass_keys_that_collapse_are_a_duplicate_key() -> None:
+    value = {_IdKey("amount"): 1, _IdKey("amount"): 1000000}
+    assert len(value) == 2
+    with pytest.raises(_json.JSONError) as info:
+        _json.check_value(value)
+    assert info.value.reason == "duplicate_key"
+
+
+def test_str_subclass_keys_are_copied_as_str() -> None:
+    out = _json.check_value({_Color.RED: 1})
+    assert out == {"red": 1}
+    assert all(type(k) is str for k in out)
+
+
+def test_a_mapping_copy_keeps_the_key_order() -> None:
+    value = collections.OrderedDict([("z", 1), ("a", 2), ("m", [collections.OrderedDict([("y", 1), ("b", 2)])])])
+    out = _json.check_value(value)
+    assert list(out) == ["z", "a", "m"]
+    assert list(out["m"][0]) == ["y", "b"]
+
+
+def test_a_mapping_item_keeps_its_unknown_fields_in_order() -> None:
+    item = rp.parse_item(collections.OrderedDict(type="message", role="user", content="x", zz=1, aa=2))
+    assert list(rp.dump_item(item)) == ["type", "role", "content", "zz", "aa"]
+
+
+def test_a_mapping_that_fails_when_read_is_a_json_error() -> None:
+    with pytest.raises(_json.JSONError) as info:
+        _json.check_value({"a": _Raising()})
+    assert info.value.reason == "not_json"
+
+
+def test_an_item_with_a_mapping_that_fails_when_read_is_an_item_error() -> None:
+    with pytest.raises(rp.ItemError):
+        rp.parse_item({"type": "message", "role": "user", "content": "x", "extra": _Raising()})
