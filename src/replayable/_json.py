@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from operator import countOf
 from typing import Any
 
 import jiter
@@ -271,6 +272,8 @@ def _scan(value: Any, limit: int, count_values: bool = True) -> tuple[tuple[str,
     except TypeError:
         bad = next(k for k in keys if not isinstance(k, str))
         return ("not_json", f"key {bad!r} is not a string"), plain
+    if plain and countOf(map(type, keys), str) != len(keys):
+        plain = False  # a str subclass as a key: copied as str (two such keys may then be the same)
     for v in scalars:
         kind = type(v)
         if kind is str:
@@ -320,28 +323,48 @@ def _odd_scalar(node: Any) -> tuple[str, str] | None:
     return "not_json", f"a {type(node).__name__} is not a JSON value"
 
 
-def _copy_plain(value: Any) -> Any:
-    """A copy of a checked value with every Mapping as `dict`, list subclass as `list`, and `str`/`int`/
-    `float` subclasses (enum members, for instance) as the plain type. Iterative."""
+def _copy_plain(value: Any, limit: int) -> Any:
+    """A copy of a value `_scan` found not plain, read once: every Mapping as `dict` (read through its
+    `items()`), list subclass as `list`, `str`/`int`/`float` subclasses (enum members, for instance) as the
+    plain type by the base class's own conversion (an overridden `__str__`, `__int__` or `__float__` is
+    never called). The copy, not the original, is then checked: a subclass that answers differently
+    each time it is read cannot slip a value past the check. Iterative; containers past `limit` levels
+    are refused as they are met (no blow-up on shared references). Raises `JSONError` for a non-string
+    key, two keys that are the same string, nesting past `limit`."""
     root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 1)]
     while stack:
-        node, parent, key = stack.pop()
-        if isinstance(node, Mapping):
-            out: Any = {}
-            for k, v in node.items():
-                stack.append((v, out, str(k)))
-        elif isinstance(node, list):
-            out = [None] * len(node)
-            stack.extend((v, out, n) for n, v in enumerate(node))
+        node, parent, key, depth = stack.pop()
+        if isinstance(node, Mapping | list):
+            if depth > limit:
+                raise JSONError("too_deep", f"nests deeper than {limit} levels")
+            if isinstance(node, Mapping):
+                out: Any = {}
+                for k, v in node.items():
+                    if not isinstance(k, str):
+                        raise JSONError("not_json", f"key {k!r} is not a string")
+                    k = str.__str__(k)
+                    if k in out:
+                        raise JSONError(
+                            "duplicate_key", f"duplicate key {printable(k)!r}: readers disagree on which value counts"
+                        )
+                    out[k] = None
+                    stack.append((v, out, k, depth + 1))
+            else:
+                out = []
+                for n, v in enumerate(node):
+                    out.append(None)
+                    stack.append((v, out, n, depth + 1))
         elif isinstance(node, bool) or node is None:
             out = node
         elif isinstance(node, str):
-            out = str(node)
+            out = str.__str__(node)
         elif isinstance(node, int):
-            out = int(node)
+            out = int.__int__(node)
+        elif isinstance(node, float):
+            out = float.__float__(node)
         else:
-            out = float(node)
+            raise JSONError("not_json", f"a {type(node).__name__} is not a JSON value")
         parent[key] = out
     return root[0]
 
@@ -356,10 +379,19 @@ def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DE
     `str`/`int`). Raises `JSONError` for sets, tuples, bytes, non-string keys, NaN/infinite floats,
     integers past `MAX_INT_DIGITS`, lone surrogates and nesting past `max_depth`.
     """
-    why, plain = _scan(value, max_depth, count_values)
+    try:
+        why, plain = _scan(value, max_depth, count_values)
+        if why is None and not plain:  # check the plain copy: a subclass may answer differently when read again
+            value = _copy_plain(value, max_depth)
+            why = _scan(value, max_depth, count_values)[0]
+    except JSONError as exc:
+        raise JSONError(exc.reason, f"{what}: {exc.detail}", exc.detail) from None
+    except Exception as exc:  # a Mapping or subclass that fails while read (RecursionError included)
+        msg = f"a {type(value).__name__} could not be read as JSON ({type(exc).__name__})"
+        raise JSONError("not_json", f"{what}: {msg}", msg) from None
     if why is not None:
         raise JSONError(why[0], f"{what}: {why[1]}", why[1])
-    return value if plain else _copy_plain(value)
+    return value
 
 
 def is_openai_model(value: Any) -> bool:
