@@ -155,3 +155,51 @@ def test_a_mapping_that_fails_when_read_is_a_json_error() -> None:
 def test_an_item_with_a_mapping_that_fails_when_read_is_an_item_error() -> None:
     with pytest.raises(rp.ItemError):
         rp.parse_item({"type": "message", "role": "user", "content": "x", "extra": _Raising()})
+
+
+class _ItemsRaise(Mapping[str, Any]):
+    """A Mapping that reads through `__iter__`/`__getitem__` but fails in `items()`."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def items(self) -> Any:
+        raise RuntimeError("boom")
+
+
+def _chain(n: int) -> Any:
+    value: Any = 1
+    for _ in range(n):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [3, 199, 300])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        pytest.param(lambda x: rp.parse_item(x), id="parse_item"),
+        pytest.param(lambda x: rp.parse_item(x, side="output", provider="openai"), id="parse_item output openai"),
+        pytest.param(lambda x: rp.parse_items([x]), id="parse_items"),
+        pytest.param(lambda x: list(rp.iter_items([x])), id="iter_items"),
+        pytest.param(lambda x: rp.check_transcript([x]), id="check_transcript"),
+        pytest.param(lambda x: rp.replay.check_stream(iter([x])), id="check_stream"),
+    ],
+)
+def test_a_mapping_item_that_fails_when_read_is_refused_cleanly(entry: Any, depth: int) -> None:
+    """Never a RuntimeError from the caller's object: an ItemError, or a report that is not ok."""
+    item = _ItemsRaise({"type": "message", "role": "user", "content": "x", "extra": _chain(depth)})
+    try:
+        result = entry(item)
+    except rp.ItemError:
+        return
+    assert not result.ok
