@@ -463,8 +463,16 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
                 raise _json_error(exc, prefix, text=False) from None
             not_json = exc  # a field's own rule speaks first when there is one
             if exc.reason == "too_deep":  # pydantic may recurse into such a value (to quote it in an error)
-                data = {k: v if _why_not(v, _FIELD_DEPTH) is None else _TOO_DEEP for k, v in data.items()}
-    problems = _precheck(data, side, provider)
+                try:
+                    data = {k: v if _why_not(v, _FIELD_DEPTH) is None else _TOO_DEEP for k, v in data.items()}
+                except Exception:  # a Mapping that fails while read: its own rules cannot be asked
+                    raise _json_error(exc, prefix, text=False) from None
+    try:
+        problems = _precheck(data, side, provider)
+    except Exception:  # only a value the check above refused (a Mapping that fails while read)
+        if not_json is None:
+            raise
+        raise _json_error(not_json, prefix, text=False) from None
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = _ADAPTERS[(side, provider == "openai")]
@@ -472,7 +480,7 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
         model = single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise ItemError(_clean_errors(exc, data, prefix)) from None
-    except (RecursionError, ValueError, TypeError) as exc:  # only values the check above already refused
+    except Exception as exc:  # only values the check above already refused (or a Mapping failing while read)
         if not_json is None:
             raise ItemError([{"loc": prefix, "type": "not_json", "msg": f"item cannot be read: {exc}"}]) from None
     if not_json is not None:
