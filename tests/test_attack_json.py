@@ -10,6 +10,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from conftest import fuzz_settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 import replayable as rp
 from replayable import _json
@@ -203,3 +206,118 @@ def test_a_mapping_item_that_fails_when_read_is_refused_cleanly(entry: Any, dept
     except rp.ItemError:
         return
     assert not result.ok
+
+
+# ------------------------------------------------------------------ check_value against a plain reference
+
+
+class _List(list[Any]):
+    pass
+
+
+class _Str(str):
+    __slots__ = ()
+
+
+class _Int(int):
+    pass
+
+
+class _Float(float):
+    pass
+
+
+class _Level(enum.IntEnum):
+    ONE = 1
+
+
+def _reference(value: Any, limit: int, count_values: bool, depth: int = 1) -> tuple[str | None, Any]:
+    """(None, plain copy) or (a rule broken, None): the rules of the module docstring, recursively."""
+    if isinstance(value, Mapping | list):
+        if depth > limit:
+            return "too_deep", None
+        if isinstance(value, Mapping):
+            out: Any = {}
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    return "not_json", None
+                if any(0xD800 <= ord(c) <= 0xDFFF for c in k):
+                    return "lone_surrogate", None
+                why, out[str.__str__(k)] = _reference(v, limit, count_values, depth + 1)
+                if why:
+                    return why, None
+            return None, out
+        out = []
+        for v in value:
+            why, copy = _reference(v, limit, count_values, depth + 1)
+            if why:
+                return why, None
+            out.append(copy)
+        return None, out
+    if count_values and depth > limit:
+        return "too_deep", None
+    if isinstance(value, bool) or value is None:
+        return None, value
+    if isinstance(value, str):
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            return "lone_surrogate", None
+        return None, str.__str__(value)
+    if isinstance(value, int):
+        return ("number_too_long", None) if abs(int.__int__(value)) >= 10**4300 else (None, int.__int__(value))
+    if isinstance(value, float):
+        return (None, float.__float__(value)) if math.isfinite(value) else ("non_finite_number", None)
+    return "not_json", None
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b or (a != a and b != b)
+
+
+def _big(sign: int) -> int:
+    """10**4300 (the first 4301-digit int), its negative, or 10**4300 - 1 (the largest allowed)."""
+    return sign * 10**4300 if sign else 10**4300 - 1
+
+
+_KEYS = st.one_of(st.text(max_size=3), st.sampled_from(["\ud800", 1, None, _Str("k"), _Str("\udc00")]))
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=3),
+    st.sampled_from([1, -1, 0]).map(_big),
+    st.sampled_from(
+        [_Level.ONE, _Color.RED, _Str("\ud800"), _Int(7), _Float(math.nan)]
+        + [_Float(-0.0), -0.0, 1e308, b"x", (1,), frozenset(), 1j, "\ud800", "a\udfff"]
+    ),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(_List),
+        st.dictionaries(_KEYS, inner, max_size=3),
+        st.dictionaries(st.text(max_size=2), inner, max_size=3).map(collections.OrderedDict),
+    ),
+    max_leaves=12,
+)
+
+
+@fuzz_settings(300)
+@given(value=_VALUES, limit=st.integers(0, 5), count_values=st.booleans())
+def test_check_value_agrees_with_the_reference(value: Any, limit: int, count_values: bool) -> None:
+    why, copy = _reference(value, limit, count_values)
+    try:
+        out = _json.check_value(value, max_depth=limit, count_values=count_values)
+    except _json.JSONError as exc:
+        assert why is not None, f"refused ({exc.reason}), the reference accepts"
+        return
+    assert why is None, f"accepted, the reference refuses ({why})"
+    _assert_plain(out)
+    assert _same(out, copy)
