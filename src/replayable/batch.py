@@ -28,7 +28,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,12 +104,12 @@ def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
 def _check_input(
     args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output, previous: Any = None
 ) -> int:
-    from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
-
     name = inp.name
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
+        from . import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
+
         return _stream(
             stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
         )
@@ -130,12 +129,15 @@ def _check_input(
         out.write(reports.format_report(report, findings, count, args.format, name))
         return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
     value = inp.value()
-    if stream.is_event_list(value) and previous is not None:
-        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-    if stream.is_event_list(value):
-        return _stream(
-            stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
-        )
+    if _may_be_events(value):
+        from . import stream  # noqa: PLC0415
+
+        if stream.is_event_list(value):
+            if previous is not None:
+                raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
+            return _stream(
+                stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
+            )
     if args.agents:
         return _agents(value, args, name, out)
     transcript = read_transcript(value, name)
@@ -155,6 +157,14 @@ def _check_input(
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+
+
+def _may_be_events(value: Any) -> bool:
+    """Could `value` be a list of stream events (`replayable.stream.is_event_list` needs a `response.*`
+    event)? False means surely not, so that checking items never loads the streaming models."""
+    return isinstance(value, list) and any(
+        isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"].startswith("response.") for v in value
+    )
 
 
 def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violation]]:
@@ -253,6 +263,8 @@ def _progress(total: int) -> Any:
 
 def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[FileResult]:
     """Each input's result in the order given; files in `jobs` workers, standard input in this process."""
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor  # noqa: PLC0415  only many files need it
+
     work = [f.path for f in found if not f.error and f.path != "-"]
     with contextlib.ExitStack() as stack:
         if jobs > 1 and len(work) > 1:
