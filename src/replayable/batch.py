@@ -4,8 +4,9 @@
 it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
 goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
 `replayable.agents`; anything else is a transcript for `check_transcript`. A JSONL of items is checked
-line by line with `replayable.replay.check_stream`, from a file or from standard input, so memory
-holds the rule state (ids, call ids, open calls, violations) and never the input or its items.
+with `replayable.replay.check_stream`, from a file or from standard input, its lines read and validated
+in batches (`jsonl_items`), so memory holds one batch and the rule state (ids, call ids, open calls,
+violations), never the whole input or its items.
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import json
 import os
@@ -44,12 +46,12 @@ from .inputs import (
     read_input,
     read_transcript,
 )
-from .items import ItemError
-from .replay import Violation, check_transcript
+from .items import _ADAPTERS, ItemError, Provider
+from .replay import Violation, _chat_shape, _nested_call, check_transcript
 from .replay import check_stream as check_item_stream
 from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
-__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "run"]
+__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "jsonl_items", "run"]
 
 #: Most worker processes `--jobs` starts, whatever is asked (also never more than there are files).
 MAX_JOBS = 64
@@ -115,18 +117,15 @@ def _check_input(
         )
     if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first) and previous is None:
         function_tools, findings = _tool_file(tools())
-        count = 0
-
-        def counted() -> Iterator[Any]:
-            nonlocal count
-            for value in inp.values():
-                count += 1
-                yield value
-
+        count = [0]
         report = check_item_stream(
-            counted(), tools=function_tools, target=args.target, provider=args.provider, pending_ok=args.pending_ok
+            jsonl_items(inp, args.provider, count),
+            tools=function_tools,
+            target=args.target,
+            provider=args.provider,
+            pending_ok=args.pending_ok,
         )
-        out.write(reports.format_report(report, findings, count, args.format, name))
+        out.write(reports.format_report(report, findings, count[0], args.format, name))
         return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
     value = inp.value()
     if _may_be_events(value):
@@ -157,6 +156,55 @@ def _check_input(
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+
+
+def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) -> Iterator[Any]:
+    """The items of a JSONL input for `replayable.replay.check_stream`, in order: parsed items, or the
+    JSON value itself where check_stream must read it (and report its problems) one item at a time.
+
+    Lines are read in batches (`Input.batches`) by the one strict reader, and a batch is validated by
+    one call to the input items' list adapter, as `parse_items` does; a batch that does not validate is
+    split in halves until the items that do not parse are found, which are then yielded as JSON values.
+    So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
+    same items, reports the same violations (item index, field, rule) and raises the same `InputError`
+    for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
+    before parsing (not an object, a Chat Completions message, a call inside a message's content) or
+    nested deeper than an item may are always yielded as they are. `count[0]` counts the items."""
+    many = _ADAPTERS[("input", provider == "openai")][1]
+    context = {"provider": "openai"} if provider == "openai" else None
+    for values, deep in inp.batches():
+        if count is not None:
+            count[0] += len(values)
+        plain = [
+            n
+            for n, v in enumerate(values)
+            if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
+        ]
+        if len(plain) == len(values):
+            yield from _validated(many, values, context)
+            continue
+        parsed = iter(_validated(many, [values[n] for n in plain], context))
+        keep = set(plain)
+        for n, value in enumerate(values):
+            yield next(parsed) if n in keep else value
+
+
+def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
+    """The parsed items of `values`, each one that does not parse left as its JSON value."""
+    if not values:
+        return []
+    gc_was_on = gc.isenabled()
+    gc.disable()  # parsed items hold no cycles: no reason to scan them while they are built
+    try:
+        return many.validate_python(values, context=context)  # type: ignore[no-any-return]
+    except (ValueError, TypeError, RecursionError):  # ValidationError: find the items that do not parse
+        if len(values) <= 8:
+            return values
+    finally:
+        if gc_was_on:
+            gc.enable()
+    half = len(values) // 2
+    return _validated(many, values[:half], context) + _validated(many, values[half:], context)
 
 
 def _may_be_events(value: Any) -> bool:
