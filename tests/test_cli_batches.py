@@ -15,7 +15,7 @@ import pytest
 from conftest import CASES, load
 
 import replayable as rp
-from replayable import inputs
+from replayable import _json, inputs
 from replayable._base import WireModel
 from replayable.batch import jsonl_items
 from replayable.cli import main
@@ -237,3 +237,24 @@ def test_every_real_world_case_gets_the_same_report(
         memory = rp.check_transcript(items, provider=provider)  # type: ignore[arg-type]
         assert got["violations"] == [v.as_dict() for v in memory.violations], n
         assert got["pending"] == list(memory.pending) and code == (0 if memory.ok else 1)
+
+
+def test_loads_lines_accepts_exactly_what_loads_accepts() -> None:
+    good = [json.dumps(USER).encode(), b'{"n": 1e30, "m": -0.5}\n', b"[1, 2]\r\n", b'"x"']
+    assert _json.loads_lines(good) == [_json.loads(x) for x in good]
+    deep = b"[" * 200 + b"]" * 200  # valid JSON, deeper than an item may nest
+    for odd in [b'{"a": 1e400}', b'{"a": 1, "a": 2}', b"\xef\xbb\xbf{}", b'"\\ud800"', b"NaN", deep, b"{"]:
+        assert _json.loads_lines([*good, odd]) is None  # the caller reads them one by one, with `loads`
+    assert _json.loads_lines([*good, b"[1e300]"]) is None  # valid, but only `loads` looks closer
+
+
+def test_numbers_that_may_overflow_are_read_one_by_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    items: list[Any] = transcript(9)
+    items.insert(5, {**USER, "score": 1e300})
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(jsonl(items))
+    code, got = cli_json(str(path), capsys)
+    assert code == 0 and got == one_at_a_time(str(path))
+    path.write_bytes(jsonl(items).replace(b"1e+300", b"1e400"))
+    code, _, err = run(["check", str(path)], capsys)
+    assert code == 2 and "line 6" in err and "not a JSON number" in err

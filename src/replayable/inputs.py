@@ -181,27 +181,38 @@ class Input:
         value nests deeper than an item may (`MAX_ITEM_DEPTH` levels): valid JSON, but not an item."""
         lines = BATCH_LINES if lines is None else lines
         size = BATCH_BYTES if size is None else size
-        values: list[Any] = []
-        deep: set[int] = set()
+        batch: list[tuple[int, bytes, bool]] = []
         used = 0
-        fast = _json.loads
         for lineno, line, first in self._lines():
+            batch.append((lineno, line, first))
+            used += len(line)
+            if len(batch) >= lines or used >= size:
+                yield self._read_batch(batch)
+                batch, used = [], 0
+        if batch:
+            yield self._read_batch(batch)
+
+    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> tuple[list[Any], set[int]]:
+        # the input's one allowed byte order mark is dropped; one on any later line fails to read (jiter
+        # refuses it) and is then refused with its own message below
+        texts = [line[3:] if first and line[:3] == _BOM_BYTES else line for _, line, first in batch]
+        values = _json.loads_lines(texts, max_depth=_json.MAX_ITEM_DEPTH)
+        if values is not None:
+            return values, set()
+        values = []
+        deep: set[int] = set()
+        for (lineno, line, first), text in zip(batch, texts, strict=True):
             value: Any = _NOT_JSON
-            if first or line[:3] != _BOM_BYTES:
+            if text[:3] != _BOM_BYTES:
                 try:
-                    value = fast(line, what="line", max_depth=_json.MAX_ITEM_DEPTH)
+                    value = _json.loads(text, what="line", max_depth=_json.MAX_ITEM_DEPTH)
                 except _json.JSONError:
                     pass
-            if value is _NOT_JSON:  # the message values() gives, or a value too deep for an item
+            if value is _NOT_JSON:  # the message values() gives, or a value nested deeper than an item
                 value = loads(line, f"{self.name}, line {lineno}", first=first)
                 deep.add(len(values))
             values.append(value)
-            used += len(line)
-            if len(values) >= lines or used >= size:
-                yield values, deep
-                values, deep, used = [], set(), 0
-        if values:
-            yield values, deep
+        return values, deep
 
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         for lineno, line, first in self._lines():
