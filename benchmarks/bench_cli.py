@@ -61,11 +61,6 @@ def bench_import(runs: int) -> None:
         "import pydantic": [PY, "-c", "import pydantic"],
         "import pydantic.main (BaseModel)": [PY, "-c", "from pydantic import BaseModel"],
         "import replayable": [PY, "-c", "import replayable"],
-        "from replayable import parse_items, check_transcript": [
-            PY,
-            "-c",
-            "from replayable import parse_items, check_transcript",
-        ],
     }
     times: dict[str, list[float]] = {k: [] for k in cands}
     for _ in range(runs):  # interleaved, so that a change of load hits every candidate alike
