@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import io
 import json
 import os
@@ -46,7 +45,7 @@ from .inputs import (
     read_input,
     read_transcript,
 )
-from .items import _ADAPTERS, ItemError, Provider
+from .items import _ADAPTERS, ItemError, Provider, _gc_paused
 from .replay import Violation, _chat_shape, _nested_call, check_transcript
 from .replay import check_stream as check_item_stream
 from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
@@ -169,40 +168,39 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     same items, reports the same violations (item index, field, rule) and raises the same `InputError`
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
     before parsing (not an object, a Chat Completions message, a call inside a message's content) or
-    nested deeper than an item may are always yielded as they are. `count[0]` counts the items."""
+    nested deeper than an item may are always yielded as they are. `count[0]` counts the items.
+
+    The garbage collector is paused while a batch is validated and its items are checked (parsed items
+    and the rule state hold no cycles; see `replayable.items._gc_paused`) and runs between batches."""
     many = _ADAPTERS[("input", provider == "openai")][1]
     context = {"provider": "openai"} if provider == "openai" else None
     for values, deep in inp.batches():
         if count is not None:
             count[0] += len(values)
-        plain = [
-            n
-            for n, v in enumerate(values)
-            if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
-        ]
-        if len(plain) == len(values):
-            yield from _validated(many, values, context)
-            continue
-        parsed = iter(_validated(many, [values[n] for n in plain], context))
-        keep = set(plain)
-        for n, value in enumerate(values):
-            yield next(parsed) if n in keep else value
+        with _gc_paused():  # while a batch is validated and its items checked: they hold no cycles
+            plain = [
+                n
+                for n, v in enumerate(values)
+                if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
+            ]
+            if len(plain) == len(values):
+                yield from _validated(many, values, context)
+                continue
+            parsed = iter(_validated(many, [values[n] for n in plain], context))
+            keep = set(plain)
+            for n, value in enumerate(values):
+                yield next(parsed) if n in keep else value
 
 
 def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
     """The parsed items of `values`, each one that does not parse left as its JSON value."""
     if not values:
         return []
-    gc_was_on = gc.isenabled()
-    gc.disable()  # parsed items hold no cycles: no reason to scan them while they are built
     try:
         return many.validate_python(values, context=context)  # type: ignore[no-any-return]
     except (ValueError, TypeError, RecursionError):  # ValidationError: find the items that do not parse
         if len(values) <= 8:
             return values
-    finally:
-        if gc_was_on:
-            gc.enable()
     half = len(values) // 2
     return _validated(many, values[:half], context) + _validated(many, values[half:], context)
 
