@@ -120,6 +120,7 @@ __all__ = [
     "input_fields",
     "typed_model",
 ]
+
 #: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
 _BOTH = (
     "WebSearchCall",
