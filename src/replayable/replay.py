@@ -774,7 +774,7 @@ def _run_rules(
     pend = _PendingRule(add)
     cross_step, pend_step = cross.step, pend.step
     following: list[_View | None] = [*views[1:], None]  # each item's successor (the lookahead)
-    for i, (v, nxt) in enumerate(zip(views, following, strict=True)):
+    for i, (v, nxt) in enumerate(zip(views, following, strict=False)):  # one longer when there are no views
         cross_step(i, v, nxt)
         pend_step(i, v)
     return pend.finish(pending_ok)
