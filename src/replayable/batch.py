@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import json
 import os
@@ -170,26 +171,32 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     before parsing (not an object, a Chat Completions message, a call inside a message's content) or
     nested deeper than an item may are always yielded as they are. `count[0]` counts the items.
 
-    The garbage collector is paused while a batch is validated and its items are checked (parsed items
-    and the rule state hold no cycles; see `replayable.items._gc_paused`) and runs between batches."""
+    The garbage collector is paused while the items are read and checked (parsed items and the rule
+    state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
+    are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
     many = _ADAPTERS[("input", provider == "openai")][1]
     context = {"provider": "openai"} if provider == "openai" else None
-    for values, deep in inp.batches():
-        if count is not None:
-            count[0] += len(values)
-        with _gc_paused():  # while a batch is validated and its items checked: they hold no cycles
-            plain = [
-                n
-                for n, v in enumerate(values)
-                if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
-            ]
-            if len(plain) == len(values):
-                yield from _validated(many, values, context)
-                continue
-            parsed = iter(_validated(many, [values[n] for n in plain], context))
-            keep = set(plain)
-            for n, value in enumerate(values):
-                yield next(parsed) if n in keep else value
+    with _gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
+        for values, deep in inp.batches():
+            if count is not None:
+                count[0] += len(values)
+            yield from _batch_items(many, values, deep, context)
+            del values, deep
+            gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
+
+
+def _batch_items(many: Any, values: list[Any], deep: set[int], context: Any) -> list[Any]:
+    """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
+    plain = [
+        n
+        for n, v in enumerate(values)
+        if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
+    ]
+    if len(plain) == len(values):
+        return _validated(many, values, context)
+    parsed = iter(_validated(many, [values[n] for n in plain], context))
+    keep = set(plain)
+    return [next(parsed) if n in keep else value for n, value in enumerate(values)]
 
 
 def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
