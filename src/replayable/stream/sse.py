@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -112,54 +113,119 @@ def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
     return _parse_sse(source, None)
 
 
-def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[str, Any]]:
-    event_name: str | None = None
-    data: list[bytes] = []
-    frame_at: int | None = None
-    count = 0
-    for offset, line in _iter_lines(source):
+#: The common frame, matched whole: an optional `event:` line, one `data:` line and a blank line, each
+#: ended by LF. Anything else (comments, `id:`, several data lines, CR or CRLF endings) is read line
+#: by line; both give the same events, offsets and errors.
+_FRAME = re.compile(rb"(?:event: ?([^\r\n]*)\n)?data: ?([^\r\n]*)\n\n")
+_EOL = re.compile(rb"[\r\n]")
+_DONE = b"[DONE]"
+_Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
+
+
+class _Framer:
+    """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
+
+    __slots__ = ("at", "data", "name")
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.data: list[bytes] = []
+        self.at: int | None = None  # the offset of the open frame's first field, None when none is open
+
+    def line(self, offset: int, line: bytes) -> _Frame | None:
+        """Apply one line (without its terminator); the frame a blank line ends, else None."""
         if not line:
-            if frame_at is None:
-                continue
-            at = frame_at
-            name, payload = event_name, data
-            event_name, data, frame_at = None, [], None
+            at, name, payload = self.at, self.name, self.data
+            if at is None:
+                return None
+            self.name, self.data, self.at = None, [], None
             if not payload:
                 if name is not None:
                     raise StreamError(StreamRule.SSE_MALFORMED, f"event '{name}' has no data line", offset=at)
-                continue
-            body = b"\n".join(payload)
-            if body.strip() == b"[DONE]":
-                return
-            yield _frame(body, name, at, count, notes)
-            count += 1
-            continue
+                return None
+            return name, b"\n".join(payload), at
         if line.startswith(b":"):
-            continue
-        if frame_at is None:
-            frame_at = offset
-        key, sep, value = line.partition(b":")
+            return None
+        if self.at is None:
+            self.at = offset
+        key, _, value = line.partition(b":")
         if value.startswith(b" "):
             value = value[1:]
         if key == b"data":
-            data.append(value)
+            self.data.append(value)
         elif key == b"event":
-            event_name = value.decode("utf-8", "replace")
-        elif key in (b"id", b"retry"):
-            continue
-        else:
+            self.name = value.decode("utf-8", "replace")
+        elif key not in (b"id", b"retry"):
             shown = line[:60].decode("utf-8", "replace")
             raise StreamError(
                 StreamRule.SSE_MALFORMED,
                 f"line {shown!r} is not an SSE field (expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
                 offset=offset,
             )
-    if frame_at is not None and data:
-        body = b"\n".join(data)
-        if body.strip() != b"[DONE]":
-            yield _frame(body, event_name, frame_at, count, notes)
-    elif frame_at is not None and event_name is not None:
-        raise StreamError(StreamRule.SSE_MALFORMED, f"event '{event_name}' has no data line", offset=frame_at)
+        return None
+
+    def end(self) -> _Frame | None:
+        """End of input: the frame still open, if it has data."""
+        if self.at is not None and self.data:
+            return self.name, b"\n".join(self.data), self.at
+        if self.at is not None and self.name is not None:
+            raise StreamError(StreamRule.SSE_MALFORMED, f"event '{self.name}' has no data line", offset=self.at)
+        return None
+
+
+def _frames(source: Any) -> Iterator[_Frame]:
+    """The frames of a source read in pieces (files, chunks, lines), line by line."""
+    framer = _Framer()
+    for offset, line in _iter_lines(source):
+        got = framer.line(offset, line)
+        if got is not None:
+            yield got
+    got = framer.end()
+    if got is not None:
+        yield got
+
+
+def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0) -> Iterator[dict[str, Any]]:
+    """`parse_sse`; `notes` collects `event_name` findings instead of raising them, and `first` is
+    the index (among the events fed) of the first event, for those findings."""
+    count = first
+    if not isinstance(source, bytes | bytearray | memoryview | str):
+        for name, body, at in _frames(source):
+            if body.strip() == _DONE:
+                return
+            yield _frame(body, name, at, count, notes)
+            count += 1
+        return
+    # A whole capture: common frames are matched whole where no frame is open, other lines one by one.
+    buf = _encode(source) if isinstance(source, str) else bytes(source)
+    framer = _Framer()
+    match, search = _FRAME.match, _EOL.search
+    pos, n = 0, len(buf)
+    while pos < n:
+        got: _Frame | None
+        if framer.at is None and (m := match(buf, pos)) is not None:
+            name, body = m.group(1, 2)
+            got = (None if name is None else name.decode("utf-8", "replace")), body, pos
+            pos = m.end()
+        else:
+            e = search(buf, pos)
+            if e is None:
+                line, nxt = buf[pos:], n
+            else:
+                j = e.start()
+                line = buf[pos:j]
+                nxt = j + 2 if buf[j] == 13 and buf[j + 1 : j + 2] == b"\n" else j + 1
+            got = framer.line(pos, line)
+            pos = nxt
+            if got is None:
+                continue
+        if got[1].strip() == _DONE:
+            return
+        yield _frame(got[1], got[0], got[2], count, notes)
+        count += 1
+    got = framer.end()
+    if got is not None and got[1].strip() != _DONE:
+        yield _frame(got[1], got[0], got[2], count, notes)
 
 
 def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
@@ -174,8 +240,8 @@ def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[Strea
             index=index,
             offset=at,
         )
-    etype, seq = _peek(value)
-    if name is not None and name != etype:
+    if name is not None and name != value.get("type"):
+        etype, seq = _peek(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if notes is None:
             raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
