@@ -91,6 +91,7 @@ _ARGS_EVENTS = {
     "response.custom_tool_call_input": ("custom_tool_call", "input", "input"),
     "response.code_interpreter_call_code": ("code_interpreter_call", "code", "code"),
 }
+_ARGS_BY_EVENT = {f"{family}.{step}": spec for family, spec in _ARGS_EVENTS.items() for step in ("delta", "done")}
 #: OpenAI's status events of hosted calls: event family -> the item type they belong to (None: any).
 _STATUS_EVENTS = {
     "response.web_search_call": "web_search_call",
@@ -626,6 +627,15 @@ class StreamAssembler:
 
     def _on_text_delta(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
         where, kind = _TEXT_DELTA[raw["type"]]
+        idx = raw.get("output_index")
+        slot = self._slots.get(idx) if type(idx) is int else None
+        if slot is not None and not slot.done and raw.get("item_id") == slot.id:  # the common case, in short
+            summary = where == "summary"
+            part = (slot.summary if summary else slot.parts).get(raw["summary_index" if summary else "content_index"])
+            if part is not None and part.kind == kind and not part.closed and part.text_done is None:
+                part.chunks.append(raw["delta"])
+                part.got_delta = True
+                return []
         found = self._text_part(raw, where, kind)
         if found is not None:
             found[1].chunks.append(raw["delta"])
@@ -657,10 +667,21 @@ class StreamAssembler:
         return []
 
     def _args_slot(self, raw: Mapping[str, Any]) -> _Slot | None:
+        want, key, _ = _ARGS_BY_EVENT[raw["type"]]
+        idx = raw.get("output_index")
+        slot = self._slots.get(idx) if type(idx) is int else None
+        if (
+            slot is not None
+            and not slot.done
+            and raw.get("item_id") == slot.id
+            and slot.type == want
+            and slot.args_done is None
+        ):  # the common case, in short
+            slot.args_key = key
+            return slot
         slot = self._slot(raw)
         if slot is None:
             return None
-        want, key, _ = _ARGS_EVENTS[raw["type"].rpartition(".")[0]]
         if slot.type is not None and _plain_type(slot.type) != want:
             self._violate(
                 StreamRule.WRONG_ITEM,
@@ -684,7 +705,7 @@ class StreamAssembler:
         slot = self._args_slot(raw)
         if slot is None:
             return []
-        args = raw[_ARGS_EVENTS[raw["type"].rpartition(".")[0]][2]]
+        args = raw[_ARGS_BY_EVENT[raw["type"]][2]]
         if slot.got_args:
             streamed = "".join(slot.args)
             if streamed != args:

@@ -113,10 +113,9 @@ def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
     return _parse_sse(source, None)
 
 
-#: The common frame, matched whole: an optional `event:` line, one `data:` line and a blank line, each
-#: ended by LF. Anything else (comments, `id:`, several data lines, CR or CRLF endings) is read line
-#: by line; both give the same events, offsets and errors.
-_FRAME = re.compile(rb"(?:event: ?([^\r\n]*)\n)?data: ?([^\r\n]*)\n\n")
+#: A whole capture is read a common frame at a time (`event: NAME`, `data: JSON`, a blank line, each
+#: ended by LF) where no frame is open; anything else (comments, `id:`, several data lines, CR or CRLF
+#: endings, no space after the colon) line by line. Both give the same events, offsets and errors.
 _EOL = re.compile(rb"[\r\n]")
 _DONE = b"[DONE]"
 _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
@@ -196,18 +195,29 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0
             yield _frame(body, name, at, count, notes)
             count += 1
         return
-    # A whole capture: common frames are matched whole where no frame is open, other lines one by one.
+    # A whole capture: common frames are taken whole where no frame is open, other lines one by one.
     buf = _encode(source) if isinstance(source, str) else bytes(source)
     framer = _Framer()
-    match, search = _FRAME.match, _EOL.search
+    find, starts, search = buf.find, buf.startswith, _EOL.search
     pos, n = 0, len(buf)
     while pos < n:
-        got: _Frame | None
-        if framer.at is None and (m := match(buf, pos)) is not None:
-            name, body = m.group(1, 2)
-            got = (None if name is None else name.decode("utf-8", "replace")), body, pos
-            pos = m.end()
-        else:
+        got: _Frame | None = None
+        if framer.at is None:
+            ename: bytes | None = None
+            start = pos
+            if starts(b"event: ", pos):
+                end = find(b"\n", pos)
+                if end > 0:
+                    ename = buf[pos + 7 : end]
+                    start = end + 1
+            if starts(b"data: ", start) and (ename is None or b"\r" not in ename):
+                end = find(b"\n", start)
+                if end > 0 and starts(b"\n", end + 1):
+                    body = buf[start + 6 : end]
+                    if b"\r" not in body:
+                        got = (None if ename is None else ename.decode("utf-8", "replace")), body, pos
+                        pos = end + 2
+        if got is None:
             e = search(buf, pos)
             if e is None:
                 line, nxt = buf[pos:], n
@@ -219,9 +229,17 @@ def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0
             pos = nxt
             if got is None:
                 continue
-        if got[1].strip() == _DONE:
+        body = got[1]
+        if body.strip() == _DONE:
             return
-        yield _frame(got[1], got[0], got[2], count, notes)
+        try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
+            value = loads(body, what="data")
+        except (ValueError, RecursionError):
+            value = None
+        if type(value) is dict and (got[0] is None or got[0] == value.get("type")):
+            yield value
+        else:
+            yield _frame(body, got[0], got[2], count, notes)
         count += 1
     got = framer.end()
     if got is not None and got[1].strip() != _DONE:
