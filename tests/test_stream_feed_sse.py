@@ -111,6 +111,10 @@ HOSTILE = {
     "not an SSE field": b"delta: x\n\n",
     "wrong delta type": _delta_frame("{" + DELTA + ', "delta": 5}'),
     "missing type": b'data: {"sequence_number": 3}\n\n',
+    "type is a list": b'data: {"type": ["response.output_text.delta"], "sequence_number": 3}\n\n',
+    "type is a number": b'data: {"type": 5, "sequence_number": 3}\n\n',
+    "sequence goes back": _delta_frame("{" + DELTA.replace('"sequence_number": 3', '"sequence_number": 1') + ', "delta": "a"}'),
+    "sequence is a string": _delta_frame("{" + DELTA.replace('"sequence_number": 3', '"sequence_number": "3"') + ', "delta": "a"}'),
 }
 
 
