@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NotRequired
+from typing import Any, NamedTuple, NotRequired
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, with_config
 from pydantic.experimental.missing_sentinel import MISSING
@@ -440,8 +440,7 @@ def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
     return ViolationCode.ITEM_INVALID
 
 
-@dataclass(slots=True)
-class _View:
+class _View(NamedTuple):
     """What the cross-item rules read of one item, from its model or, if it did not parse, its raw JSON."""
 
     type: Any
@@ -454,29 +453,79 @@ class _View:
     src: Any = None  # the model or JSON object, for the fields only some families read
 
 
-def _view(item: Any) -> _View:
-    if isinstance(item, WireModel):
-        # Hot path: read the model's own storage instead of attribute lookups (MISSING means absent).
-        get = item.__dict__.get
-        t, i, c, s, n, a = get("type"), get("id"), get("call_id"), get("status"), get("name"), get("arguments")
-        extra = item.__pydantic_extra__
-        if extra:  # a field the model does not declare may still have been read as an unknown key
-            xget = extra.get
-            i = xget("id") if i is None else i
-            c = xget("call_id") if c is None else c
-            s = xget("status") if s is None else s
-            n = xget("name") if n is None else n
-            a = xget("arguments") if a is None else a
-        return _View(
+_new_view = tuple.__new__  # `_new_view(_View, (...))` skips NamedTuple's Python-level __new__ (hot path)
+_NO_VIEW = _View(None, None, None, None, None, None, False)
+
+
+#: Per class: 0 not one of our models, 1 a model, 2 a namespaced model, 3 an output-form call
+#: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
+#: rules ask it of every item, so the answer is kept per class.
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = (
+            3
+            if issubclass(cls, _OUTPUT_CALLS)
+            else 2
+            if issubclass(cls, NamespacedBase)
+            else 1
+            if issubclass(cls, WireModel)
+            else 0
+        )
+        if len(_KINDS) < 4096:  # classes made on the fly never grow it without bound
+            _KINDS[cls] = kind
+    return kind
+
+
+def _model_view(item: Any, namespaced: bool) -> _View:
+    """The view of a parsed model: read from the model's own storage (MISSING means absent)."""
+    get = item.__dict__.get
+    t, i, c, s, n, a = get("type"), get("id"), get("call_id"), get("status"), get("name"), get("arguments")
+    extra = item.__pydantic_extra__
+    if extra:  # a field the model does not declare may still have been read as an unknown key
+        xget = extra.get
+        i = xget("id") if i is None else i
+        c = xget("call_id") if c is None else c
+        s = xget("status") if s is None else s
+        n = xget("name") if n is None else n
+        a = xget("arguments") if a is None else a
+    return _new_view(
+        _View,
+        (
             t,
             None if i is MISSING else i,
             None if c is MISSING else c,
             None if s is MISSING else s,
             None if n is MISSING else n,
             None if a is MISSING else a,
-            isinstance(item, NamespacedBase),
+            namespaced,
             item,
-        )
+        ),
+    )
+
+
+def _model_views(items: list[Any], side: Side | None) -> list[_View] | None:
+    """The views of a list of parsed models, or None when one item is not a model (or is an output-form call
+    that must be re-read in its input form, `side=None`)."""
+    views: list[_View] = []
+    append, kinds = views.append, _KINDS
+    for item in items:
+        kind = kinds.get(type(item))
+        if kind is None:
+            kind = _kind(type(item))
+        if kind == 0 or (kind == 3 and side is None):
+            return None
+        append(_model_view(item, kind == 2))
+    return views
+
+
+def _view(item: Any) -> _View:
+    kind = _kind(type(item))
+    if kind:
+        return _model_view(item, kind == 2)
     t = _field(item, "type")
     if t is None and isinstance(item, Mapping) and "role" in item:
         t = "message"
@@ -570,11 +619,9 @@ def check_transcript(
         violations.append(Violation(index, code, message, path))
 
     with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        if all(  # already parsed (and nothing to re-read in input form): only the views are needed
-            isinstance(raw, WireModel) and (side is not None or not isinstance(raw, _OUTPUT_CALLS)) for raw in raw_items
-        ):
-            parsed = raw_items
-            views = [_view(raw) for raw in raw_items]
+        model_views = _model_views(raw_items, side)  # already parsed: only the views are needed
+        if model_views is not None:
+            parsed, views = raw_items, model_views
         else:
             for i, raw in enumerate(raw_items):
                 model, view = _read_item(i, raw, side, provider, add)
@@ -665,7 +712,7 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
     if model is not None:
         return model, _view(model)
     _report_item_errors(i, raw, errors, add)
-    return None, (_view(raw) if isinstance(raw, Mapping) else _View(None, None, None, None, None, None, False))
+    return None, (_view(raw) if isinstance(raw, Mapping) else _NO_VIEW)
 
 
 def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], add: Any) -> None:
@@ -703,8 +750,12 @@ def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -
 
 
 _BARRIERS = frozenset({"message", "compaction", "item_reference"})
-_CALLS = by_call_type
-_OUTPUTS = by_output_type
+_CALLS = dict(by_call_type)  # plain dicts: looked up for every item, and a mappingproxy is slower
+#: Item type -> (its call family, True for the call and False for the output): one lookup per item.
+_FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
+    **{t: (f, False) for t, f in by_output_type.items()},
+    **{t: (f, True) for t, f in by_call_type.items()},
+}
 
 
 def _run_rules(
@@ -722,9 +773,9 @@ def _run_rules(
     cross = _CrossRules(add, target, tool_params, allowed, side, source, registry)
     pend = _PendingRule(add)
     cross_step, pend_step = cross.step, pend.step
-    last = len(views) - 1
-    for i, v in enumerate(views):
-        cross_step(i, v, views[i + 1] if i < last else None)
+    following: list[_View | None] = [*views[1:], None]  # each item's successor (the lookahead)
+    for i, (v, nxt) in enumerate(zip(views, following, strict=True)):
+        cross_step(i, v, nxt)
         pend_step(i, v)
     return pend.finish(pending_ok)
 
@@ -770,12 +821,16 @@ def _key(v: _View, name: str) -> Any:
     return _field(v.src, name)
 
 
-def _output_key(fam: CallFamily, v: _View) -> Any:
-    for name in fam.output_keys:
+def _output_key(fam: CallFamily, v: _View) -> tuple[Any, str]:
+    """(the key an output names its call by, the field it is in); (None, first field) when absent."""
+    keys = fam.output_keys
+    if keys == ("call_id",):  # every family but a few of OpenAI's
+        return v.call_id, "call_id"
+    for name in keys:
         key = _key(v, name)
         if key is not None:
-            return key
-    return None
+            return key, name
+    return None, keys[0]
 
 
 def _ids(value: Any) -> list[str]:
@@ -870,19 +925,18 @@ class _CrossRules:
                 "an incomplete item is terminal and must be the last item of its response",
                 "/status",
             )
-        if not isinstance(vtype, str):
+        if type(vtype) is not str:
             return
-        fam = _CALLS.get(vtype)
-        if fam is not None:
-            self._call(i, v, fam)
-            return
-        fam = _OUTPUTS.get(vtype)
-        if fam is not None:
-            self._output(i, v, fam)
+        role = _FAMILY_OF.get(vtype)
+        if role is not None:
+            if role[1]:
+                self._call(i, v, role[0])
+            else:
+                self._output(i, v, role[0])
 
     def _call(self, i: int, v: _View, fam: CallFamily) -> None:
         add = self.add
-        key = _key(v, fam.call_key)
+        key = v.call_id if fam.call_key == "call_id" else _key(v, fam.call_key)
         slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
         if slot is not None:
             if slot in self.calls:
@@ -925,11 +979,11 @@ class _CrossRules:
 
     def _output(self, i: int, v: _View, fam: CallFamily) -> None:
         add = self.add
-        key = _output_key(fam, v)
+        key, key_field = _output_key(fam, v)
         if not isinstance(key, str):
             return  # a server-run tool search's output names no call
         slot = (fam.call_type, key)
-        path = "/" + next((k for k in fam.output_keys if _key(v, k) is not None), fam.output_keys[0])
+        path = "/" + key_field
         if slot not in self.calls:
             add(
                 i,
@@ -983,11 +1037,12 @@ def _call_rules(
     if tool_params is None:
         # Without tools only the JSON itself is checked: a call whose arguments are not strict JSON
         # cannot have run, and an unfinished call is already reported.
-        if isinstance(v.arguments, str) and finished:
-            why = json_syntax_error(v.arguments)
+        arguments = v.arguments
+        if type(arguments) is str and finished:
+            why = json_syntax_error(arguments)
             if why is not None:
                 add(i, ViolationCode.ARGUMENTS_PARSE, why, "/arguments")
-            elif v.arguments.lstrip(" \t\r\n")[:1] != "{":
+            elif arguments.lstrip(" \t\r\n")[:1] != "{":
                 add(i, ViolationCode.ARGUMENTS_SCHEMA, "function-call arguments must be a JSON object", "/arguments")
         return
     if not isinstance(name, str):
@@ -1037,13 +1092,18 @@ class _PendingRule:
     def step(self, i: int, v: _View) -> None:
         open_calls = self.open_calls
         vtype = v.type
-        if not isinstance(vtype, str):  # a list `type` is unhashable
+        if type(vtype) is not str:  # a list `type` is unhashable
             if open_calls:
                 self._close(i)
             return
-        fam = _CALLS.get(vtype)
-        if fam is not None:
-            key = _key(v, fam.call_key)
+        role = _FAMILY_OF.get(vtype)
+        if role is None:
+            if open_calls and vtype in _BARRIERS:
+                self._close(i)
+            return
+        fam = role[0]
+        if role[1]:
+            key = v.call_id if fam.call_key == "call_id" else _key(v, fam.call_key)
             if fam.call_type == "openai:program" and isinstance(key, str):
                 self.programs.add(key)
             if isinstance(key, str) and fam.needs_output(v.src):
@@ -1053,13 +1113,9 @@ class _PendingRule:
                 if not unfinished:
                     open_calls.setdefault((fam.call_type, key), i)
             return
-        fam = _OUTPUTS.get(vtype)
-        if fam is not None:
-            key = _output_key(fam, v)
-            if isinstance(key, str):
-                open_calls.pop((fam.call_type, key), None)
-        elif open_calls and vtype in _BARRIERS:
-            self._close(i)
+        key = _output_key(fam, v)[0]
+        if isinstance(key, str):
+            open_calls.pop((fam.call_type, key), None)
 
     def _close(self, i: int) -> None:
         for (ctype, key), j in sorted(self.open_calls.items(), key=lambda kv: kv[1]):
