@@ -22,6 +22,7 @@ from test_stream import STREAMS, _cases, _events, _good, _sse
 
 import replayable as rp
 from replayable import stream as S
+from replayable.stream import sse
 from replayable.stream.assembler import _SPEC_HANDLERS
 from replayable.stream.events import _LIFECYCLE_TYPES
 
@@ -209,15 +210,35 @@ _COMMON = st.sampled_from(
         max_size=14,
     ),
     st.booleans(),
+    st.lists(st.integers(min_value=1, max_value=90), min_size=1, max_size=8),
 )
-def test_whole_capture_framing_equals_line_by_line(pieces: list[bytes], cut_last: bool) -> None:
+def test_scanned_framing_equals_line_by_line(pieces: list[bytes], cut_last: bool, sizes: list[int]) -> None:
+    """Whole captures and byte chunks are scanned (common frames whole); the reference reads every
+    line one by one. Events, errors and byte offsets agree however the bytes are cut."""
     data = b"".join(pieces)
     if cut_last and data:
         data = data.rstrip(b"\r\n")  # the input ends inside a line
 
-    def run(source: Any) -> Any:
-        return _outcome(lambda: list(S.parse_sse(source)))
+    def run(events: Any) -> Any:
+        return _outcome(lambda: list(events))
 
-    whole = run(data)
-    assert whole == run([data])  # one chunk: read line by line
-    assert whole == run([data[i : i + 5] for i in range(0, len(data), 5)])
+    want = run(sse._events(sse._frames_by_line(sse._chunks(data), sse._Framer()), None))
+    assert run(S.parse_sse(data)) == want
+    assert run(S.parse_sse([data])) == want
+    chunks, at = [], 0
+    while at < len(data):
+        size = sizes[len(chunks) % len(sizes)]
+        chunks.append(data[at : at + size])
+        at += size
+    assert run(S.parse_sse(chunks)) == want
+
+
+def test_a_long_line_or_cr_only_stream_is_read_line_by_line_past_the_pending_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sse, "_MAX_PENDING", 64)
+    events = [dict(_EVENT, sequence_number=k, delta="y" * (k * 40)) for k in range(1, 6)]
+    for nl in (b"\n", b"\r", b"\r\n"):
+        data = b"".join(b"data: " + json.dumps(e).encode() + nl + nl for e in events)
+        for size in (1, 7, 50, 1000):
+            assert list(S.parse_sse([data[i : i + size] for i in range(0, len(data), size)])) == events, (nl, size)

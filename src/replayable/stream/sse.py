@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import IO, Any
 
 from replayable._json import loads
@@ -53,7 +54,12 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
 
 
 def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
-    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE).
+    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE)."""
+    return _lines_of(_chunks(source))
+
+
+def _lines_of(pieces: Iterable[tuple[bytes, bool]]) -> Iterator[tuple[int, bytes]]:
+    """`_iter_lines` of the `(bytes, is_line)` pieces `_chunks` gives.
 
     Linear in the input however it is chunked: each chunk is split once (`bytes.splitlines`, which
     splits on CR, LF and CRLF only), and the pieces of a line that spans chunks are kept in a list and
@@ -62,7 +68,7 @@ def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
     offset = 0
     partial: list[bytes] = []  # the pieces of a line not ended yet (none holds a terminator)
     skip_lf = False  # the last chunk ended with CR: a LF starting the next one completes that CRLF
-    for piece, is_line in _chunks(source):
+    for piece, is_line in pieces:
         if skip_lf and piece[:1] == b"\n":
             piece = piece[1:]
             offset += 1
@@ -174,11 +180,76 @@ class _Framer:
         return None
 
 
+#: Most bytes held waiting for a line end before a byte stream is read line by line instead (a line
+#: that long, or a stream that ends its lines with CR alone).
+_MAX_PENDING = 1 << 16
+
+
+def _scan(buf: bytes, base: int, framer: _Framer) -> Iterator[_Frame]:
+    """The frames ended in `buf` (bytes from offset `base` of the input, ending at a line end or at the
+    end of input): common frames whole where no frame is open, every other line through `framer`."""
+    find, match, search = buf.find, _FRAME.match, _EOL.search
+    pos, n = 0, len(buf)
+    while pos < n:
+        if framer.at is None:
+            m = match(buf, pos)
+            if m is not None and find(b"\r", pos, m.end()) < 0:
+                name, body = m.group(1, 2)
+                yield (None if name is None else name.decode("utf-8", "replace")), body, base + pos
+                pos = m.end()
+                continue
+        e = search(buf, pos)
+        if e is None:
+            line, nxt = buf[pos:], n
+        else:
+            j = e.start()
+            line = buf[pos:j]
+            nxt = j + 2 if buf[j] == 13 and buf[j + 1 : j + 2] == b"\n" else j + 1
+        got = framer.line(base + pos, line)
+        pos = nxt
+        if got is not None:
+            yield got
+
+
 def _frames(source: Any) -> Iterator[_Frame]:
-    """The frames of a source read in pieces (files, chunks, lines), line by line."""
+    """The frames of any `parse_sse` source. Bytes are cut after their last LF (no line and no CRLF
+    spans two cuts) and each cut is scanned; `str` lines, and a line longer than `_MAX_PENDING`, are
+    read line by line (`_frames_by_line`) from there on. Linear in the input however it is chunked."""
     framer = _Framer()
-    for offset, line in _iter_lines(source):
-        got = framer.line(offset, line)
+    if isinstance(source, bytes | bytearray | memoryview | str):
+        yield from _scan(_encode(source) if isinstance(source, str) else bytes(source), 0, framer)
+    else:
+        base = 0
+        pending: list[bytes] = []  # the bytes after the last LF so far
+        size = 0
+        pieces = _chunks(source)
+        for piece, is_line in pieces:
+            k = -1 if is_line or size > _MAX_PENDING else piece.rfind(b"\n")
+            if k < 0:
+                if not is_line and size <= _MAX_PENDING:
+                    pending.append(piece)
+                    size += len(piece)
+                    continue
+                rest = chain(((b"".join(pending), False),) if pending else (), ((piece, is_line),), pieces)
+                yield from _frames_by_line(rest, framer, base)
+                return
+            cut = b"".join((*pending, piece[: k + 1])) if pending else piece[: k + 1]
+            yield from _scan(cut, base, framer)
+            base += len(cut)
+            pending = [piece[k + 1 :]] if k + 1 < len(piece) else []
+            size = len(piece) - k - 1
+        if pending:
+            yield from _scan(b"".join(pending), base, framer)
+    got = framer.end()
+    if got is not None:
+        yield got
+
+
+def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base: int = 0) -> Iterator[_Frame]:
+    """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (and the open frame
+    at the end of input)."""
+    for offset, line in _lines_of(pieces):
+        got = framer.line(base + offset, line)
         if got is not None:
             yield got
     got = framer.end()
@@ -189,54 +260,24 @@ def _frames(source: Any) -> Iterator[_Frame]:
 def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0) -> Iterator[dict[str, Any]]:
     """`parse_sse`; `notes` collects `event_name` findings instead of raising them, and `first` is
     the index (among the events fed) of the first event, for those findings."""
+    return _events(_frames(source), notes, first)
+
+
+def _events(frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: int = 0) -> Iterator[dict[str, Any]]:
+    """The event dicts of `frames`, up to `data: [DONE]`."""
     count = first
-    if not isinstance(source, bytes | bytearray | memoryview | str):
-        for name, body, at in _frames(source):
-            if body.strip() == _DONE:
-                return
-            yield _frame(body, name, at, count, notes)
-            count += 1
-        return
-    # A whole capture: common frames are taken whole where no frame is open, other lines one by one.
-    buf = _encode(source) if isinstance(source, str) else bytes(source)
-    framer = _Framer()
-    find, match, search = buf.find, _FRAME.match, _EOL.search
-    pos, n = 0, len(buf)
-    while pos < n:
-        got: _Frame | None = None
-        if framer.at is None:
-            m = match(buf, pos)
-            if m is not None and find(b"\r", pos, m.end()) < 0:
-                ename, body = m.group(1, 2)
-                got = (None if ename is None else ename.decode("utf-8", "replace")), body, pos
-                pos = m.end()
-        if got is None:
-            e = search(buf, pos)
-            if e is None:
-                line, nxt = buf[pos:], n
-            else:
-                j = e.start()
-                line = buf[pos:j]
-                nxt = j + 2 if buf[j] == 13 and buf[j + 1 : j + 2] == b"\n" else j + 1
-            got = framer.line(pos, line)
-            pos = nxt
-            if got is None:
-                continue
-        body = got[1]
+    for name, body, at in frames:
         if body.strip() == _DONE:
             return
         try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
             value = loads(body, what="data")
         except (ValueError, RecursionError):
             value = None
-        if type(value) is dict and (got[0] is None or got[0] == value.get("type")):
+        if type(value) is dict and (name is None or name == value.get("type")):
             yield value
         else:
-            yield _frame(body, got[0], got[2], count, notes)
+            yield _frame(body, name, at, count, notes)
         count += 1
-    got = framer.end()
-    if got is not None and got[1].strip() != _DONE:
-        yield _frame(got[1], got[0], got[2], count, notes)
 
 
 def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
