@@ -115,6 +115,24 @@ def test_deeply_nested_python_values_are_reported_not_crashed() -> None:
         rp.parse_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": deep}]})
 
 
+def test_a_too_deep_tag_is_reported_without_pydantic_walking_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A union tag (`role`) nested thousands of levels: pydantic would quote it in its error and fail
+    to (an 'unraisable' RecursionError); the item is refused with its index and the depth rule."""
+    value: Any = "x"
+    for _ in range(1500):
+        value = {"a": [value]}
+    unraisable: list[Any] = []
+    monkeypatch.setattr("sys.unraisablehook", unraisable.append)
+    item = {"type": "message", "role": value, "call_id": "c1"}
+    with pytest.raises(rp.ItemError) as err:
+        rp.parse_items([item, item])
+    assert {e["loc"][0] for e in err.value.errors} == {0, 1}
+    assert "nested too deeply" in str(err.value)  # the field named, the value not quoted
+    report = rp.check_transcript([item])
+    assert [v.code for v in report.violations] == [ViolationCode.ITEM_INVALID]
+    assert unraisable == []
+
+
 def test_deeply_nested_content_parts_are_kept_verbatim_as_unknown_fields() -> None:
     part: dict[str, Any] = {"type": "input_text", "text": "leaf"}
     for _ in range(40):  # 80 levels, within pydantic's serialization depth, so it round-trips

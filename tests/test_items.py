@@ -268,6 +268,30 @@ def test_parse_items_reports_one_precise_error_per_bad_item_with_its_index() -> 
         assert "item 1, field arguments" in str(err.value)
 
 
+def test_a_long_json_array_gives_the_same_items_and_errors_as_a_list() -> None:
+    """A JSON array is validated a chunk at a time (its dicts dropped as it goes): the result, and the
+    index of every bad item, whichever chunk it falls in, are those of the list path."""
+    from replayable.items import _CHUNK
+
+    n = 2 * _CHUNK + 7
+    items = [{**CALL, "id": f"fc_{i}", "call_id": f"call_{i}"} if i % 2 else dict(MSG) for i in range(n)]
+    text = json.dumps(items).encode()
+    assert rp.dump_items(rp.parse_items(text)) == items
+    for bad_at in ([0], [_CHUNK - 1, _CHUNK], [_CHUNK + 3, n - 1], [n - 1]):
+        broken = [dict(x) for x in items]
+        for i in bad_at:
+            broken[i]["type"] = "nope"
+        expected = [e["loc"] for e in _errors_of(broken)]
+        assert [e["loc"] for e in _errors_of(json.dumps(broken).encode())] == expected
+        assert [loc[0] for loc in expected] == bad_at
+
+
+def _errors_of(data: Any) -> list[dict[str, Any]]:
+    with pytest.raises(rp.ItemError) as err:
+        rp.parse_items(data)
+    return err.value.errors
+
+
 def test_parse_items_refuses_non_lists_and_bad_json() -> None:
     for data in ({"type": "message"}, 5, "{", "[1,", "nonsense", b"[\xff]"):
         with pytest.raises(rp.ItemError):

@@ -194,62 +194,130 @@ def _only_constants(raw: bytes) -> bool:
 
 def _why_not(value: Any, limit: int, count_values: bool = True) -> tuple[str, str] | None:
     """(reason, message) when `value` is not a JSON value within `limit` levels, else None.
-    Mappings and list subclasses count as objects and arrays here. Iterative: no recursion limit.
-    With `count_values` a scalar inside the deepest container is a level too (jiter's count, so that
-    `{"a": 1}` is 2 levels); without, only arrays and objects count (`{"a": 1}` is 1 level)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        kind = type(node)
-        if kind is str:
-            if count_values and depth > limit:
-                return "too_deep", f"nests deeper than {limit} levels"
-            if _SURROGATE.search(node):
-                return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
-        elif kind is dict or kind is list or isinstance(node, Mapping | list):
-            if depth > limit:
-                return "too_deep", f"nests deeper than {limit} levels"
-            if isinstance(node, list):
-                stack.extend((v, depth + 1) for v in node)
-                continue
-            for k, v in node.items():
-                if not isinstance(k, str):
-                    return "not_json", f"key {k!r} is not a string"
-                if _SURROGATE.search(k):
-                    return "lone_surrogate", f"key {k!r} holds a lone UTF-16 surrogate"
-                stack.append((v, depth + 1))
-        else:
-            if count_values and depth > limit:
-                return "too_deep", f"nests deeper than {limit} levels"
-            if kind is bool or node is None:
-                continue
-            if isinstance(node, str):
-                if _SURROGATE.search(node):
-                    return "lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"
-            elif isinstance(node, int):
-                if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
-                    return "number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"
-            elif isinstance(node, float):
-                if not math.isfinite(node):
-                    return "non_finite_number", f"{node!r} is not a JSON number (strict JSON has no NaN or Infinity)"
-            else:
-                return "not_json", f"a {kind.__name__} is not a JSON value"
-    return None
+    Mappings and list subclasses count as objects and arrays here. With `count_values` a scalar inside
+    the deepest container is a level too (jiter's count, so that `{"a": 1}` is 2 levels); without, only
+    arrays and objects count (`{"a": 1}` is 1 level)."""
+    return _scan(value, limit, count_values)[0]
 
 
-def _is_plain(value: Any) -> bool:
-    """True when every container in `value` is exactly `dict` or `list` (no copy needed)."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
+def _scan(value: Any, limit: int, count_values: bool = True) -> tuple[tuple[str, str] | None, bool]:
+    """(`_why_not`'s answer, whether every container is exactly `dict`/`list` and every scalar exactly
+    `str`/`int`/`float`/`bool`/`None`, so that no copy is needed).
+
+    Depth first (a deep value is refused after at most `limit` steps down, even when shared references
+    make it an enormous tree) and iterative (no recursion limit): `pending[d]` holds the containers still
+    to open at depth `d + 1`. Strings, keys and floats are gathered and checked in one pass at the end.
+    Every item and event a caller hands over as a Python value goes through here: the loop is kept tight.
+    """
+    plain = True
+    strings: list[str] = []
+    keys: list[str] = []
+    floats: list[float] = []
+    big = _INT_BITS
+    scalars: list[Any] = []  # values other than dict/list, checked once the walk is done
+    kind = type(value)
+    if kind is dict or kind is list:
+        pending: list[list[Any]] = [[value]]
+    elif isinstance(value, Mapping | list):
+        plain, pending = False, [[value]]
+    else:
+        if count_values and limit < 1:
+            return ("too_deep", f"nests deeper than {limit} levels"), plain
+        pending, scalars = [], [value]
+    while pending:
+        top = pending[-1]
+        if not top:
+            pending.pop()
+            continue
+        node = top.pop()
+        depth = len(pending)
+        if depth > limit:
+            return ("too_deep", f"nests deeper than {limit} levels"), plain
         kind = type(node)
         if kind is dict:
-            stack.extend(node.values())
+            keys.extend(node)
+            values: Any = node.values()
         elif kind is list:
-            stack.extend(node)
-        elif isinstance(node, Mapping | list) or (isinstance(node, _SCALARS) and kind not in _SCALARS):
-            return False
-    return True
+            values = node
+        else:
+            plain = False
+            if isinstance(node, Mapping):
+                for k in node:
+                    if not isinstance(k, str):
+                        return ("not_json", f"key {k!r} is not a string"), plain
+                    keys.append(k)
+                values = node.values()
+            else:
+                values = node
+        children: list[Any] = []
+        n_scalars = len(scalars) + len(strings)
+        for v in values:
+            kv = type(v)
+            if kv is dict or kv is list:
+                children.append(v)
+            elif kv is str:
+                strings.append(v)
+            elif isinstance(v, Mapping | list):  # a dict or list subclass, another Mapping
+                plain = False
+                children.append(v)
+            else:
+                scalars.append(v)
+        if count_values and depth >= limit and len(scalars) + len(strings) > n_scalars:  # scalars at depth + 1
+            return ("too_deep", f"nests deeper than {limit} levels"), plain
+        if children:
+            pending.append(children)
+    try:
+        joined_keys = "".join(keys)  # a TypeError names no key: look for it only then
+    except TypeError:
+        bad = next(k for k in keys if not isinstance(k, str))
+        return ("not_json", f"key {bad!r} is not a string"), plain
+    for v in scalars:
+        kind = type(v)
+        if kind is str:
+            strings.append(v)
+        elif kind is int:
+            if v.bit_length() > big and abs(v) >= _INT_LIMIT:
+                return ("number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"), plain
+        elif kind is float:
+            floats.append(v)
+        elif kind is bool or v is None:
+            continue
+        else:
+            why = _odd_scalar(v)
+            if why is not None:
+                return why, plain
+            plain = False
+            if isinstance(v, str):
+                strings.append(v)
+            elif isinstance(v, float):
+                floats.append(v)
+    for x in floats:
+        if not math.isfinite(x):
+            return ("non_finite_number", f"{x!r} is not a JSON number (strict JSON has no NaN or Infinity)"), plain
+    if not joined_keys.isascii():
+        for key in keys:
+            if _SURROGATE.search(key):
+                return ("lone_surrogate", f"key {key!r} holds a lone UTF-16 surrogate"), plain
+    joined = "".join(strings)  # one search over all the text (a surrogate cannot form across strings)
+    if not joined.isascii() and _SURROGATE.search(joined):
+        return ("lone_surrogate", "a string holds a lone UTF-16 surrogate, which is not valid Unicode"), plain
+    return None, plain
+
+
+def _odd_scalar(node: Any) -> tuple[str, str] | None:
+    """Why a value of an unexpected class is not a JSON scalar (None for subclasses of str, int and float:
+    enum members, for instance, read as their plain value)."""
+    if isinstance(node, bool):
+        return None
+    if isinstance(node, str):
+        return None
+    if isinstance(node, int):
+        if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
+            return "number_too_long", f"an integer has more than {MAX_INT_DIGITS} digits"
+        return None
+    if isinstance(node, float):
+        return None
+    return "not_json", f"a {type(node).__name__} is not a JSON value"
 
 
 def _copy_plain(value: Any) -> Any:
@@ -288,10 +356,10 @@ def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DE
     `str`/`int`). Raises `JSONError` for sets, tuples, bytes, non-string keys, NaN/infinite floats,
     integers past `MAX_INT_DIGITS`, lone surrogates and nesting past `max_depth`.
     """
-    why = _why_not(value, max_depth, count_values)
+    why, plain = _scan(value, max_depth, count_values)
     if why is not None:
         raise JSONError(why[0], f"{what}: {why[1]}", why[1])
-    return value if _is_plain(value) else _copy_plain(value)
+    return value if plain else _copy_plain(value)
 
 
 def is_openai_model(value: Any) -> bool:

@@ -46,7 +46,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, loads, printable, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, printable, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from .native import INPUT_TYPES, OUTPUT_TYPES
 
@@ -430,6 +430,18 @@ def _coerce(data: Any) -> tuple[Any, bool]:
     return data, False
 
 
+class _TooDeepValue:
+    """Stands in for a field value nested too deeply while the item's own rules are checked: pydantic then
+    reports the field (wrong type) without walking or quoting the value itself."""
+
+    def __repr__(self) -> str:
+        return "<a value nested too deeply>"
+
+
+_TOO_DEEP = _TooDeepValue()
+_FIELD_DEPTH = 64  # field values deeper than this are replaced by `_TOO_DEEP` once the item is too deep
+
+
 def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) -> Any:
     prefix: tuple[Any, ...] = () if index is None else (index,)
     data, from_sdk = _coerce(data)
@@ -450,6 +462,8 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
             if exc.reason == "lone_surrogate":  # pydantic cannot even render such a value in its errors
                 raise _json_error(exc, prefix, text=False) from None
             not_json = exc  # a field's own rule speaks first when there is one
+            if exc.reason == "too_deep":  # pydantic may recurse into such a value (to quote it in an error)
+                data = {k: v if _why_not(v, _FIELD_DEPTH) is None else _TOO_DEEP for k, v in data.items()}
     problems = _precheck(data, side, provider)
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
@@ -621,6 +635,8 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     ctx = _OPENAI_CONTEXT if provider == "openai" else None
     raw: Any
     checked = False  # every value already passed the strict reader (text input)
+    done: list[Any] = []  # items already validated (the leading chunks of a JSON array)
+    start = 0  # where the items still to read start in `raw`
     if isinstance(data, _TEXT):
         checked = True
         first = _first_char(data)
@@ -631,10 +647,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                 except JSONError as exc:
                     raise _json_error(exc) from None
                 if isinstance(raw, list) and all(type(x) is dict for x in raw):
-                    try:
-                        return many.validate_python(raw, context=ctx)  # type: ignore[no-any-return]
-                    except ValidationError:
-                        pass
+                    done, start = _validate_releasing(many, raw, ctx)
+                    if start == len(raw):
+                        return done
         elif first == "{":
             raw = []
             try:
@@ -673,9 +688,10 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                     return many.validate_python(plain, context=ctx)  # type: ignore[no-any-return]
             except ValidationError:
                 pass
-    items: list[Item] = []
+    items: list[Item] = done
     errors: list[dict[str, Any]] = []
-    for i, x in enumerate(raw):
+    for i in range(start, len(raw)):
+        x = raw[i]
         try:
             items.append(_validate_one(_on_side(x, side), side, provider, i))
         except ItemError as exc:
@@ -684,6 +700,27 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         bad = len({e["loc"][0] for e in errors if e["loc"]})
         raise ItemError(errors, title=f"{bad} of {len(raw)} items invalid")
     return items
+
+
+_CHUNK = 4096
+_NONES: list[None] = [None] * _CHUNK
+
+
+def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
+    """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
+    dropping each chunk's dicts once its items exist: the plain values and the items of a large array
+    are then never all held at once. Returns the items of the chunks that validated and the index where
+    the first chunk that did not starts (`len(raw)` when all did); `raw` keeps the items from there on."""
+    done: list[Any] = []
+    n = len(raw)
+    for start in range(0, n, _CHUNK):
+        end = min(start + _CHUNK, n)
+        try:
+            done.extend(many.validate_python(raw[start:end], context=ctx))
+        except ValidationError:
+            return done, start
+        raw[start:end] = _NONES[: end - start]
+    return done, n
 
 
 def dump_item(item: Any) -> dict[str, Any]:
