@@ -202,7 +202,7 @@ class StreamAssembler:
         iterable of `bytes` chunks such as `httpx.Response.iter_bytes()`, or of `str` lines). The same
         as `for event in parse_sse(source): yield from asm.feed(event)`, with the same rules, findings
         and items, but each event is read by the strict JSON reader once instead of read and then
-        checked again as a Python value (about twice as fast). A generator: iterate it to the end
+        checked again as a Python value (`benchmarks/bench_stream.py`). A generator: iterate it to the end
         (`for item in asm.feed_sse(...)`, or `list(...)` just to feed), then call `close()`.
 
         Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`, in either mode), and
