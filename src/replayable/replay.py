@@ -23,7 +23,7 @@ from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import _SURROGATE, printable
+from ._json import _SURROGATE, MAX_ITEM_DEPTH, JSONError, loads, printable
 from .arguments import (
     CACHE_SIZE,
     ArgumentsError,
@@ -683,6 +683,11 @@ def check_stream(
 
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
+    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+        try:
+            raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            pass  # reported by `_validate_one` below, with the item's index
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:
