@@ -23,7 +23,7 @@ from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import _SURROGATE, printable
+from ._json import _SURROGATE, MAX_ITEM_DEPTH, JSONError, loads, printable
 from .arguments import (
     CACHE_SIZE,
     ArgumentsError,
@@ -667,25 +667,27 @@ def check_stream(
         violations.append(Violation(index, code, message, path))
 
     allowed = _allowed(allowed_tools)
-    cross = _CrossRules(add, target, tool_index(tools), allowed, side, source or provider, registry)
-    pend = _PendingRule(add)
+    rules = _Rules(add, target, tool_index(tools), allowed, side, source or provider, registry)
     prev: _View | None = None
     for i, raw in enumerate(items):
         _, view = _read_item(i, raw, side, provider, add)
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
-            cross.step(i - 1, prev, view)
-            pend.step(i - 1, prev)
+            rules.step(i - 1, prev, view)
         prev = view
     if prev is not None:
-        cross.step(i, prev, None)
-        pend.step(i, prev)
-    pending = pend.finish(pending_ok)
+        rules.step(i, prev, None)
+    pending = rules.finish(pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), ())
 
 
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
+    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+        try:
+            raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            pass  # reported by `_validate_one` below, with the item's index
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:
@@ -770,14 +772,12 @@ def _run_rules(
     registry: Mapping[str, Any] | None = None,
 ) -> list[int]:
     """Run the cross-item rules and the pending-call rule over all views in one pass; returns pending."""
-    cross = _CrossRules(add, target, tool_params, allowed, side, source, registry)
-    pend = _PendingRule(add)
-    cross_step, pend_step = cross.step, pend.step
+    rules = _Rules(add, target, tool_params, allowed, side, source, registry)
+    step = rules.step
     following: list[_View | None] = [*views[1:], None]  # each item's successor (the lookahead)
     for i, (v, nxt) in enumerate(zip(views, following, strict=False)):  # one longer when there are no views
-        cross_step(i, v, nxt)
-        pend_step(i, v)
-    return pend.finish(pending_ok)
+        step(i, v, nxt)
+    return rules.finish(pending_ok)
 
 
 def foreign_state(item: Any, source: str | None, target: str) -> str | None:
@@ -844,10 +844,11 @@ def _ids(value: Any) -> list[str]:
     return out
 
 
-class _CrossRules:
-    """The cross-item rules as a state machine fed one item at a time, with the next item as lookahead
-    (`nxt` is None for the last item). Holds per-id and per-call state only, never the items. Calls and
-    their outputs follow the one table of call families (`replayable.families.FAMILIES`)."""
+class _Rules:
+    """The cross-item rules and the pending-call rule as one state machine fed one item at a time, with
+    the next item as lookahead (`nxt` is None for the last item). Holds per-id and per-call state only
+    (and the calls still waiting for an output), never the items. Calls and their outputs follow the one
+    table of call families (`replayable.families.FAMILIES`)."""
 
     __slots__ = (
         "add",
@@ -863,6 +864,7 @@ class _CrossRules:
         "unfinished",
         "programs",
         "to_acknowledge",
+        "open_calls",
     )
 
     def __init__(
@@ -884,6 +886,8 @@ class _CrossRules:
         self.unfinished: set[tuple[str, str]] = set()
         self.programs: set[str] = set()
         self.to_acknowledge: dict[tuple[str, str], list[str]] = {}
+        #: Calls that need an output from the client and have none yet -> their index.
+        self.open_calls: dict[tuple[str, str], int] = {}
 
     def step(self, i: int, v: _View, nxt: _View | None) -> None:
         add, target, ids = self.add, self.target, self.ids
@@ -925,14 +929,18 @@ class _CrossRules:
                 "an incomplete item is terminal and must be the last item of its response",
                 "/status",
             )
-        if type(vtype) is not str:
+        if not isinstance(vtype, str):  # a list `type` is unhashable
+            if self.open_calls:
+                self._close(i)
             return
         role = _FAMILY_OF.get(vtype)
-        if role is not None:
-            if role[1]:
-                self._call(i, v, role[0])
-            else:
-                self._output(i, v, role[0])
+        if role is None:
+            if self.open_calls and vtype in _BARRIERS:  # the conversation moves on: open calls stay unanswered
+                self._close(i)
+        elif role[1]:
+            self._call(i, v, role[0])
+        else:
+            self._output(i, v, role[0])
 
     def _call(self, i: int, v: _View, fam: CallFamily) -> None:
         add = self.add
@@ -976,6 +984,8 @@ class _CrossRules:
             self.to_acknowledge[slot] = _ids(_field(v.src, fam.acknowledge[0]))
         if fam.call_type == "function_call":
             _call_rules(i, v, add, finished, self.tool_params, self.allowed, self.registry)
+        if finished and isinstance(key, str) and fam.needs_output(v.src):
+            self.open_calls.setdefault((fam.call_type, key), i)
 
     def _output(self, i: int, v: _View, fam: CallFamily) -> None:
         add = self.add
@@ -1018,6 +1028,34 @@ class _CrossRules:
                     "/" + fam.acknowledge[1],
                 )
         self.answered.add(slot)
+        self.open_calls.pop(slot, None)
+
+    def _close(self, i: int) -> None:
+        for (ctype, key), j in sorted(self.open_calls.items(), key=lambda kv: kv[1]):
+            fam = _CALLS[ctype]
+            self.add(
+                j,
+                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                f"{fam.name} {key!r} has no {fam.output_type} before item {i}; answer every call before the "
+                "conversation moves on",
+                "/" + fam.call_key,
+            )
+        self.open_calls.clear()
+
+    def finish(self, pending_ok: bool) -> list[int]:
+        trailing = sorted(self.open_calls.items(), key=lambda kv: kv[1])
+        if pending_ok:
+            return [j for _, j in trailing]
+        for (ctype, key), j in trailing:
+            fam = _CALLS[ctype]
+            self.add(
+                j,
+                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
+                f"{fam.name} {key!r} has no {fam.output_type} (pass pending_ok=True when the transcript "
+                "ends with calls still to be executed)",
+                "/" + fam.call_key,
+            )
+        return []
 
 
 def _call_rules(
@@ -1076,73 +1114,6 @@ def _call_rules(
             f"arguments: {f.path or '/'} fails {f.keyword}: {f.message}",
             "/arguments" + f.path,
         )
-
-
-class _PendingRule:
-    """The pending-call rule fed one item at a time; holds the open calls only (every family whose call
-    needs an output from the client)."""
-
-    __slots__ = ("add", "open_calls", "programs")
-
-    def __init__(self, add: Any) -> None:
-        self.add = add
-        self.open_calls: dict[tuple[str, str], int] = {}
-        self.programs: set[str] = set()
-
-    def step(self, i: int, v: _View) -> None:
-        open_calls = self.open_calls
-        vtype = v.type
-        if type(vtype) is not str:  # a list `type` is unhashable
-            if open_calls:
-                self._close(i)
-            return
-        role = _FAMILY_OF.get(vtype)
-        if role is None:
-            if open_calls and vtype in _BARRIERS:
-                self._close(i)
-            return
-        fam = role[0]
-        if role[1]:
-            key = v.call_id if fam.call_key == "call_id" else _key(v, fam.call_key)
-            if fam.call_type == "openai:program" and isinstance(key, str):
-                self.programs.add(key)
-            if isinstance(key, str) and fam.needs_output(v.src):
-                unfinished = type(v.status) is str and v.status in fam.unfinished and not program_call_waiting(
-                    fam, v.status, _field(v.src, "caller"), self.programs
-                )
-                if not unfinished:
-                    open_calls.setdefault((fam.call_type, key), i)
-            return
-        key = _output_key(fam, v)[0]
-        if isinstance(key, str):
-            open_calls.pop((fam.call_type, key), None)
-
-    def _close(self, i: int) -> None:
-        for (ctype, key), j in sorted(self.open_calls.items(), key=lambda kv: kv[1]):
-            fam = _CALLS[ctype]
-            self.add(
-                j,
-                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                f"{fam.name} {key!r} has no {fam.output_type} before item {i}; answer every call before the "
-                "conversation moves on",
-                "/" + fam.call_key,
-            )
-        self.open_calls.clear()
-
-    def finish(self, pending_ok: bool) -> list[int]:
-        trailing = sorted(self.open_calls.items(), key=lambda kv: kv[1])
-        if pending_ok:
-            return [j for _, j in trailing]
-        for (ctype, key), j in trailing:
-            fam = _CALLS[ctype]
-            self.add(
-                j,
-                ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
-                f"{fam.name} {key!r} has no {fam.output_type} (pass pending_ok=True when the transcript "
-                "ends with calls still to be executed)",
-                "/" + fam.call_key,
-            )
-        return []
 
 
 # --- strict tool lint -------------------------------------------------------------------------------------
