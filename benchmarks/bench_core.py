@@ -220,6 +220,8 @@ def bench_parse(n: int, n_rounds: int) -> dict[str, float]:
     import orjson
     from pydantic import TypeAdapter
 
+    from replayable._json import loads as strict_loads
+
     data = json.dumps(core_output_items(n)).encode()
     floor = TypeAdapter(list[dict[str, Any]]).validate_json
     cands: dict[str, Fn] = {
@@ -227,6 +229,10 @@ def bench_parse(n: int, n_rounds: int) -> dict[str, float]:
         "orjson.loads": orjson.loads,
         "floor TypeAdapter(list[dict]).validate_json": floor,
         "replayable parse_items(side='output')": lambda d: rp.parse_items(d, side="output"),
+        # where the time goes: the strict reading alone, and pydantic-core typing the bytes directly
+        # (one pass, but duplicate keys and 1e400 pass unseen: not what parse_items may do)
+        "  strict reading alone (_json.loads)": lambda d: strict_loads(d, max_depth=201),
+        "  typed, not strict (validate_json)": rp.output_items_adapter.validate_json,
     }
     for k, fn in peers().items():
         try:
@@ -253,6 +259,46 @@ def bench_parse(n: int, n_rounds: int) -> dict[str, float]:
         out[f"vs_floor_gc_{'off' if gc_off else 'on'}"] = vs_floor
         out[f"vs_fastest_peer_gc_{'off' if gc_off else 'on'}"] = max(vs_peers.values(), default=float("nan"))
     return out
+
+
+def bench_model_floor(n: int, n_rounds: int) -> None:
+    """What one pydantic model instance costs on this machine, against a dict: the floor under any typed
+    parse that returns models (a parsed core output item is 1.33 models on average: a message holds a
+    content part)."""
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict, TypeAdapter
+    from typing_extensions import TypedDict
+
+    status = Literal["in_progress", "completed", "incomplete"]
+    fields: dict[str, Any] = {"type": Literal["function_call"], "id": str, "call_id": str, "name": str}
+    fields |= {"arguments": str, "status": status}
+    call_dict = TypedDict("CallDict", fields)  # type: ignore[operator]
+    empty = type("Empty", (BaseModel,), {})
+    call_model = type(
+        "Call",
+        (BaseModel,),
+        {"__annotations__": fields, "model_config": ConfigDict(strict=True, frozen=True, extra="allow")},
+    )
+    calls = [x for x in core_output_items(n) if x["type"] == "function_call"]
+    empties: list[dict[str, Any]] = [{} for _ in calls]
+    as_dicts = TypeAdapter(list[dict[str, Any]]).validate_python
+    as_typed_dicts = TypeAdapter(list[call_dict], config=ConfigDict(strict=True)).validate_python
+    as_empty = TypeAdapter(list[empty]).validate_python  # type: ignore[valid-type]
+    as_models = TypeAdapter(list[call_model]).validate_python  # type: ignore[valid-type]
+    cands: dict[str, Fn] = {
+        "dict copy (list[dict] validate_python)": lambda _d: as_dicts(calls),
+        "TypedDict, 6 fields, strict": lambda _d: as_typed_dicts(calls),
+        "BaseModel, no fields, from {}": lambda _d: as_empty(empties),
+        "BaseModel, 6 fields, strict, extra=allow": lambda _d: as_models(calls),
+    }
+    t = rounds(cands, None, n_rounds)
+    table(
+        f"the model floor: {len(calls)} function_call dicts validated as each type, GC off",
+        t,
+        len(calls),
+        "dict copy (list[dict] validate_python)",
+    )
 
 
 def bench_check_dump(n: int, n_rounds: int) -> None:
@@ -506,6 +552,7 @@ def main() -> None:
     )
     if "parse" in only:
         bench_parse(a.n, r)
+        bench_model_floor(a.n, r)
     if "check" in only:
         bench_check_dump(a.n, r)
     if "dicts" in only:

@@ -3,6 +3,7 @@ standard input is streamed like a file, and every limit ends with exit status 2 
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import json
 import sys
@@ -302,13 +303,13 @@ def test_huge_or_negative_jobs_never_trace_back(tmp_path: Path, capsys: pytest.C
 
 def test_no_more_workers_than_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
-    real = batch.ProcessPoolExecutor
+    real = concurrent.futures.ProcessPoolExecutor  # batch imports it when it starts workers
 
     def pool(max_workers: int) -> Any:
         started.append(max_workers)
         return real(max_workers=max_workers)
 
-    monkeypatch.setattr(batch, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
     good = write(tmp_path, "good.json", json.dumps([USER]).encode())
     assert main(["check", good, good, "--jobs", "300"]) == 0
     assert started == [2]

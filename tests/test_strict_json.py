@@ -18,6 +18,8 @@ from typing import Any
 
 import jiter
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import replayable as rp
 from replayable import _json
@@ -392,3 +394,37 @@ def test_duplicate_keys_in_arguments_objects_never_pass() -> None:
     action = '{"type":"function_call","turn_id":"t","call_id":"c","name":"f","arguments":' + text + "}"
     with pytest.raises(rp.ItemError):
         A.check_arguments(action, {"type": "object"})
+
+
+@st.composite
+def _number_in_context(draw: st.DrawFn) -> tuple[bytes, str]:
+    """A JSON number (any width of mantissa, fraction and exponent) in one of the places a number can
+    stand, next to hex-id-like strings that look like exponents (`a6e50123`)."""
+    whole = draw(st.sampled_from(["0", "1", "9"])) + draw(st.text("0123456789", max_size=330))
+    whole = "0" if whole.startswith("0") else whole
+    frac = draw(st.one_of(st.just(""), st.text("0123456789", min_size=1, max_size=5).map(lambda d: "." + d)))
+    exp = draw(
+        st.one_of(
+            st.just(""),
+            st.tuples(st.sampled_from("eE"), st.sampled_from(["", "+", "-"]), st.text("0123456789", min_size=1, max_size=5)).map(
+                "".join
+            ),
+        )
+    )
+    number = draw(st.sampled_from(["", "-"])) + whole + frac + exp
+    wrap = draw(st.sampled_from(["{}", '{{"id": "msg_6e5012", "a":{}}}', "[1,{}]", "[ {} ]", '{{"a":\n{}}}']))
+    return wrap.format(number).encode(), number
+
+
+@given(_number_in_context())
+def test_every_number_that_reads_as_infinity_is_refused(case: tuple[bytes, str]) -> None:
+    text, number = case
+    overflows = any(c in number for c in ".eE") and float(number) in (float("inf"), float("-inf"))
+    try:
+        _json.loads(text)
+    except _json.JSONError as exc:
+        assert overflows or exc.reason == "number_too_long", (number, exc.reason)
+        if overflows:
+            assert exc.reason == "non_finite_number"
+    else:
+        assert not overflows, number

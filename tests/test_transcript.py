@@ -408,3 +408,22 @@ def test_check_tool_reads_every_tool_shape_and_the_object_root() -> None:
     assert lint({"name": "f", "inputSchema": {"type": "array"}}) == [("parameters_not_object", "/inputSchema/type")]
     assert lint({"type": "function", "name": 5, "parameters": closed}) == [("invalid_tool", "/name")]
     assert lint({"type": "object", "properties": {}}) == [("invalid_tool", "")]  # a bare schema is not a tool
+
+
+def test_jsonl_lines_get_the_same_violations_as_their_objects() -> None:
+    """A line of text is read first, so the rules that look inside an item (the code for non-string
+    arguments, the pairing of an output with its call) see the same object as from a dict."""
+    import json
+
+    from replayable.replay import check_stream
+
+    items = [
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": {"q": 1}},
+        {"type": "function_call_output", "call_id": "c1", "output": 5},
+        {"type": "function_call_output", "call_id": "c2", "output": "ok"},
+    ]
+    expected = [(v.index, v.code, v.path) for v in rp.check_transcript(items).violations]
+    assert {V.FUNCTION_ARGUMENTS_NOT_STRING, V.OUTPUT_NOT_STRING_OR_CONTENT_PARTS} <= {c for _, c, _ in expected}
+    for lines in ([json.dumps(x) for x in items], [json.dumps(x).encode() for x in items]):
+        for check in (rp.check_transcript, check_stream):
+            assert [(v.index, v.code, v.path) for v in check(lines).violations] == expected

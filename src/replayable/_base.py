@@ -10,7 +10,10 @@ as `openai:<type>` and written back exactly as it came.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
+import sys
 import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
@@ -72,6 +75,48 @@ _TAG_FIELDS = ("type", "role", "object")
 TYPED_CLASSES: set[type[BaseModel]] = set()
 
 
+# Attribute docstrings (the string after each field) are the fields' descriptions. pydantic's own
+# `use_attribute_docstrings` finds each class's source through the call stack and tokenizes it, which
+# was about a quarter of `import replayable`; here each module's source is parsed once, on the first
+# model it defines, and the descriptions are set before any deferred schema is built.
+_MODULE_DOCS: dict[str, dict[str, dict[str, str]]] = {}
+
+
+def _class_docs(body: list[ast.stmt]) -> dict[str, str]:
+    """`{field: docstring}` of one class body: a string expression right after an annotated name."""
+    docs: dict[str, str] = {}
+    for prev, node in zip(body, body[1:], strict=False):
+        if (
+            isinstance(prev, ast.AnnAssign)
+            and isinstance(prev.target, ast.Name)
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            docs[prev.target.id] = inspect.cleandoc(node.value.value)
+    return docs
+
+
+def _attribute_docs(cls: type[Any]) -> dict[str, str]:
+    """The attribute docstrings of a model class defined at the top level of a module with a source
+    file (every generated model); `{}` when there is no source to read."""
+    module = sys.modules.get(cls.__module__)
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str) or not path.endswith(".py"):
+        return {}
+    table = _MODULE_DOCS.get(path)
+    if table is None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+        except (OSError, SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        table = _MODULE_DOCS[path] = {
+            node.name: _class_docs(node.body) for node in tree.body if isinstance(node, ast.ClassDef)
+        }
+    return table.get(cls.__qualname__, {})
+
+
 class WireModel(BaseModel):
     """Base of every generated model: strict, frozen, keeps unknown keys, dumps by alias."""
 
@@ -82,7 +127,6 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        use_attribute_docstrings=True,
         defer_build=True,
     )
 
@@ -97,6 +141,10 @@ class WireModel(BaseModel):
         # without it. Parsing must still require the tag, as the schema does: the default is taken off
         # the field here (before the deferred schema is built) and filled in by `__init__` instead.
         super().__pydantic_init_subclass__(**kwargs)
+        docs = _attribute_docs(cls)
+        for name, field in cls.__pydantic_fields__.items():
+            if field.description is None and name in docs:
+                field.description = docs[name]
         tags = dict(cls._wire_tags)
         for name in _TAG_FIELDS:
             info = cls.__pydantic_fields__.get(name)

@@ -69,9 +69,23 @@ _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALARS = (str, int, float, bool, type(None))
-# Digits to '0', exponent markers to 'e', signs dropped: a number that overflows to infinity needs an
-# exponent of three digits or more, or a run of at least 210 digits (JSON has no leading zeros).
-_NUMBER_SHAPE = bytes.maketrans(b"123456789E", b"000000000e")
+# The shape of a JSON text as far as numbers go: digits to '0', exponent markers to 'e', '.' kept, the
+# bytes a number can follow (`:`, `,`, `[`, whitespace) to ':', signs dropped, every other byte to 'x'.
+# A number that overflows to infinity needs an exponent of three digits or more (`:0e000`, `:00.0e000`
+# in this shape), or a run of at least 210 digits (JSON has no leading zeros).
+_NUMBER_SHAPE = bytes(
+    ord("0")
+    if chr(b).isdigit() and b < 128
+    else ord("e")
+    if b in b"eE"
+    else ord(".")
+    if b == ord(".")
+    else ord(":")
+    if b in b":,[ \t\r\n"
+    else ord("x")
+    for b in range(256)
+)
+_AFTER = ord(":")
 _LONG_RUN = b"0" * 210
 
 
@@ -127,7 +141,16 @@ def may_overflow(data: bytes) -> bool:
     if len(data) < 5:
         return False
     shape = data.translate(_NUMBER_SHAPE, b"+-")
-    return b"0e000" in shape or (len(data) >= 210 and _LONG_RUN in shape)
+    i = shape.find(b"0e000")
+    while i >= 0:  # a number only where a number can start: not a hex id's `...a6e5012...`
+        start = max(0, i - 400)
+        before = shape[start:i].rstrip(b"0.")  # what precedes the mantissa
+        if not before:  # the text starts with it, or a mantissa this long: say maybe
+            return True
+        if before[-1] == _AFTER:
+            return True
+        i = shape.find(b"0e000", i + 1)
+    return len(data) >= 210 and _LONG_RUN in shape
 
 
 def loads(
@@ -149,6 +172,8 @@ def loads(
             raw = data.encode()
         except UnicodeEncodeError:
             raw = _as_bytes(data, what)  # raises lone_surrogate
+    elif type(data) is bytes and data[:1] != b"\xef":  # no byte order mark: read as it is (events are hot)
+        raw = data
     elif isinstance(data, str | bytes | bytearray | memoryview):
         raw = _as_bytes(data, what)
     else:
@@ -443,3 +468,22 @@ def iter_jsonl(
         if not line.strip(" \t" if text else b" \t"):  # type: ignore[arg-type]
             continue
         yield lineno, loads(line, what=f"{what} {lineno}", max_depth=max_depth)
+
+
+def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[Any] | None:
+    """`loads(line, max_depth=max_depth)` for each of `lines` (UTF-8 JSON texts without a byte order
+    mark, such as a batch of JSONL lines), with the whole-text filter run once over all of them. Returns
+    the values only when every line reads and none needs a closer look (a number that may overflow,
+    nesting that may be too deep); otherwise None, for the caller to read them one by one with `loads`
+    and its exact errors. So it accepts exactly what `loads` accepts line by line, and is only faster."""
+    if may_overflow(b"\n".join(lines)):
+        return None
+    out = []
+    for raw in lines:
+        if len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth:
+            return None
+        try:
+            out.append(_from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys"))
+        except ValueError:
+            return None
+    return out

@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urldefrag, urljoin
 
-import jsonschema_rs
-
 from ._json import JSONError, loads
 
 __all__ = [
@@ -327,6 +325,8 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
     if hit is not None:  # same content, only read differently (tuples for lists): reuse the validator
         return hit[1]
     plain = json.loads(key.split("\x00", 1)[0])
+    import jsonschema_rs  # noqa: PLC0415  loaded on the first schema compiled, not at `import replayable`
+
     try:
         resources = (
             jsonschema_rs.Registry(

@@ -4,8 +4,9 @@
 it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
 goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
 `replayable.agents`; anything else is a transcript for `check_transcript`. A JSONL of items is checked
-line by line with `replayable.replay.check_stream`, from a file or from standard input, so memory
-holds the rule state (ids, call ids, open calls, violations) and never the input or its items.
+with `replayable.replay.check_stream`, from a file or from standard input, its lines read and validated
+in batches (`jsonl_items`), so memory holds one batch and the rule state (ids, call ids, open calls,
+violations), never the whole input or its items.
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
@@ -23,12 +24,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,12 +46,12 @@ from .inputs import (
     read_input,
     read_transcript,
 )
-from .items import ItemError
-from .replay import Violation, check_transcript
+from .items import _ADAPTERS, ItemError, Provider, _gc_paused
+from .replay import Violation, _chat_shape, _nested_call, check_transcript
 from .replay import check_stream as check_item_stream
 from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
-__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "run"]
+__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "jsonl_items", "run"]
 
 #: Most worker processes `--jobs` starts, whatever is asked (also never more than there are files).
 MAX_JOBS = 64
@@ -105,37 +106,37 @@ def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
 def _check_input(
     args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output, previous: Any = None
 ) -> int:
-    from . import stream  # noqa: PLC0415  the streaming models load on first use (import time)
-
     name = inp.name
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
+        from . import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
+
         return _stream(
             stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
         )
     if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first) and previous is None:
         function_tools, findings = _tool_file(tools())
-        count = 0
-
-        def counted() -> Iterator[Any]:
-            nonlocal count
-            for value in inp.values():
-                count += 1
-                yield value
-
+        count = [0]
         report = check_item_stream(
-            counted(), tools=function_tools, target=args.target, provider=args.provider, pending_ok=args.pending_ok
+            jsonl_items(inp, args.provider, count),
+            tools=function_tools,
+            target=args.target,
+            provider=args.provider,
+            pending_ok=args.pending_ok,
         )
-        out.write(reports.format_report(report, findings, count, args.format, name))
+        out.write(reports.format_report(report, findings, count[0], args.format, name))
         return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
     value = inp.value()
-    if stream.is_event_list(value) and previous is not None:
-        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-    if stream.is_event_list(value):
-        return _stream(
-            stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
-        )
+    if _may_be_events(value):
+        from . import stream  # noqa: PLC0415
+
+        if stream.is_event_list(value):
+            if previous is not None:
+                raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
+            return _stream(
+                stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
+            )
     if args.agents:
         return _agents(value, args, name, out)
     transcript = read_transcript(value, name)
@@ -155,6 +156,68 @@ def _check_input(
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+
+
+def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) -> Iterator[Any]:
+    """The items of a JSONL input for `replayable.replay.check_stream`, in order: parsed items, or the
+    JSON value itself where check_stream must read it (and report its problems) one item at a time.
+
+    Lines are read in batches (`Input.batches`) by the one strict reader, and a batch is validated by
+    one call to the input items' list adapter, as `parse_items` does; a batch that does not validate is
+    split in halves until the items that do not parse are found, which are then yielded as JSON values.
+    So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
+    same items, reports the same violations (item index, field, rule) and raises the same `InputError`
+    for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
+    before parsing (not an object, a Chat Completions message, a call inside a message's content) or
+    nested deeper than an item may are always yielded as they are. `count[0]` counts the items.
+
+    The garbage collector is paused while the items are read and checked (parsed items and the rule
+    state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
+    are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
+    many = _ADAPTERS[("input", provider == "openai")][1]
+    context = {"provider": "openai"} if provider == "openai" else None
+    with _gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
+        for values, deep in inp.batches():
+            if count is not None:
+                count[0] += len(values)
+            yield from _batch_items(many, values, deep, context)
+            del values, deep
+            gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
+
+
+def _batch_items(many: Any, values: list[Any], deep: set[int], context: Any) -> list[Any]:
+    """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
+    plain = [
+        n
+        for n, v in enumerate(values)
+        if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
+    ]
+    if len(plain) == len(values):
+        return _validated(many, values, context)
+    parsed = iter(_validated(many, [values[n] for n in plain], context))
+    keep = set(plain)
+    return [next(parsed) if n in keep else value for n, value in enumerate(values)]
+
+
+def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
+    """The parsed items of `values`, each one that does not parse left as its JSON value."""
+    if not values:
+        return []
+    try:
+        return many.validate_python(values, context=context)  # type: ignore[no-any-return]
+    except (ValueError, TypeError, RecursionError):  # ValidationError: find the items that do not parse
+        if len(values) <= 8:
+            return values
+    half = len(values) // 2
+    return _validated(many, values[:half], context) + _validated(many, values[half:], context)
+
+
+def _may_be_events(value: Any) -> bool:
+    """Could `value` be a list of stream events (`replayable.stream.is_event_list` needs a `response.*`
+    event)? False means surely not, so that checking items never loads the streaming models."""
+    return isinstance(value, list) and any(
+        isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"].startswith("response.") for v in value
+    )
 
 
 def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violation]]:
@@ -253,6 +316,8 @@ def _progress(total: int) -> Any:
 
 def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[FileResult]:
     """Each input's result in the order given; files in `jobs` workers, standard input in this process."""
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor  # noqa: PLC0415  only many files need it
+
     work = [f.path for f in found if not f.error and f.path != "-"]
     with contextlib.ExitStack() as stack:
         if jobs > 1 and len(work) > 1:

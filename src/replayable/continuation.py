@@ -49,13 +49,14 @@ def _renumber(message: str, offset: int) -> str:
 
 def _kind(value: Any) -> str | None:
     """`request`, `response` or None (not a body) for a JSON object or one of our models."""
-    from .request import CompactRequestBody, CreateResponseBody
-    from .response import CompactResource, Response
+    if isinstance(value, WireModel):  # only a model can be a body model: the body models load when needed
+        from .request import CompactRequestBody, CreateResponseBody
+        from .response import CompactResource, Response
 
-    if isinstance(value, CreateResponseBody | CompactRequestBody):
-        return "request"
-    if isinstance(value, Response | CompactResource):
-        return "response"
+        if isinstance(value, CreateResponseBody | CompactRequestBody):
+            return "request"
+        if isinstance(value, Response | CompactResource):
+            return "response"
     if isinstance(value, Mapping) and "type" not in value:
         if value.get("object") in _RESPONSE_OBJECTS:
             return "response"

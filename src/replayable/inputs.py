@@ -5,8 +5,9 @@ One place decides what an input is (`read_input`), for `check`, `diff`, `convert
 - an SSE capture (`text/event-stream`): a `.sse` file name, or a first non-blank line starting with
   `event:`, `data:` or `:`; read whole;
 - JSONL: the first non-blank line is one complete JSON value and more non-blank lines follow; read one
-  line at a time (`Input.values()`), so a JSONL of items is checked in bounded memory however long it
-  is, from a file or from standard input alike;
+  line at a time (`Input.values()`) or in batches of lines (`Input.batches()`, for a JSONL of items),
+  so a JSONL of items is checked in bounded memory however long it is, from a file or from standard
+  input alike;
 - otherwise one JSON document, read whole.
 
 Then `read_transcript` finds the items in a document (a list of items, a Response's `output`, a request
@@ -37,6 +38,8 @@ from .replay import Violation, ViolationCode, check_tool
 from .tools import tool_index
 
 __all__ = [
+    "BATCH_BYTES",
+    "BATCH_LINES",
     "DEFAULT_MAX_BYTES",
     "SUFFIXES",
     "Input",
@@ -62,6 +65,12 @@ DEFAULT_MAX_BYTES = 128 * 1024 * 1024
 SUFFIXES = (".json", ".jsonl", ".sse")
 
 _BLANK = b" \t\r\n"
+_BOM_BYTES = b"\xef\xbb\xbf"
+
+#: Most JSONL lines validated in one call when a JSONL of items is checked (`Input.batches`), and the
+#: bytes of JSON after which a batch ends early: memory holds one batch, however long the input.
+BATCH_LINES = 4096
+BATCH_BYTES = 4 * 1024 * 1024
 
 
 class InputError(ValueError):
@@ -164,24 +173,73 @@ class Input:
         for _, value in self._sized_values():
             yield value
 
+    def batches(self, lines: int | None = None, size: int | None = None) -> Iterator[tuple[list[Any], set[int]]]:
+        """The JSONL values in batches of at most `lines` values (default `BATCH_LINES`), a batch ending
+        once its lines add up to `size` bytes (default `BATCH_BYTES`) or more: memory holds one batch
+        and one line. Each value is read exactly as
+        `values()` reads it, with the same errors; with it comes the set of positions in the batch whose
+        value nests deeper than an item may (`MAX_ITEM_DEPTH` levels): valid JSON, but not an item."""
+        lines = BATCH_LINES if lines is None else lines
+        size = BATCH_BYTES if size is None else size
+        batch: list[tuple[int, bytes, bool]] = []
+        used = 0
+        for lineno, line, first in self._lines():
+            batch.append((lineno, line, first))
+            used += len(line)
+            if len(batch) >= lines or used >= size:
+                yield self._read_batch(batch)
+                batch, used = [], 0
+        if batch:
+            yield self._read_batch(batch)
+
+    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> tuple[list[Any], set[int]]:
+        # the input's one allowed byte order mark is dropped; one on any later line fails to read (jiter
+        # refuses it) and is then refused with its own message below
+        texts = [line[3:] if first and line[:3] == _BOM_BYTES else line for _, line, first in batch]
+        values = _json.loads_lines(texts, max_depth=_json.MAX_ITEM_DEPTH)
+        if values is not None:
+            return values, set()
+        values = []
+        deep: set[int] = set()
+        for (lineno, line, first), text in zip(batch, texts, strict=True):
+            value: Any = _NOT_JSON
+            if text[:3] != _BOM_BYTES:
+                try:
+                    value = _json.loads(text, what="line", max_depth=_json.MAX_ITEM_DEPTH)
+                except _json.JSONError:
+                    pass
+            if value is _NOT_JSON:  # the message values() gives, or a value nested deeper than an item
+                value = loads(line, f"{self.name}, line {lineno}", first=first)
+                deep.add(len(values))
+            values.append(value)
+        return values, deep
+
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
+        for lineno, line, first in self._lines():
+            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first)
+
+    def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
+        """(line number, line, whether it is the input's first value) for each non-blank line; closes the
+        file at the end. Raises `InputError` for a line longer than the limit or a read error."""
         pending, self._pending = self._pending, []
         try:
             for n, (lineno, line) in enumerate(pending):
-                yield len(line), loads(line, f"{self.name}, line {lineno}", first=n == 0)
+                yield lineno, line, n == 0
             f = self._file
             if f is None:
                 return
             lineno = self._lineno
+            limit = self._limit
+            readline = f.readline
             while True:
-                line = f.readline(self._limit + 1)
+                line = readline(limit + 1)
                 if not line:
                     return
                 lineno += 1
-                if len(line) > self._limit:
-                    raise _too_big(self.name, self._limit, f"line {lineno}")
+                if len(line) > limit:
+                    raise _too_big(self.name, limit, f"line {lineno}")
                 if line.strip(_BLANK):
-                    yield len(line), loads(line, f"{self.name}, line {lineno}", first=False)
+                    yield lineno, line, False
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:

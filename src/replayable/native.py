@@ -15,55 +15,64 @@ items as opaque keeps working, `slug` is `openai`, and in OpenAI mode (`provider
 un-prefixed type is read and dumped back exactly as OpenAI sent it. A known OpenAI type always
 validates against its model: a malformed one is an error, never an opaque fallback. Unknown `slug:name`
 types stay `NamespacedItem`. Source: OpenAI's OpenAPI document 2.3.0 and `openai.types.responses` 3.57.
+
+The models load on first use (a lookup in one of the tables, or a model name read from this module), so
+that `import replayable` does not build forty OpenAI models a transcript of spec items never needs.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
+import threading
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._base import TYPED_CLASSES, NamespacedPartBase
-from ._generated.open_responses.namespaced_item import NamespacedItem
-from ._generated.open_responses.namespaced_part import NamespacedPart
-from ._generated.openai.additional_tools import AdditionalTools
-from ._generated.openai.additional_tools_param import AdditionalToolsParam
-from ._generated.openai.apply_patch_call import ApplyPatchCall
-from ._generated.openai.apply_patch_call_output import ApplyPatchCallOutput
-from ._generated.openai.apply_patch_call_output_param import ApplyPatchCallOutputParam
-from ._generated.openai.apply_patch_call_param import ApplyPatchCallParam
-from ._generated.openai.code_interpreter_call import CodeInterpreterCall
-from ._generated.openai.compaction_trigger_param import CompactionTriggerParam
-from ._generated.openai.computer_call import ComputerCall
-from ._generated.openai.computer_call_output import ComputerCallOutput
-from ._generated.openai.computer_call_output_param import ComputerCallOutputParam
-from ._generated.openai.configuration_update_param import ConfigurationUpdateParam
-from ._generated.openai.container_file_citation import ContainerFileCitation
-from ._generated.openai.custom_tool_call import CustomToolCall
-from ._generated.openai.custom_tool_call_output import CustomToolCallOutput
-from ._generated.openai.custom_tool_call_output_param import CustomToolCallOutputParam
-from ._generated.openai.custom_tool_call_param import CustomToolCallParam
-from ._generated.openai.file_citation import FileCitation
-from ._generated.openai.file_path import FilePath
-from ._generated.openai.file_search_call import FileSearchCall
-from ._generated.openai.image_generation_call import ImageGenerationCall
-from ._generated.openai.local_shell_call import LocalShellCall
-from ._generated.openai.local_shell_call_output import LocalShellCallOutput
-from ._generated.openai.mcp_approval_request import McpApprovalRequest
-from ._generated.openai.mcp_approval_response import McpApprovalResponse
-from ._generated.openai.mcp_approval_response_param import McpApprovalResponseParam
-from ._generated.openai.mcp_call import McpCall
-from ._generated.openai.mcp_list_tools import McpListTools
-from ._generated.openai.program import Program
-from ._generated.openai.program_output import ProgramOutput
-from ._generated.openai.shell_call import ShellCall
-from ._generated.openai.shell_call_output import ShellCallOutput
-from ._generated.openai.shell_call_output_param import ShellCallOutputParam
-from ._generated.openai.shell_call_param import ShellCallParam
-from ._generated.openai.tool_search_call import ToolSearchCall
-from ._generated.openai.tool_search_call_param import ToolSearchCallParam
-from ._generated.openai.tool_search_output import ToolSearchOutput
-from ._generated.openai.tool_search_output_param import ToolSearchOutputParam
-from ._generated.openai.web_search_call import WebSearchCall
+
+if TYPE_CHECKING:
+    from ._generated.open_responses.namespaced_item import NamespacedItem
+    from ._generated.open_responses.namespaced_part import NamespacedPart
+    from ._generated.openai.additional_tools import AdditionalTools
+    from ._generated.openai.additional_tools_param import AdditionalToolsParam
+    from ._generated.openai.apply_patch_call import ApplyPatchCall
+    from ._generated.openai.apply_patch_call_output import ApplyPatchCallOutput
+    from ._generated.openai.apply_patch_call_output_param import ApplyPatchCallOutputParam
+    from ._generated.openai.apply_patch_call_param import ApplyPatchCallParam
+    from ._generated.openai.code_interpreter_call import CodeInterpreterCall
+    from ._generated.openai.compaction_trigger_param import CompactionTriggerParam
+    from ._generated.openai.computer_call import ComputerCall
+    from ._generated.openai.computer_call_output import ComputerCallOutput
+    from ._generated.openai.computer_call_output_param import ComputerCallOutputParam
+    from ._generated.openai.configuration_update_param import ConfigurationUpdateParam
+    from ._generated.openai.container_file_citation import ContainerFileCitation
+    from ._generated.openai.custom_tool_call import CustomToolCall
+    from ._generated.openai.custom_tool_call_output import CustomToolCallOutput
+    from ._generated.openai.custom_tool_call_output_param import CustomToolCallOutputParam
+    from ._generated.openai.custom_tool_call_param import CustomToolCallParam
+    from ._generated.openai.file_citation import FileCitation
+    from ._generated.openai.file_path import FilePath
+    from ._generated.openai.file_search_call import FileSearchCall
+    from ._generated.openai.image_generation_call import ImageGenerationCall
+    from ._generated.openai.local_shell_call import LocalShellCall
+    from ._generated.openai.local_shell_call_output import LocalShellCallOutput
+    from ._generated.openai.mcp_approval_request import McpApprovalRequest
+    from ._generated.openai.mcp_approval_response import McpApprovalResponse
+    from ._generated.openai.mcp_approval_response_param import McpApprovalResponseParam
+    from ._generated.openai.mcp_call import McpCall
+    from ._generated.openai.mcp_list_tools import McpListTools
+    from ._generated.openai.program import Program
+    from ._generated.openai.program_output import ProgramOutput
+    from ._generated.openai.shell_call import ShellCall
+    from ._generated.openai.shell_call_output import ShellCallOutput
+    from ._generated.openai.shell_call_output_param import ShellCallOutputParam
+    from ._generated.openai.shell_call_param import ShellCallParam
+    from ._generated.openai.tool_search_call import ToolSearchCall
+    from ._generated.openai.tool_search_call_param import ToolSearchCallParam
+    from ._generated.openai.tool_search_output import ToolSearchOutput
+    from ._generated.openai.tool_search_output_param import ToolSearchOutputParam
+    from ._generated.openai.web_search_call import WebSearchCall
 
 __all__ = [
     "ANNOTATION_TYPES",
@@ -113,36 +122,46 @@ __all__ = [
 ]
 
 #: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
-_BOTH: tuple[type[NamespacedItem], ...] = (
-    WebSearchCall,
-    FileSearchCall,
-    ComputerCall,
-    CodeInterpreterCall,
-    ImageGenerationCall,
-    LocalShellCall,
-    LocalShellCallOutput,
-    McpCall,
-    McpListTools,
-    McpApprovalRequest,
-    Program,
-    ProgramOutput,
+_BOTH = (
+    "WebSearchCall",
+    "FileSearchCall",
+    "ComputerCall",
+    "CodeInterpreterCall",
+    "ImageGenerationCall",
+    "LocalShellCall",
+    "LocalShellCallOutput",
+    "McpCall",
+    "McpListTools",
+    "McpApprovalRequest",
+    "Program",
+    "ProgramOutput",
 )
 #: (output form, input form) where OpenAI's input form is looser (id and status optional).
-_PAIRS: tuple[tuple[type[NamespacedItem], type[NamespacedItem]], ...] = (
-    (ComputerCallOutput, ComputerCallOutputParam),
-    (ShellCall, ShellCallParam),
-    (ShellCallOutput, ShellCallOutputParam),
-    (ApplyPatchCall, ApplyPatchCallParam),
-    (ApplyPatchCallOutput, ApplyPatchCallOutputParam),
-    (McpApprovalResponse, McpApprovalResponseParam),
-    (CustomToolCall, CustomToolCallParam),
-    (CustomToolCallOutput, CustomToolCallOutputParam),
-    (ToolSearchCall, ToolSearchCallParam),
-    (ToolSearchOutput, ToolSearchOutputParam),
-    (AdditionalTools, AdditionalToolsParam),
+_PAIRS = (
+    ("ComputerCallOutput", "ComputerCallOutputParam"),
+    ("ShellCall", "ShellCallParam"),
+    ("ShellCallOutput", "ShellCallOutputParam"),
+    ("ApplyPatchCall", "ApplyPatchCallParam"),
+    ("ApplyPatchCallOutput", "ApplyPatchCallOutputParam"),
+    ("McpApprovalResponse", "McpApprovalResponseParam"),
+    ("CustomToolCall", "CustomToolCallParam"),
+    ("CustomToolCallOutput", "CustomToolCallOutputParam"),
+    ("ToolSearchCall", "ToolSearchCallParam"),
+    ("ToolSearchOutput", "ToolSearchOutputParam"),
+    ("AdditionalTools", "AdditionalToolsParam"),
 )
 #: Item types OpenAI only accepts as input.
-_INPUT_ONLY: tuple[type[NamespacedItem], ...] = (CompactionTriggerParam, ConfigurationUpdateParam)
+_INPUT_ONLY = ("CompactionTriggerParam", "ConfigurationUpdateParam")
+_ANNOTATIONS = ("FileCitation", "ContainerFileCitation", "FilePath")
+_MODELS = frozenset({*_BOTH, *(m for pair in _PAIRS for m in pair), *_INPUT_ONLY, *_ANNOTATIONS})
+_LOCK = threading.Lock()
+_LOADED: dict[str, MappingProxyType[str, Any]] = {}
+
+
+def _model(name: str) -> Any:
+    """A generated model by class name (`McpCall` lives in `_generated/openai/mcp_call.py`)."""
+    module = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return getattr(importlib.import_module(f"._generated.openai.{module}", __package__), name)
 
 
 def _tag(model: type[Any]) -> str:
@@ -152,26 +171,81 @@ def _tag(model: type[Any]) -> str:
     return str(value)
 
 
-OUTPUT_TYPES: MappingProxyType[str, type[NamespacedItem]] = MappingProxyType(
-    {_tag(m): m for m in (*_BOTH, *(out for out, _ in _PAIRS))}
-)
+def _tables() -> dict[str, MappingProxyType[str, Any]]:
+    """Import the models and build the three tables (once); registers them with `replayable._base`."""
+    if _LOADED:
+        return _LOADED
+    with _LOCK:
+        if not _LOADED:
+            out = [_model(n) for n in (*_BOTH, *(o for o, _ in _PAIRS))]
+            inp = [_model(n) for n in (*_BOTH, *(i for _, i in _PAIRS), *_INPUT_ONLY)]
+            notes = [_model(n) for n in _ANNOTATIONS]
+            tables = {
+                "output": MappingProxyType({_tag(m): m for m in out}),
+                "input": MappingProxyType({_tag(m): m for m in inp}),
+                "annotation": MappingProxyType({_tag(m): m for m in notes}),
+            }
+            TYPED_CLASSES.update(out, inp, notes)
+            NamespacedPartBase.typed_models = tables["annotation"]
+            _LOADED.update(tables)
+    return _LOADED
+
+
+class _Table(Mapping[str, Any]):
+    """A read-only table of namespaced type -> model whose models load on its first lookup."""
+
+    def __init__(self, which: str) -> None:
+        self._which = which
+
+    def _data(self) -> Mapping[str, Any]:
+        data = _tables()[self._which]
+        self.get = data.get  # type: ignore[method-assign,assignment]  # later lookups go straight to the table
+        return data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self._data())!r})"
+
+
+OUTPUT_TYPES: Mapping[str, type[NamespacedItem]] = _Table("output")
 """Namespaced type -> model for the items of a response's `output` (OpenAI's `ResponseOutputItem`)."""
 
-INPUT_TYPES: MappingProxyType[str, type[NamespacedItem]] = MappingProxyType(
-    {_tag(m): m for m in (*_BOTH, *(inp for _, inp in _PAIRS), *_INPUT_ONLY)}
-)
+INPUT_TYPES: Mapping[str, type[NamespacedItem]] = _Table("input")
 """Namespaced type -> model for the items of a request's `input` (OpenAI's `ResponseInputItem`)."""
 
-ANNOTATION_TYPES: MappingProxyType[str, type[NamespacedPart]] = MappingProxyType(
-    {_tag(m): m for m in (FileCitation, ContainerFileCitation, FilePath)}
-)
+ANNOTATION_TYPES: Mapping[str, type[NamespacedPart]] = _Table("annotation")
 """Namespaced type -> model for OpenAI's own annotations inside `output_text`."""
 
-#: Every OpenAI type with a model, un-prefixed (what OpenAI sends): output, input and annotations.
-NATIVE_NAMES: frozenset[str] = frozenset(t.split(":", 1)[1] for t in (*OUTPUT_TYPES, *INPUT_TYPES, *ANNOTATION_TYPES))
-
+# A namespaced part asks this table on its first validation (`NamespacedBase._read_native_types`), which
+# loads the models and puts the plain table in its place.
 NamespacedPartBase.typed_models = ANNOTATION_TYPES
-TYPED_CLASSES.update(OUTPUT_TYPES.values(), INPUT_TYPES.values(), ANNOTATION_TYPES.values())
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NATIVE_NAMES":
+        value: Any = frozenset(t.split(":", 1)[1] for t in (*OUTPUT_TYPES, *INPUT_TYPES, *ANNOTATION_TYPES))
+    elif name in _MODELS:
+        _tables()
+        value = _model(name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "NATIVE_NAMES"})
 
 
 def typed_model(type_: str, side: str = "output") -> type[NamespacedItem] | None:

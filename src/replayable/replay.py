@@ -23,7 +23,7 @@ from ._base import NamespacedBase, WireModel
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import _SURROGATE, printable
+from ._json import _SURROGATE, MAX_ITEM_DEPTH, JSONError, loads, printable
 from .arguments import (
     CACHE_SIZE,
     ArgumentsError,
@@ -148,7 +148,7 @@ def _call_problem(item: Any) -> str | None:
             break
         else:
             try:
-                _CALL_FIELDS_CHECK(item)
+                (_CALL_FIELDS_CHECK or _call_fields_check())(item)
                 return None
             except ValueError:
                 pass
@@ -167,24 +167,30 @@ _CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
 # The input-form function_call's fields `gate` has not checked yet (`type`, `status` and `arguments`
 # it has), with their types from the generated model (the one home of the rules) and the model's
 # value settings (`strict`: no bytes for a string), validated as a TypedDict: the same verdict as the
-# model without building one.
-_CALL_FIELDS_ADAPTER: TypeAdapter[Any] = TypeAdapter(
-    with_config(
-        ConfigDict(
-            **{k: v for k, v in FunctionCallParam.model_config.items() if k == "strict" or k.startswith("str_")}  # type: ignore[typeddict-item]
-        )
-    )(
-        TypedDict(  # type: ignore[operator]
-            "_CallFields",
-            {
-                k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
-                for k, f in FunctionCallParam.model_fields.items()
-                if k not in ("type", "status", "arguments")
-            },
+# model without building one. Built on the first `gate` (a schema built at import costs the import).
+_CALL_FIELDS_CHECK: Any = None
+
+
+def _call_fields_check() -> Any:
+    global _CALL_FIELDS_CHECK
+    adapter: TypeAdapter[Any] = TypeAdapter(
+        with_config(
+            ConfigDict(
+                **{k: v for k, v in FunctionCallParam.model_config.items() if k == "strict" or k.startswith("str_")}  # type: ignore[typeddict-item]
+            )
+        )(
+            TypedDict(  # type: ignore[operator]
+                "_CallFields",
+                {
+                    k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
+                    for k, f in FunctionCallParam.model_fields.items()
+                    if k not in ("type", "status", "arguments")
+                },
+            )
         )
     )
-)
-_CALL_FIELDS_CHECK = _CALL_FIELDS_ADAPTER.validator.validate_python
+    _CALL_FIELDS_CHECK = adapter.validator.validate_python
+    return _CALL_FIELDS_CHECK
 
 
 # The tool objects `gate` saw last: id -> (the tool, an exact copy, its name, its validator). A hit needs
@@ -683,6 +689,11 @@ def check_stream(
 
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
+    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+        try:
+            raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            pass  # reported by `_validate_one` below, with the item's index
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:

@@ -13,8 +13,9 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   their deltas, done events and status events to their items under the same rules as the spec's;
 - `sse`: `parse_sse`, SSE bytes, text or lines -> event dicts (spec "Streaming": `event:` equals `type`,
   `data: [DONE]` ends the stream);
-- `assembler`: `StreamAssembler`, feed events, get finished items as they complete and the final
-  response, with every streaming rule checked (spec "Items are state machines", "Items are streamable");
+- `assembler`: `StreamAssembler`, feed events (or an SSE source with `feed_sse`, which reads each event
+  once), get finished items as they complete and the final response, with every streaming rule checked
+  (spec "Items are state machines", "Items are streamable");
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
   `replayable check`; its report is rendered by `replayable.reports.format_stream_report`).

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +23,12 @@ from .events import (
     TERMINAL_EVENT_TYPES,
     _coerce_event,
     _light_adapter,
-    _peek,
     _schema_errors,
     _schema_message,
 )
 from .openai_events import native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
+from .sse import _parse_sse
 
 __all__ = ["StreamAssembler"]
 
@@ -91,6 +91,7 @@ _ARGS_EVENTS = {
     "response.custom_tool_call_input": ("custom_tool_call", "input", "input"),
     "response.code_interpreter_call_code": ("code_interpreter_call", "code", "code"),
 }
+_ARGS_BY_EVENT = {f"{family}.{step}": spec for family, spec in _ARGS_EVENTS.items() for step in ("delta", "done")}
 #: OpenAI's status events of hosted calls: event family -> the item type they belong to (None: any).
 _STATUS_EVENTS = {
     "response.web_search_call": "web_search_call",
@@ -194,6 +195,22 @@ class StreamAssembler:
         finally:
             self._count += 1
 
+    def feed_sse(self, source: Any) -> Iterator[OutputItem]:
+        """Read a `text/event-stream` body and feed its events in order, yielding the items they finish.
+
+        `source` is anything `parse_sse` reads (the whole capture as `bytes`/`str`, a file object, an
+        iterable of `bytes` chunks such as `httpx.Response.iter_bytes()`, or of `str` lines). The same
+        as `for event in parse_sse(source): yield from asm.feed(event)`, with the same rules, findings
+        and items, but each event is read by the strict JSON reader once instead of read and then
+        checked again as a Python value (`benchmarks/bench_stream.py`). A generator: iterate it to the end
+        (`for item in asm.feed_sse(...)`, or `list(...)` just to feed), then call `close()`.
+
+        Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`, in either mode), and
+        as `feed` does in strict mode; an `event:` name that differs from the body's `type` raises
+        `event_name` in strict mode and is a finding in `warnings` in lenient mode.
+        """
+        yield from self._feed_read(_parse_sse(source, None if self.strict else self.warnings, first=self._count))
+
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
         `response` (the latest snapshot dict, or None)."""
@@ -219,43 +236,81 @@ class StreamAssembler:
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
             self._violate(exc.rule, exc.message)
             return []
-        provider: Provider = "openai" if sdk else self.provider
-        self._etype, self._seq = _peek(raw)
         if not isinstance(raw, Mapping):
             self._violate(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
             return []
-        etype = self._etype
+        return self._apply(raw, "openai" if sdk else self.provider)
+
+    def _feed_read(self, events: Iterable[dict[str, Any]]) -> Iterator[OutputItem]:
+        """Feed events the strict reader has just read (`_parse_sse`: JSON objects, nothing else holds
+        them), yielding the items each finishes; the same as `feed` without checking them again."""
+        apply, provider, handlers, validate = self._apply, self.provider, _SPEC_HANDLERS, _light_validate
+        for raw in events:
+            try:
+                etype = raw.get("type")
+                seq = raw.get("sequence_number")
+                last = self._last_seq
+                handler = handlers.get(etype) if type(etype) is str else None  # (a list is unhashable)
+                if handler is not None and type(seq) is int and last is not None and seq > last and self.status is None:
+                    # `_apply` for a spec event inside a response, in order, in short
+                    self._etype, self._seq, self._last_seq = etype, seq, seq
+                    try:
+                        validate(raw)  # its spec model, picked by `type` in one pydantic-core call
+                    except ValidationError as exc:
+                        valid = self._schema_finding(exc, raw)
+                    else:
+                        valid = True
+                    found = handler(self, raw, provider) if valid else []
+                else:
+                    found = apply(raw, provider)
+            finally:
+                self._count += 1
+            if found:
+                yield from found
+
+    def _apply(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
+        """Apply one event that is strict JSON and an object."""
+        etype = raw.get("type")
+        seq = raw.get("sequence_number")
+        self._etype = etype = etype if isinstance(etype, str) else None
+        self._seq = seq if type(seq) is int else None
         if etype is None:
             self._violate(StreamRule.EVENT_SCHEMA, "an event needs a string 'type'")
             return []
-        self._check_sequence(raw, provider)
+        last = self._last_seq
+        if type(seq) is int and last is not None and seq > last:
+            self._last_seq = seq  # the common case of `_check_sequence`
+        else:
+            self._check_sequence(raw, seq, provider)
         if self.status is not None:
             self._violate(StreamRule.AFTER_TERMINAL, f"no event may follow response.{self.status}")
             return []
-        if etype not in SPEC_EVENT_TYPES:
-            if ":" in etype or provider == "openai":
-                name = native_event_name(etype)
-                if self._extension(raw, provider) and name is not None:
-                    return self._openai_event(raw, name)
-            elif self.strict or etype not in self._unknown_seen:
-                self._unknown_seen.add(etype)  # lenient: one finding per unknown type
-                self._violate(
-                    StreamRule.UNKNOWN_EVENT,
-                    f"unknown event type '{etype}': events outside the spec must be named slug:name "
-                    "(clients ignore those); with provider='openai' OpenAI's own events "
-                    "are read as openai:<type>",
-                )
-            return []
+        handler = _SPEC_HANDLERS.get(etype)
+        if handler is not None:  # the events inside a response, by far the most frequent
+            try:
+                _light_validate(raw)  # its spec model, picked by `type` in one pydantic-core call
+            except ValidationError as exc:
+                if not self._schema_finding(exc, raw):
+                    return []
+            found: list[OutputItem] = handler(self, raw, provider)
+            return found
         if etype in _LIFECYCLE_TYPES:
             return self._lifecycle(raw, etype)
-        if not self._valid(raw):
-            return []
-        handler = _HANDLERS[etype]
-        found: list[OutputItem] = handler(self, raw, provider)
-        return found
+        if ":" in etype or provider == "openai":
+            name = native_event_name(etype)
+            if self._extension(raw, provider) and name is not None:
+                return self._openai_event(raw, name)
+        elif self.strict or etype not in self._unknown_seen:
+            self._unknown_seen.add(etype)  # lenient: one finding per unknown type
+            self._violate(
+                StreamRule.UNKNOWN_EVENT,
+                f"unknown event type '{etype}': events outside the spec must be named slug:name "
+                "(clients ignore those); with provider='openai' OpenAI's own events "
+                "are read as openai:<type>",
+            )
+        return []
 
-    def _check_sequence(self, raw: Mapping[str, Any], provider: Provider) -> None:
-        seq = raw.get("sequence_number")
+    def _check_sequence(self, raw: Mapping[str, Any], seq: Any, provider: Provider) -> None:
         if seq is None and "sequence_number" not in raw:
             if provider == "openai":
                 if not self._noted_missing_seq:
@@ -277,13 +332,6 @@ class StreamAssembler:
                 f"sequence_number {seq} does not increase (the previous event had {self._last_seq})",
             )
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
-
-    def _valid(self, raw: Mapping[str, Any]) -> bool:
-        try:
-            _light_adapter.validate_python(raw)
-            return True
-        except ValidationError as exc:
-            return self._schema_finding(exc, raw)
 
     def _extension(self, raw: Mapping[str, Any], provider: Provider) -> bool:
         """Validate an extension event (OpenAI's own by their typed model); False after a finding."""
@@ -594,6 +642,15 @@ class StreamAssembler:
 
     def _on_text_delta(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
         where, kind = _TEXT_DELTA[raw["type"]]
+        idx = raw.get("output_index")
+        slot = self._slots.get(idx) if type(idx) is int else None
+        if slot is not None and not slot.done and raw.get("item_id") == slot.id:  # the common case, in short
+            summary = where == "summary"
+            part = (slot.summary if summary else slot.parts).get(raw["summary_index" if summary else "content_index"])
+            if part is not None and part.kind == kind and not part.closed and part.text_done is None:
+                part.chunks.append(raw["delta"])
+                part.got_delta = True
+                return []
         found = self._text_part(raw, where, kind)
         if found is not None:
             found[1].chunks.append(raw["delta"])
@@ -625,10 +682,21 @@ class StreamAssembler:
         return []
 
     def _args_slot(self, raw: Mapping[str, Any]) -> _Slot | None:
+        want, key, _ = _ARGS_BY_EVENT[raw["type"]]
+        idx = raw.get("output_index")
+        slot = self._slots.get(idx) if type(idx) is int else None
+        if (
+            slot is not None
+            and not slot.done
+            and raw.get("item_id") == slot.id
+            and slot.type == want
+            and slot.args_done is None
+        ):  # the common case, in short
+            slot.args_key = key
+            return slot
         slot = self._slot(raw)
         if slot is None:
             return None
-        want, key, _ = _ARGS_EVENTS[raw["type"].rpartition(".")[0]]
         if slot.type is not None and _plain_type(slot.type) != want:
             self._violate(
                 StreamRule.WRONG_ITEM,
@@ -652,7 +720,7 @@ class StreamAssembler:
         slot = self._args_slot(raw)
         if slot is None:
             return []
-        args = raw[_ARGS_EVENTS[raw["type"].rpartition(".")[0]][2]]
+        args = raw[_ARGS_BY_EVENT[raw["type"]][2]]
         if slot.got_args:
             streamed = "".join(slot.args)
             if streamed != args:
@@ -684,6 +752,9 @@ _HANDLERS: dict[str, Any] = {
     **{t: StreamAssembler._on_text_delta for t in _TEXT_DELTA},
     **{t: StreamAssembler._on_text_done for t in _TEXT_DONE},
 }
+#: The spec's events inside a response -> handler (the lifecycle events go to `_lifecycle`).
+_SPEC_HANDLERS: dict[str, Any] = {t: h for t, h in _HANDLERS.items() if t in SPEC_EVENT_TYPES}
+_light_validate = _light_adapter.validator.validate_python  # the core validator: no per-call wrapper
 
 
 def _plain_type(t: Any) -> Any:

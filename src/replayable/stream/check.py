@@ -65,12 +65,14 @@ def check_stream(
     Raises `StreamError` (rule `sse_malformed`) only when the SSE framing cannot be read.
     """
     notes: list[StreamWarning] = []
-    events: Iterable[Any] = source if isinstance(source, list) else _parse_sse(source, notes)
     asm = StreamAssembler(provider=provider, strict=False)
-    n = 0
-    for ev in events:
-        asm.feed(ev)
-        n += 1
+    if isinstance(source, list):
+        for ev in source:
+            asm.feed(ev)
+    else:  # read once by the strict reader, not checked again (StreamAssembler.feed_sse)
+        for _ in asm._feed_read(_parse_sse(source, notes)):
+            pass
+    n = asm._count
     asm.close()
     items = asm.items
     report = check_transcript(items, side="output", pending_ok=True, provider=provider, tools=tools, target=target)

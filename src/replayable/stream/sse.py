@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import IO, Any
 
 from replayable._json import loads
@@ -52,7 +54,12 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
 
 
 def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
-    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE).
+    """(byte offset, line without terminator); CRLF, LF and CR all end a line (WHATWG SSE)."""
+    return _lines_of(_chunks(source))
+
+
+def _lines_of(pieces: Iterable[tuple[bytes, bool]]) -> Iterator[tuple[int, bytes]]:
+    """`_iter_lines` of the `(bytes, is_line)` pieces `_chunks` gives.
 
     Linear in the input however it is chunked: each chunk is split once (`bytes.splitlines`, which
     splits on CR, LF and CRLF only), and the pieces of a line that spans chunks are kept in a list and
@@ -61,7 +68,7 @@ def _iter_lines(source: Any) -> Iterator[tuple[int, bytes]]:
     offset = 0
     partial: list[bytes] = []  # the pieces of a line not ended yet (none holds a terminator)
     skip_lf = False  # the last chunk ended with CR: a LF starting the next one completes that CRLF
-    for piece, is_line in _chunks(source):
+    for piece, is_line in pieces:
         if skip_lf and piece[:1] == b"\n":
             piece = piece[1:]
             offset += 1
@@ -112,54 +119,165 @@ def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
     return _parse_sse(source, None)
 
 
-def _parse_sse(source: Any, notes: list[StreamWarning] | None) -> Iterator[dict[str, Any]]:
-    event_name: str | None = None
-    data: list[bytes] = []
-    frame_at: int | None = None
-    count = 0
-    for offset, line in _iter_lines(source):
+#: A whole capture is read a common frame at a time (`event: NAME`, `data: JSON`, a blank line, each
+#: ended by LF, no CR inside) where no frame is open; anything else (comments, `id:`, several data lines,
+#: CR or CRLF endings, no space after the colon) line by line. Both give the same events, offsets and
+#: errors. (`.` is any byte but LF: the CR check is a separate search, which is faster than a class.)
+_FRAME = re.compile(rb"(?:event: (.*)\n)?data: (.*)\n\n")
+_EOL = re.compile(rb"[\r\n]")
+_DONE = b"[DONE]"
+_Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
+
+
+class _Framer:
+    """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
+
+    __slots__ = ("at", "data", "name")
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.data: list[bytes] = []
+        self.at: int | None = None  # the offset of the open frame's first field, None when none is open
+
+    def line(self, offset: int, line: bytes) -> _Frame | None:
+        """Apply one line (without its terminator); the frame a blank line ends, else None."""
         if not line:
-            if frame_at is None:
-                continue
-            at = frame_at
-            name, payload = event_name, data
-            event_name, data, frame_at = None, [], None
+            at, name, payload = self.at, self.name, self.data
+            if at is None:
+                return None
+            self.name, self.data, self.at = None, [], None
             if not payload:
                 if name is not None:
                     raise StreamError(StreamRule.SSE_MALFORMED, f"event '{name}' has no data line", offset=at)
-                continue
-            body = b"\n".join(payload)
-            if body.strip() == b"[DONE]":
-                return
-            yield _frame(body, name, at, count, notes)
-            count += 1
-            continue
+                return None
+            return name, b"\n".join(payload), at
         if line.startswith(b":"):
-            continue
-        if frame_at is None:
-            frame_at = offset
-        key, sep, value = line.partition(b":")
+            return None
+        if self.at is None:
+            self.at = offset
+        key, _, value = line.partition(b":")
         if value.startswith(b" "):
             value = value[1:]
         if key == b"data":
-            data.append(value)
+            self.data.append(value)
         elif key == b"event":
-            event_name = value.decode("utf-8", "replace")
-        elif key in (b"id", b"retry"):
-            continue
-        else:
+            self.name = value.decode("utf-8", "replace")
+        elif key not in (b"id", b"retry"):
             shown = line[:60].decode("utf-8", "replace")
             raise StreamError(
                 StreamRule.SSE_MALFORMED,
                 f"line {shown!r} is not an SSE field (expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
                 offset=offset,
             )
-    if frame_at is not None and data:
-        body = b"\n".join(data)
-        if body.strip() != b"[DONE]":
-            yield _frame(body, event_name, frame_at, count, notes)
-    elif frame_at is not None and event_name is not None:
-        raise StreamError(StreamRule.SSE_MALFORMED, f"event '{event_name}' has no data line", offset=frame_at)
+        return None
+
+    def end(self) -> _Frame | None:
+        """End of input: the frame still open, if it has data."""
+        if self.at is not None and self.data:
+            return self.name, b"\n".join(self.data), self.at
+        if self.at is not None and self.name is not None:
+            raise StreamError(StreamRule.SSE_MALFORMED, f"event '{self.name}' has no data line", offset=self.at)
+        return None
+
+
+#: Most bytes held waiting for a line end before a byte stream is read line by line instead (a line
+#: that long, or a stream that ends its lines with CR alone).
+_MAX_PENDING = 1 << 16
+
+
+def _scan(buf: bytes, base: int, framer: _Framer) -> Iterator[_Frame]:
+    """The frames ended in `buf` (bytes from offset `base` of the input, ending at a line end or at the
+    end of input): common frames whole where no frame is open, every other line through `framer`."""
+    find, match, search = buf.find, _FRAME.match, _EOL.search
+    pos, n = 0, len(buf)
+    while pos < n:
+        if framer.at is None:
+            m = match(buf, pos)
+            if m is not None and find(b"\r", pos, m.end()) < 0:
+                name, body = m.group(1, 2)
+                yield (None if name is None else name.decode("utf-8", "replace")), body, base + pos
+                pos = m.end()
+                continue
+        e = search(buf, pos)
+        if e is None:
+            line, nxt = buf[pos:], n
+        else:
+            j = e.start()
+            line = buf[pos:j]
+            nxt = j + 2 if buf[j] == 13 and buf[j + 1 : j + 2] == b"\n" else j + 1
+        got = framer.line(base + pos, line)
+        pos = nxt
+        if got is not None:
+            yield got
+
+
+def _frames(source: Any) -> Iterator[_Frame]:
+    """The frames of any `parse_sse` source. Bytes are cut after their last LF (no line and no CRLF
+    spans two cuts) and each cut is scanned; `str` lines, and a line longer than `_MAX_PENDING`, are
+    read line by line (`_frames_by_line`) from there on. Linear in the input however it is chunked."""
+    framer = _Framer()
+    if isinstance(source, bytes | bytearray | memoryview | str):
+        yield from _scan(_encode(source) if isinstance(source, str) else bytes(source), 0, framer)
+    else:
+        base = 0
+        pending: list[bytes] = []  # the bytes after the last LF so far
+        size = 0
+        pieces = _chunks(source)
+        for piece, is_line in pieces:
+            k = -1 if is_line or size > _MAX_PENDING else piece.rfind(b"\n")
+            if k < 0:
+                if not is_line and size <= _MAX_PENDING:
+                    pending.append(piece)
+                    size += len(piece)
+                    continue
+                rest = chain(((b"".join(pending), False),) if pending else (), ((piece, is_line),), pieces)
+                yield from _frames_by_line(rest, framer, base)
+                return
+            cut = b"".join((*pending, piece[: k + 1])) if pending else piece[: k + 1]
+            yield from _scan(cut, base, framer)
+            base += len(cut)
+            pending = [piece[k + 1 :]] if k + 1 < len(piece) else []
+            size = len(piece) - k - 1
+        if pending:
+            yield from _scan(b"".join(pending), base, framer)
+    got = framer.end()
+    if got is not None:
+        yield got
+
+
+def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base: int = 0) -> Iterator[_Frame]:
+    """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (and the open frame
+    at the end of input)."""
+    for offset, line in _lines_of(pieces):
+        got = framer.line(base + offset, line)
+        if got is not None:
+            yield got
+    got = framer.end()
+    if got is not None:
+        yield got
+
+
+def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0) -> Iterator[dict[str, Any]]:
+    """`parse_sse`; `notes` collects `event_name` findings instead of raising them, and `first` is
+    the index (among the events fed) of the first event, for those findings."""
+    return _events(_frames(source), notes, first)
+
+
+def _events(frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: int = 0) -> Iterator[dict[str, Any]]:
+    """The event dicts of `frames`, up to `data: [DONE]`."""
+    count = first
+    for name, body, at in frames:
+        if body.strip() == _DONE:
+            return
+        try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
+            value = loads(body, what="data")
+        except (ValueError, RecursionError):
+            value = None
+        if type(value) is dict and (name is None or name == value.get("type")):
+            yield value
+        else:
+            yield _frame(body, name, at, count, notes)
+        count += 1
 
 
 def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
@@ -174,8 +292,8 @@ def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[Strea
             index=index,
             offset=at,
         )
-    etype, seq = _peek(value)
-    if name is not None and name != etype:
+    if name is not None and name != value.get("type"):
+        etype, seq = _peek(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if notes is None:
             raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)

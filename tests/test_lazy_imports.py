@@ -1,0 +1,101 @@
+"""What `import replayable` and the command line load up front, and what loads on first use: every public
+name still resolves, and the parts a transcript of spec items never needs (the Agents API and streaming
+models, OpenAI's native item models, request and response bodies, interop, diff, schema export,
+jsonschema-rs, the worker pool) stay unloaded until they are used. Each check runs in a fresh
+interpreter, since this test process has long loaded everything."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import replayable
+
+#: Modules `import replayable` must not load: nothing in parsing and checking spec items needs them.
+NOT_AT_IMPORT = [
+    "replayable.agents",
+    "replayable.stream",
+    "replayable.request",
+    "replayable.response",
+    "replayable.interop",
+    "replayable.compare",
+    "replayable.schema",
+    "replayable.cli",
+    "replayable._generated.openai.web_search_call",
+    "replayable._generated.openai.common",
+    "jsonschema_rs",
+    "concurrent.futures.process",
+]
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules loaded in a fresh interpreter after running `code`."""
+    probe = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(json.loads(run.stdout.splitlines()[-1]))
+
+
+def test_every_public_name_resolves() -> None:
+    for name in replayable.__all__:
+        assert getattr(replayable, name) is not None, name
+    assert set(replayable.__all__) <= set(dir(replayable))
+
+
+def test_import_loads_only_the_core() -> None:
+    loaded = loaded_after("import replayable")
+    assert {"replayable.items", "replayable.replay"} <= loaded
+    assert not loaded & set(NOT_AT_IMPORT), sorted(loaded & set(NOT_AT_IMPORT))
+
+
+def test_parsing_and_checking_spec_items_loads_no_more() -> None:
+    loaded = loaded_after(
+        "import replayable as rp\n"
+        "items = rp.parse_items('[{\"type\": \"message\", \"role\": \"user\", \"content\": \"hi\"}]')\n"
+        "assert rp.check_transcript(items).ok"
+    )
+    assert not loaded & set(NOT_AT_IMPORT), sorted(loaded & set(NOT_AT_IMPORT))
+
+
+@pytest.mark.parametrize(
+    ("code", "module"),
+    [
+        ("replayable.stream.parse_sse", "replayable.stream"),
+        ("replayable.agents.check_event_log", "replayable.agents"),
+        ("replayable.Response", "replayable.response"),
+        ("replayable.CreateResponseBody", "replayable.request"),
+        ("replayable.json_schema", "replayable.schema"),
+        ("replayable.native.WebSearchCall", "replayable._generated.openai.web_search_call"),
+        (
+            "replayable.check_transcript([{'type': 'openai:web_search_call', 'id': 'ws', 'status': 'completed', "
+            "'action': {'type': 'search', 'query': 'q'}}])",
+            "replayable._generated.openai.web_search_call",
+        ),
+        ("replayable.gate({'type': 'function_call', 'call_id': 'c', 'name': 'f', 'arguments': '{}'}, {})", "jsonschema_rs"),
+    ],
+)
+def test_the_rest_loads_on_first_use(code: str, module: str) -> None:
+    assert module in loaded_after(f"import replayable, replayable.native\n{code}")
+
+
+def test_native_tables_load_on_first_lookup() -> None:
+    """OpenAI's typed items parse the same whether or not their models were loaded before."""
+    item = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}}
+    code = (
+        "import replayable as rp\n"
+        f"item = rp.parse_item({item!r}, provider='openai')\n"
+        "print(type(item).__name__, rp.dump_item(item))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split(" ", 1)[0] == "WebSearchCall"
+    assert "'type': 'web_search_call'" in run.stdout
+
+
+def test_a_one_file_check_loads_no_streaming_models(tmp_path: Path) -> None:
+    f = tmp_path / "t.jsonl"
+    f.write_text(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n")
+    loaded = loaded_after(f"from replayable.cli import main\nassert main(['check', {str(f)!r}]) == 0")
+    assert not loaded & {"replayable.stream", "replayable.agents", "replayable.request", "concurrent.futures.process"}
