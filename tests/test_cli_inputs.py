@@ -14,7 +14,7 @@ import pytest
 
 from replayable import batch, inputs
 from replayable.cli import main
-from replayable.inputs import Kind, read_input
+from replayable.inputs import InputError, Kind, read_input
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}
@@ -78,6 +78,15 @@ def test_jsonl_lines_split_only_at_newlines_never_at_u2028(tmp_path: Path) -> No
     f = write(tmp_path, "t.jsonl", json.dumps(msg, ensure_ascii=False).encode() + b"\n" + json.dumps(USER).encode())
     inp = read_input(f)
     assert inp.kind is Kind.JSONL and list(inp.values()) == [msg, USER]
+
+
+def test_values_of_a_one_line_file_is_its_document_never_nothing(tmp_path: Path) -> None:
+    inp = read_input(write(tmp_path, "one.jsonl", json.dumps(USER).encode() + b"\n"))
+    assert inp.kind is Kind.JSON and list(inp.values()) == [USER]
+    with pytest.raises(InputError):
+        list(inp.batches())
+    with pytest.raises(InputError):
+        list(read_input(write(tmp_path, "x.sse", b"data: {}\n\n")).values())
 
 
 @pytest.mark.parametrize(

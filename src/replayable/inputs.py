@@ -168,8 +168,12 @@ class Input:
         return out
 
     def values(self) -> Iterator[Any]:
-        """The JSONL values one at a time (memory holds one line). Raises `InputError` naming the line
-        that is not JSON or longer than the limit."""
+        """The JSONL values one at a time (memory holds one line); for a JSON document, the document as
+        the one value. Raises `InputError` naming the line that is not JSON or longer than the limit, or
+        for an SSE capture."""
+        if self.kind is not Kind.JSONL:
+            yield self.value()  # never nothing: a one-line file is a document, not an empty JSONL
+            return
         for _, value in self._sized_values():
             yield value
 
@@ -179,6 +183,8 @@ class Input:
         and one line. Each value is read exactly as
         `values()` reads it, with the same errors; with it comes the set of positions in the batch whose
         value nests deeper than an item may (`MAX_ITEM_DEPTH` levels): valid JSON, but not an item."""
+        if self.kind is not Kind.JSONL:
+            raise InputError(f"{self.name} is not JSONL: read it with value()")
         lines = BATCH_LINES if lines is None else lines
         size = BATCH_BYTES if size is None else size
         batch: list[tuple[int, bytes, bool]] = []
