@@ -68,7 +68,6 @@ _BOM = "\ufeff"
 _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SCALARS = (str, int, float, bool, type(None))
 # The shape of a JSON text as far as numbers go: digits to '0', exponent markers to 'e', '.' kept, the
 # bytes a number can follow (`:`, `,`, `[`, whitespace) to ':', signs dropped, every other byte to 'x'.
 # A number that overflows to infinity needs an exponent of three digits or more (`:0e000`, `:00.0e000`
@@ -136,6 +135,16 @@ def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
     return data[3:] if data[:3] == _BOM_BYTES else data
 
 
+def _read(raw: bytes) -> Any:
+    """jiter with the strict reader's settings (raises its `ValueError`; `loads` says which rule)."""
+    return _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
+
+
+def _may_be_too_deep(raw: bytes, max_depth: int) -> bool:
+    """Could the JSON text nest deeper than `max_depth`? (A cheap, sound filter: False means no.)"""
+    return len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth
+
+
 def may_overflow(data: bytes) -> bool:
     """Could a number in the JSON text read as infinity? (A cheap, sound filter: False means no.)"""
     if len(data) < 5:
@@ -179,7 +188,7 @@ def loads(
     else:
         raise JSONError("not_json", f"{what} must be str or bytes, got {type(data).__name__}")
     try:
-        value = _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
+        value = _read(raw)
     except ValueError as exc:
         msg = str(exc)
         reason = _reason(msg)
@@ -198,9 +207,7 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
-    if (max_depth < READER_DEPTH and len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth) or (
-        may_overflow(raw)
-    ):
+    if (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)) or may_overflow(raw):
         why = _why_not(value, max_depth, count_values)
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
@@ -480,10 +487,10 @@ def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[
         return None
     out = []
     for raw in lines:
-        if len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth:
+        if _may_be_too_deep(raw, max_depth):
             return None
         try:
-            out.append(_from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys"))
+            out.append(_read(raw))
         except ValueError:
             return None
     return out

@@ -244,25 +244,10 @@ class StreamAssembler:
     def _feed_read(self, events: Iterable[dict[str, Any]]) -> Iterator[OutputItem]:
         """Feed events the strict reader has just read (`_parse_sse`: JSON objects, nothing else holds
         them), yielding the items each finishes; the same as `feed` without checking them again."""
-        apply, provider, handlers, validate = self._apply, self.provider, _SPEC_HANDLERS, _light_validate
+        apply, provider = self._apply, self.provider
         for raw in events:
             try:
-                etype = raw.get("type")
-                seq = raw.get("sequence_number")
-                last = self._last_seq
-                handler = handlers.get(etype) if type(etype) is str else None  # (a list is unhashable)
-                if handler is not None and type(seq) is int and last is not None and seq > last and self.status is None:
-                    # `_apply` for a spec event inside a response, in order, in short
-                    self._etype, self._seq, self._last_seq = etype, seq, seq
-                    try:
-                        validate(raw)  # its spec model, picked by `type` in one pydantic-core call
-                    except ValidationError as exc:
-                        valid = self._schema_finding(exc, raw)
-                    else:
-                        valid = True
-                    found = handler(self, raw, provider) if valid else []
-                else:
-                    found = apply(raw, provider)
+                found = apply(raw, provider)
             finally:
                 self._count += 1
             if found:
