@@ -517,11 +517,9 @@ def _model_views(items: list[Any], side: Side | None) -> list[_View] | None:
     """The views of a list of parsed models, or None when one item is not a model (or is an output-form call
     that must be re-read in its input form, `side=None`)."""
     views: list[_View] = []
-    append, kinds = views.append, _KINDS
+    append = views.append
     for item in items:
-        kind = kinds.get(type(item))
-        if kind is None:
-            kind = _kind(type(item))
+        kind = _kind(type(item))
         if kind == 0 or (kind == 3 and side is None):
             return None
         append(_model_view(item, kind == 2))
@@ -758,7 +756,6 @@ def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -
 
 
 _BARRIERS = frozenset({"message", "compaction", "item_reference"})
-_CALLS = dict(by_call_type)  # plain dicts: looked up for every item, and a mappingproxy is slower
 #: Item type -> (its call family, True for the call and False for the output): one lookup per item.
 _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
     **{t: (f, False) for t, f in by_output_type.items()},
@@ -1038,7 +1035,7 @@ class _Rules:
 
     def _close(self, i: int) -> None:
         for (ctype, key), j in sorted(self.open_calls.items(), key=lambda kv: kv[1]):
-            fam = _CALLS[ctype]
+            fam = by_call_type[ctype]
             self.add(
                 j,
                 ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
@@ -1053,7 +1050,7 @@ class _Rules:
         if pending_ok:
             return [j for _, j in trailing]
         for (ctype, key), j in trailing:
-            fam = _CALLS[ctype]
+            fam = by_call_type[ctype]
             self.add(
                 j,
                 ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT,
