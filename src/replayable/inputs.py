@@ -116,7 +116,7 @@ def loads(data: bytes, where: str, *, first: bool = True) -> Any:
         if exc.reason == "invalid_utf8":
             raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
         if exc.reason == "not_json":
-            raise InputError(f"{where} is not valid JSON: {exc.detail}") from None
+            raise InputError(f"{where} is not valid JSON: {exc.detail.removeprefix('not valid JSON: ')}") from None
         raise InputError(f"{exc} (the input is refused)") from None
 
 

@@ -205,11 +205,13 @@ class StreamAssembler:
         checked again as a Python value (`benchmarks/bench_stream.py`). A generator: iterate it to the end
         (`for item in asm.feed_sse(...)`, or `list(...)` just to feed), then call `close()`.
 
-        Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`, in either mode), and
-        as `feed` does in strict mode; an `event:` name that differs from the body's `type` raises
-        `event_name` in strict mode and is a finding in `warnings` in lenient mode.
+        Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`) and as `feed` does, in
+        strict mode; in lenient mode a `data:` body that is not a JSON object is a finding, as for `feed`,
+        and an `event:` name that differs from the body's `type` is a finding in `warnings`.
         """
-        yield from self._feed_read(_parse_sse(source, None if self.strict else self.warnings, first=self._count))
+        lenient = not self.strict
+        events = _parse_sse(source, self.warnings if lenient else None, first=self._count, keep_bad=lenient)
+        yield from self._feed_read(events)
 
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
@@ -241,13 +243,13 @@ class StreamAssembler:
             return []
         return self._apply(raw, "openai" if sdk else self.provider)
 
-    def _feed_read(self, events: Iterable[dict[str, Any]]) -> Iterator[OutputItem]:
+    def _feed_read(self, events: Iterable[Any]) -> Iterator[OutputItem]:
         """Feed events the strict reader has just read (`_parse_sse`: JSON objects, nothing else holds
         them), yielding the items each finishes; the same as `feed` without checking them again."""
         apply, provider = self._apply, self.provider
         for raw in events:
-            try:
-                found = apply(raw, provider)
+            try:  # a body that is not a JSON object (lenient mode only) is read, and reported, by `feed`
+                found = apply(raw, provider) if type(raw) is dict else self._feed(raw)
             finally:
                 self._count += 1
             if found:

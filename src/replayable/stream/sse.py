@@ -257,13 +257,19 @@ def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base:
         yield got
 
 
-def _parse_sse(source: Any, notes: list[StreamWarning] | None, *, first: int = 0) -> Iterator[dict[str, Any]]:
+def _parse_sse(
+    source: Any, notes: list[StreamWarning] | None, *, first: int = 0, keep_bad: bool = False
+) -> Iterator[Any]:
     """`parse_sse`; `notes` collects `event_name` findings instead of raising them, and `first` is
-    the index (among the events fed) of the first event, for those findings."""
-    return _events(_frames(source), notes, first)
+    the index (among the events fed) of the first event, for those findings. With `keep_bad`, a `data:`
+    body that is not a JSON object is yielded as its bytes instead of raising `sse_malformed`, for a
+    lenient reader to record as a finding."""
+    return _events(_frames(source), notes, first, keep_bad)
 
 
-def _events(frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: int = 0) -> Iterator[dict[str, Any]]:
+def _events(
+    frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: int = 0, keep_bad: bool = False
+) -> Iterator[Any]:
     """The event dicts of `frames`, up to `data: [DONE]`."""
     count = first
     for name, body, at in frames:
@@ -275,6 +281,8 @@ def _events(frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: 
             value = None
         if type(value) is dict and (name is None or name == value.get("type")):
             yield value
+        elif keep_bad and type(value) is not dict:
+            yield body
         else:
             yield _frame(body, name, at, count, notes)
         count += 1
