@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
+from .errors import ReplayableError, ReplayError
 from .items import (
     AssistantMessageParam,
     Compaction,
@@ -183,7 +184,9 @@ __all__ = [
     "Reasoning",
     "ReasoningConfigParam",
     "ReasoningParam",
+    "ReplayError",
     "ReplayReport",
+    "ReplayableError",
     "Response",
     "SchemaError",
     "SchemaFailure",

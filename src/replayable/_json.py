@@ -40,6 +40,8 @@ from typing import Any
 import jiter
 from pydantic import BaseModel
 
+from .errors import ReplayableError
+
 __all__ = [
     "MAX_INT_DIGITS",
     "MAX_ITEM_DEPTH",
@@ -88,7 +90,7 @@ _AFTER = ord(":")
 _LONG_RUN = b"0" * 210
 
 
-class JSONError(ValueError):
+class JSONError(ReplayableError):
     """A JSON text or value breaks a strict-JSON rule. `.reason` is one of `not_json`,
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
     `too_deep`; `str(error)` says where (a line and column for texts)."""

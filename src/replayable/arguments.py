@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urldefrag, urljoin
 
 from ._json import JSONError, loads
+from .errors import ReplayableError
 
 __all__ = [
     "KNOWN_METASCHEMAS",
@@ -42,7 +43,7 @@ CACHE_SIZE = 512
 
 
 
-class ArgumentsError(ValueError):
+class ArgumentsError(ReplayableError):
     """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
     `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (`replayable._json`)."""
 
@@ -51,7 +52,7 @@ class ArgumentsError(ValueError):
         super().__init__(message)
 
 
-class SchemaError(ValueError):
+class SchemaError(ReplayableError):
     """The tool's JSON Schema itself cannot be used: it is not a JSON Schema (or a tool shape the
     library knows), refers outside itself (`$ref`/`$schema` to a URL or file), or is not valid."""
 

@@ -34,6 +34,7 @@ from enum import StrEnum
 from typing import IO, Any
 
 from . import _json
+from .errors import ReplayableError
 from .replay import Violation, ViolationCode, check_tool
 from .tools import tool_index
 
@@ -73,7 +74,7 @@ BATCH_LINES = 4096
 BATCH_BYTES = 4 * 1024 * 1024
 
 
-class InputError(ValueError):
+class InputError(ReplayableError):
     """Input that cannot be read as anything the command understands (exit status 2). The message is
     one line naming the input (and the line, for JSONL)."""
 

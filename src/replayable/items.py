@@ -48,6 +48,7 @@ from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, printable, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
+from .errors import ReplayableError
 from .native import INPUT_TYPES, OUTPUT_TYPES
 
 __all__ = [
@@ -200,7 +201,7 @@ _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
 _OPENAI_CONTEXT = {"provider": "openai"}
 
 
-class ItemError(ValueError):
+class ItemError(ReplayableError):
     """Raised when items do not parse.
 
     `.errors` is a list of dicts, one per problem, each with `loc` (a tuple that starts with the item's
@@ -243,6 +244,11 @@ _SCALAR_BRANCHES: dict[str, type | tuple[type, ...]] = {
 }
 
 
+def _is_known_type(value: Any) -> bool:
+    """Is `value` the name of a spec item or part type? False for anything that is not a string."""
+    return isinstance(value, str) and value in _KNOWN_TYPES
+
+
 def _branch_relevant(branch: str, value: Any) -> bool:
     """Is the union branch `branch` the one that speaks for `value`? Keeps one precise error per problem."""
     t = value.get("type", None) if isinstance(value, Mapping) else None
@@ -276,7 +282,7 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
                 if seg == value.get("type"):
                     continue  # the tag of a nested tagged union (a content part's type), not a field
                 if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a plain union's branch
-                    if value.get("type") not in _KNOWN_TYPES:
+                    if not _is_known_type(value.get("type")):
                         keep = False  # a spec model's errors do not speak for an extension type
                         break
                     continue

@@ -39,10 +39,11 @@ from replayable._generated.agents.unknown_required_action import UnknownRequired
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._json import printable
+from replayable.errors import ReplayableError
 from replayable.items import ItemError, plain_json
 
 
-class ToolResultError(ValueError):
+class ToolResultError(ReplayableError):
     """A tool result (or an answer to an approval request) that must not be sent.
 
     `.reason` is one of `malformed` (breaks the tool-result rule or does not parse), `unknown_call` (no

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from replayable._json import printable
+from replayable.errors import ReplayableError
 
 __all__ = ["StreamError", "StreamRule", "StreamWarning"]
 
@@ -89,7 +90,7 @@ class StreamWarning:
         }
 
 
-class StreamError(ValueError):
+class StreamError(ReplayableError):
     """A stream breaks a rule: `.rule` (`StreamRule`), `.sequence_number` of the offending event (None
     when it had none), `.index` (its position among the events fed), `.event_type`, `.offset` (byte
     offset of the SSE frame, for `parse_sse` errors) and `.message`. `str()` names them all."""
