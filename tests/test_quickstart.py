@@ -1,5 +1,6 @@
-"""The quickstart (tests/typing/quickstart.py, the README's first example) type-checks under
-`mypy --strict` and runs: typed request -> dump -> whole Response -> gate -> next request."""
+"""The seed loop as a typed program (tests/typing/quickstart.py) type-checks under `mypy --strict` and
+runs: typed request -> dump -> whole strict Open Responses Response -> gate -> next request. The
+README's own Quickstart, as written, is run and type-checked by tests/test_readme.py."""
 
 from __future__ import annotations
 
