@@ -310,3 +310,69 @@ def test_any_session_is_wrapped_and_the_sdks_wrapper_is_passed_on() -> None:
     assert asyncio.run(session.pop_item())["role"] == "assistant"
     asyncio.run(session.clear_session())
     assert inner.items == []
+
+
+# --- openai-agents over the openai SDK hooks ------------------------------------------------------------
+
+
+def responses_model(replies: list[list[dict[str, Any]]], sent: list[Any]) -> Any:
+    """openai-agents' real Responses model on an `AsyncOpenAI` whose http client has the replayable hooks;
+    a MockTransport answers with `replies` in turn and keeps each body it received in `sent`."""
+    import httpx2
+    import openai
+    from agents import OpenAIResponsesModel
+
+    from replayable.integrations.openai import async_event_hooks
+
+    async def reply(request: Any) -> Any:
+        sent.append(json.loads(request.content))
+        output = replies[len(sent) - 1]
+        usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}
+        usage |= {"input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}
+        body = {"id": f"resp_{len(sent)}", "object": "response", "created_at": 1, "status": "completed"}
+        body |= {"model": "gpt-4o", "output": output, "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+        return httpx2.Response(200, json=body | {"usage": usage})
+
+    http = openai.DefaultAsyncHttpxClient(transport=httpx2.MockTransport(reply), event_hooks=async_event_hooks())
+    client = openai.AsyncOpenAI(api_key="test", base_url="http://127.0.0.1:8000/v1", http_client=http)
+    return OpenAIResponsesModel(model="gpt-4o", openai_client=client)
+
+
+def responses_call(arguments: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "c1",
+        "name": "add",
+        "arguments": arguments,
+        "status": "completed",
+    }
+
+
+DONE = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "3", "annotations": []}],
+}
+
+
+def test_an_agent_on_the_responses_model_sends_its_history_through_the_hooks() -> None:
+    calc, sent = Calculator(), []
+    model = responses_model([[responses_call('{"a": 1, "b": 2}')], [DONE]], sent)
+    assert run(Agent(name="calc", model=model, tools=[calc.tool]), "add").final_output == "3"
+    assert calc.ran == [(1, 2)] and len(sent) == 2
+    assert [i.get("type") for i in sent[1]["input"]] == [None, "function_call", "function_call_output"]
+
+
+def test_the_hooks_refuse_a_history_holding_arguments_that_are_not_strict_json() -> None:
+    """The library's verdict on a call whose arguments are not strict JSON holds in the hooks even when
+    the call was answered (here by replay_guardrail's refusal): the next request is not sent. Such
+    histories are the SDK's own: CheckedSession leaves these findings out (SETTLED_BY_THE_SDK)."""
+    calc, sent = Calculator(), []
+    model = responses_model([[responses_call('{"a": 1, "a": 2, "b": 2}')], [DONE]], sent)
+    with pytest.raises(rp.ReplayError) as info:
+        run(Agent(name="calc", model=model, tools=[calc.tool]), "add")
+    assert [(v.index, v.code) for v in info.value.report.violations] == [(1, "arguments_parse")]
+    assert calc.ran == [] and len(sent) == 1
