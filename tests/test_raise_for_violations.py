@@ -16,6 +16,7 @@ FIX = Path(__file__).parent / "fixtures"
 S22 = json.loads((FIX / "agents" / "S22.json").read_text())["events"]
 REQ, RESULT, WRONG_CALL = S22[0], S22[1], S22[2]
 CARD_SCHEMA = json.loads((FIX / "doors" / "card_schema.json").read_text())
+S20 = json.loads((FIX / "agents" / "S20.json").read_text())
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "add", "arguments": '{"a": 1}', "status": "completed"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "2"}
@@ -137,3 +138,14 @@ def test_gate_result() -> None:
     text = str(raised(bad))
     assert "arguments_schema: /a (type):" in text and "arguments_schema: /b (additionalProperties):" in text
     assert "status:" in str(raised(rp.gate(dict(CALL, status="incomplete"), ADD)))
+
+
+def test_argument_check() -> None:
+    good = {**S20["required_action"], "arguments": {"order_id": "A-1042", "include_lines": True}}
+    ok = A.check_arguments(good, S20["tool"])
+    assert ok.ok is ok.execute is True and ok.raise_for_violations() is ok
+    bad = A.check_arguments(S20["required_action"], S20["tool"])
+    assert bad.ok is bad.execute is False
+    text = str(raised(bad))
+    for f in bad.failures:
+        assert f"{f.path or '/'} ({f.keyword}): {f.message}" in text

@@ -11,7 +11,7 @@ Every exception that `replayable` raises on bad data derives from `ReplayableErr
   transcript is not safe to send; it carries the report.
 
 `Verdict` is the base of every report with an `ok` verdict (`TranscriptReport`, `ReplayReport`,
-`StreamReport`, `AgentsReport`, `SessionChain`, `CardCheck`, `GateResult`): it gives them
+`StreamReport`, `AgentsReport`, `ArgumentCheck`, `SessionChain`, `CardCheck`, `GateResult`): it gives them
 `raise_for_violations()`, like `httpx.Response.raise_for_status()`.
 
 This module imports nothing from the rest of the library, so every layer may import it.
