@@ -162,6 +162,9 @@ def test_check_tool_call_reads_the_tools_own_schema() -> None:
     bad = check_tool_call(tool, '{"a": 1}')
     assert bad.reason == "arguments_schema" and [(f.path, f.keyword) for f in bad.failures] == [("/b", "required")]
     assert check_tool_call(tool, '{"a": 1, "b": 2}', status="in_progress").reason == "status"
+    # the tool's name plays no part (the SDK matched the call to the tool by it)
+    named = type("Tool", (), {"name": "orders.lookup v2" + "x" * 80, "params_json_schema": tool.params_json_schema})
+    assert check_tool_call(named, '{"a": 1, "b": 2}').ok
 
 
 # --- CheckedSession ------------------------------------------------------------------------------------

@@ -94,18 +94,20 @@ def check_tool_call(tool: Any, arguments: Any, *, status: Any = None) -> GateRes
     `params_json_schema`): `arguments` is the JSON text the model sent; `status` the call's status when
     the model gave one (`None`, what Chat Completions-backed models give, counts as completed).
 
-    The call is checked as the completed `function_call` `{type, call_id, name, arguments, status}` by
-    `replayable.gate` against `{type: "function", name, parameters: tool.params_json_schema}`. Returns
-    the `GateResult`; raises `SchemaError` when the tool's schema is unusable.
+    The call is checked by `replayable.gate` as a `function_call` `{type, call_id, name, arguments,
+    status}` against `{type: "function", name, parameters: tool.params_json_schema}`, with a neutral
+    `call_id` and `name`: the SDK has already matched the call to this tool by name, and neither plays a
+    part in whether the arguments may run. Returns the `GateResult`; raises `SchemaError` when the tool's
+    schema is unusable.
     """
     call = {
         "type": "function_call",
-        "call_id": "call",  # the SDK's call id plays no part in whether the arguments may run
-        "name": tool.name,
+        "call_id": "call",
+        "name": "tool",
         "arguments": arguments,
         "status": "completed" if status is None else status,
     }
-    return gate(call, {"type": "function", "name": tool.name, "parameters": tool.params_json_schema})
+    return gate(call, {"type": "function", "name": "tool", "parameters": tool.params_json_schema})
 
 
 def _rejection(name: str, why: str) -> str:
