@@ -303,8 +303,11 @@ class MemorySession:
 
 
 def test_any_session_is_wrapped_and_the_sdks_wrapper_is_passed_on() -> None:
+    from agents.memory import Session
+
     inner = MemorySession()
     session = CheckedSession(inner)
+    assert isinstance(session, Session) and isinstance(CheckedSession(SQLiteSession("p")), Session)
     assert session.session_id == "mem"
     model = ScriptedModel([[chat_message("hello")]])
     run(Agent(name="a", model=model), "hi", session)
