@@ -29,7 +29,17 @@ NOT_AT_IMPORT = [
     "replayable._generated.openai.common",
     "jsonschema_rs",
     "concurrent.futures.process",
+    "replayable.integrations",
+    "replayable.testing",
+    # the SDKs the integrations glue to: never imported by `import replayable`
+    "openai",
+    "agents",
+    "httpx",
+    "httpx2",
 ]
+
+#: The SDK packages (and their http clients) the integration modules must not import on their own.
+SDKS = {"openai", "agents", "httpx", "httpx2"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -99,3 +109,23 @@ def test_a_one_file_check_loads_no_streaming_models(tmp_path: Path) -> None:
     f.write_text(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n")
     loaded = loaded_after(f"from replayable.cli import main\nassert main(['check', {str(f)!r}]) == 0")
     assert not loaded & {"replayable.stream", "replayable.agents", "replayable.request", "concurrent.futures.process"}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import replayable.integrations",
+        "from replayable.integrations.openai import event_hooks, async_event_hooks\n"
+        "hooks = event_hooks(), async_event_hooks()",
+        "from replayable.integrations.agents import CheckedSession, check_tool_call",
+        "from replayable.testing import assert_replay_safe\nassert_replay_safe([])",
+    ],
+)
+def test_the_integrations_import_no_sdk_until_used(code: str) -> None:
+    assert not loaded_after(code) & SDKS, sorted(loaded_after(code) & SDKS)
+
+
+def test_the_agents_guardrail_imports_openai_agents_on_first_use() -> None:
+    pytest.importorskip("agents", reason="openai-agents (the test extra) is not installed")
+    loaded = loaded_after("from replayable.integrations.agents import replay_guardrail")
+    assert "agents" in loaded

@@ -107,3 +107,19 @@ def test_python_version_is_supported() -> None:
     requires = metadata.metadata("replayable")["Requires-Python"]
     assert Version(f"{sys.version_info.major}.{sys.version_info.minor}") >= Version("3.11")
     assert requires == ">=3.11"
+
+
+@needs_checkout
+def test_the_integration_extras_and_a_base_install_without_the_sdks() -> None:
+    """`replayable[openai]` and `replayable[agents]` bring the SDKs `replayable.integrations` plugs into;
+    the base install stays pydantic, jsonschema-rs and jiter (issue 23)."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        base = {Requirement(r).name for r in tomllib.load(f)["project"]["dependencies"]}
+    assert base == {"pydantic", "jsonschema-rs", "jiter"}
+    extras = _extras()
+    assert [r.name for r in extras["openai"]] == ["openai"]
+    assert [r.name for r in extras["agents"]] == ["openai-agents"]
+    (agents_test,) = [r for r in extras["test"] if r.name == "openai-agents"]
+    (agents_extra,) = extras["agents"]
+    installed = metadata.version("openai-agents")
+    assert agents_test.specifier.contains(installed) and agents_extra.specifier.contains(installed)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
+from .errors import Verdict
 from .items import ItemError, plain_json
 from .tools import read_tool
 
@@ -36,7 +37,7 @@ __all__ = ["CardCheck", "check_card"]
 
 
 @dataclass(frozen=True, slots=True)
-class CardCheck:
+class CardCheck(Verdict):
     """The verdict of `check_card` (read-only).
 
     `ok` is true when the final answer parsed as strict JSON and passes the card schema. `card` is the
@@ -59,6 +60,11 @@ class CardCheck:
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def violation_lines(self) -> list[str]:
+        """One line per failure (`path (keyword): message`), as `ReplayError` prints them."""
+        where = "no message" if self.index is None else f"item {self.index}"
+        return [f"{where}: {f.path or '/'} ({f.keyword}): {f.message}" for f in self.failures]
 
 
 def _items(items: Any) -> list[Mapping[str, Any]]:

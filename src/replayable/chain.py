@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .errors import Verdict
 from .items import ItemError, plain_json
 
 __all__ = ["Link", "LinkKind", "SessionChain", "link_chain"]
@@ -82,7 +83,7 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionChain:
+class SessionChain(Verdict):
     """The result of `link_chain`.
 
     `session_id` is the first session id seen (`None` if none). `links` are the sound links in event
@@ -105,6 +106,10 @@ class SessionChain:
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def violation_lines(self) -> list[str]:
+        """One line per broken link (`event N: kind: problem`), as `ReplayError` prints them."""
+        return [f"event {x.event}: {x.kind} {x.id!r}: {x.problem}" for x in self.broken]
 
     def as_dict(self) -> dict[str, Any]:
         """`{session_id, ok, links, pending, broken}` as JSON-ready values (what `replayable check

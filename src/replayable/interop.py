@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
 from .continuation import body_items
+from .errors import Verdict
 from .items import (
     Compaction,
     CompactionParam,
@@ -478,7 +479,7 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayReport:
+class ReplayReport(Verdict):
     """What `prepare_replay` did.
 
     `dropped` lists `(input index, reason)` for each item left out; `changed` lists `(input index, what)`
@@ -498,6 +499,10 @@ class ReplayReport:
     @property
     def ok(self) -> bool:
         return self.check.ok
+
+    def violation_lines(self) -> list[str]:
+        """The violations of `check`, as `ReplayError` prints them."""
+        return self.check.violation_lines()
 
 
 def _strip_file_ids(content: Any) -> tuple[Any, int]:

@@ -39,6 +39,7 @@ from .arguments import (
     validator_failures,
 )
 from .continuation import unwrap
+from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
@@ -88,7 +89,7 @@ class GateReason(StrEnum):
 
 
 @dataclass(slots=True, eq=True)
-class GateResult:
+class GateResult(Verdict):
     """The verdict of `gate` (treat it as read-only).
 
     `reason` is a `GateReason`; `ok` is true only for `GateReason.OK`, the one verdict that allows
@@ -118,6 +119,13 @@ class GateResult:
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def violation_lines(self) -> list[str]:
+        """The refusal as one line per failure (`reason: path (keyword): message`), or `reason: message`,
+        as `ReplayError` prints it (`gate(...).raise_for_violations()`)."""
+        if self.failures:
+            return [f"{self.reason}: {f.path or '/'} ({f.keyword}): {f.message}" for f in self.failures]
+        return [f"{self.reason}: {self.detail}" if self.detail else str(self.reason)]
 
 
 def _field(item: Any, name: str) -> Any:
@@ -367,7 +375,7 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
-class TranscriptReport:
+class TranscriptReport(Verdict):
     """The result of `check_transcript`.
 
     `ok` is true when nothing is violated (pending calls allowed with `pending_ok=True` do not count);
@@ -375,6 +383,7 @@ class TranscriptReport:
     still waiting for their output (only with `pending_ok=True`); `items` holds each parsed item, or
     `None` where an item did not parse; `external` lists the `function_call_output`s of a continuation
     request (one with `previous_response_id`, checked without `previous=`) whose calls are outside it.
+    `raise_for_violations()` returns the report when ok and raises `ReplayError(report)` otherwise.
     """
 
     violations: tuple[Violation, ...]

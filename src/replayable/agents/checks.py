@@ -17,6 +17,7 @@ from replayable._generated.agents.function_tool_resource import FunctionToolReso
 from replayable._generated.agents.function_tool_snapshot import FunctionToolSnapshot
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
+from replayable.errors import Verdict
 from replayable.items import ItemError
 from replayable.tools import read_tool
 
@@ -36,7 +37,7 @@ from .report import AgentsReport, AgentsViolation, AgentsViolationCode
 
 
 @dataclass(frozen=True, slots=True)
-class ArgumentCheck:
+class ArgumentCheck(Verdict):
     """The result of `check_arguments`.
 
     `execute` (also `passed`) is true only when the action's name matches the tool and its arguments
@@ -60,6 +61,15 @@ class ArgumentCheck:
     def passed(self) -> bool:
         """Same as `execute`."""
         return not self.failures
+
+    @property
+    def ok(self) -> bool:
+        """Same as `execute` (the verdict `raise_for_violations()` reads)."""
+        return not self.failures
+
+    def violation_lines(self) -> list[str]:
+        """One line per failure (`path (keyword): message`), as `ReplayError` prints them."""
+        return [f"{f.path or '/'} ({f.keyword}): {f.message}" for f in self.failures]
 
     def error_message(self) -> str:
         """A readable message naming each failing path and rule (empty when the check passed)."""

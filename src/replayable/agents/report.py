@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from replayable._json import printable
+from replayable.errors import Verdict
 from replayable.reports import count
 
 
@@ -56,7 +57,7 @@ class AgentsViolation:
 
 
 @dataclass(frozen=True, slots=True)
-class AgentsReport:
+class AgentsReport(Verdict):
     """The result of `check_event_log`.
 
     `violations` in log order; `refused`, the required calls that `check_arguments` refused
@@ -85,6 +86,15 @@ class AgentsReport:
     @property
     def ok(self) -> bool:
         return not self.violations and not self.nothing_recognised
+
+    def violation_lines(self) -> list[str]:
+        """One line per violation (`event N: code: message`), as `ReplayError` prints them."""
+        lines = [
+            f"{'log' if v.index is None else f'event {v.index}'}: {v.code}: {v.message}" for v in self.violations
+        ]
+        if self.nothing_recognised:
+            lines.append(f"log: nothing was recognised as an Agents API event ({count(self.events, 'value')})")
+        return lines
 
 
 def _pending_dict(index: int, action: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from replayable.errors import Verdict
 from replayable.items import OutputItem, Provider
 from replayable.replay import TranscriptReport, check_transcript
 
@@ -18,7 +19,7 @@ __all__ = ["StreamReport", "check_stream", "is_event_list"]
 
 
 @dataclass(frozen=True, slots=True)
-class StreamReport:
+class StreamReport(Verdict):
     """The result of `check_stream`: `findings` (every stream rule finding, `StreamWarning`s, notes
     included), `transcript` (the `TranscriptReport` of the assembled items, read as output items with
     pending calls allowed), `items` (the finished items), `events` (how many were read), `status`
@@ -33,6 +34,16 @@ class StreamReport:
     @property
     def ok(self) -> bool:
         return self.transcript.ok and not any(f.violation for f in self.findings)
+
+    def violation_lines(self) -> list[str]:
+        """Each stream rule broken (`event N: rule: message`), then each replay rule broken by the
+        assembled items, as `ReplayError` prints them."""
+        events = [
+            f"{'stream' if f.index is None else f'event {f.index}'}: {f.rule}: {f.message}"
+            for f in self.findings
+            if f.violation
+        ]
+        return [*events, *self.transcript.violation_lines()]
 
 
 def is_event_list(value: Any) -> bool:

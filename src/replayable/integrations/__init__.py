@@ -1,0 +1,10 @@
+"""Checking where apps already work: glue for the SDKs they use.
+
+- `replayable.integrations.openai`: `event_hooks()` / `async_event_hooks()` for the `openai` SDK's http
+  client (`openai.DefaultHttpxClient(event_hooks=...)`): every `POST .../responses` body is checked before
+  it is sent.
+- `replayable.integrations.agents`: `replay_guardrail`, an openai-agents tool input guardrail, and
+  `CheckedSession`, a session wrapper that refuses to store an unsafe history.
+
+Importing this package imports no SDK; each module imports its SDK only when it is used.
+"""

@@ -1,0 +1,62 @@
+"""Test helpers for apps that store or build transcripts: `assert_replay_safe`.
+
+```python
+from replayable.testing import assert_replay_safe
+
+def test_stored_history_is_replay_safe():
+    assert_replay_safe(load_history("user-42"), provider="openai")
+```
+
+A failing assertion names each violation's item index and code, one per line, in pytest's report.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from .errors import ReplayError
+from .replay import TranscriptReport, check_transcript
+
+__all__ = ["assert_replay_safe"]
+
+
+def _read_text(data: str | bytes | bytearray, what: str) -> Any:
+    """One JSON value (an array of items, a body, a response) or, failing that, JSONL (a list)."""
+    try:
+        return loads(data, what=what, max_depth=READER_DEPTH)
+    except JSONError as first:
+        lines = data.splitlines() if isinstance(data, str) else bytes(data).splitlines()
+        if sum(1 for line in lines if line.strip()) < 2:
+            raise first from None
+        return [value for _, value in iter_jsonl(data, what=f"{what} line")]
+
+
+def assert_replay_safe(data: Any, **kw: Any) -> TranscriptReport:
+    """Assert that `data` is safe to replay: `check_transcript(data, **kw)` finds no violation.
+
+    `data` is anything `check_transcript` takes (a list of items as dicts, our models or `openai` SDK
+    objects, a request body, a Response), JSON text or bytes of one of those, JSONL text, or a path
+    (`os.PathLike`) to a file holding such text. `kw` go to `check_transcript` (`provider="openai"`,
+    `tools=`, `target=`, `pending_ok=True`, ...).
+
+    Returns the report when it is ok. Raises `AssertionError` otherwise, listing each violation as
+    `item N: code: message` (and text that is not strict JSON as one line saying why). Bad arguments
+    (`side="sideways"`, `data=None`) raise the `ValueError` `check_transcript` raises.
+    """
+    __tracebackhide__ = True  # pytest shows the caller's line, not this helper's
+    what = "data"
+    if isinstance(data, os.PathLike):
+        what = os.fspath(data)
+        with open(data, "rb") as f:
+            data = f.read()
+    if isinstance(data, str | bytes | bytearray):
+        try:
+            data = _read_text(data, what)
+        except JSONError as exc:
+            raise AssertionError(f"not replay-safe: {exc}") from None
+    report = check_transcript(data, **kw)
+    if not report.ok:
+        raise AssertionError(str(ReplayError(report))) from None
+    return report
