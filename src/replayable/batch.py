@@ -39,6 +39,7 @@ from .inputs import (
     Input,
     InputError,
     Kind,
+    check_depth,
     find_files,
     is_item_stream,
     lint_tools,
@@ -168,8 +169,8 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
     same items, reports the same violations (item index, field, rule) and raises the same `InputError`
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
-    before parsing (not an object, a Chat Completions message, a call inside a message's content) or
-    nested deeper than an item may are always yielded as they are. `count[0]` counts the items.
+    before parsing (not an object, a Chat Completions message, a call inside a message's content) are
+    always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`). `count[0]` counts the items.
 
     The garbage collector is paused while the items are read and checked (parsed items and the rule
     state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
@@ -177,21 +178,17 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     many = _ADAPTERS[("input", provider == "openai")][1]
     context = {"provider": "openai"} if provider == "openai" else None
     with _gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
-        for values, deep in inp.batches():
+        for values in inp.batches():
             if count is not None:
                 count[0] += len(values)
-            yield from _batch_items(many, values, deep, context)
-            del values, deep
+            yield from _batch_items(many, values, context)
+            del values
             gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
 
 
-def _batch_items(many: Any, values: list[Any], deep: set[int], context: Any) -> list[Any]:
+def _batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
     """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [
-        n
-        for n, v in enumerate(values)
-        if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
-    ]
+    plain = [n for n, v in enumerate(values) if type(v) is dict and _chat_shape(v) is None and _nested_call(v) is None]
     if len(plain) == len(values):
         return _validated(many, values, context)
     parsed = iter(_validated(many, [values[n] for n in plain], context))
@@ -235,6 +232,8 @@ def _stream(report: Any, args: argparse.Namespace, name: str, out: Output) -> in
 def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int:
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
+    if isinstance(value, dict):
+        check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
     events = value if isinstance(value, list) else [value]
     if args.chain:  # the session link chain as JSON on stdout, nothing else
         from .chain import link_chain  # noqa: PLC0415

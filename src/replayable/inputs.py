@@ -47,6 +47,7 @@ __all__ = [
     "InputError",
     "Kind",
     "Transcript",
+    "check_depth",
     "display_name",
     "find_files",
     "function_tools",
@@ -66,6 +67,10 @@ DEFAULT_MAX_BYTES = 128 * 1024 * 1024
 SUFFIXES = (".json", ".jsonl", ".sse")
 
 _BLANK = b" \t\r\n"
+#: Deepest nesting of one JSONL line: one item or event (`replayable.items.MAX_ITEM_DEPTH`). Nesting
+#: past it is unreadable input (exit status 2) in every container: a JSONL line, a JSON array (the
+#: reader's own limit is one level more), a Response or a single item (`check_depth`).
+_LINE_DEPTH = _json.MAX_ITEM_DEPTH
 _BOM_BYTES = b"\xef\xbb\xbf"
 
 #: Most JSONL lines validated in one call when a JSONL of items is checked (`Input.batches`), and the
@@ -104,15 +109,17 @@ def parse_size(text: str) -> int:
     return int(digits) * factor
 
 
-def loads(data: bytes, where: str, *, first: bool = True) -> Any:
+def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
     """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
     (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
     JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
-    one at the start of a later JSONL line is refused. Raises `InputError` starting with `where`."""
+    one at the start of a later JSONL line is refused. `max_depth`: `MAX_ITEM_DEPTH` for a JSONL line
+    (one item or event), the reader's own limit for a document. Raises `InputError` starting with
+    `where`."""
     if not first and data.startswith(b"\xef\xbb\xbf"):
         raise InputError(f"{where}: a byte order mark is only allowed at the very start of the input")
     try:
-        return _json.loads(data, what=where, max_depth=_json.READER_DEPTH)
+        return _json.loads(data, what=where, max_depth=max_depth)
     except _json.JSONError as exc:
         if exc.reason == "invalid_utf8":
             raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
@@ -178,12 +185,11 @@ class Input:
         for _, value in self._sized_values():
             yield value
 
-    def batches(self, lines: int | None = None, size: int | None = None) -> Iterator[tuple[list[Any], set[int]]]:
+    def batches(self, lines: int | None = None, size: int | None = None) -> Iterator[list[Any]]:
         """The JSONL values in batches of at most `lines` values (default `BATCH_LINES`), a batch ending
         once its lines add up to `size` bytes (default `BATCH_BYTES`) or more: memory holds one batch
-        and one line. Each value is read exactly as
-        `values()` reads it, with the same errors; with it comes the set of positions in the batch whose
-        value nests deeper than an item may (`MAX_ITEM_DEPTH` levels): valid JSON, but not an item."""
+        and one line. Each value is read exactly as `values()` reads it, with the same errors (a line
+        nesting deeper than an item may, `MAX_ITEM_DEPTH` levels, is one of them)."""
         if self.kind is not Kind.JSONL:
             raise InputError(f"{self.name} is not JSONL: read it with value()")
         lines = BATCH_LINES if lines is None else lines
@@ -199,31 +205,18 @@ class Input:
         if batch:
             yield self._read_batch(batch)
 
-    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> tuple[list[Any], set[int]]:
+    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> list[Any]:
         # the input's one allowed byte order mark is dropped; one on any later line fails to read (jiter
         # refuses it) and is then refused with its own message below
         texts = [line[3:] if first and line[:3] == _BOM_BYTES else line for _, line, first in batch]
         values = _json.loads_lines(texts, max_depth=_json.MAX_ITEM_DEPTH)
         if values is not None:
-            return values, set()
-        values = []
-        deep: set[int] = set()
-        for (lineno, line, first), text in zip(batch, texts, strict=True):
-            value: Any = _NOT_JSON
-            if text[:3] != _BOM_BYTES:
-                try:
-                    value = _json.loads(text, what="line", max_depth=_json.MAX_ITEM_DEPTH)
-                except _json.JSONError:
-                    pass
-            if value is _NOT_JSON:  # the message values() gives, or a value nested deeper than an item
-                value = loads(line, f"{self.name}, line {lineno}", first=first)
-                deep.add(len(values))
-            values.append(value)
-        return values, deep
+            return values
+        return [loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH) for lineno, line, first in batch]
 
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         for lineno, line, first in self._lines():
-            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first)
+            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
@@ -422,6 +415,15 @@ def function_tools(tools: list[Any], name: str) -> list[Any] | None:
     return usable or None
 
 
+def check_depth(value: Any, name: str) -> None:
+    """Raise `InputError` when a document that is one item or event nests deeper than an item may
+    (`MAX_ITEM_DEPTH` levels): unreadable, as the same item is in a JSON array or a JSONL line."""
+    try:
+        _json.check_value(value, what=name, max_depth=_LINE_DEPTH)
+    except _json.JSONError as exc:
+        raise InputError(f"{exc} (the input is refused)") from None
+
+
 def read_transcript(value: Any, name: str) -> Transcript:
     """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
     `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
@@ -447,6 +449,7 @@ def read_transcript(value: Any, name: str) -> Transcript:
                 tool_findings=findings,
             )
         if "type" in value or "role" in value:
+            check_depth(value, name)
             return Transcript([value], "item")
     raise InputError(
         f"{name}: expected a JSON array of items, JSONL, a Response object (with 'output') or a request body "
