@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
 from ._json import printable
+from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
 from .items import ItemError, plain_json
 from .tools import read_tool
 

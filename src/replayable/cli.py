@@ -1,7 +1,7 @@
 """The `replayable` command line: arguments in, one command run, its exit status out.
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
-                            [--format text|json] [--max-bytes N]
+                            [--format text|json|sarif|github] [--max-bytes N]
     replayable check FILE|DIR|- [FILE ...] [--jobs N]     (many inputs: see `replayable.batch`)
     replayable check --agents [--chain] EVENTS.jsonl
     replayable --version
@@ -41,10 +41,12 @@ from .reports import (
     EXIT_OUTPUT_CLOSED,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    FORMATS,
     Output,
     as_json,
     cli_message,
     error_report,
+    render,
 )
 
 __all__ = ["InputError", "main"]
@@ -223,7 +225,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the response a request body continues (previous_response_id), or its output items: the "
         "request's function_call_outputs are paired with that response's calls",
     )
-    check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    check.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="output format: text, json, sarif (SARIF 2.1.0 for code scanning) or github (workflow "
+        "annotations); default: text",
+    )
     check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
     check.add_argument(
         "--chain", action="store_true", help="with --agents: print the session link chain as JSON (only that)"
@@ -349,9 +357,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"replayable: error: {message}", file=sys.stderr)
         except (OSError, ValueError):
             pass
-        if getattr(args, "format", None) == "json":
+        fmt = getattr(args, "format", None)
+        if fmt in ("json", "sarif", "github"):
             name = getattr(args, "file", None)
-            out.write(error_report(message, display_name(name) if isinstance(name, str) else None))
+            file = ("<stdin>" if name == "-" else name) if isinstance(name, str) else None
+            if fmt == "json":
+                out.write(error_report(message, file))
+            else:
+                out.write(render({"file": file, "ok": False, "exit": EXIT_UNREADABLE, "error": message}, fmt))
         code = EXIT_UNREADABLE
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
