@@ -5,6 +5,8 @@ blocks on a FIFO, and a file name cannot forge a line of the report."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 import json
 import sys
 from pathlib import Path
@@ -102,3 +104,132 @@ def test_an_agents_event_nested_past_the_limit_is_unreadable_as_jsonl_array_or_d
         path.write_bytes(data)
         code, _, err = run(["check", "--agents", str(path)], capsys)
         assert code == 2 and "nests deeper than" in err
+
+
+# --- a directory scan says what it skipped, and never blocks ------------------------------------------
+
+
+def _special_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "store"
+    d.mkdir()
+    (d / "ok.json").write_text(json.dumps([USER]))
+    (d / "dangling.json").symlink_to(tmp_path / "gone.json")
+    os.mkfifo(d / "pipe.jsonl")
+    (d / "notes.txt").symlink_to(tmp_path / "gone.txt")  # not a name that is checked: not mentioned
+    return d
+
+
+def test_a_directory_scan_reports_dangling_links_and_fifos_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = _special_dir(tmp_path)
+    code, out, _ = run(["check", str(d)], capsys)
+    lines = out.splitlines()
+    assert code == 2
+    assert lines[-1] == "checked 3 files: 1 replay-safe, 0 with violations, 2 unreadable"
+    assert any(
+        line.startswith(f"{d / 'dangling.json'}: unreadable: ") and "dangling symbolic link" in line for line in lines
+    )
+    assert any(line.startswith(f"{d / 'pipe.jsonl'}: unreadable: ") and "FIFO" in line for line in lines)
+    assert "notes.txt" not in out
+    code, out, _ = run(["check", str(d), "--format", "json"], capsys)
+    doc = json.loads(out)
+    errors = {Path(r["file"]).name: r["error"] for r in doc["files"] if r["error"]}
+    assert code == 2 and set(errors) == {"dangling.json", "pipe.jsonl"} and doc["summary"]["unreadable"] == 2
+    assert "skipped" in errors["pipe.jsonl"] and "skipped" in errors["dangling.json"]
+
+
+def test_sockets_and_devices_in_a_directory_are_skipped_with_a_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    d = tmp_path / "s"
+    d.mkdir()
+    (d / "null.json").symlink_to(os.devnull)  # a character device behind a link
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(d / "sock.json"))
+    except OSError as exc:  # a path too long for AF_UNIX on this machine
+        pytest.skip(f"cannot bind a unix socket here: {exc}")
+    try:
+        code, out, _ = run(["check", str(d)], capsys)
+    finally:
+        sock.close()
+    assert code == 2 and "a character device" in out and "a socket" in out
+
+
+def _run_cli(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """The command line in a child process, so that a hang is a failed test (the timeout), not a dead run."""
+    return subprocess.run(
+        [sys.executable, "-m", "replayable", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_a_fifo_given_by_name_without_a_writer_never_blocks(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    proc = _run_cli(["check", str(fifo)])
+    assert proc.returncode == 2 and "is empty" in proc.stderr
+    proc = _run_cli(["check", str(tmp_path)])  # in a scan it is not even opened
+    assert proc.returncode == 2 and "FIFO" in proc.stdout
+
+
+def test_a_fifo_given_by_name_with_a_writer_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(  # noqa: S603
+        [sys.executable, "-c", f"open({str(fifo)!r}, 'w').write({json.dumps(json.dumps([USER, CALL, OUT]))})"]
+    )
+    try:
+        proc = _run_cli(["check", str(fifo)])
+    finally:
+        writer.wait(timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"{fifo}: replay-safe: 3 items"
+
+
+# --- file names cannot forge a line --------------------------------------------------------------------
+
+FORGED = "bad.json\nok.json: replay-safe: 1 item\x1b[2K\u2028.json"
+
+
+def test_a_file_name_with_a_newline_cannot_forge_a_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    d = tmp_path / "store"
+    d.mkdir()
+    bad = d / FORGED
+    bad.write_text(json.dumps([OUT]))  # an orphaned output: NOT replay-safe
+    for argv in (["check", str(bad)], ["check", str(d)], ["check", str(bad), str(bad)]):
+        code, out, err = run(argv, capsys)
+        assert code == 1
+        lines = out.splitlines()
+        assert not any(line.startswith("ok.json") for line in lines), lines
+        assert all("\x1b" not in line and "\u2028" not in line for line in lines)
+        tail = "bad.json\\nok.json: replay-safe: 1 item\\x1b[2K\\u2028.json: NOT replay-safe: 1 violation in 1 place, 1 item"
+        assert any(line.endswith(tail) for line in lines), lines
+    code, out, _ = run(["check", str(bad), "--format", "json"], capsys)
+    assert code == 1 and json.loads(out)["file"] == str(bad)  # JSON keeps the name, escaped by JSON itself
+
+
+def test_an_unreadable_file_name_is_escaped_in_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / FORGED
+    bad.write_text("{not json")
+    code, out, err = run(["check", str(bad)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1 and "\\nok.json" in err
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / FORGED).write_text("{not json")
+    code, out, err = run(["check", str(d)], capsys)
+    assert code == 2 and not any(line.startswith("ok.json") for line in out.splitlines())
+    (tmp_path / "gone").mkdir()
+    missing = tmp_path / "gone" / FORGED
+    code, out, err = run(["check", str(missing)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_shown_escapes_what_could_start_a_line_and_keeps_the_rest() -> None:
+    from replayable.names import shown
+
+    assert shown("plain/name-é.json") == "plain/name-é.json"
+    assert shown("a\nb\rc\td\x1be\u2028f\u202eg\x85h") == "a\\nb\\rc\\td\\x1be\\u2028f\\u202eg\\x85h"
+    assert shown("\udcff.json") == "\\udcff.json"  # a byte that is not UTF-8, as os.fsdecode gives it
