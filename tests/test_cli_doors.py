@@ -5,9 +5,9 @@ blocks on a FIFO, and a file name cannot forge a line of the report."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
-import json
 import sys
 from pathlib import Path
 from typing import Any

@@ -95,8 +95,7 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
         return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
 
     previous = _previous(args, max_bytes)
-    size = _size(path) if progress else 0
-    with one_file(display_name(path), size) as bar:
+    with one_file(display_name(path), _size(path) if progress else None, enabled=progress) as bar:
         bar.reading()
         inp = read_input(path, max_bytes=max_bytes)
         try:

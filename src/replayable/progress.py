@@ -79,7 +79,7 @@ class FileProgress:
     def reading(self) -> None:
         """The input is being read and parsed."""
         if self.bar is not None:
-            self.task = self.bar.add_task(f"reading {self.name}", total=None)
+            self.task = self.bar.add_task(self.name, total=None, what="reading", count="")
 
     def checking(self, total: int | None) -> None:
         """Checking starts: `total` items when known, else the bar follows the bytes read."""
@@ -88,7 +88,8 @@ class FileProgress:
         if self.task is not None:
             self.bar.remove_task(self.task)
         self.by_items = total is not None
-        self.task = self.bar.add_task(f"checking {self.name}: 0 items", total=total if self.by_items else self.size)
+        size = total if self.by_items else self.size
+        self.task = self.bar.add_task(self.name, total=size, what="checking", count="0 items")
 
     def advance(self, n: int, position: int | None = None) -> None:
         """`n` more items are checked; `position` is how many bytes of the input are read so far."""
@@ -96,17 +97,28 @@ class FileProgress:
             return
         self.done += n
         completed = self.done if self.by_items else position
-        self.bar.update(self.task, completed=completed, description=f"checking {self.name}: {self.done:,} items")
+        self.bar.update(self.task, completed=completed, count=f"{self.done:,} items")
 
 
 @contextlib.contextmanager
-def one_file(name: str, size: int | None) -> Iterator[FileProgress]:
+def one_file(name: str, size: int | None, *, enabled: bool = True) -> Iterator[FileProgress]:
     """The progress of one input named `name` of `size` bytes (None: unknown, e.g. a pipe), drawn on a
-    terminal when the input is at least `MIN_BYTES` (or of unknown size) and rich is installed."""
-    rp = _rich() if _tty() and (size is None or size >= MIN_BYTES) else None
+    terminal when `enabled`, the input is at least `MIN_BYTES` (or of unknown size) and rich is
+    installed. A line
+    reads `checking 120,000 items ━━━━━━ 0:00:04 NAME`."""
+    rp = _rich() if enabled and _tty() and (size is None or size >= MIN_BYTES) else None
     if rp is None:
         yield FileProgress(name, size, None)
         return
-    bar = _make([rp.SpinnerColumn(), rp.TextColumn("{task.description}"), rp.BarColumn(), rp.TimeElapsedColumn()])
+    from rich.table import Column  # noqa: PLC0415
+
+    columns = [  # the count keeps its width on a narrow terminal; a long name is cut short instead
+        rp.SpinnerColumn(),
+        rp.TextColumn("{task.fields[what]} {task.fields[count]}", table_column=Column(no_wrap=True, min_width=28)),
+        rp.BarColumn(bar_width=20),
+        rp.TimeElapsedColumn(),
+        rp.TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)),
+    ]
+    bar = _make(columns)
     with bar:
         yield FileProgress(name, size, bar)
