@@ -3,17 +3,22 @@
 `check_one` checks one input (a file, or standard input for `-`) with every rule that applies to what
 it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
 goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
-`replayable.agents`; anything else is a transcript for `check_transcript`. A JSONL of items is checked
-with `replayable.replay.check_stream`, from a file or from standard input, its lines read and validated
-in batches (`jsonl_items`), so memory holds one batch and the rule state (ids, call ids, open calls,
-violations), never the whole input or its items.
+`replayable.agents` (without `--agents`, a log is refused with one line saying to pass it); a file of
+tool definitions is linted (`check_tool`); anything else is a transcript for `check_transcript`. A
+JSONL of items is checked with `replayable.replay.check_stream`, from a file or from standard input,
+its lines read and validated in batches (`jsonl_items`), so memory holds one batch and the rule state
+(ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
+read whole, then checked the same way, in batches (`_list_items`). Each input's report is a record of
+`replayable.reports`, written in the format asked for; a large input shows progress on a terminal
+(`replayable.progress`).
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
 unreadable) in up to `N` worker processes (never more than `MAX_JOBS` nor than there are files;
 standard input is read by the main process), prints each file's report in the order the files were
-given, then a summary. A progress bar is drawn on standard error when it is a terminal and `rich` is
-installed (the `progress` extra); reports always go to standard output. The exit status is the worst
+given, then a summary (with `--format sarif` one SARIF log for all; `github`, the annotations and the
+summary). A progress bar is drawn on standard error when it is a terminal and `rich` is installed (the
+`progress` extra); reports always go to standard output. The exit status is the worst
 of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
 
 The path runs one way: `cli` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the rules

@@ -14,9 +14,10 @@
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
 rules and the items the stream assembles (see `replayable.stream`). What an input holds is decided in
-`replayable.inputs`; reports and exit statuses live in `replayable.reports`: 0 replay-safe,
-1 violations, 2 unreadable input or bad usage (one line on stderr, never a traceback; with
-`--format json` also a JSON object with an `error` on stdout).
+`replayable.inputs`; reports and exit statuses live in `replayable.reports` (formats `text`, `json`,
+and `sarif` / `github` from `replayable.ci_formats`): 0 replay-safe, 1 violations, 2 unreadable input
+or bad usage (one line on stderr, never a traceback; with `--format json`, `sarif` or `github` also
+the error in that format on stdout).
 
 This module only parses arguments and dispatches: `cli` -> `batch` (check) -> `inputs` -> the rules ->
 `reports`; nothing below imports it.

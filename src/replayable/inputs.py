@@ -11,8 +11,10 @@ One place decides what an input is (`read_input`), for `check`, `diff`, `convert
 - otherwise one JSON document, read whole.
 
 Then `read_transcript` finds the items in a document (a list of items, a Response's `output`, a request
-body's `input` with its `tools` and `tool_choice`, or one item), and `load_tools` reads a `--tools`
-file. `find_files` lists what a directory holds.
+body's `input` with its `tools` and `tool_choice`, or one item), `looks_like_tools` recognises a file of
+tool definitions, and `load_tools` reads a `--tools` file. `find_files` lists what a directory holds,
+reporting (never silently skipping) entries that are not regular files; a FIFO given by name is opened
+without waiting for a writer. Names in messages are escaped (`display_name`).
 
 Limits, so that `/dev/zero`, a runaway capture or a huge file end with one line and exit status 2,
 never a `MemoryError`: a JSON document or SSE capture read whole, and each JSONL line, may be at most
