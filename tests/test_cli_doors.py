@@ -233,3 +233,62 @@ def test_shown_escapes_what_could_start_a_line_and_keeps_the_rest() -> None:
     assert shown("plain/name-é.json") == "plain/name-é.json"
     assert shown("a\nb\rc\td\x1be\u2028f\u202eg\x85h") == "a\\nb\\rc\\td\\x1be\\u2028f\\u202eg\\x85h"
     assert shown("\udcff.json") == "\\udcff.json"  # a byte that is not UTF-8, as os.fsdecode gives it
+
+
+EVIL = "x\nFORGED.json: replay-safe: 1 item\r\u2028"
+
+
+def _no_forged_line(text: str) -> None:
+    assert not [line for line in text.splitlines() if line.startswith("FORGED")], text
+    assert "\r" not in text and "\u2028" not in text
+
+
+def test_what_a_message_quotes_from_the_input_cannot_forge_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = [
+        {"type": EVIL, "role": "user"},
+        {"type": "function_call", "call_id": EVIL, "name": EVIL, "arguments": "{}"},
+        {"type": "function_call_output", "call_id": EVIL + "2", "output": "x"},
+        {"type": "message", "role": EVIL, "content": "hi"},
+        {"type": "acme:" + EVIL},
+        {"type": "message", "role": "user", "content": [{"type": EVIL}]},
+    ]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(items))
+    tools = tmp_path / "tools.json"
+    tools.write_text(
+        json.dumps([{"type": "function", "name": EVIL, "parameters": {"type": "object", "properties": {EVIL: {}}}}])
+    )
+    jsonl = tmp_path / "t.jsonl"
+    jsonl.write_text("".join(json.dumps(v) + "\n" for v in items))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{**items[1], "name": "y", "arguments": json.dumps({EVIL: EVIL})}]))
+    for argv in (
+        ["check", str(path)],
+        ["check", str(path), "--target", "acme"],
+        ["check", str(jsonl), "--tools", str(tools)],
+        ["check", str(tools)],
+        ["check", str(path), str(jsonl)],
+        ["diff", str(path), str(other)],
+    ):
+        code, out, err = run(argv, capsys)
+        assert code == 1, argv
+        _no_forged_line(out + err)
+    path.write_text(json.dumps({"type": EVIL}))  # a value that is no item: unreadable, one line on stderr
+    code, out, err = run(["check", str(path)], capsys)
+    _no_forged_line(out + err)
+
+
+def test_an_agents_log_quoting_a_newline_cannot_forge_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = [
+        {"type": "agent.session.created", "session_id": "s"},
+        {"type": "agent.session.input.tool_result", "turn_id": EVIL, "call_id": EVIL, "success": True, "output": "x"},
+    ]
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in log))
+    code, out, err = run(["check", "--agents", str(path)], capsys)
+    assert code == 1
+    _no_forged_line(out + err)

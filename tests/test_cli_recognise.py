@@ -146,16 +146,22 @@ def test_tools_files_in_a_directory_are_linted_beside_transcripts(capsys: pytest
 
 def test_items_are_never_read_as_tools(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     call = {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}"}
+    chat_body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "tools": [TOOL]}
     for value in (
         [USER],
         [call],
         {"type": "function", "name": "x", "call_id": "c"},
         {"model": "m", "input": [], "tools": [TOOL]},
+        chat_body,  # a Chat Completions body: its messages are never dropped as if it were a tools file
+        [TOOL, USER],
+        [TOOL, {"type": "web_search_call", "id": "ws", "status": "completed"}],
     ):
         path = tmp_path / "t.json"
         path.write_text(json.dumps(value))
         code, out, _ = run(["check", str(path), "--format", "json"], capsys)
         assert json.loads(out).get("kind") != "tools", value
+        if value is chat_body or (isinstance(value, list) and value[0] is TOOL):
+            assert code in (1, 2), value  # read as a transcript: refused or violations, never a pass
 
 
 # --- one findings list, one wording -----------------------------------------------------------------------

@@ -59,6 +59,7 @@ from .inputs import (
     tools_of,
 )
 from .items import _ADAPTERS, ItemError, Provider, _gc_paused
+from .names import shown
 from .progress import FileProgress, files_bar, one_file
 from .replay import Violation, _chat_shape, _nested_call, check_transcript
 from .replay import check_stream as check_item_stream
@@ -338,9 +339,10 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
 
 
 def first_line(exc: BaseException) -> str:
-    """The one-line message of an error (its first line, or its type's name)."""
+    """The one-line message of an error (its first line, or its type's name), with anything quoted from
+    the input that could break the line escaped (`replayable.names.shown`)."""
     text = str(exc)
-    return text.splitlines()[0] if text.strip() else type(exc).__name__
+    return shown(text.splitlines()[0]) if text.strip() else type(exc).__name__
 
 
 def check_file(args: argparse.Namespace, path: str) -> FileResult:

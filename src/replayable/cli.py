@@ -36,6 +36,7 @@ from typing import Any
 from . import batch
 from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
 from .items import ItemError
+from .names import shown
 from .reports import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -144,8 +145,9 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
     if args.format == "json":
         out.write(as_json({"ok": not blocking, "differences": [d.as_dict() for d in diffs]}))
     else:
-        for d in diffs:
-            out.write(f"{d.path or '/'}: {d.change}{' (blocks replay)' if d.blocking else ''}: {d.message}")
+        for d in diffs:  # paths and messages quote the input: escaped, so that each stays one line
+            blocks = " (blocks replay)" if d.blocking else ""
+            out.write(f"{shown(d.path or '/')}: {d.change}{blocks}: {shown(d.message)}")
         verdict = "NOT replay-safe" if blocking else "replay-safe"
         out.write(f"{verdict}: {len(diffs)} difference(s), {len(blocking)} blocking")
     return EXIT_VIOLATIONS if blocking else EXIT_OK
@@ -355,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif isinstance(exc, RecursionError):
             message = "input nested too deeply"
         try:
-            print(f"replayable: error: {message}", file=sys.stderr)
+            print(f"replayable: error: {shown(message)}", file=sys.stderr)
         except (OSError, ValueError):
             pass
         fmt = getattr(args, "format", None)

@@ -541,11 +541,12 @@ def _function_tool(v: Any) -> bool:
 def looks_like_tools(value: Any) -> bool:
     """Is a document (or a JSONL's first value) a file of tool definitions rather than a transcript?
     True for one function tool, a non-empty JSON array of tools with at least one function tool (the
-    rest hosted tools, `HOSTED_TOOL_TYPES`), or an object whose only list is `tools` (no `input`,
-    `output`, `type` or `role`). No Open Responses item has type `function`, and an item is never
-    read as a tool: a value with an item's keys (`role`, `content`, `call_id`, `id`, ...) is not one."""
+    rest hosted tools, `HOSTED_TOOL_TYPES`), or an object whose only key is `tools` (a request body,
+    with `input` or `messages` beside it, is never one). No Open Responses item has type `function`,
+    and an item is never read as a tool: a value with an item's keys (`role`, `content`, `call_id`,
+    `id`, ...) is not one."""
     if isinstance(value, dict):
-        if isinstance(value.get("tools"), list) and value.keys().isdisjoint({"input", "output", "type", "role"}):
+        if isinstance(value.get("tools"), list) and value.keys() == {"tools"}:
             return not value["tools"] or looks_like_tools(value["tools"])
         return _function_tool(value)
     if not isinstance(value, list) or not value:

@@ -265,7 +265,8 @@ UNSAFE = "NOT replay-safe"
 def text_report(record: dict[str, Any]) -> str:
     """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
     `event N` for the others), the pending calls and what else the kind lists, then one verdict line
-    starting `FILE: replay-safe:` or `FILE: NOT replay-safe:`. The file name is escaped (`shown`)."""
+    starting `FILE: replay-safe:` or `FILE: NOT replay-safe:`. The file name and every message (which
+    may quote the input) are escaped (`shown`): no line but the verdict can say `replay-safe`."""
     name = shown(str(record.get("file")))
     kind = record.get("kind", "items")
     if record.get("error"):
@@ -273,13 +274,14 @@ def text_report(record: dict[str, Any]) -> str:
     lines = []
     for f in record["findings"]:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
+        message = shown(cli_message(f["message"]))  # it may quote the input: one line, whatever it quotes
         if kind == "agents" and f["severity"] == "note":
-            lines.append(f"{name}: {where}: refused before execution ({f['code']}): {cli_message(f['message'])}")
+            lines.append(f"{name}: {where}: refused before execution ({f['code']}): {message}")
         elif f["where"] == "stream":  # the message says which event (sequence number, type) itself
             label = "stream" if f["severity"] == "error" else "note"
-            lines.append(f"{name}: {label}: {f['code']}: {cli_message(f['message'])}")
+            lines.append(f"{name}: {label}: {f['code']}: {message}")
         else:
-            lines.append(f"{name}: {where}: {f['code']}: {cli_message(f['message'])}")
+            lines.append(f"{name}: {where}: {f['code']}: {message}")
     if kind in ("items", "stream") and record.get("pending"):
         lines.append(f"{name}: {pending_calls(record['pending'])}")
     if record.get("external"):
