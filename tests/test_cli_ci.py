@@ -292,3 +292,10 @@ def test_the_hook_entry_runs_on_the_files_pre_commit_passes(tmp_path: Path) -> N
         [*argv, str(BROKEN), "--format", "github"], capture_output=True, text=True, env=env, timeout=300, check=False
     )
     assert proc.returncode == 1 and proc.stdout.startswith("::error file=")
+
+
+def test_bad_usage_is_reported_in_the_format_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    code, log = sarif(["check", "--no-such-option", "x.json"], capsys)
+    assert code == 2 and [r["ruleId"] for r in log["runs"][0]["results"]] == ["unreadable_input"]
+    code, out, _ = run(["check", "--no-such-option", "x.json", "--format", "github"], capsys)
+    assert code == 2 and out.startswith("::error title=replayable unreadable_input::bad usage")

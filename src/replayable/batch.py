@@ -149,7 +149,7 @@ def _check_input(
     previous: Any = None,
     bar: FileProgress | None = None,
 ) -> int:
-    name, file = inp.name, inp.file
+    name, file = inp.name, inp.file or inp.name
     bar = bar or FileProgress(name, None, None)
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")

@@ -40,9 +40,9 @@ def _version() -> str:
         return "unknown"
 
 
-def _uri(file: str) -> str | None:
-    """The SARIF `artifactLocation.uri` of a file name (None for standard input)."""
-    if file in ("<stdin>", "-"):
+def _uri(file: str | None) -> str | None:
+    """The SARIF `artifactLocation.uri` of a file name (None for standard input, or no file)."""
+    if file is None or file in ("<stdin>", "-"):
         return None
     text = file.replace(os.sep, "/")
     if os.path.isabs(file):
@@ -80,7 +80,7 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
 
     unreadable = False
     for record in records:
-        file = str(record.get("file"))
+        file = _file(record)
         uri = _uri(file)
         physical = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}] if uri is not None else []
         if record.get("error"):
@@ -133,8 +133,13 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _command(level: str, file: str, title: str, message: str) -> str:
-    props = [] if file in ("<stdin>", "-") else [f"file={escape_property(file)}"]
+def _file(record: dict[str, Any]) -> str | None:
+    file = record.get("file")
+    return file if isinstance(file, str) else None
+
+
+def _command(level: str, file: str | None, title: str, message: str) -> str:
+    props = [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(file)}"]
     props.append(f"title={escape_property(title)}")
     return f"::{level} {','.join(props)}::{escape_data(message)}"
 
@@ -143,7 +148,7 @@ def github_lines(records: list[dict[str, Any]]) -> list[str]:
     """GitHub Actions workflow commands (`::error`/`::notice`), one per finding or unreadable input."""
     lines = []
     for record in records:
-        file = str(record.get("file"))
+        file = _file(record)
         if record.get("error"):
             lines.append(_command("error", file, f"replayable {UNREADABLE}", str(record["error"])))
             continue

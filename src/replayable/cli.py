@@ -326,9 +326,14 @@ def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _wants_json(argv: Sequence[str]) -> bool:
+def _wanted_format(argv: Sequence[str]) -> str | None:
+    """The machine-readable `--format` asked for (json, sarif, github), read from raw arguments that
+    argparse refused, or None."""
     args = list(argv)
-    return "--format=json" in args or any(a == "--format" and b == "json" for a, b in zip(args, args[1:], strict=False))
+    for fmt in FORMATS[1:]:
+        if f"--format={fmt}" in args or any(a == "--format" and b == fmt for a, b in zip(args, args[1:], strict=False)):
+            return fmt
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -343,8 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         code = exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
-        if code and _wants_json(argv):
+        fmt = _wanted_format(argv) if code else None
+        if fmt == "json":
             out.write(error_report("bad usage (see --help)", None))
+        elif fmt is not None:
+            out.write(render({"file": None, "ok": False, "exit": code, "error": "bad usage (see --help)"}, fmt))
         out.flush()
         return code
     func: Callable[[argparse.Namespace, Output], int] = args.func
