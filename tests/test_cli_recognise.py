@@ -243,3 +243,13 @@ def test_diff_and_summaries_use_the_same_words(tmp_path: Path, capsys: pytest.Ca
     assert out.splitlines()[-1].split(":")[0] in ("replay-safe", "NOT replay-safe")
     _, out, _ = run(["check", str(a), str(b)], capsys)
     assert out.splitlines()[-1] == "checked 2 files: 2 replay-safe, 0 with violations, 0 unreadable"
+
+
+@pytest.mark.parametrize("value", [[{"type": []}], [TOOL, {"type": {}}], {"tools": [{"type": [1]}]}, [TOOL, 5]])
+def test_recognising_tools_never_trips_on_odd_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(value))
+    code, out, err = run(["check", str(path)], capsys)
+    assert code in (1, 2) and "Traceback" not in err and "internal error" not in out + err

@@ -538,6 +538,13 @@ def _function_tool(v: Any) -> bool:
     return "type" not in v and "name" in v and ("inputSchema" in v or "parameters" in v)
 
 
+def _hosted_tool(v: Any) -> bool:
+    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
+        return False
+    t = v.get("type")
+    return isinstance(t, str) and t in HOSTED_TOOL_TYPES
+
+
 def looks_like_tools(value: Any) -> bool:
     """Is a document (or a JSONL's first value) a file of tool definitions rather than a transcript?
     True for one function tool, a non-empty JSON array of tools with at least one function tool (the
@@ -551,9 +558,7 @@ def looks_like_tools(value: Any) -> bool:
         return _function_tool(value)
     if not isinstance(value, list) or not value:
         return False
-    hosted = [
-        isinstance(v, dict) and v.get("type") in HOSTED_TOOL_TYPES and v.keys().isdisjoint(_ITEM_KEYS) for v in value
-    ]
+    hosted = [_hosted_tool(v) for v in value]
     functions = [_function_tool(v) for v in value]
     return any(functions) and all(f or h for f, h in zip(functions, hosted, strict=True))
 
