@@ -70,7 +70,7 @@ def test_refused_call_answered_with_success_is_the_violation(tmp_path, capsys):
     assert [(v.index, str(v.code)) for v in rep.violations] == [(1, "executed_rejected_call")]
     assert "/order_id (pattern)" in rep.violations[0].message
     assert main(["check", "--agents", write(tmp_path, log)]) == 1
-    assert "NOT safe" in capsys.readouterr().out
+    assert "NOT replay-safe" in capsys.readouterr().out  # one wording for every kind of input
 
 
 def test_call_to_an_unknown_tool_answered_with_a_failure_is_safe():

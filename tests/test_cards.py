@@ -158,3 +158,33 @@ def test_bad_items_raise_item_error(bad):
 def test_an_invalid_card_schema_raises_schema_error():
     with pytest.raises(rp.SchemaError):
         A.check_card([msg(CARD)], {"type": 12})
+
+
+# --- issue 20 class 6: a final answer that is not finished is never a card ---------------------------
+
+
+@pytest.mark.parametrize(
+    "status, keyword",
+    [("in_progress", "in_progress"), ("incomplete", "incomplete"), ("failed", "status"), ({}, "status"), (1, "status")],
+)
+def test_an_unfinished_final_answer_is_refused_from_dicts_and_responses(status, keyword):
+    items = [USER, msg(CARD, status=status)]
+    for given in (items, {"object": "response", "output": items}):
+        c = A.check_card(given, SCHEMA)
+        assert not c.ok and c.card is None and c.index == 1 and c.text == CARD
+        assert [(f.path, f.keyword) for f in c.failures] == [("", keyword)]
+    assert A.check_card([USER, msg(CARD, status="completed")], SCHEMA).ok
+    assert A.check_card([USER, {k: v for k, v in msg(CARD).items() if k != "status"}], SCHEMA).ok  # none: read
+
+
+def test_an_in_progress_final_answer_is_refused_from_models_sdk_objects_and_agents_events():
+    parsed = rp.parse_items([USER, msg(CARD, status="in_progress")])
+    assert [f.keyword for f in A.check_card(parsed, SCHEMA).failures] == ["in_progress"]
+    item = dict(msg(CARD, status="in_progress"), id="msg_9", turn_id="turn_2")
+    done = {"type": "agent.session.turn.item.done", "session_id": "s", "turn_id": "turn_2", "output_index": 1}
+    assert [f.keyword for f in A.check_card([dict(done, item=item)], SCHEMA).failures] == ["in_progress"]
+    assert [f.keyword for f in A.check_card([item], SCHEMA).failures] == ["in_progress"]
+    types = pytest.importorskip("openai.types.responses")
+    sdk = types.ResponseOutputMessage.model_validate(dict(msg(CARD, status="in_progress"), id="msg_1"))
+    c = A.check_card([sdk], SCHEMA)
+    assert [f.keyword for f in c.failures] == ["in_progress"] and "in_progress" in c.failures[0].message

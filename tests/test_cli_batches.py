@@ -110,13 +110,11 @@ def test_the_last_line_bad_and_without_a_newline(tmp_path: Path, capsys: pytest.
 
 
 def test_values_read_before_parsing_keep_their_own_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A Chat Completions message, a call inside a message's content, a value that is not an object and
-    an item nested deeper than an item may, each in the middle of a batch of valid items."""
-    deep: Any = "x"
-    for _ in range(199):
-        deep = [deep]
-    too_deep = {"type": "message", "role": "user", "content": "hi", "extra": deep}  # 201 levels
-    items: list[Any] = [USER, USER, CHAT, USER, USER, NESTED, 5, USER, too_deep, [USER], USER, CHAT_TYPED, USER]
+    """A Chat Completions message, a call inside a message's content, a value that is not an object, an
+    item that does not parse, each in the middle of a batch of valid items; and an item nested deeper
+    than an item may, which is unreadable input (exit 2) as it is in a JSON array or one document."""
+    items: list[Any] = [USER, USER, CHAT, USER, USER, NESTED, 5, USER, {"type": "message"}, [USER], USER, CHAT_TYPED]
+    items.append(USER)
     path = tmp_path / "t.jsonl"
     path.write_bytes(jsonl(items))
     code, got = cli_json(str(path), capsys)
@@ -124,7 +122,14 @@ def test_values_read_before_parsing_keep_their_own_rules(tmp_path: Path, capsys:
     by_index = {v["index"]: v["code"] for v in got["violations"]}
     assert by_index[2] == by_index[11] == "chat_completions_envelope" and by_index[5] == "function_call_in_content"
     assert {6, 8, 9} <= set(by_index)
-    assert by_index[8] == "item_invalid"  # valid JSON, too deep for an item: a violation, not unreadable
+    assert by_index[8] == "item_invalid"
+    deep: Any = "x"
+    for _ in range(199):
+        deep = [deep]
+    items[8] = {"type": "message", "role": "user", "content": "hi", "extra": deep}  # 201 levels
+    path.write_bytes(jsonl(items))
+    code, _, err = run(["check", str(path)], capsys)
+    assert code == 2 and "line 9: nests deeper than 200 levels" in err  # valid JSON, but not an item
 
 
 def test_blank_lines_and_a_bom_leave_the_item_indexes_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,9 +203,9 @@ def test_a_batch_also_ends_at_its_byte_budget(tmp_path: Path) -> None:
     big = {**USER, "content": "x" * 3000}
     path = tmp_path / "t.jsonl"
     path.write_bytes(jsonl([USER, big, USER, USER]))
-    sizes = [len(values) for values, _ in read_input(str(path)).batches(lines=100, size=2000)]
+    sizes = [len(values) for values in read_input(str(path)).batches(lines=100, size=2000)]
     assert sizes == [2, 2]
-    assert sum(len(v) for v, _ in read_input(str(path)).batches()) == 4
+    assert sum(len(v) for v in read_input(str(path)).batches()) == 4
 
 
 def test_items_come_out_in_order_as_models_or_as_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

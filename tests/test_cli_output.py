@@ -148,14 +148,14 @@ def test_reports_reach_a_redirected_stdout_with_a_progress_bar_on_the_terminal(t
 
 def test_the_progress_bar_never_redirects_stdout(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("rich")
-    from replayable import batch
+    from replayable import progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     monkeypatch.setattr(sys, "stderr", Tty())
-    bar = batch._progress(3)
+    bar = progress.files_bar(3)
     assert bar is not None
     stdout = sys.stdout
     with bar:
@@ -239,6 +239,9 @@ def _imports(module: str) -> set[str]:
         ("batch", {"cli"}),
         ("inputs", {"cli", "batch", "reports"}),
         ("reports", {"cli", "batch", "inputs"}),
+        ("ci_formats", {"cli", "batch", "inputs", "reports"}),
+        ("progress", {"cli", "batch", "inputs", "reports"}),
+        ("names", {"cli", "batch", "inputs", "reports", "replay", "items"}),
         ("stream.check", {"cli", "batch", "inputs", "reports"}),
         ("stream.sse", {"cli", "batch", "inputs", "reports"}),
         ("stream.assembler", {"cli", "batch", "inputs", "reports"}),

@@ -522,7 +522,7 @@ def test_text_deltas_split_anywhere_reassemble(text: str, cuts: list[int]) -> No
 
 def test_cli_checks_an_sse_capture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["check", str(FIXTURES / "message_and_call.sse")]) == 0
-    assert "stream ok" in capsys.readouterr().out
+    assert ": replay-safe: 16 events, 2 items, status completed" in capsys.readouterr().out
     # the same stream as a JSON array and as JSONL of events, without the .sse suffix
     events = _good()
     (tmp_path / "events.json").write_text(json.dumps(events))

@@ -3,17 +3,22 @@
 `check_one` checks one input (a file, or standard input for `-`) with every rule that applies to what
 it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
 goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
-`replayable.agents`; anything else is a transcript for `check_transcript`. A JSONL of items is checked
-with `replayable.replay.check_stream`, from a file or from standard input, its lines read and validated
-in batches (`jsonl_items`), so memory holds one batch and the rule state (ids, call ids, open calls,
-violations), never the whole input or its items.
+`replayable.agents` (without `--agents`, a log is refused with one line saying to pass it); a file of
+tool definitions is linted (`check_tool`); anything else is a transcript for `check_transcript`. A
+JSONL of items is checked with `replayable.replay.check_stream`, from a file or from standard input,
+its lines read and validated in batches (`jsonl_items`), so memory holds one batch and the rule state
+(ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
+read whole, then checked the same way, in batches (`_list_items`). Each input's report is a record of
+`replayable.reports`, written in the format asked for; a large input shows progress on a terminal
+(`replayable.progress`).
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
 unreadable) in up to `N` worker processes (never more than `MAX_JOBS` nor than there are files;
 standard input is read by the main process), prints each file's report in the order the files were
-given, then a summary. A progress bar is drawn on standard error when it is a terminal and `rich` is
-installed (the `progress` extra); reports always go to standard output. The exit status is the worst
+given, then a summary (with `--format sarif` one SARIF log for all; `github`, the annotations and the
+summary). A progress bar is drawn on standard error when it is a terminal and `rich` is installed (the
+`progress` extra); reports always go to standard output. The exit status is the worst
 of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
 
 The path runs one way: `cli` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the rules
@@ -28,25 +33,34 @@ import gc
 import io
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from . import reports
+from ._json import printable
 from .inputs import (
+    BATCH_LINES,
     DEFAULT_MAX_BYTES,
     Input,
     InputError,
     Kind,
+    check_depth,
+    display_name,
     find_files,
     is_item_stream,
     lint_tools,
     load_tools,
+    looks_like_tools,
     read_input,
     read_transcript,
+    tools_of,
 )
 from .items import _ADAPTERS, ItemError, Provider, _gc_paused
+from .names import shown
+from .progress import FileProgress, files_bar, one_file
 from .replay import Violation, _chat_shape, _nested_call, check_transcript
 from .replay import check_stream as check_item_stream
 from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
@@ -73,10 +87,12 @@ def _max_bytes(args: argparse.Namespace) -> int:
     return DEFAULT_MAX_BYTES if value is None else int(value)
 
 
-def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
+def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: bool = True) -> int:
     """The single-input `check` of `path` (`-`: standard input) with the options in `args`; writes the
-    report to `out` and returns the exit status (0 or 1). Raises `InputError` (or `ItemError`,
-    `ValueError`) for unreadable input: the caller reports it with exit status 2."""
+    report to `out` in `args.format` and returns the exit status (0 or 1; 2 for an `--agents` log in
+    which nothing is an Agents API event, reported in JSON). Raises `InputError` (or `ItemError`,
+    `ValueError`) for unreadable input: the caller reports it with exit status 2. With `progress`, a
+    large input shows its progress on a terminal's standard error (`replayable.progress`)."""
     max_bytes = _max_bytes(args)
     if getattr(args, "chain", False) and not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
@@ -84,11 +100,23 @@ def check_one(args: argparse.Namespace, path: str, out: Output) -> int:
     def tools() -> list[Any] | None:
         return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
 
-    inp = read_input(path, max_bytes=max_bytes)
+    previous = _previous(args, max_bytes)
+    with one_file(display_name(path), _size(path) if progress else None, enabled=progress) as bar:
+        bar.reading()
+        inp = read_input(path, max_bytes=max_bytes)
+        try:
+            return _check_input(args, inp, tools, out, previous, bar)
+        finally:
+            inp.close()
+
+
+def _size(path: str) -> int | None:
+    """The size in bytes of a regular file (standard input too, when redirected from one), else None."""
     try:
-        return _check_input(args, inp, tools, out, _previous(args, max_bytes))
-    finally:
-        inp.close()
+        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
 
 
 def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
@@ -103,30 +131,47 @@ def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
         prev.close()
 
 
+def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
+    """Write one input's record in `args.format`; its exit status (2 for a record with an `error`)."""
+    text = reports.render(record, args.format)
+    if text:
+        out.write(text)
+    if record.get("error"):
+        return EXIT_UNREADABLE
+    return EXIT_OK if record["ok"] else EXIT_VIOLATIONS
+
+
 def _check_input(
-    args: argparse.Namespace, inp: Input, tools: Callable[[], list[Any] | None], out: Output, previous: Any = None
+    args: argparse.Namespace,
+    inp: Input,
+    tools: Callable[[], list[Any] | None],
+    out: Output,
+    previous: Any = None,
+    bar: FileProgress | None = None,
 ) -> int:
-    name = inp.name
+    name, file = inp.name, inp.file or inp.name
+    bar = bar or FileProgress(name, None, None)
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
         from . import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
 
-        return _stream(
-            stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target), args, name, out
-        )
-    if inp.kind is Kind.JSONL and not args.agents and is_item_stream(inp.first) and previous is None:
-        function_tools, findings = _tool_file(tools())
-        count = [0]
-        report = check_item_stream(
-            jsonl_items(inp, args.provider, count),
-            tools=function_tools,
-            target=args.target,
-            provider=args.provider,
-            pending_ok=args.pending_ok,
-        )
-        out.write(reports.format_report(report, findings, count[0], args.format, name))
-        return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+        streamed = stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target)
+        return _emit(reports.stream_record(streamed, file), args, out)
+    if inp.kind is Kind.JSONL and not args.agents and previous is None and not looks_like_tools(inp.first):
+        if is_item_stream(inp.first):
+            _not_an_agents_log([inp.first], name)
+            function_tools, findings = _tool_file(tools())
+            count = [0]
+            bar.checking(None)
+            report = check_item_stream(
+                jsonl_items(inp, args.provider, count, bar),
+                tools=function_tools,
+                target=args.target,
+                provider=args.provider,
+                pending_ok=args.pending_ok,
+            )
+            return _emit(reports.transcript_record(report, findings, count[0], file), args, out)
     value = inp.value()
     if _may_be_events(value):
         from . import stream  # noqa: PLC0415
@@ -134,15 +179,31 @@ def _check_input(
         if stream.is_event_list(value):
             if previous is not None:
                 raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-            return _stream(
-                stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target), args, name, out
-            )
+            streamed = stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target)
+            return _emit(reports.stream_record(streamed, file), args, out)
     if args.agents:
-        return _agents(value, args, name, out)
+        return _agents(value, args, name, file, out)
+    if previous is None and looks_like_tools(value):
+        return _tools(value, args, name, file, out)
+    _not_an_agents_log(value if isinstance(value, list) else [value], name)
     transcript = read_transcript(value, name)
     function_tools, findings = transcript.tools, transcript.tool_findings
     if args.tools:  # a --tools file replaces the request body's tools
         function_tools, findings = _tool_file(tools())
+    if transcript.kind == "items" and previous is None:
+        # a JSON array of items is checked as a JSONL of items is, in batches (same violations)
+        bar.checking(len(transcript.items))
+        context = {"provider": "openai"} if args.provider == "openai" else None
+        many = _ADAPTERS[("input", args.provider == "openai")][1]
+        report = check_item_stream(
+            _list_items(many, transcript.items, context, bar),
+            tools=function_tools,
+            target=args.target,
+            provider=args.provider,
+            pending_ok=args.pending_ok,
+            allowed_tools=transcript.allowed_tools,
+        )
+        return _emit(reports.transcript_record(report, findings, len(transcript.items), file), args, out)
     report = check_transcript(
         # a request body as a whole: with previous_response_id its outputs may answer calls outside it
         value if transcript.kind == "request" else transcript.items,
@@ -154,11 +215,34 @@ def _check_input(
         side=transcript.side,  # type: ignore[arg-type]
         previous=previous,
     )
-    out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
-    return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+    return _emit(reports.transcript_record(report, findings, len(transcript.items), file), args, out)
 
 
-def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) -> Iterator[Any]:
+def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -> Iterator[Any]:
+    """The items of a JSON array for check_stream, validated in batches of `BATCH_LINES` (see
+    `jsonl_items`)."""
+    with _gc_paused():
+        for start in range(0, len(values), BATCH_LINES):
+            batch = values[start : start + BATCH_LINES]
+            yield from _batch_items(many, batch, context)
+            bar.advance(len(batch))
+
+
+def _not_an_agents_log(values: list[Any], name: str) -> None:
+    """Raise `InputError` (one line) for an OpenAI Agents API event log given without `--agents`: its
+    `agent.*` events are no Open Responses items, and one error per event would hide what to do."""
+    for n, v in enumerate(values):
+        t = v.get("type") if isinstance(v, dict) else None
+        if isinstance(t, str) and t.startswith("agent."):
+            raise InputError(
+                f"{name} is an OpenAI Agents API event log (value {n} is a {printable(t[:80])!r} event), "
+                "not a transcript: check it with --agents"
+            )
+
+
+def jsonl_items(
+    inp: Input, provider: Provider, count: list[int] | None = None, bar: FileProgress | None = None
+) -> Iterator[Any]:
     """The items of a JSONL input for `replayable.replay.check_stream`, in order: parsed items, or the
     JSON value itself where check_stream must read it (and report its problems) one item at a time.
 
@@ -168,8 +252,9 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
     same items, reports the same violations (item index, field, rule) and raises the same `InputError`
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
-    before parsing (not an object, a Chat Completions message, a call inside a message's content) or
-    nested deeper than an item may are always yielded as they are. `count[0]` counts the items.
+    before parsing (not an object, a Chat Completions message, a call inside a message's content) are
+    always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
+    `count[0]` counts the items; `bar` (`replayable.progress`) is advanced after each batch.
 
     The garbage collector is paused while the items are read and checked (parsed items and the rule
     state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
@@ -177,21 +262,19 @@ def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) 
     many = _ADAPTERS[("input", provider == "openai")][1]
     context = {"provider": "openai"} if provider == "openai" else None
     with _gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
-        for values, deep in inp.batches():
+        for values in inp.batches():
             if count is not None:
                 count[0] += len(values)
-            yield from _batch_items(many, values, deep, context)
-            del values, deep
+            yield from _batch_items(many, values, context)
+            if bar is not None:
+                bar.advance(len(values), inp.tell())
+            del values
             gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
 
 
-def _batch_items(many: Any, values: list[Any], deep: set[int], context: Any) -> list[Any]:
+def _batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
     """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [
-        n
-        for n, v in enumerate(values)
-        if type(v) is dict and n not in deep and _chat_shape(v) is None and _nested_call(v) is None
-    ]
+    plain = [n for n, v in enumerate(values) if type(v) is dict and _chat_shape(v) is None and _nested_call(v) is None]
     if len(plain) == len(values):
         return _validated(many, values, context)
     parsed = iter(_validated(many, [values[n] for n in plain], context))
@@ -227,14 +310,18 @@ def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violatio
     return [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")], lint_tools(tools)
 
 
-def _stream(report: Any, args: argparse.Namespace, name: str, out: Output) -> int:
-    out.write(reports.format_stream_report(report, args.format, name))
-    return EXIT_OK if report.ok else EXIT_VIOLATIONS
+def _tools(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
+    """A file of tool definitions given to `check` (or found in a directory): linted with `check_tool`
+    (strict-mode rules, schemas that compile, unique names), as a `--tools` file is."""
+    tools = tools_of(value, name)
+    return _emit(reports.tools_record(lint_tools(tools), len(tools), file), args, out)
 
 
-def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int:
+def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
+    if isinstance(value, dict):
+        check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
     events = value if isinstance(value, list) else [value]
     if args.chain:  # the session link chain as JSON on stdout, nothing else
         from .chain import link_chain  # noqa: PLC0415
@@ -243,22 +330,19 @@ def _agents(value: Any, args: argparse.Namespace, name: str, out: Output) -> int
         out.write(reports.as_json(chain.as_dict()))
         return EXIT_OK if chain.ok else EXIT_VIOLATIONS
     from .agents import check_event_log  # noqa: PLC0415
-    from .agents import format_report as format_agents_report  # noqa: PLC0415
 
-    agents_report = check_event_log(events)
-    if agents_report.nothing_recognised and args.format != "json":
+    record = reports.agents_record(check_event_log(events), file)
+    if record.get("error") and args.format == "text":
         # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
-        raise InputError(format_agents_report(agents_report, "text", name))
-    out.write(format_agents_report(agents_report, args.format, name))
-    if agents_report.nothing_recognised:  # the JSON report (recognised: 0) stays on stdout
-        return EXIT_UNREADABLE
-    return EXIT_OK if agents_report.ok else EXIT_VIOLATIONS
+        raise InputError(f"{name}: {record['error']}")
+    return _emit(record, args, out)  # in JSON the record (recognised: 0, error) stays on stdout
 
 
 def first_line(exc: BaseException) -> str:
-    """The one-line message of an error (its first line, or its type's name)."""
+    """The one-line message of an error (its first line, or its type's name), with anything quoted from
+    the input that could break the line escaped (`replayable.names.shown`)."""
     text = str(exc)
-    return text.splitlines()[0] if text.strip() else type(exc).__name__
+    return shown(text.splitlines()[0]) if text.strip() else type(exc).__name__
 
 
 def check_file(args: argparse.Namespace, path: str) -> FileResult:
@@ -266,7 +350,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     (and any unexpected error, which is a bug of ours and says so) is exit status 2."""
     buf = io.StringIO()
     try:
-        code = check_one(args, path, Output(buf))
+        code = check_one(args, path, Output(buf), progress=False)
     except (InputError, ItemError, ValueError) as exc:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), reports.cli_message(first_line(exc)))
     except MemoryError:
@@ -292,28 +376,6 @@ def clamp_jobs(requested: int | None, files: int) -> int:
     return max(1, min(jobs, MAX_JOBS, files))
 
 
-def _progress(total: int) -> Any:
-    """A rich progress bar on a terminal's standard error, or None (no terminal, or rich missing).
-    It never takes over standard output: reports written there reach a pipe or a file unchanged."""
-    if not sys.stderr.isatty():
-        return None
-    try:
-        from rich.console import Console  # noqa: PLC0415
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: PLC0415
-    except ImportError:
-        return None
-    return Progress(
-        TextColumn("checking"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(file=sys.stderr),
-        transient=True,
-        redirect_stdout=False,
-        redirect_stderr=False,
-    )
-
-
 def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[FileResult]:
     """Each input's result in the order given; files in `jobs` workers, standard input in this process."""
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor  # noqa: PLC0415  only many files need it
@@ -336,7 +398,9 @@ def _results(args: argparse.Namespace, found: list[Any], jobs: int) -> Iterator[
                 try:
                     yield next(mapped)
                 except BrokenExecutor:  # a worker was killed (out of memory, a signal): no traceback
-                    raise InputError(f"a worker process died while checking {f.path} (try fewer --jobs)") from None
+                    raise InputError(
+                        f"a worker process died while checking {display_name(f.path)} (try fewer --jobs)"
+                    ) from None
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
@@ -345,15 +409,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if not found:
         raise InputError("no *.json, *.jsonl or *.sse files to check")
     jobs = clamp_jobs(args.jobs, sum(1 for f in found if not f.error and f.path != "-"))
-    as_json = args.format == "json"
+    fmt = args.format
+    if fmt in ("sarif", "github"):  # each file's record as JSON, rendered together at the end
+        args = argparse.Namespace(**{**vars(args), "format": "json"})
     counts = {EXIT_OK: 0, EXIT_VIOLATIONS: 0, EXIT_UNREADABLE: 0}
     records: list[dict[str, Any]] = []
-    bar = _progress(len(found))
+    bar = files_bar(len(found))
     with bar if bar is not None else contextlib.nullcontext():
         task = bar.add_task("check", total=len(found)) if bar is not None else None
         for res in _results(args, found, jobs):
             counts[res.exit if res.exit in counts else EXIT_UNREADABLE] += 1
-            if as_json:
+            if fmt != "text":
                 try:
                     report = json.loads(res.output) if res.output.strip() else None
                 except ValueError:
@@ -363,7 +429,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
                 if res.output:
                     out.write(res.output.rstrip("\n"))
                 if res.error:
-                    out.write(f"{res.file}: unreadable: {res.error}")
+                    out.write(f"{reports.shown(res.file)}: unreadable: {res.error}")
             if bar is not None:
                 bar.advance(task)
     summary = {
@@ -372,8 +438,19 @@ def run(args: argparse.Namespace, out: Output) -> int:
         "with_violations": counts[EXIT_VIOLATIONS],
         "unreadable": counts[EXIT_UNREADABLE],
     }
-    if as_json:
+    if fmt == "json":
         out.write(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
+    elif fmt in ("sarif", "github"):
+        from . import ci_formats  # noqa: PLC0415
+
+        each = [
+            r["report"] if isinstance(r["report"], dict) else {"file": r["file"], "error": r["error"]} for r in records
+        ]
+        text = ci_formats.render(each, fmt)
+        if text:
+            out.write(text)
+        if fmt == "github":
+            out.write(reports.summary_line(counts, len(found)))
     else:
         out.write(reports.summary_line(counts, len(found)))
     return reports.worst(counts)

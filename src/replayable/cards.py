@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._json import printable
 from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
 from .errors import Verdict
 from .items import ItemError, plain_json
@@ -35,6 +36,9 @@ _TEXT_VERBS = (
 
 __all__ = ["CardCheck", "check_card"]
 
+#: Message statuses whose card may be checked: `completed`, or none given (an input message).
+_FINISHED = (None, "completed")
+
 
 @dataclass(frozen=True, slots=True)
 class CardCheck(Verdict):
@@ -44,7 +48,8 @@ class CardCheck(Verdict):
     parsed value once the text parsed (also when it then fails the schema), else `None`; act on it only
     when `ok`. `failures` are `SchemaFailure(path, keyword, message)`: `path` is a JSON Pointer into
     the card, `keyword` the JSON Schema keyword that failed, or one of `json` (the text is not strict
-    JSON, e.g. prose), `refusal`, `incomplete` (the message was cut off) and `missing` (no final
+    JSON, e.g. prose), `refusal`, `incomplete` (the message was cut off), `in_progress` (the message is
+    not finished), `status` (any other status but `completed`; a message without one is read) and `missing` (no final
     assistant message), all at path `""`. `index` is the position of the checked message in `items`
     (`None` when there is none) and `text` its joined `output_text`.
     """
@@ -146,9 +151,24 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
     refusals = [p.get("refusal") for p in parts if isinstance(p, Mapping) and p.get("type") == "refusal"]
     texts = [p.get("text") for p in parts if isinstance(p, Mapping) and p.get("type") in ("output_text", "text")]
     text = "".join(t for t in texts if isinstance(t, str))
-    if msg.get("status") == "incomplete":
+    status = msg.get("status")
+    if status == "incomplete":
         return _fail(
             "incomplete", "the final answer is incomplete (cut off); its card cannot be trusted", index=index, text=text
+        )
+    if status == "in_progress":
+        return _fail(
+            "in_progress",
+            "the final answer is still in_progress (not finished); its card cannot be trusted",
+            index=index,
+            text=text,
+        )
+    if status not in _FINISHED:
+        return _fail(
+            "status",
+            f"the final answer's status is {printable(repr(status))[:80]}, not completed; its card cannot be trusted",
+            index=index,
+            text=text,
         )
     if refusals:
         said = next((r for r in refusals if isinstance(r, str)), "")

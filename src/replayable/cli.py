@@ -1,7 +1,7 @@
 """The `replayable` command line: arguments in, one command run, its exit status out.
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
-                            [--format text|json] [--max-bytes N]
+                            [--format text|json|sarif|github] [--max-bytes N]
     replayable check FILE|DIR|- [FILE ...] [--jobs N]     (many inputs: see `replayable.batch`)
     replayable check --agents [--chain] EVENTS.jsonl
     replayable --version
@@ -14,9 +14,10 @@
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
 rules and the items the stream assembles (see `replayable.stream`). What an input holds is decided in
-`replayable.inputs`; reports and exit statuses live in `replayable.reports`: 0 replay-safe,
-1 violations, 2 unreadable input or bad usage (one line on stderr, never a traceback; with
-`--format json` also a JSON object with an `error` on stdout).
+`replayable.inputs`; reports and exit statuses live in `replayable.reports` (formats `text`, `json`,
+and `sarif` / `github` from `replayable.ci_formats`): 0 replay-safe, 1 violations, 2 unreadable input
+or bad usage (one line on stderr, never a traceback; with `--format json`, `sarif` or `github` also
+the error in that format on stdout).
 
 This module only parses arguments and dispatches: `cli` -> `batch` (check) -> `inputs` -> the rules ->
 `reports`; nothing below imports it.
@@ -35,16 +36,19 @@ from typing import Any
 from . import batch
 from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
 from .items import ItemError
+from .names import shown
 from .reports import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_OUTPUT_CLOSED,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    FORMATS,
     Output,
     as_json,
     cli_message,
     error_report,
+    render,
 )
 
 __all__ = ["InputError", "main"]
@@ -141,8 +145,9 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
     if args.format == "json":
         out.write(as_json({"ok": not blocking, "differences": [d.as_dict() for d in diffs]}))
     else:
-        for d in diffs:
-            out.write(f"{d.path or '/'}: {d.change}{' (blocks replay)' if d.blocking else ''}: {d.message}")
+        for d in diffs:  # paths and messages quote the input: escaped, so that each stays one line
+            blocks = " (blocks replay)" if d.blocking else ""
+            out.write(f"{shown(d.path or '/')}: {d.change}{blocks}: {shown(d.message)}")
         verdict = "NOT replay-safe" if blocking else "replay-safe"
         out.write(f"{verdict}: {len(diffs)} difference(s), {len(blocking)} blocking")
     return EXIT_VIOLATIONS if blocking else EXIT_OK
@@ -223,7 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the response a request body continues (previous_response_id), or its output items: the "
         "request's function_call_outputs are paired with that response's calls",
     )
-    check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    check.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="output format: text, json, sarif (SARIF 2.1.0 for code scanning) or github (workflow "
+        "annotations); default: text",
+    )
     check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
     check.add_argument(
         "--chain", action="store_true", help="with --agents: print the session link chain as JSON (only that)"
@@ -315,9 +326,14 @@ def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _wants_json(argv: Sequence[str]) -> bool:
+def _wanted_format(argv: Sequence[str]) -> str | None:
+    """The machine-readable `--format` asked for (json, sarif, github), read from raw arguments that
+    argparse refused, or None."""
     args = list(argv)
-    return "--format=json" in args or any(a == "--format" and b == "json" for a, b in zip(args, args[1:], strict=False))
+    for fmt in FORMATS[1:]:
+        if f"--format={fmt}" in args or any(a == "--format" and b == fmt for a, b in zip(args, args[1:], strict=False)):
+            return fmt
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -332,8 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         code = exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
-        if code and _wants_json(argv):
+        fmt = _wanted_format(argv) if code else None
+        if fmt == "json":
             out.write(error_report("bad usage (see --help)", None))
+        elif fmt is not None:
+            out.write(render({"file": None, "ok": False, "exit": code, "error": "bad usage (see --help)"}, fmt))
         out.flush()
         return code
     func: Callable[[argparse.Namespace, Output], int] = args.func
@@ -346,12 +365,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif isinstance(exc, RecursionError):
             message = "input nested too deeply"
         try:
-            print(f"replayable: error: {message}", file=sys.stderr)
+            print(f"replayable: error: {shown(message)}", file=sys.stderr)
         except (OSError, ValueError):
             pass
-        if getattr(args, "format", None) == "json":
+        fmt = getattr(args, "format", None)
+        if fmt in ("json", "sarif", "github"):
             name = getattr(args, "file", None)
-            out.write(error_report(message, display_name(name) if isinstance(name, str) else None))
+            file = ("<stdin>" if name == "-" else name) if isinstance(name, str) else None
+            if fmt == "json":
+                out.write(error_report(message, file))
+            else:
+                out.write(render({"file": file, "ok": False, "exit": EXIT_UNREADABLE, "error": message}, fmt))
         code = EXIT_UNREADABLE
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED

@@ -11,8 +11,10 @@ One place decides what an input is (`read_input`), for `check`, `diff`, `convert
 - otherwise one JSON document, read whole.
 
 Then `read_transcript` finds the items in a document (a list of items, a Response's `output`, a request
-body's `input` with its `tools` and `tool_choice`, or one item), and `load_tools` reads a `--tools`
-file. `find_files` lists what a directory holds.
+body's `input` with its `tools` and `tool_choice`, or one item), `looks_like_tools` recognises a file of
+tool definitions, and `load_tools` reads a `--tools` file. `find_files` lists what a directory holds,
+reporting (never silently skipping) entries that are not regular files; a FIFO given by name is opened
+without waiting for a writer. Names in messages are escaped (`display_name`).
 
 Limits, so that `/dev/zero`, a runaway capture or a huge file end with one line and exit status 2,
 never a `MemoryError`: a JSON document or SSE capture read whole, and each JSONL line, may be at most
@@ -35,6 +37,7 @@ from typing import IO, Any
 
 from . import _json
 from .errors import ReplayableError
+from .names import shown
 from .replay import Violation, ViolationCode, check_tool
 from .tools import tool_index
 
@@ -42,11 +45,13 @@ __all__ = [
     "BATCH_BYTES",
     "BATCH_LINES",
     "DEFAULT_MAX_BYTES",
+    "HOSTED_TOOL_TYPES",
     "SUFFIXES",
     "Input",
     "InputError",
     "Kind",
     "Transcript",
+    "check_depth",
     "display_name",
     "find_files",
     "function_tools",
@@ -54,9 +59,11 @@ __all__ = [
     "lint_tools",
     "load_tools",
     "looks_like_sse",
+    "looks_like_tools",
     "parse_size",
     "read_input",
     "read_transcript",
+    "tools_of",
 ]
 
 #: Largest JSON document or SSE capture read whole, and longest JSONL line, in bytes (128 MiB).
@@ -66,6 +73,10 @@ DEFAULT_MAX_BYTES = 128 * 1024 * 1024
 SUFFIXES = (".json", ".jsonl", ".sse")
 
 _BLANK = b" \t\r\n"
+#: Deepest nesting of one JSONL line: one item or event (`replayable.items.MAX_ITEM_DEPTH`). Nesting
+#: past it is unreadable input (exit status 2) in every container: a JSONL line, a JSON array (the
+#: reader's own limit is one level more), a Response or a single item (`check_depth`).
+_LINE_DEPTH = _json.MAX_ITEM_DEPTH
 _BOM_BYTES = b"\xef\xbb\xbf"
 
 #: Most JSONL lines validated in one call when a JSONL of items is checked (`Input.batches`), and the
@@ -88,8 +99,10 @@ class Kind(StrEnum):
 
 
 def display_name(path: str) -> str:
-    """`<stdin>` for `-`, else the path as given."""
-    return "<stdin>" if path == "-" else path
+    """`<stdin>` for `-`, else the path as given, with control characters and line breaks escaped
+    (`replayable.names.shown`): a name in a message or a text report is always one line of its own
+    making, never a forged one."""
+    return "<stdin>" if path == "-" else shown(path)
 
 
 def parse_size(text: str) -> int:
@@ -104,15 +117,17 @@ def parse_size(text: str) -> int:
     return int(digits) * factor
 
 
-def loads(data: bytes, where: str, *, first: bool = True) -> Any:
+def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
     """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
     (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
     JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
-    one at the start of a later JSONL line is refused. Raises `InputError` starting with `where`."""
+    one at the start of a later JSONL line is refused. `max_depth`: `MAX_ITEM_DEPTH` for a JSONL line
+    (one item or event), the reader's own limit for a document. Raises `InputError` starting with
+    `where`."""
     if not first and data.startswith(b"\xef\xbb\xbf"):
         raise InputError(f"{where}: a byte order mark is only allowed at the very start of the input")
     try:
-        return _json.loads(data, what=where, max_depth=_json.READER_DEPTH)
+        return _json.loads(data, what=where, max_depth=max_depth)
     except _json.JSONError as exc:
         if exc.reason == "invalid_utf8":
             raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
@@ -138,7 +153,8 @@ def _too_big(name: str, limit: int, what: str) -> InputError:
 
 @dataclass
 class Input:
-    """An opened input. `kind` says what it holds; `name` is for messages (`<stdin>` for `-`).
+    """An opened input. `kind` says what it holds; `name` is for messages and text (`<stdin>` for `-`,
+    control characters escaped); `file` is the path as given (`<stdin>` for `-`), for JSON reports.
 
     For `sse` and `json`, `data` is the whole content. For `jsonl`, `first` is the first line's value and
     `values()` yields every value, the first included, reading one line at a time (call it once)."""
@@ -147,6 +163,7 @@ class Input:
     kind: Kind
     data: bytes = b""
     first: Any = None
+    file: str = ""
     _file: IO[bytes] | None = field(default=None, repr=False)
     _pending: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
     _limit: int = DEFAULT_MAX_BYTES
@@ -178,12 +195,11 @@ class Input:
         for _, value in self._sized_values():
             yield value
 
-    def batches(self, lines: int | None = None, size: int | None = None) -> Iterator[tuple[list[Any], set[int]]]:
+    def batches(self, lines: int | None = None, size: int | None = None) -> Iterator[list[Any]]:
         """The JSONL values in batches of at most `lines` values (default `BATCH_LINES`), a batch ending
         once its lines add up to `size` bytes (default `BATCH_BYTES`) or more: memory holds one batch
-        and one line. Each value is read exactly as
-        `values()` reads it, with the same errors; with it comes the set of positions in the batch whose
-        value nests deeper than an item may (`MAX_ITEM_DEPTH` levels): valid JSON, but not an item."""
+        and one line. Each value is read exactly as `values()` reads it, with the same errors (a line
+        nesting deeper than an item may, `MAX_ITEM_DEPTH` levels, is one of them)."""
         if self.kind is not Kind.JSONL:
             raise InputError(f"{self.name} is not JSONL: read it with value()")
         lines = BATCH_LINES if lines is None else lines
@@ -199,31 +215,21 @@ class Input:
         if batch:
             yield self._read_batch(batch)
 
-    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> tuple[list[Any], set[int]]:
+    def _read_batch(self, batch: list[tuple[int, bytes, bool]]) -> list[Any]:
         # the input's one allowed byte order mark is dropped; one on any later line fails to read (jiter
         # refuses it) and is then refused with its own message below
         texts = [line[3:] if first and line[:3] == _BOM_BYTES else line for _, line, first in batch]
         values = _json.loads_lines(texts, max_depth=_json.MAX_ITEM_DEPTH)
         if values is not None:
-            return values, set()
-        values = []
-        deep: set[int] = set()
-        for (lineno, line, first), text in zip(batch, texts, strict=True):
-            value: Any = _NOT_JSON
-            if text[:3] != _BOM_BYTES:
-                try:
-                    value = _json.loads(text, what="line", max_depth=_json.MAX_ITEM_DEPTH)
-                except _json.JSONError:
-                    pass
-            if value is _NOT_JSON:  # the message values() gives, or a value nested deeper than an item
-                value = loads(line, f"{self.name}, line {lineno}", first=first)
-                deep.add(len(values))
-            values.append(value)
-        return values, deep
+            return values
+        return [
+            loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            for lineno, line, first in batch
+        ]
 
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         for lineno, line, first in self._lines():
-            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first)
+            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
@@ -252,6 +258,13 @@ class Input:
         finally:
             self.close()
 
+    def tell(self) -> int | None:
+        """How many bytes of a JSONL input are read so far (None once closed, or for a pipe)."""
+        try:
+            return self._file.tell() if self._file is not None else None
+        except (OSError, ValueError):
+            return None
+
     def close(self) -> None:
         """Close the file (never standard input)."""
         f, self._file = self._file, None
@@ -267,16 +280,24 @@ def _stdin() -> IO[bytes]:
 
 
 def _open(path: str) -> IO[bytes]:
+    """The file at `path` opened for reading. A FIFO given by name (`<(cmd)` in a shell, a named pipe)
+    is opened without waiting for a writer: with none, it reads as empty (exit status 2), so the
+    command never blocks on opening it; with one, it is read like standard input."""
     if path == "-":
         return _stdin()
     try:
-        f = open(path, "rb")  # noqa: SIM115  closed by Input.close or read_input
-        if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
-            f.close()
-            raise IsADirectoryError(21, "Is a directory")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(21, "Is a directory")
+            os.set_blocking(fd, True)  # reads wait for a writer that is there, as they do on standard input
+            return open(fd, "rb")  # noqa: SIM115  closed by Input.close or read_input
+        except BaseException:
+            os.close(fd)
+            raise
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return f
+        raise InputError(f"cannot read {display_name(path)}: {exc.strerror or exc}") from None
 
 
 def _read_rest(f: IO[bytes], start: bytes, name: str, limit: int) -> bytes:
@@ -293,6 +314,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
     Raises `InputError` (one line) when it cannot be read, is empty, is not UTF-8 or strict JSON, or is
     larger than `max_bytes` (a whole document or capture; for JSONL, one line)."""
     name = display_name(path)
+    file = "<stdin>" if path == "-" else path
     f = _open(path)
     keep_open = False
     try:
@@ -315,7 +337,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         head = b"".join(line for _, line in lines)
         first_no, first_line = lines[-1]
         if looks_like_sse(head, name):
-            return Input(name, Kind.SSE, data=_read_rest(f, head, name, max_bytes))
+            return Input(name, Kind.SSE, data=_read_rest(f, head, name, max_bytes), file=file)
         try:
             first = loads(first_line, name)
         except InputError:
@@ -325,7 +347,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
             while True:
                 line = f.readline(max_bytes + 1)
                 if not line:
-                    return Input(name, Kind.JSON, data=head, first=first)
+                    return Input(name, Kind.JSON, data=head, first=first, file=file)
                 lineno += 1
                 if len(line) > max_bytes:
                     raise _too_big(name, max_bytes, f"line {lineno}")
@@ -333,7 +355,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                 if size > max_bytes and not line.strip(_BLANK):  # endless blank lines after one document
                     raise _too_big(name, max_bytes, "the input")
                 if line.strip(_BLANK):
-                    inp = Input(name, Kind.JSONL, first=first, _file=f, _limit=max_bytes)
+                    inp = Input(name, Kind.JSONL, first=first, file=file, _file=f, _limit=max_bytes)
                     inp._pending = [(first_no, first_line), (lineno, line)]
                     inp._lineno = lineno
                     keep_open = True
@@ -345,7 +367,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
             detail = str(exc).removeprefix(name).lstrip(": ")
             detail = detail.removeprefix("is not valid JSON: ").removeprefix("is ")
             raise InputError(f"{name} is neither JSON nor JSONL: {detail}") from None
-        return Input(name, Kind.JSON, data=data, first=value)
+        return Input(name, Kind.JSON, data=data, first=value, file=file)
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
     finally:
@@ -422,6 +444,15 @@ def function_tools(tools: list[Any], name: str) -> list[Any] | None:
     return usable or None
 
 
+def check_depth(value: Any, name: str) -> None:
+    """Raise `InputError` when a document that is one item or event nests deeper than an item may
+    (`MAX_ITEM_DEPTH` levels): unreadable, as the same item is in a JSON array or a JSONL line."""
+    try:
+        _json.check_value(value, what=name, max_depth=_LINE_DEPTH)
+    except _json.JSONError as exc:
+        raise InputError(f"{exc} (the input is refused)") from None
+
+
 def read_transcript(value: Any, name: str) -> Transcript:
     """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
     `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
@@ -447,6 +478,7 @@ def read_transcript(value: Any, name: str) -> Transcript:
                 tool_findings=findings,
             )
         if "type" in value or "role" in value:
+            check_depth(value, name)
             return Transcript([value], "item")
     raise InputError(
         f"{name}: expected a JSON array of items, JSONL, a Response object (with 'output') or a request body "
@@ -458,15 +490,77 @@ def load_tools(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Any]:
     """The tool definitions of a `--tools` file: a JSON array of tools, one tool, an object with a
     `tools` array (a request body), or JSONL of tools. Raises `InputError`."""
     inp = read_input(path, max_bytes=max_bytes)
-    value = inp.value()
+    return tools_of(inp.value(), inp.name)
+
+
+def tools_of(value: Any, name: str) -> list[Any]:
+    """The tool definitions in a document: a JSON array of tools, one tool, or an object with a `tools`
+    array (a request body). Raises `InputError` for anything else, or when two tools share a name."""
     if isinstance(value, dict) and isinstance(value.get("tools"), list):
         value = value["tools"]
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list):
-        raise InputError(f"{inp.name}: expected a JSON array of tool definitions")
-    function_tools(value, inp.name)  # two tools with one name: an error, not a guess
+        raise InputError(f"{name}: expected a JSON array of tool definitions")
+    function_tools(value, name)  # two tools with one name: an error, not a guess
     return value
+
+
+#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
+#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
+HOSTED_TOOL_TYPES = frozenset(
+    {
+        "web_search",
+        "web_search_preview",
+        "file_search",
+        "code_interpreter",
+        "computer",
+        "computer_use_preview",
+        "image_generation",
+        "mcp",
+        "local_shell",
+        "shell",
+        "apply_patch",
+        "custom",
+        "tool_search",
+    }
+)
+_ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
+
+
+def _function_tool(v: Any) -> bool:
+    """A function tool in a shape `replayable.tools.read_tool` knows (Responses, Chat Completions,
+    Agents: `type` `function`; MCP: `name` and `inputSchema`; `name` and `parameters`)."""
+    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
+        return False
+    if v.get("type") == "function":
+        return "name" in v or isinstance(v.get("function"), dict)
+    return "type" not in v and "name" in v and ("inputSchema" in v or "parameters" in v)
+
+
+def _hosted_tool(v: Any) -> bool:
+    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
+        return False
+    t = v.get("type")
+    return isinstance(t, str) and t in HOSTED_TOOL_TYPES
+
+
+def looks_like_tools(value: Any) -> bool:
+    """Is a document (or a JSONL's first value) a file of tool definitions rather than a transcript?
+    True for one function tool, a non-empty JSON array of tools with at least one function tool (the
+    rest hosted tools, `HOSTED_TOOL_TYPES`), or an object whose only key is `tools` (a request body,
+    with `input` or `messages` beside it, is never one). No Open Responses item has type `function`,
+    and an item is never read as a tool: a value with an item's keys (`role`, `content`, `call_id`,
+    `id`, ...) is not one."""
+    if isinstance(value, dict):
+        if isinstance(value.get("tools"), list) and value.keys() == {"tools"}:
+            return not value["tools"] or looks_like_tools(value["tools"])
+        return _function_tool(value)
+    if not isinstance(value, list) or not value:
+        return False
+    hosted = [_hosted_tool(v) for v in value]
+    functions = [_function_tool(v) for v in value]
+    return any(functions) and all(f or h for f, h in zip(functions, hosted, strict=True))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -484,8 +578,10 @@ class Found:
 def find_files(paths: Iterable[str]) -> list[Found]:
     """The files to check: each path as given (`-` is standard input; a path that does not exist is
     kept and reported as unreadable), and for a directory every `*.json`, `*.jsonl` and `*.sse` under
-    it, sorted, following symbolic links once. A directory (or subdirectory) that cannot be listed is a
-    `Found` with an `error`: it is unreadable, never silently skipped."""
+    it, sorted, following symbolic links once. A directory (or subdirectory) that cannot be listed, and
+    an entry whose name matches but which is not a regular file (a dangling symbolic link, a FIFO, a
+    socket, a device: never opened, so a scan never blocks) is a `Found` with an `error` saying why: it
+    is unreadable (exit status 2), never silently skipped."""
     out: list[Found] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
@@ -493,6 +589,34 @@ def find_files(paths: Iterable[str]) -> list[Found]:
         else:
             out.append(Found(p))
     return out
+
+
+_SPECIAL = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(path: str) -> str:
+    """Why a directory entry whose name matches `SUFFIXES` but which is not a regular file was not read:
+    a dangling symbolic link (nothing to read) or a FIFO, socket or device (reading one may block or
+    never end)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if os.path.islink(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return (
+                f"skipped: a dangling symbolic link (to {display_name(target)}: {exc.strerror or exc}), nothing to read"
+            )
+        return f"cannot read {display_name(path)}: {exc.strerror or exc}"
+    what = next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+    return f"skipped: {what}, not read in a directory (it may block or never end); give its name to read it"
 
 
 def _walk(top: str) -> list[Found]:
@@ -509,19 +633,19 @@ def _walk(top: str) -> list[Found]:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            found.append(Found(directory, f"cannot list {directory}: {exc.strerror or exc}"))
+            found.append(Found(directory, f"cannot list {display_name(directory)}: {exc.strerror or exc}"))
             return
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
                 is_file = not is_dir and entry.is_file()
             except OSError as exc:
-                found.append(Found(entry.path, f"cannot read {entry.path}: {exc.strerror or exc}"))
+                found.append(Found(entry.path, f"cannot read {display_name(entry.path)}: {exc.strerror or exc}"))
                 continue
             if is_dir:
                 visit(entry.path)
-            elif is_file and entry.name.endswith(SUFFIXES):
-                found.append(Found(entry.path))
+            elif entry.name.endswith(SUFFIXES):
+                found.append(Found(entry.path) if is_file else Found(entry.path, _not_regular(entry.path)))
 
     visit(top)
     return found

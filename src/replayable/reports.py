@@ -7,8 +7,11 @@ its verdict and exits with it, writing nothing more and printing no traceback. `
 means the report could not be written (a full disk, no standard output; one line on stderr) while the
 verdict was replay-safe, or output was lost before a verdict was reached.
 
-Reports come in two formats: `text` (one line per finding, then a verdict line) and `json` (one
-object; with `--format json` an unreadable input is an object with an `error` too, never nothing).
+Every input's report is first a record (`transcript_record`, `tools_record`, `stream_record`,
+`agents_record`): one JSON object with one `findings` list for items, tools, streams and Agents logs
+alike. It is rendered as `text` (one line per finding, then a verdict line: `replay-safe` or `NOT
+replay-safe`, the same words for every kind), `json` (the record; with `--format json` an unreadable
+input is an object with an `error` too, never nothing), `sarif` or `github` (`replayable.ci_formats`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from .names import shown
+
 if TYPE_CHECKING:
+    from .agents import AgentsReport
     from .replay import TranscriptReport, Violation
     from .stream import StreamReport
 
@@ -29,14 +35,25 @@ __all__ = [
     "EXIT_OUTPUT_CLOSED",
     "EXIT_UNREADABLE",
     "EXIT_VIOLATIONS",
+    "FORMATS",
+    "SAFE",
+    "UNSAFE",
     "Output",
+    "agents_record",
     "cli_message",
     "count",
     "error_report",
+    "finding",
     "format_report",
     "format_stream_report",
     "pending_calls",
+    "render",
+    "shown",
+    "stream_record",
     "summary_line",
+    "text_report",
+    "tools_record",
+    "transcript_record",
 ]
 
 EXIT_OK = 0
@@ -44,6 +61,9 @@ EXIT_VIOLATIONS = 1
 EXIT_UNREADABLE = 2
 EXIT_OUTPUT_CLOSED = 3
 EXIT_INTERRUPTED = 130
+
+#: The report formats of `replayable check --format`.
+FORMATS = ("text", "json", "sarif", "github")
 
 
 class Output:
@@ -129,78 +149,191 @@ def cli_message(text: str) -> str:
     return text
 
 
-def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
-    """A transcript's report: `extra` findings (tool lint) first, then the report's violations and
-    pending calls, and the outputs of a continuation request that answer calls outside it (`external`).
-    `fmt` is `text` or `json` (`{"file", "ok", "items", "violations", "pending", "external"}`)."""
+# ---------------------------------------------------------------------------------------------------
+# Records: one JSON object per input, the same shape for items, streams, Agents logs and tool files
+
+
+def finding(
+    where: str, index: int | None, code: str, message: str, path: str = "", severity: str = "error"
+) -> dict[str, Any]:
+    """One entry of a record's `findings`: `where` is `item`, `tools`, `stream` or `event`; `index` the
+    item's or event's position (None for a tool, or a stream finding without one); `code` the stable
+    rule code; `path` a JSON Pointer into the item, event or tool; `severity` `error` (it makes the
+    input not replay-safe) or `note` (reported, not blocking)."""
+    return {"where": where, "index": index, "code": code, "message": message, "path": path, "severity": severity}
+
+
+def _violation_findings(violations: Sequence[Violation]) -> list[dict[str, Any]]:
+    return [
+        finding("tools" if v.index is None else "item", v.index, str(v.code), v.message, v.path) for v in violations
+    ]
+
+
+def transcript_record(report: TranscriptReport, extra: Sequence[Violation], n_items: int, file: str) -> dict[str, Any]:
+    """The record of a transcript (`kind` `items`): `{"file", "kind", "ok", "items", "findings",
+    "violations", "pending", "external"}`. `extra` are tool lint findings, listed first."""
     violations = [*extra, *report.violations]
-    if fmt == "json":
-        return json.dumps(
-            {
-                "file": name,
-                "ok": not violations,
-                "items": n_items,
-                "violations": [v.as_dict() for v in violations],
-                "pending": list(report.pending),
-                "external": list(report.external),
-            },
-            indent=2,
+    return {
+        "file": file,
+        "kind": "items",
+        "ok": not violations,
+        "items": n_items,
+        "findings": _violation_findings(violations),
+        "violations": [v.as_dict() for v in violations],
+        "pending": list(report.pending),
+        "external": list(report.external),
+    }
+
+
+def tools_record(findings: Sequence[Violation], n_tools: int, file: str) -> dict[str, Any]:
+    """The record of a file of tool definitions (`kind` `tools`), linted with `check_tool`:
+    `{"file", "kind", "ok", "tools", "findings", "violations"}`."""
+    return {
+        "file": file,
+        "kind": "tools",
+        "ok": not findings,
+        "tools": n_tools,
+        "findings": _violation_findings(findings),
+        "violations": [v.as_dict() for v in findings],
+    }
+
+
+def stream_record(report: StreamReport, file: str) -> dict[str, Any]:
+    """The record of a recorded stream (`kind` `stream`): `{"file", "kind", "ok", "events", "status",
+    "items", "findings", "stream", "violations", "pending"}`; `findings` holds the stream findings
+    (`where` `stream`, `index` the event's position; notes as `severity` `note`) and the items'
+    violations alike (a stream finding's `message` names its event: sequence number and type), `stream`
+    and `violations` each kind alone."""
+    found = [
+        finding("stream", f.index, str(f.rule), str(f), "", "error" if f.violation else "note") for f in report.findings
+    ]
+    return {
+        "file": file,
+        "kind": "stream",
+        "ok": report.ok,
+        "events": report.events,
+        "status": report.status,
+        "items": len(report.items),
+        "findings": found + _violation_findings(report.transcript.violations),
+        "stream": [f.as_dict() for f in report.findings],
+        "violations": [v.as_dict() for v in report.transcript.violations],
+        "pending": list(report.transcript.pending),
+    }
+
+
+def agents_record(report: AgentsReport, file: str) -> dict[str, Any]:
+    """The record of an Agents API event log (`kind` `agents`): `{"file", "kind", "ok", "events",
+    "recognised", "session_id", "findings", "violations", "refused", "pending", "unknown_events"}`;
+    `findings` holds the violations and, as notes, the calls refused before execution. A log in which
+    nothing is an Agents API event also has an `error` (it is unreadable as a log: exit status 2)."""
+    record: dict[str, Any] = {
+        "file": file,
+        "kind": "agents",
+        "ok": report.ok,
+        "events": report.events,
+        "recognised": report.recognised,
+        "session_id": report.session_id,
+        "findings": [finding("event", v.index, str(v.code), v.message, v.path) for v in report.violations]
+        + [finding("event", v.index, str(v.code), v.message, v.path, "note") for v in report.refused],
+        "violations": [v.as_dict() for v in report.violations],
+        "refused": [v.as_dict() for v in report.refused],
+        "pending": [_pending_action(i, a) for i, a in report.pending],
+        "unknown_events": list(report.unknown_events),
+    }
+    if report.nothing_recognised:
+        record["error"] = (
+            f"nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
+            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
         )
+    return record
+
+
+def _pending_action(index: int, action: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"index": index, "type": action.type, "turn_id": action.turn_id}
+    if action.type == "function_call":
+        out.update(call_id=action.call_id, name=action.name)
+    else:
+        out["request_id"] = action.request_id
+    return out
+
+
+#: The verdict words of every report, one for each outcome (exit status 0 and 1).
+SAFE = "replay-safe"
+UNSAFE = "NOT replay-safe"
+
+
+def text_report(record: dict[str, Any]) -> str:
+    """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
+    `event N` for the others), the pending calls and what else the kind lists, then one verdict line
+    starting `FILE: replay-safe:` or `FILE: NOT replay-safe:`. The file name and every message (which
+    may quote the input) are escaped (`shown`): no line but the verdict can say `replay-safe`."""
+    name = shown(str(record.get("file")))
+    kind = record.get("kind", "items")
+    if record.get("error"):
+        return f"{name}: {record['error']}"
     lines = []
-    for v in violations:
-        where = "tools" if v.index is None else f"item {v.index}"
-        lines.append(f"{name}: {where}: {v.code}: {cli_message(v.message)}")
-    if report.pending:
-        lines.append(f"{name}: {pending_calls(report.pending)}")
-    if report.external:
-        s = "" if len(report.external) == 1 else "s"
+    for f in record["findings"]:
+        where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
+        message = shown(cli_message(f["message"]))  # it may quote the input: one line, whatever it quotes
+        if kind == "agents" and f["severity"] == "note":
+            lines.append(f"{name}: {where}: refused before execution ({f['code']}): {message}")
+        elif f["where"] == "stream":  # the message says which event (sequence number, type) itself
+            label = "stream" if f["severity"] == "error" else "note"
+            lines.append(f"{name}: {label}: {f['code']}: {message}")
+        else:
+            lines.append(f"{name}: {where}: {f['code']}: {message}")
+    if kind in ("items", "stream") and record.get("pending"):
+        lines.append(f"{name}: {pending_calls(record['pending'])}")
+    if record.get("external"):
+        ext = record["external"]
+        s = "" if len(ext) == 1 else "s"
         lines.append(
             f"{name}: output{s} answering calls outside this request (previous_response_id; pass --previous "
-            f"RESPONSE.json to pair them) at item{s} {', '.join(map(str, report.external))}"
+            f"RESPONSE.json to pair them) at item{s} {', '.join(map(str, ext))}"
         )
-    if violations:
-        bad = len({v.index for v in violations})
+    if record.get("unknown_events"):
         lines.append(
-            f"{name}: NOT replay-safe: {count(len(violations), 'violation')} in {count(bad, 'place')}, "
-            f"{count(n_items, 'item')}"
+            f"{name}: unknown event types (kept, not acted on) at events "
+            + ", ".join(map(str, record["unknown_events"]))
         )
+    errors = [f for f in record["findings"] if f["severity"] == "error"]
+    verdict = SAFE if record["ok"] else UNSAFE
+    size = {
+        "items": count(record.get("items", 0), "item"),
+        "tools": count(record.get("tools", 0), "tool") + " (tool definitions, linted)",
+        "stream": f"{count(record.get('events', 0), 'event')}, {count(record.get('items', 0), 'item')}, "
+        f"status {record.get('status') or 'none'}",
+        "agents": count(record.get("events", 0), "event")
+        + (", every required action answered once" if record["ok"] else ""),
+    }[kind]
+    if errors:
+        places = len({(f["where"], f["index"]) for f in errors})
+        lines.append(f"{name}: {verdict}: {count(len(errors), 'violation')} in {count(places, 'place')}, {size}")
     else:
-        lines.append(f"{name}: replay-safe: {count(n_items, 'item')}")
+        lines.append(f"{name}: {verdict}: {size}")
     return "\n".join(lines)
+
+
+def render(record: dict[str, Any], fmt: str) -> str:
+    """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
+    (`replayable.ci_formats`)."""
+    if fmt == "json":
+        return json.dumps(record, indent=2)
+    if fmt in ("sarif", "github"):
+        from . import ci_formats  # noqa: PLC0415
+
+        return ci_formats.render([record], fmt)
+    return text_report(record)
+
+
+def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
+    """A transcript's report in `fmt` (see `transcript_record` and `render`)."""
+    return render(transcript_record(report, extra, n_items, name), fmt)
 
 
 def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
-    """A recorded stream's report (`replayable.stream.check_stream`): stream findings, then the items'
-    violations. `fmt` is `text` or `json` (`{"file", "kind": "stream", "ok", "events", "status",
-    "items", "stream", "violations", "pending"}`)."""
-    if fmt == "json":
-        return json.dumps(
-            {
-                "file": name,
-                "kind": "stream",
-                "ok": report.ok,
-                "events": report.events,
-                "status": report.status,
-                "items": len(report.items),
-                "stream": [f.as_dict() for f in report.findings],
-                "violations": [v.as_dict() for v in report.transcript.violations],
-                "pending": list(report.transcript.pending),
-            },
-            indent=2,
-        )
-    lines = []
-    for f in report.findings:
-        lines.append(f"{name}: {'stream' if f.violation else 'note'}: {f.rule}: {cli_message(str(f))}")
-    for v in report.transcript.violations:
-        lines.append(f"{name}: item {v.index}: {v.code}: {cli_message(v.message)}")
-    if report.transcript.pending:
-        lines.append(f"{name}: {pending_calls(report.transcript.pending)}")
-    verdict = "stream ok, items replay-safe" if report.ok else "NOT ok"
-    lines.append(
-        f"{name}: {verdict}: {count(report.events, 'event')}, {count(len(report.items), 'item')}, "
-        f"status {report.status or 'none'}"
-    )
-    return "\n".join(lines)
+    """A recorded stream's report in `fmt` (see `stream_record` and `render`)."""
+    return render(stream_record(report, name), fmt)
 
 
 def error_report(message: str, name: str | None) -> str:
@@ -211,7 +344,7 @@ def error_report(message: str, name: str | None) -> str:
 def summary_line(counts: dict[int, int], files: int) -> str:
     """The last line of a many-file `check` in text form."""
     return (
-        f"checked {count(files, 'file')}: {counts.get(EXIT_OK, 0)} replay-safe, {counts.get(EXIT_VIOLATIONS, 0)} with "
+        f"checked {count(files, 'file')}: {counts.get(EXIT_OK, 0)} {SAFE}, {counts.get(EXIT_VIOLATIONS, 0)} with "
         f"violations, {counts.get(EXIT_UNREADABLE, 0)} unreadable"
     )
 

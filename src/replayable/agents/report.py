@@ -4,14 +4,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from replayable._json import printable
 from replayable.errors import Verdict
-from replayable.reports import count
+from replayable.reports import agents_record, count, render
 
 
 class AgentsViolationCode(StrEnum):
@@ -97,46 +96,9 @@ class AgentsReport(Verdict):
         return lines
 
 
-def _pending_dict(index: int, action: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"index": index, "type": action.type, "turn_id": action.turn_id}
-    if action.type == "function_call":
-        out.update(call_id=action.call_id, name=action.name)
-    else:
-        out["request_id"] = action.request_id
-    return out
-
-
 def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>") -> str:
-    """`report` as the `replayable check --agents` output: text lines like the items check, or JSON
-    (`{file, ok, events, recognised, session_id, violations, refused, pending, unknown_events}`)."""
-    if fmt == "json":
-        return json.dumps(
-            {
-                "file": name,
-                "ok": report.ok,
-                "events": report.events,
-                "recognised": report.recognised,
-                "session_id": report.session_id,
-                "violations": [v.as_dict() for v in report.violations],
-                "refused": [v.as_dict() for v in report.refused],
-                "pending": [_pending_dict(i, a) for i, a in report.pending],
-                "unknown_events": list(report.unknown_events),
-            },
-            indent=2,
-        )
-    if report.nothing_recognised:
-        return (
-            f"{name}: nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
-            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
-        )
-    lines = [f"{name}: event {v.index}: {v.code}: {v.message}" for v in report.violations]
-    lines += [f"{name}: event {v.index}: refused before execution ({v.code}): {v.message}" for v in report.refused]
-    if report.unknown_events:
-        lines.append(
-            f"{name}: unknown event types (kept, not acted on) at events " + ", ".join(map(str, report.unknown_events))
-        )
-    if report.violations:
-        lines.append(f"{name}: NOT safe: {count(len(report.violations), 'violation')}, {count(report.events, 'event')}")
-    else:
-        lines.append(f"{name}: ok: {count(report.events, 'event')}, every required action answered once")
-    return "\n".join(lines)
+    """`report` as the `replayable check --agents` output (`replayable.reports.agents_record`): text
+    lines like the items check, ending `NAME: replay-safe: ...` or `NAME: NOT replay-safe: ...`, or JSON
+    (`{file, kind, ok, events, recognised, session_id, findings, violations, refused, pending,
+    unknown_events}`, and `error` when nothing in the log is an Agents API event)."""
+    return render(agents_record(report, name), fmt)
