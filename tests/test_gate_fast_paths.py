@@ -27,7 +27,7 @@ from replayable.arguments import (
     validator_failures,
 )
 from replayable.items import ItemError, _validate_one
-from replayable.replay import _call_problem
+from replayable.gate import _call_problem
 
 
 class _Text(str):
