@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -380,9 +380,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
         return [
             {"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}
         ]
-    if t == "" or (
-        ":" not in t and t not in SPEC_ITEM_TYPES and (provider != "openai" or not is_openai_item_type(t))
-    ):
+    if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and (provider != "openai" or not is_openai_item_type(t))):
         return [{"loc": ("type",), "type": "unknown_item_type", "msg": _unknown_type(t, provider)}]
     if ":" in t and not NAMESPACED_TYPE.match(t):
         return [
@@ -463,7 +461,12 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
     if from_sdk:
         provider = "openai"
     if isinstance(data, WireModel):
-        return data
+        if not is_unchecked(data):
+            return data
+        try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
+            data = to_plain(data)
+        except JSONError as exc:
+            raise _json_error(exc, prefix, text=False) from None
     if isinstance(data, str | bytes | bytearray | memoryview):  # a JSONL line or one item's JSON text
         try:
             data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
@@ -751,11 +754,20 @@ def dump_item(item: Any) -> dict[str, Any]:
 
     Unknown fields are kept, explicit `null`s stay, nothing the input did not have is added, and
     OpenAI's native types and shorthand messages come back in their original form. Raises `ItemError`
-    when `item` is not one of our models.
+    when `item` is not one of our models, and when it holds a value its JSON cannot (what
+    `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
+    bytes, ...): nothing is coerced on the way out.
     """
     if not isinstance(item, WireModel):
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
-    return item.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    try:
+        out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")
+        return check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)  # type: ignore[no-any-return]
+    except JSONError as exc:
+        raise _json_error(exc, text=False) from None
+    except (ValueError, TypeError, RecursionError) as exc:  # pydantic's serialization errors
+        msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
+        raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:

@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from ._base import NamespacedBase, WireModel
+from ._base import NamespacedBase, WireModel, has_unchecked, is_unchecked
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
-from ._json import MAX_ITEM_DEPTH, JSONError, loads, printable
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, printable, to_plain
 from .arguments import (
     ArgumentsError,
     SchemaError,
@@ -300,6 +300,8 @@ def _model_view(item: Any, namespaced: bool) -> _View:
 def _model_views(items: list[Any], side: Side | None) -> list[_View] | None:
     """The views of a list of parsed models, or None when one item is not a model (or is an output-form call
     that must be re-read in its input form, `side=None`)."""
+    if has_unchecked() and any(map(is_unchecked, items)):
+        return None  # a model that skipped validation is read again from its JSON (`_read_item`)
     views: list[_View] = []
     append = views.append
     for item in items:
@@ -465,6 +467,18 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
             pass  # reported by `_validate_one` below, with the item's index
+    if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
+        try:
+            raw = to_plain(raw)
+        except JSONError as exc:
+            add(i, ViolationCode.ITEM_INVALID, f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, _NO_VIEW
+    if isinstance(raw, Mapping) and type(raw) is not dict:  # read once: every rule sees the same copy
+        try:
+            raw = check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
+            add(i, ViolationCode.ITEM_INVALID, f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, _NO_VIEW
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:
@@ -541,7 +555,7 @@ def _run_rules(
     add: Any,
     target: str | None,
     tool_params: dict[str, ToolSpec | SchemaError] | None,
-    allowed: set[str] | None,
+    allowed: frozenset[str] | None,
     side: Side | None,
     pending_ok: bool,
     source: str | None = None,
@@ -648,7 +662,7 @@ class _Rules:
         add: Any,
         target: str | None,
         tool_params: dict[str, ToolSpec | SchemaError] | None,
-        allowed: set[str] | None,
+        allowed: frozenset[str] | None,
         side: Side | None,
         source: str | None = None,
         registry: Mapping[str, Any] | None = None,
@@ -840,7 +854,7 @@ def _call_rules(
     add: Any,
     finished: bool,
     tool_params: dict[str, ToolSpec | SchemaError] | None,
-    allowed: set[str] | None,
+    allowed: frozenset[str] | None,
     registry: Mapping[str, Any] | None = None,
 ) -> None:
     """The rules a function call's tool definition adds: allowed names, known tool, arguments."""

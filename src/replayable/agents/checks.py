@@ -278,7 +278,9 @@ class _Log:
             if isinstance(a, FunctionCallAction) and key in self.origin:
                 why = self.ledger.conflict(a)
                 if why is not None:
-                    self.rejected.setdefault(key, why)  # which call a result answers is a guess: never run it
+                    self.rejected.setdefault(
+                        (a.turn_id, a.call_id), why
+                    )  # which call a result answers is a guess: never run it
                     self.violations.append(
                         AgentsViolation(i, AgentsViolationCode.ACTION_CONFLICT, why, f"/session/required_actions/{n}")
                     )
