@@ -26,7 +26,7 @@ from replayable.arguments import (
     parse_arguments,
     validator_failures,
 )
-from replayable.gate import _call_problem
+from replayable.call_gate import _call_problem
 from replayable.items import ItemError, _validate_one
 
 

@@ -16,7 +16,7 @@ import re
 import sys
 import typing
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -225,6 +225,10 @@ class NamespacedBase(WireModel):
     #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
     #: `replayable.native`: the generic class reads them with that model, never as opaque.
     typed_models: ClassVar[Mapping[str, type[NamespacedBase]]] = {}
+    #: In OpenAI mode, why an un-prefixed type is not one of OpenAI's own at this position (a message
+    #: naming the closest known types), or None when it is; None (the default) reads every such type as
+    #: `openai:<type>`. Set for items by `replayable.items`: an unknown type is never an opaque item.
+    native_problem: ClassVar[Callable[[str], str | None] | None] = None
 
     @model_validator(mode="wrap")
     @classmethod
@@ -250,6 +254,9 @@ class NamespacedBase(WireModel):
                     and t not in cls.spec_types
                     and _NATIVE_TYPE.match(t)
                 ):
+                    problem = cls.native_problem(t) if cls.native_problem is not None else None
+                    if problem is not None:
+                        raise PydanticCustomError("unknown_item_type", "{msg}", {"msg": problem})
                     wire_type = t
                     data = {**data, "type": f"openai:{t}"}
                 else:

@@ -356,6 +356,13 @@ def _unknown_type(t: str, provider: Provider) -> str:
     )
 
 
+def _openai_type_problem(t: str) -> str | None:
+    return None if t in SPEC_ITEM_TYPES or is_openai_item_type(t) else _unknown_type(t, "openai")
+
+
+NamespacedItem.native_problem = staticmethod(_openai_type_problem)
+
+
 def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:
     """Errors that are clearer said before validation: not an object, missing or non-string type."""
     if not isinstance(data, Mapping):

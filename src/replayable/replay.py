@@ -32,9 +32,9 @@ from .arguments import (
     parse_arguments,
     schema_failures,
 )
+from .call_gate import GateReason, GateResult, allowed_tool_names, gate
 from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
-from .gate import GateReason, GateResult, allowed_tool_names, gate
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
@@ -332,7 +332,7 @@ def _view(item: Any) -> _View:
 
 
 def _allowed(allowed_tools: Any) -> frozenset[str] | None:
-    """`allowed_tools` as a set of names (see `replayable.gate.allowed_tool_names`)."""
+    """`allowed_tools` as a set of names (see `replayable.call_gate.allowed_tool_names`)."""
     return allowed_tool_names(allowed_tools)
 
 
