@@ -519,3 +519,19 @@ def test_a_tool_changed_during_a_call_never_pairs_a_new_schema_with_an_old_valid
     monkeypatch.setattr(gate_module, "compile_schema", real)
     assert rp.gate(call(), tool).reason == "arguments_schema"  # the changed tool gets its own validator
     assert rp.gate(call(args='{"city": 5}'), tool).ok
+
+
+def test_agents_models_that_skipped_validation_are_read_again() -> None:
+    nan = A.FunctionCallAction.model_construct(
+        type="function_call", turn_id="t", call_id="c", name="f", arguments={"x": math.nan}
+    )
+    with pytest.raises(rp.ItemError, match="NaN"):
+        A.check_arguments(nan, {"type": "object"})
+    empty = A.FunctionCallAction.model_construct(type="function_call", turn_id="", call_id="c", name="f", arguments={})
+    with pytest.raises(rp.ItemError, match="turn_id"):
+        A.PendingActions([empty])
+    good = A.FunctionCallAction(type="function_call", turn_id="t", call_id="c", name="f", arguments={})
+    assert A.check_arguments(good, {"type": "object"}).execute
+    changed = good.model_copy(update={"arguments": {"x": math.inf}})
+    with pytest.raises(rp.ItemError):
+        A.check_arguments(changed, {"type": "object"})
