@@ -265,10 +265,11 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
     if isinstance(tools, list | tuple):
         for n, raw in enumerate(tools):
             tool = _plain(raw)
+            kind = tool.get("type") if isinstance(tool, Mapping) else None
             if isinstance(tool, bool) or (
                 isinstance(tool, Mapping)
                 and tool.keys().isdisjoint(_TOOL_KEYS)
-                and (tool.get("type") in _JSON_TYPES or "type" not in tool)
+                and ((isinstance(kind, str) and kind in _JSON_TYPES) or isinstance(kind, list) or "type" not in tool)
             ):
                 raise SchemaError(
                     f"tools[{n}] is a bare JSON Schema, not a named tool: a tool list holds tools "
