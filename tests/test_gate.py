@@ -142,8 +142,10 @@ def test_schema_cache_sees_equal_schemas_and_mutated_copies() -> None:
     assert rp.gate(fc("{}"), {"type": "object", "required": ["x"]}).reason == "arguments_schema"
 
 
-def test_none_schema_checks_only_the_json() -> None:
-    assert rp.gate(fc('{"anything": [1]}'), None).ok
+def test_empty_schema_checks_only_the_json_and_none_is_refused() -> None:
+    assert rp.gate(fc('{"anything": [1]}'), {}).ok  # "no check" is said explicitly
+    for res in (rp.gate(fc('{"anything": [1]}'), None), rp.gate(fc('{"anything": [1]}'))):
+        assert res.reason == "no_schema" and not res.ok and "{}" in res.message
 
 
 # --- fail closed: tool shapes, the object rule, invalid calls, the cache ----------------------------------
@@ -211,7 +213,6 @@ def test_gate_reads_every_known_tool_shape(shape: str) -> None:
         {"type": "function", "name": 5, "parameters": WEATHER},
         {"type": "function", "name": "get_weather", "parameters": [1]},
         {"parameters": WEATHER, "strict": True},
-        {"city": {"type": "string"}},  # no JSON Schema keyword at all
         "get_weather",
         5,
         [WEATHER],
@@ -226,9 +227,10 @@ def test_gate_refuses_what_is_neither_a_schema_nor_a_tool(not_a_schema: Any) -> 
 @pytest.mark.parametrize("args", ["null", "[]", "[1, 2]", '"Paris"', "1", "1.5", "true", "false"])
 @pytest.mark.parametrize(
     "schema",
-    [None, {}, True, {"properties": {"city": {"type": "string"}}, "required": ["city"]}, {"type": ["object", "array"]}],
+    [{}, True, {"properties": {"city": {"type": "string"}}, "required": ["city"]}, {"type": ["object", "array"]}],
 )
 def test_arguments_are_always_a_json_object(args: str, schema: Any) -> None:
+    assert rp.gate(weather_call(args), None).reason == "no_schema"  # no schema: refused before the arguments
     result = rp.gate(weather_call(args), schema)
     assert result.reason == "arguments_schema"
     assert [(f.path, f.keyword) for f in result.failures] == [("", "type")]

@@ -26,8 +26,8 @@ from replayable.arguments import (
     parse_arguments,
     validator_failures,
 )
+from replayable.call_gate import _call_problem
 from replayable.items import ItemError, _validate_one
-from replayable.replay import _call_problem
 
 
 class _Text(str):

@@ -85,9 +85,9 @@ def test_a_valid_surrogate_pair_is_not_a_lone_surrogate() -> None:
 
 def test_max_depth_is_configurable_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
     five = '{"a":[[[[1]]]]}'
-    assert rp.gate(call(five), None).ok
+    assert rp.gate(call(five), {}).ok
     monkeypatch.setattr(arguments, "MAX_DEPTH", 4)
-    res = rp.gate(call(five), None)
+    res = rp.gate(call(five), {})
     assert res.reason == "arguments_parse" and "4 levels" in res.detail
     assert arguments.parse_arguments(five, max_depth=10) == {"a": [[[[1]]]]}
 

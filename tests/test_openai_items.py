@@ -150,10 +150,15 @@ def test_malformed_known_item_is_one_precise_error_never_a_fallback() -> None:
     assert [(e["loc"], e["type"]) for e in err.value.errors] == [(("input",), "string_type")]
 
 
-def test_unknown_slug_and_unknown_openai_type_stay_opaque() -> None:
-    for item, provider in (({"type": "acme:thing", "x": 1}, None), ({"type": "future_call", "x": 1}, "openai")):
-        parsed = rp.parse_item(item, provider=provider)  # type: ignore[arg-type]
-        assert type(parsed) is rp.NamespacedItem and rp.dump_item(parsed) == item
+def test_unknown_slug_stays_opaque_and_an_unknown_openai_type_is_refused() -> None:
+    item = {"type": "acme:thing", "x": 1}
+    parsed = rp.parse_item(item)
+    assert type(parsed) is rp.NamespacedItem and rp.dump_item(parsed) == item
+    # Turn-3 decision: an un-prefixed type that is not one of OpenAI's is an unknown type in OpenAI mode
+    # too (it was read as an opaque `openai:future_call` before), see tests/test_trust.py.
+    with pytest.raises(rp.ItemError) as err:
+        rp.parse_item({"type": "future_call", "x": 1}, provider="openai")
+    assert [(e["loc"], e["type"]) for e in err.value.errors] == [(("type",), "unknown_item_type")]
 
 
 def test_input_and_output_forms_differ_where_openai_says_so() -> None:

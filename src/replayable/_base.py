@@ -15,8 +15,9 @@ import inspect
 import re
 import sys
 import typing
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -39,6 +40,8 @@ __all__ = [
     "NamespacedToolBase",
     "SPEC_TOOL_TYPES",
     "WireModel",
+    "has_unchecked",
+    "is_unchecked",
 ]
 
 #: A `slug:name` extension type: a slug, a colon, then a name (Open Responses, "Extending items").
@@ -161,10 +164,52 @@ class WireModel(BaseModel):
         for name, value in self._wire_tags:
             data.setdefault(name, value)
         super().__init__(**data)
+        if _UNCHECKED and any(map(_holds_unchecked, data.values())):
+            _UNCHECKED[id(self)] = self  # built around a model that skipped validation: not checked either
 
     # Not a custom __init__ for pydantic-core: validation builds instances directly, as for BaseModel (and
     # as pydantic's own RootModel does), so parsing neither calls this nor loses its validation context.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's `model_copy`. A copy with `update` skips validation, so it is marked unchecked
+        (`is_unchecked`): the library reads it again from its JSON before trusting it."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update or is_unchecked(self):
+            _UNCHECKED[id(copied)] = copied
+        return copied
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Self:  # type: ignore[override]
+        """pydantic's `model_construct`: no validation at all, so the model is marked unchecked
+        (`is_unchecked`): the library reads it again from its JSON before trusting it."""
+        model = super().model_construct(_fields_set, **values)
+        _UNCHECKED[id(model)] = model
+        return model
+
+
+# Models that skipped validation (`model_construct`, `model_copy(update=...)`, or built around one), by
+# id; weak, so that marking costs nothing once the model is gone. Empty in the common case, and then
+# checking a list of parsed models costs one test.
+_UNCHECKED: weakref.WeakValueDictionary[int, WireModel] = weakref.WeakValueDictionary()
+
+
+def has_unchecked() -> bool:
+    """Whether any live model skipped validation (a quick test before asking `is_unchecked` of many)."""
+    return bool(_UNCHECKED)
+
+
+def is_unchecked(model: Any) -> bool:
+    """Whether `model` skipped validation (`model_construct`, `model_copy(update=...)`, or a model built
+    by keyword around one): its values may break its own field rules, so entry points read it again from
+    its plain JSON (dumped without coercion) instead of trusting it. False for anything else."""
+    return bool(_UNCHECKED) and _UNCHECKED.get(id(model)) is model
+
+
+def _holds_unchecked(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return any(map(is_unchecked, value))
+    return is_unchecked(value)
 
 
 class NamespacedBase(WireModel):
@@ -180,6 +225,10 @@ class NamespacedBase(WireModel):
     #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
     #: `replayable.native`: the generic class reads them with that model, never as opaque.
     typed_models: ClassVar[Mapping[str, type[NamespacedBase]]] = {}
+    #: In OpenAI mode, why an un-prefixed type is not one of OpenAI's own at this position (a message
+    #: naming the closest known types), or None when it is; None (the default) reads every such type as
+    #: `openai:<type>`. Set for items by `replayable.items`: an unknown type is never an opaque item.
+    native_problem: ClassVar[Callable[[str], str | None] | None] = None
 
     @model_validator(mode="wrap")
     @classmethod
@@ -205,6 +254,9 @@ class NamespacedBase(WireModel):
                     and t not in cls.spec_types
                     and _NATIVE_TYPE.match(t)
                 ):
+                    problem = cls.native_problem(t) if cls.native_problem is not None else None
+                    if problem is not None:
+                        raise PydanticCustomError("unknown_item_type", "{msg}", {"msg": problem})
                     wire_type = t
                     data = {**data, "type": f"openai:{t}"}
                 else:

@@ -434,14 +434,16 @@ def is_openai_model(value: Any) -> bool:
 
 
 def to_plain(value: Any) -> Any:
-    """A pydantic model (an `openai` SDK object or one of ours) as its JSON value, dumped exactly as
-    `replayable.dump_item` does (by alias, unset fields left out); any other value as it is. Raises
-    `JSONError` (`not_json`) for a model that cannot be dumped (values of other types put in with
-    `model_construct`, nesting past pydantic's serialization depth). The result still needs
-    `check_value`."""
+    """A pydantic model (an `openai` SDK object or one of ours) as its JSON value, dumped as
+    `replayable.dump_item` does (by alias, unset fields left out) but with no coercion: values are
+    dumped as the Python values they are (python mode), so that what `model_construct` or
+    `model_copy(update=...)` put in (bytes, NaN, a set) reaches `check_value` and is refused as the
+    equal dict would be, never turned into text or `null`. Any other value is returned as it is.
+    Raises `JSONError` (`not_json`) for a model that cannot be dumped (nesting past pydantic's
+    serialization depth, a serializer that fails). The result still needs `check_value`."""
     if isinstance(value, BaseModel):
         try:
-            return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+            return value.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings=False)
         except (ValueError, TypeError, RecursionError) as exc:  # e.g. an object built with model_construct
             msg = f"the {type(value).__name__} object has no JSON form: {str(exc).splitlines()[0]}"
             raise JSONError("not_json", msg) from None

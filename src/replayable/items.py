@@ -28,8 +28,9 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
+from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -49,7 +50,7 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, printable, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from .errors import ReplayableError
-from .native import INPUT_TYPES, OUTPUT_TYPES
+from .native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
 
 __all__ = [
     "AssistantMessageParam",
@@ -122,6 +123,8 @@ def _typed_router(table: Mapping[str, type[NamespacedItem]]) -> Any:
                     model = table.get(t)
                 elif isinstance(ctx, dict) and ctx.get("provider") == "openai":
                     model = table.get("openai:" + t)
+                    if model is None and t not in SPEC_ITEM_TYPES and not is_openai_item_type(t):
+                        raise PydanticCustomError("unknown_item_type", "{msg}", {"msg": _unknown_type(t, "openai")})
                 else:
                     model = None
                 if model is not None:
@@ -341,6 +344,25 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
     return out
 
 
+def _unknown_type(t: str, provider: Provider) -> str:
+    """The message for an un-prefixed type that is no known item type, naming the closest known ones."""
+    close = closest_item_types(t, provider)
+    hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+    where = "neither a spec nor an OpenAI item type" if provider == "openai" else "not a spec item type"
+    return (
+        f"unknown item type '{t}'{hint}: it is {where}, and a type outside the spec must be prefixed "
+        f"with its provider's slug as slug:name (for example 'acme:{t or 'name'}'); spec types are "
+        + ", ".join(sorted(SPEC_ITEM_TYPES))
+    )
+
+
+def _openai_type_problem(t: str) -> str | None:
+    return None if t in SPEC_ITEM_TYPES or is_openai_item_type(t) else _unknown_type(t, "openai")
+
+
+NamespacedItem.native_problem = staticmethod(_openai_type_problem)
+
+
 def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:
     """Errors that are clearer said before validation: not an object, missing or non-string type."""
     if not isinstance(data, Mapping):
@@ -365,16 +387,8 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
         return [
             {"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}
         ]
-    if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and provider != "openai"):
-        return [
-            {
-                "loc": ("type",),
-                "type": "unknown_item_type",
-                "msg": f"unknown item type '{t}': a type outside the spec must be prefixed with its provider's "
-                f"slug as slug:name (for example 'acme:{t or 'name'}'); spec types are "
-                + ", ".join(sorted(SPEC_ITEM_TYPES)),
-            }
-        ]
+    if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and (provider != "openai" or not is_openai_item_type(t))):
+        return [{"loc": ("type",), "type": "unknown_item_type", "msg": _unknown_type(t, provider)}]
     if ":" in t and not NAMESPACED_TYPE.match(t):
         return [
             {
@@ -454,7 +468,12 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
     if from_sdk:
         provider = "openai"
     if isinstance(data, WireModel):
-        return data
+        if not is_unchecked(data):
+            return data
+        try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
+            data = to_plain(data)
+        except JSONError as exc:
+            raise _json_error(exc, prefix, text=False) from None
     if isinstance(data, str | bytes | bytearray | memoryview):  # a JSONL line or one item's JSON text
         try:
             data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
@@ -759,11 +778,20 @@ def dump_item(item: Any) -> dict[str, Any]:
 
     Unknown fields are kept, explicit `null`s stay, nothing the input did not have is added, and
     OpenAI's native types and shorthand messages come back in their original form. Raises `ItemError`
-    when `item` is not one of our models.
+    when `item` is not one of our models, and when it holds a value its JSON cannot (what
+    `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
+    bytes, ...): nothing is coerced on the way out.
     """
     if not isinstance(item, WireModel):
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
-    return item.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    try:
+        out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")
+        return check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)  # type: ignore[no-any-return]
+    except JSONError as exc:
+        raise _json_error(exc, text=False) from None
+    except (ValueError, TypeError, RecursionError) as exc:  # pydantic's serialization errors
+        msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
+        raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:

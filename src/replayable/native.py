@@ -22,6 +22,7 @@ that `import replayable` does not build forty OpenAI models a transcript of spec
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 import threading
@@ -29,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ._base import TYPED_CLASSES, NamespacedPartBase
+from ._base import SPEC_ITEM_TYPES, TYPED_CLASSES, NamespacedPartBase
 
 if TYPE_CHECKING:
     from ._generated.open_responses.namespaced_item import NamespacedItem
@@ -117,7 +118,9 @@ __all__ = [
     "ToolSearchOutput",
     "ToolSearchOutputParam",
     "WebSearchCall",
+    "closest_item_types",
     "input_fields",
+    "is_openai_item_type",
     "typed_model",
 ]
 
@@ -264,3 +267,28 @@ def input_fields(item: NamespacedItem) -> frozenset[str] | None:
         return None
     own = model.__annotations__  # the fields its schema declares, not the generic parent's id and status
     return frozenset(f.alias or name for name, f in model.model_fields.items() if name in own)
+
+
+_ITEM_NAMES: list[frozenset[str]] = []
+
+
+def _openai_item_types() -> frozenset[str]:
+    """Every item type OpenAI's Responses API sends or takes, un-prefixed (either side)."""
+    if not _ITEM_NAMES:
+        _ITEM_NAMES.append(frozenset(t.split(":", 1)[1] for t in (*OUTPUT_TYPES, *INPUT_TYPES)))
+    return _ITEM_NAMES[0]
+
+
+def is_openai_item_type(type_: str) -> bool:
+    """Whether an un-prefixed `type` is one of OpenAI's own item types (`web_search_call`, `mcp_call`,
+    ...; on either side). In OpenAI mode any other un-prefixed, non-spec type is an unknown type, refused
+    like in strict mode, never read as an opaque `openai:` item."""
+    return type_ in _openai_item_types()
+
+
+def closest_item_types(type_: str, provider: str | None = None) -> list[str]:
+    """The known item types closest to `type_` (at most three, closest first, by `difflib`): the spec's,
+    and with `provider="openai"` OpenAI's too. For an error message that names what was probably meant
+    (`function_call_outptu` -> `function_call_output`)."""
+    known = SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES
+    return difflib.get_close_matches(type_, sorted(known), n=3, cutoff=0.6)

@@ -13,31 +13,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, NotRequired
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, with_config
+from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
-from typing_extensions import TypedDict
 
-from ._base import NamespacedBase, WireModel
+from ._base import NamespacedBase, WireModel, has_unchecked, is_unchecked
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
-from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import _SURROGATE, MAX_ITEM_DEPTH, JSONError, loads, printable
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, printable, to_plain
 from .arguments import (
-    CACHE_SIZE,
     ArgumentsError,
     SchemaError,
-    SchemaFailure,
     _pointer,
     compile_schema,
-    exact_copy,
     json_syntax_error,
     object_failure,
     parse_arguments,
     schema_failures,
-    validator_failures,
 )
+from .call_gate import GateReason, GateResult, allowed_tool_names, gate
 from .continuation import unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
@@ -63,71 +58,6 @@ _ABSENT = object()
 _FUNCTION = by_call_type["function_call"]
 
 
-class GateReason(StrEnum):
-    """Why `gate` allowed or refused a call, in the order the checks run."""
-
-    OK = "ok"
-    """A completed function call whose arguments are strict JSON and pass the tool's schema."""
-    NAMESPACED = "namespaced"
-    """`type` is `slug:name` (or not a string): a provider item, never executed by us."""
-    NOT_FUNCTION_CALL = "not_function_call"
-    """Not a `function_call` item."""
-    STATUS = "status"
-    """`status` is not `completed` (still streaming, cut off, or absent)."""
-    ARGUMENTS_TYPE = "arguments_type"
-    """`arguments` is not a string."""
-    ITEM_INVALID = "item_invalid"
-    """The call is not a valid `function_call` item in its input form (no `call_id`, an empty or
-    over-long `call_id`, a `name` that is not a valid function name, ...): it could not be answered."""
-    NAME = "name"
-    """The call names another tool than the one given (a whole tool was passed, with its name)."""
-    ARGUMENTS_PARSE = "arguments_parse"
-    """`arguments` is not strict JSON (duplicate keys, NaN, too deep, truncated, ...)."""
-    ARGUMENTS_SCHEMA = "arguments_schema"
-    """The parsed arguments are not a JSON object (path `""`, keyword `type`) or fail the tool's JSON
-    Schema; see `failures`."""
-
-
-@dataclass(slots=True, eq=True)
-class GateResult(Verdict):
-    """The verdict of `gate` (treat it as read-only).
-
-    `reason` is a `GateReason`; `ok` is true only for `GateReason.OK`, the one verdict that allows
-    executing the tool and appending a `function_call_output`. `failures` lists each schema failure as
-    (JSON Pointer path, keyword, message); `arguments` holds the parsed arguments once they parsed;
-    `message` explains a refusal.
-    """
-
-    reason: GateReason
-    failures: tuple[SchemaFailure, ...] = ()
-    arguments: Any = None
-    detail: str = ""
-
-    def __post_init__(self) -> None:
-        self.detail = printable(self.detail)  # it may quote the item: never a lone surrogate
-
-    @property
-    def ok(self) -> bool:
-        return self.reason is GateReason.OK
-
-    @property
-    def message(self) -> str:
-        """A readable explanation (empty for `ok`)."""
-        if self.failures:
-            return "; ".join(f"{f.path or '/'} fails {f.keyword}: {f.message}" for f in self.failures)
-        return self.detail
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def violation_lines(self) -> list[str]:
-        """The refusal as one line per failure (`reason: path (keyword): message`), or `reason: message`,
-        as `ReplayError` prints it (`gate(...).raise_for_violations()`)."""
-        if self.failures:
-            return [f"{self.reason}: {f.path or '/'} ({f.keyword}): {f.message}" for f in self.failures]
-        return [f"{self.reason}: {self.detail}" if self.detail else str(self.reason)]
-
-
 def _field(item: Any, name: str) -> Any:
     """A field of a raw item or a parsed one (`None` when absent; unknown fields are read too)."""
     if isinstance(item, Mapping):
@@ -138,159 +68,6 @@ def _field(item: Any, name: str) -> Any:
             value = (item.__pydantic_extra__ or {}).get(name)
         return None if value is MISSING else value
     return getattr(item, name, None)
-
-
-def _call_problem(item: Any) -> str | None:
-    """Why `item` (already known to be a completed `function_call` with string arguments) is not a valid
-    function_call item in its input form (the form it is answered and replayed in), or None."""
-    if type(item) is dict and _CALL_FIELDS.issuperset(item):  # hot path: the model's fields, no model
-        # Accepted here only when every value is a plain `str` without a lone surrogate (or None) and
-        # the strict fields check says yes; anything else takes the parser below for its verdict and
-        # its precise error (tests/test_gate_fast_paths.py proves the two agree).
-        for value in item.values():
-            if type(value) is str:
-                if value.isascii() or not _SURROGATE.search(value):
-                    continue
-            elif value is None:
-                continue
-            break
-        else:
-            try:
-                (_CALL_FIELDS_CHECK or _call_fields_check())(item)
-                return None
-            except ValueError:
-                pass
-    elif isinstance(item, FunctionCallParam):
-        return None
-    elif isinstance(item, WireModel):
-        item = item.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    try:
-        _validate_one(item, "input", None, None)
-    except ItemError as exc:
-        return str(exc)
-    return None
-
-
-_CALL_FIELDS = frozenset(FunctionCallParam.model_fields)
-# The input-form function_call's fields `gate` has not checked yet (`type`, `status` and `arguments`
-# it has), with their types from the generated model (the one home of the rules) and the model's
-# value settings (`strict`: no bytes for a string), validated as a TypedDict: the same verdict as the
-# model without building one. Built on the first `gate` (a schema built at import costs the import).
-_CALL_FIELDS_CHECK: Any = None
-
-
-def _call_fields_check() -> Any:
-    global _CALL_FIELDS_CHECK
-    adapter: TypeAdapter[Any] = TypeAdapter(
-        with_config(
-            ConfigDict(
-                **{k: v for k, v in FunctionCallParam.model_config.items() if k == "strict" or k.startswith("str_")}  # type: ignore[typeddict-item]
-            )
-        )(
-            TypedDict(  # type: ignore[operator]
-                "_CallFields",
-                {
-                    k: (f.rebuild_annotation() if f.is_required() else NotRequired[f.rebuild_annotation()])
-                    for k, f in FunctionCallParam.model_fields.items()
-                    if k not in ("type", "status", "arguments")
-                },
-            )
-        )
-    )
-    _CALL_FIELDS_CHECK = adapter.validator.validate_python
-    return _CALL_FIELDS_CHECK
-
-
-# The tool objects `gate` saw last: id -> (the tool, an exact copy, its name, its validator). A hit needs
-# the tool to equal its copy now (see `replayable.arguments.exact_copy`): content decides, never identity.
-_GATE_TOOLS: dict[int, tuple[Any, Any, str | None, Any]] = {}
-
-
-def _gate_tool(tool: Any, registry: Mapping[str, Any] | None) -> tuple[str | None, Any]:
-    """(the tool's name or None for a bare schema, its compiled validator); raises `SchemaError`."""
-    if registry is None:
-        seen = _GATE_TOOLS.get(id(tool))
-        if seen is not None and seen[0] is tool and seen[1] == tool:
-            return seen[2], seen[3]
-    spec = read_tool(tool)
-    validator = compile_schema(spec.schema, registry=registry)
-    if registry is None and type(tool) is dict:
-        copy = exact_copy(tool)
-        if copy is not None:
-            if len(_GATE_TOOLS) >= CACHE_SIZE:
-                _GATE_TOOLS.clear()
-            _GATE_TOOLS[id(tool)] = (tool, copy, spec.name, validator)
-    return spec.name, validator
-
-
-def gate(item: Any, tool_schema: Any = None, *, registry: Mapping[str, Any] | None = None) -> GateResult:
-    """Decide whether a function call may be executed.
-
-    `item` is a raw JSON object, a parsed item or an `openai` SDK object. `tool_schema` is the tool's
-    argument JSON Schema, or the whole tool in any shape `replayable.tools.read_tool` knows (Responses
-    or Agents function tool, Chat Completions function tool, MCP `{name, inputSchema}`); `None` skips
-    the schema but not the object rule. `registry` maps absolute URIs to JSON Schemas that `$ref`s may
-    name (shared definitions, resolved in-process; nothing is ever fetched).
-
-    The checks run in this order and the first that fails is the reason: `namespaced` (type contains
-    `:` or is not a string), `not_function_call`, `status` (not `completed`, except an `in_progress` call
-    whose `caller` is a program: it waits for its output), `arguments_type` (not a string),
-    `item_invalid` (not a valid function_call item in its input form: `call_id` missing or
-    not 1-64 characters, invalid `name`, ...), `name` (a whole tool was given and the call names
-    another), `arguments_parse` (not strict JSON, see `replayable.arguments.parse_arguments`),
-    `arguments_schema` (not a JSON object, or fails the schema), else `ok`.
-
-    Never raises on a bad item. Raises `replayable.arguments.SchemaError` when `tool_schema` is neither
-    a JSON Schema nor a known tool shape, refers outside itself (`$ref`/`$schema` to a URL or file),
-    or is not valid. Validators are cached by schema content.
-    """
-    tool_name, validator = (None, None) if tool_schema is None else _gate_tool(tool_schema, registry)
-    if type(item) is not dict:
-        if isinstance(item, BaseModel) and not isinstance(item, WireModel):
-            try:
-                item = plain_json(item)
-            except ItemError:  # an SDK object that is not strict JSON is no call to run
-                item = None
-        elif isinstance(item, Mapping):
-            item = dict(item)
-    if type(item) is dict:
-        get = item.get
-        t, status, args = get("type"), get("status"), get("arguments")
-    else:
-        t, status, args = _field(item, "type"), _field(item, "status"), _field(item, "arguments")
-    if type(t) is not str or ":" in t:
-        what = "a provider item (slug:name)" if type(t) is str else "an item without a string type"
-        return GateResult(GateReason.NAMESPACED, detail=f"{what} is not portable and is never executed")
-    if t != "function_call":
-        return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
-    if status != "completed" and not program_call_waiting(_FUNCTION, status, _field(item, "caller"), None):
-        shown = repr(status) if status is None or isinstance(status, str) else f"a {type(status).__name__}"
-        return GateResult(GateReason.STATUS, detail=f"status is {shown}; only a completed call may run")
-    if type(args) is not str:
-        return GateResult(
-            GateReason.ARGUMENTS_TYPE, detail=f"arguments must be a JSON string, got {type(args).__name__}"
-        )
-    problem = _call_problem(item)
-    if problem is not None:
-        return GateResult(GateReason.ITEM_INVALID, detail=f"not a valid function_call item: {problem}")
-    if tool_name is not None:
-        name = item.get("name") if type(item) is dict else _field(item, "name")
-        if name != tool_name:
-            return GateResult(
-                GateReason.NAME, detail=f"the call names {name!r} but the tool given is {tool_name!r}; never run it"
-            )
-    try:
-        value = parse_arguments(args)
-    except ArgumentsError as exc:
-        return GateResult(GateReason.ARGUMENTS_PARSE, detail=str(exc))
-    if type(value) is not dict:  # arguments are a JSON object, whatever the schema says
-        return GateResult(GateReason.ARGUMENTS_SCHEMA, (object_failure(value),), value)  # type: ignore[arg-type]
-    if validator is None:
-        return GateResult(GateReason.OK, (), value)
-    failures = validator_failures(validator, value)
-    if failures:
-        return GateResult(GateReason.ARGUMENTS_SCHEMA, tuple(failures), value)
-    return GateResult(GateReason.OK, (), value)
 
 
 class ViolationCode(StrEnum):
@@ -525,6 +302,8 @@ def _model_view(item: Any, namespaced: bool) -> _View:
 def _model_views(items: list[Any], side: Side | None) -> list[_View] | None:
     """The views of a list of parsed models, or None when one item is not a model (or is an output-form call
     that must be re-read in its input form, `side=None`)."""
+    if has_unchecked() and any(map(is_unchecked, items)):
+        return None  # a model that skipped validation is read again from its JSON (`_read_item`)
     views: list[_View] = []
     append = views.append
     for item in items:
@@ -554,20 +333,9 @@ def _view(item: Any) -> _View:
     )
 
 
-def _allowed(allowed_tools: Iterable[str] | None) -> set[str] | None:
-    """`allowed_tools` as a set of names; a string (read as its letters) or a non-name is an error."""
-    if allowed_tools is None:
-        return None
-    if isinstance(allowed_tools, str | bytes | bytearray | Mapping) or not isinstance(allowed_tools, Iterable):
-        raise ValueError(
-            f"allowed_tools must be a collection of tool names (e.g. ['get_weather']), got "
-            f"{type(allowed_tools).__name__} {allowed_tools!r:.60}"
-        )
-    names = list(allowed_tools)
-    for name in names:
-        if not isinstance(name, str):
-            raise ValueError(f"allowed_tools holds tool names (strings), got {type(name).__name__} {name!r:.60}")
-    return set(names)
+def _allowed(allowed_tools: Any) -> frozenset[str] | None:
+    """`allowed_tools` as a set of names (see `replayable.call_gate.allowed_tool_names`)."""
+    return allowed_tool_names(allowed_tools)
 
 
 def check_transcript(
@@ -701,6 +469,18 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
             pass  # reported by `_validate_one` below, with the item's index
+    if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
+        try:
+            raw = to_plain(raw)
+        except JSONError as exc:
+            add(i, ViolationCode.ITEM_INVALID, f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, _NO_VIEW
+    if isinstance(raw, Mapping) and type(raw) is not dict:  # read once: every rule sees the same copy
+        try:
+            raw = check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
+            add(i, ViolationCode.ITEM_INVALID, f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, _NO_VIEW
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:
@@ -777,7 +557,7 @@ def _run_rules(
     add: Any,
     target: str | None,
     tool_params: dict[str, ToolSpec | SchemaError] | None,
-    allowed: set[str] | None,
+    allowed: frozenset[str] | None,
     side: Side | None,
     pending_ok: bool,
     source: str | None = None,
@@ -884,7 +664,7 @@ class _Rules:
         add: Any,
         target: str | None,
         tool_params: dict[str, ToolSpec | SchemaError] | None,
-        allowed: set[str] | None,
+        allowed: frozenset[str] | None,
         side: Side | None,
         source: str | None = None,
         registry: Mapping[str, Any] | None = None,
@@ -1076,7 +856,7 @@ def _call_rules(
     add: Any,
     finished: bool,
     tool_params: dict[str, ToolSpec | SchemaError] | None,
-    allowed: set[str] | None,
+    allowed: frozenset[str] | None,
     registry: Mapping[str, Any] | None = None,
 ) -> None:
     """The rules a function call's tool definition adds: allowed names, known tool, arguments."""

@@ -9,12 +9,17 @@ fail-open. `read_tool` accepts exactly these and refuses anything else with a `S
   also without `type` (`{"name", "parameters"}`), and the OpenAI Agents API function tool (the same
   with `defer_loading`; `replayable.agents.FunctionTool`);
 - a Chat Completions function tool `{"type": "function", "function": {"name", "parameters", "strict"}}`;
-- an MCP tool `{"name", "inputSchema"}`.
+- an MCP tool `{"name", "inputSchema"}`;
+- the tool objects of openai-agents (`agents.FunctionTool`: `.name`, `.params_json_schema`,
+  `.strict_json_schema`) and pydantic-ai (`pydantic_ai.tools.ToolDefinition`: `.name`,
+  `.parameters_json_schema`, `.strict`), read by those public attributes (neither package is imported)
+  as the function tool `{"type": "function", "name", "parameters", "strict"}`.
 
 Models (ours or `openai` SDK objects) are read as their JSON. `tool_index` builds the name -> tool
 table of a `tools` list (request bodies, `--tools` files, `check_transcript(tools=...)`): hosted tools
 (`web_search`, `mcp`, `custom`, ...) are not function tools and are skipped; two tools with one name
-are an error. Used by `replay` (`gate`, `check_transcript`, `check_tool`), `agents.check_arguments`,
+are an error. `tool_table` also takes a mapping of name -> tool (what `gate` accepts as a tool
+collection). Used by `replay` (`gate`, `check_transcript`, `check_tool`), `agents.check_arguments`,
 `cards.check_card` and the CLI.
 """
 
@@ -29,7 +34,16 @@ from pydantic import BaseModel
 from .arguments import SchemaError
 from .items import plain_json
 
-__all__ = ["SCHEMA_KEYWORDS", "ToolKind", "ToolSpec", "read_tool", "tool_index"]
+__all__ = [
+    "SCHEMA_KEYWORDS",
+    "ToolKind",
+    "ToolSpec",
+    "is_tool_collection",
+    "read_tool",
+    "tool_index",
+    "tool_json",
+    "tool_table",
+]
 
 
 class ToolKind(StrEnum):
@@ -83,15 +97,59 @@ SCHEMA_KEYWORDS = frozenset(
 
 # Keys that say "this is a tool", never JSON Schema keywords: a mapping with one of them that is not a
 # tool shape we know is refused rather than read as a schema of unknown keywords.
+_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 _TOOL_KEYS = frozenset({"name", "parameters", "function", "inputSchema", "input_schema", "strict", "defer_loading"})
 
 
-def _plain(tool: Any) -> Any:
+# The attributes that hold the argument schema of the tool objects of agent frameworks, read without
+# importing them: openai-agents `FunctionTool` and pydantic-ai `ToolDefinition` (attribute -> its strict flag).
+_SCHEMA_ATTRS = (("params_json_schema", "strict_json_schema"), ("parameters_json_schema", "strict"))
+
+
+def _framework_tool(tool: Any) -> dict[str, Any] | None:
+    """An openai-agents `FunctionTool` or pydantic-ai `ToolDefinition` as a function tool dict (each
+    attribute read once), or None for any other object."""
+    for schema_attr, strict_attr in _SCHEMA_ATTRS:
+        try:
+            schema = getattr(tool, schema_attr, _NONE)
+        except Exception:  # a property that fails: not a tool we can read
+            continue
+        if schema is _NONE:
+            continue
+        try:
+            name = getattr(tool, "name", None)
+            strict = getattr(tool, strict_attr, None)
+        except Exception as exc:
+            raise SchemaError(f"the {type(tool).__name__} tool could not be read: {type(exc).__name__}") from None
+        out: dict[str, Any] = {"type": "function", "name": name, "parameters": schema}
+        if isinstance(strict, bool):
+            out["strict"] = strict
+        return out
+    return None
+
+
+_NONE = object()
+
+
+def tool_json(tool: Any) -> Any:
+    """A tool as plain JSON values, read once: models (ours or `openai` SDK objects) dumped as their JSON,
+    openai-agents / pydantic-ai tool objects read by attribute (see the module docstring), other
+    `Mapping`s copied as `dict`; anything else (a dict, a boolean schema, a value in no tool shape) as
+    it is. Raises `SchemaError` when a model has no JSON form."""
+    if type(tool) is dict or isinstance(tool, bool):
+        return tool
     if isinstance(tool, BaseModel):
-        return plain_json(tool)
-    if isinstance(tool, Mapping) and type(tool) is not dict:
+        try:
+            return plain_json(tool)
+        except ValueError as exc:  # an ItemError: a model that is not strict JSON
+            raise SchemaError(f"the {type(tool).__name__} tool is not JSON: {exc}") from None
+    if isinstance(tool, Mapping):
         return dict(tool)
-    return tool
+    framework = _framework_tool(tool)
+    return tool if framework is None else framework
+
+
+_plain = tool_json
 
 
 def _name(value: Any, where: str) -> str:
@@ -165,6 +223,65 @@ def read_tool(tool: Any) -> ToolSpec:
         shown = ", ".join(repr(k) for k in keys[:5])
         raise SchemaError(f"not a JSON Schema: none of its keys ({shown}) is a JSON Schema keyword")
     return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
+
+
+def is_tool_collection(tools: Any) -> bool:
+    """Whether `tools` is a collection of tools rather than one tool or schema: a list or tuple, or a
+    non-empty mapping of names to tools (no key of it a JSON Schema keyword or a tool key such as
+    `name`/`parameters`, every value an object or a tool object). A bare schema or a single tool is
+    never a collection."""
+    if isinstance(tools, list | tuple):
+        return True
+    if isinstance(tools, BaseModel) or not isinstance(tools, Mapping) or not tools:
+        return False
+    keys = list(tools)
+    if not all(isinstance(k, str) for k in keys) or any(k in SCHEMA_KEYWORDS or k in _TOOL_KEYS for k in keys):
+        return False
+    return all(isinstance(v, Mapping | BaseModel) or _framework_tool(v) is not None for v in tools.values())
+
+
+def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
+    """The function tools of a tool collection by name: a list of tools (as `tool_index` reads it) or a
+    mapping of name -> tool, where a tool may be a bare JSON Schema (the key names it) or a named tool
+    whose name must be its key (else the entry maps to a `SchemaError`: which name a call meant would
+    be a guess). Raises `SchemaError` (a `ValueError`) where `tool_index` raises `ValueError`: an entry
+    that is not a tool object, two tools with one name."""
+    if isinstance(tools, Mapping):
+        table: dict[str, ToolSpec | SchemaError] = {}
+        for key, raw in tools.items():
+            entry: ToolSpec | SchemaError
+            try:
+                spec = read_tool(raw)
+                if spec.name is None:
+                    entry = spec._replace(name=key)
+                elif spec.name != key:
+                    entry = SchemaError(f"tools[{key!r}] is a tool named {spec.name!r}: a tool's name must be its key")
+                else:
+                    entry = spec
+            except SchemaError as exc:
+                entry = exc
+            table[key] = entry
+        return table
+    if isinstance(tools, list | tuple):
+        for n, raw in enumerate(tools):
+            tool = _plain(raw)
+            kind = tool.get("type") if isinstance(tool, Mapping) else None
+            if isinstance(tool, bool) or (
+                isinstance(tool, Mapping)
+                and tool.keys().isdisjoint(_TOOL_KEYS)
+                and ((isinstance(kind, str) and kind in _JSON_TYPES) or isinstance(kind, list) or "type" not in tool)
+            ):
+                raise SchemaError(
+                    f"tools[{n}] is a bare JSON Schema, not a named tool: a tool list holds tools "
+                    "({type: 'function', name, parameters}); to name schemas pass {name: schema}"
+                )
+    try:
+        index = tool_index(tools)
+    except SchemaError:
+        raise
+    except ValueError as exc:  # not a list of tools, two tools of one name: the tools are the problem
+        raise SchemaError(str(exc)) from None
+    return {} if index is None else index
 
 
 def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError] | None:

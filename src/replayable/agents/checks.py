@@ -32,7 +32,7 @@ from .events import (
     parse_input,
     session_of,
 )
-from .ledger import PendingActions
+from .ledger import PendingActions, duplicate_tool_names
 from .report import AgentsReport, AgentsViolation, AgentsViolationCode
 
 
@@ -219,7 +219,15 @@ def _function_tools(session: Any) -> dict[str, Any] | None:
         return None
     # as plain JSON: every tool reader takes a function tool dict, whatever model class held it
     kinds = FunctionTool | FunctionToolResource | FunctionToolSnapshot
-    return {tl.name: dump(tl) for tl in tools if isinstance(tl, kinds) and isinstance(tl.name, str)}
+    table: dict[str, Any] = {}
+    for tl in tools:
+        if isinstance(tl, kinds) and isinstance(tl.name, str):
+            # two tools of one name: a call to it is a guess, refused (`duplicate_tool`), never the last one
+            table[tl.name] = _AMBIGUOUS if tl.name in table else dump(tl)
+    return table
+
+
+_AMBIGUOUS = object()  # the tool of a name that two function tools of the agent share
 
 
 class _Log:
@@ -233,6 +241,7 @@ class _Log:
         self.rejected: dict[tuple[str, str], str] = {}  # refused calls -> why
         self.tools: dict[str, Any] | None = None
         self.session_id: str | None = None
+        self.duplicates: set[str] = set()  # tool names already reported as shared by two tools
 
     def answer(self, i: int, raw: Any) -> None:
         tid = raw.get("turn_id") if isinstance(raw, Mapping) else getattr(raw, "turn_id", None)
@@ -261,10 +270,31 @@ class _Log:
         self.session_id = sid if isinstance(sid, str) else self.session_id
         tools = _function_tools(session)
         self.tools = tools if tools is not None else self.tools
+        for n, name in duplicate_tool_names(session):
+            if name not in self.duplicates:
+                self.duplicates.add(name)
+                self.violations.append(
+                    AgentsViolation(
+                        i,
+                        AgentsViolationCode.DUPLICATE_TOOL,
+                        f"two function tools of the agent are named {name!r}: which one a call runs would be a guess",
+                        f"/session/agent/tools/{n}/name",
+                    )
+                )
         actions = getattr(session, "required_actions", None)
         actions = actions if isinstance(actions, list) else []
         for n, a in enumerate(actions):
             key = (a.turn_id, a.call_id) if isinstance(a, FunctionCallAction) else getattr(a, "request_id", None)
+            if isinstance(a, FunctionCallAction) and key in self.origin:
+                why = self.ledger.conflict(a)
+                if why is not None:
+                    self.rejected.setdefault(
+                        (a.turn_id, a.call_id), why
+                    )  # which call a result answers is a guess: never run it
+                    self.violations.append(
+                        AgentsViolation(i, AgentsViolationCode.ACTION_CONFLICT, why, f"/session/required_actions/{n}")
+                    )
+                continue
             if key is None or key in self.origin or is_unknown(a) or a.type == "environment_connection":
                 continue
             self.origin[key] = i
@@ -278,6 +308,11 @@ class _Log:
             return
         key = (a.turn_id, a.call_id)
         tool = self.tools.get(a.name)
+        if tool is _AMBIGUOUS:
+            why = f"call {a.call_id!r} names {a.name!r}, which two function tools of the agent share"
+            self.rejected[key] = why
+            self.refused.append(AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, why, path))
+            return
         if tool is None:
             why = f"call {a.call_id!r} names {a.name!r}, which is not a function tool of the agent"
             self.rejected[key] = why
@@ -311,8 +346,11 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     request_id is not pending, a second *different* answer for one action (resending the same answer
     is fine), required function calls and approval requests left unanswered at the end, and
     `success: true` answers to calls that `check_arguments` refused against the tool schemas of the
-    session's agent. A refused call answered with `success: false` is the safe outcome: it is listed
-    in `refused`, never as a violation. Every event is read by `parse_event` (a session snapshot may be
+    session's agent, two function tools of the agent with one name (`duplicate_tool`; calls to that
+    name are refused), and a later required function_call that reuses a (turn_id, call_id) with
+    another name or other arguments (`action_conflict`; the same action listed again is fine). A
+    refused call answered with `success: false` is the safe outcome: it is listed in `refused`, never
+    as a violation. Every event is read by `parse_event` (a session snapshot may be
     trimmed: `parse_session_snapshot`). Unknown event types are listed in `unknown_events`, not acted
     on; a log with events but no Agents API event at all is not `ok` (`nothing_recognised`). Never
     raises on bad events.

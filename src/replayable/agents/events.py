@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypeAlias
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError
 
 from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, KNOWN_ITEM_TYPES, UnknownBase
-from replayable._base import WireModel
+from replayable._base import WireModel, is_unchecked
 from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.required_action import KnownRequiredAction
 from replayable._generated.agents.session_create_params import SessionCreateParams
@@ -228,8 +228,9 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_
 
 
 def _plain(data: Any) -> Any:
-    """Accept JSON text, our models (kept) and `openai` SDK models as plain JSON values."""
-    return plain_json(data, keep_models=True)
+    """Accept JSON text, our models (kept, unless they skipped validation: `model_construct`,
+    `model_copy(update=...)`, read again from their JSON) and `openai` SDK models as plain JSON values."""
+    return plain_json(data, keep_models=not is_unchecked(data))
 
 
 def _need_object(data: Any, what: str) -> Mapping[str, Any]:

@@ -10,8 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
+from replayable._generated.agents.session_snapshot import SessionSnapshot
 from replayable.items import ItemError
 
 from .approvals import ApprovalAction, ApprovalResult, approval_problems
@@ -28,11 +30,29 @@ from .events import (
 )
 
 
-def _actions_of(session: Any) -> list[Any]:
-    """`required_actions` of a session read by `parse_session_snapshot` (absent: none)."""
-    snap = parse_session_snapshot(session)
-    actions = snap.required_actions
-    return list(actions) if isinstance(actions, list) else []
+def _call_of(action: FunctionCallAction) -> str:
+    """What identifies the call behind an action: its name and arguments as canonical JSON."""
+    return json.dumps([action.name, dump(action)["arguments"]], sort_keys=True, ensure_ascii=False)
+
+
+def duplicate_tool_names(session: Any) -> list[tuple[int, str]]:
+    """`(index in agent.tools, name)` of each function tool of a session's agent whose name an earlier
+    function tool already has (read by `parse_session_snapshot`; a session without an agent or tools
+    has none). Two tools with one name make every call to that name a guess."""
+    snap = session if isinstance(session, SessionSnapshot | AgentSession) else parse_session_snapshot(session)
+    agent = getattr(snap, "agent", None)
+    tools = getattr(agent, "tools", None)
+    if not isinstance(tools, list):
+        return []
+    seen: set[str] = set()
+    out: list[tuple[int, str]] = []
+    for n, tool in enumerate(tools):
+        name = getattr(tool, "name", None) if getattr(tool, "type", None) == "function" else None
+        if isinstance(name, str):
+            if name in seen:
+                out.append((n, name))
+            seen.add(name)
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -72,9 +92,26 @@ class PendingActions:
     @classmethod
     def from_session(cls, session: Any) -> PendingActions:
         """From an `agent.session` (dict, `AgentSession`, or a trimmed snapshot), read by
-        `parse_session_snapshot`: every field present is validated, only `required_actions` is used,
-        each action strictly. Raises `ItemError`."""
-        return cls(_actions_of(session))
+        `parse_session_snapshot`: every field present is validated, `required_actions` are the actions,
+        each read strictly. Raises `ItemError`, also (`duplicate_tool`) when two function tools of the
+        session's agent share one name (which one a call runs would be a guess) and
+        (`action_conflict`) when two required actions reuse one (turn_id, call_id) for different calls."""
+        snap = parse_session_snapshot(session)
+        dupes = duplicate_tool_names(snap)
+        if dupes:
+            raise ItemError(
+                [
+                    {
+                        "loc": ("agent", "tools", n, "name"),
+                        "type": "duplicate_tool",
+                        "msg": f"two function tools are named {name!r}: which one a call runs would be a guess",
+                    }
+                    for n, name in dupes
+                ],
+                "invalid session",
+            )
+        actions = snap.required_actions
+        return cls(list(actions) if isinstance(actions, list) else [])
 
     @classmethod
     def from_event(cls, event: Any) -> PendingActions:
@@ -271,10 +308,38 @@ class PendingActions:
         self._approved[rid] = r
         return r
 
+    def conflict(self, action: Any) -> str | None:
+        """Why a required function_call `action` cannot be added: its (turn_id, call_id) is already
+        known for another call (another name or other arguments); None when it is new or the same
+        action listed again (which is idempotent). Raises `ItemError` when `action` does not parse."""
+        parsed = _parse_action(action)
+        if not isinstance(parsed, FunctionCallAction):
+            return None
+        known = self._calls.get((parsed.turn_id, parsed.call_id))
+        if known is None or _call_of(known) == _call_of(parsed):
+            return None
+        where = f"(turn_id {parsed.turn_id!r}, call_id {parsed.call_id!r})"
+        if known.name != parsed.name:
+            return f"{where} is already required for {known.name!r}; a later action reuses it for {parsed.name!r}"
+        return f"{where} is already required for {known.name!r} with other arguments; one call id names one call"
+
     def add(self, actions: Iterable[Any]) -> None:
-        """Add newly required actions (from a later requires_action event); known calls and requests are kept."""
-        for a in actions:
-            parsed = _parse_action(a)
+        """Add newly required actions (from a later requires_action event); known calls and requests are
+        kept, and the same function_call listed again changes nothing. Raises `ItemError`
+        (`action_conflict`) when a function_call reuses a known (turn_id, call_id) with another name or
+        other arguments (nothing of `actions` is added then), and when an action does not parse."""
+        parsed_all = [_parse_action(a) for a in actions]
+        staged = PendingActions.__new__(PendingActions)
+        staged._calls = dict(self._calls)
+        for n, parsed in enumerate(parsed_all):
+            why = staged.conflict(parsed)
+            if why is not None:
+                raise ItemError(
+                    [{"loc": ("required_actions", n), "type": "action_conflict", "msg": why}], "invalid required action"
+                )
+            if isinstance(parsed, FunctionCallAction):
+                staged._calls.setdefault((parsed.turn_id, parsed.call_id), parsed)
+        for parsed in parsed_all:
             self._actions.append(parsed)
             if isinstance(parsed, FunctionCallAction):
                 self._calls.setdefault((parsed.turn_id, parsed.call_id), parsed)

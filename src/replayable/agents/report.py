@@ -32,6 +32,12 @@ class AgentsViolationCode(StrEnum):
     ARGUMENTS_SCHEMA = "arguments_schema"
     """A required function_call whose arguments fail its tool's `parameters` (a refusal note: a violation
     only as `executed_rejected_call`)."""
+    DUPLICATE_TOOL = "duplicate_tool"
+    """Two function tools of the session's agent share one name: which one a call to it runs would be a
+    guess (the last one would silently win), so calls to that name are refused too."""
+    ACTION_CONFLICT = "action_conflict"
+    """A later required function_call reuses a (turn_id, call_id) pair with another name or other
+    arguments (the same action listed again is fine): one call id, two different calls."""
     EXECUTED_REJECTED_CALL = "executed_rejected_call"
     """A `success: true` result for a call that `check_arguments` refused (unknown tool, arguments that
     fail the tool schema, or a tool schema that cannot be checked)."""
