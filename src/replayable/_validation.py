@@ -20,6 +20,7 @@ This module is part of the foundation: it imports only `errors`, `_json` and pyd
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, get_args, get_origin
 
@@ -107,7 +108,6 @@ class ModelError(ItemError, ValidationError):
 
 _generation = [0, -1]  # [models defined so far, generation the registry was built at]
 _registry: dict[str, tuple[str, ...] | None] = {}
-_known_tags: set[str] = set()
 
 
 def model_defined() -> None:
@@ -117,10 +117,9 @@ def model_defined() -> None:
 
 def _models() -> dict[str, tuple[str, ...] | None]:
     """Class name -> the literal `type` values it accepts (None: no literal `type`), for every pydantic
-    model defined in `replayable`; `_known_tags` holds every such value without a `slug:` prefix."""
+    model defined in `replayable` (classes of one name in several modules: every value any of them takes)."""
     if _generation[1] != _generation[0]:
         _registry.clear()
-        _known_tags.clear()
         stack: list[type[BaseModel]] = [BaseModel]
         seen: set[type[BaseModel]] = set()
         while stack:
@@ -133,9 +132,12 @@ def _models() -> dict[str, tuple[str, ...] | None]:
                 continue
             field = cls.model_fields.get("type")
             tags = _literals(field.annotation) if field is not None else None
-            if tags:
-                _known_tags.update(t for t in tags if ":" not in t)
-            _registry.setdefault(cls.__name__, tags)
+            if cls.__name__ in _registry:
+                before = _registry[cls.__name__]
+                # one name in several modules (`Compaction` is also an Agents config): the literal types
+                # any of them takes (a class without one adds nothing)
+                tags = tuple(dict.fromkeys((*(before or ()), *(tags or ())))) or None
+            _registry[cls.__name__] = tags
         _generation[1] = _generation[0]
     return _registry
 
@@ -235,14 +237,39 @@ def _type_of(value: Any) -> Any:
     return value.get("type") if isinstance(value, Mapping) else None
 
 
-def _relevant(seg: str, value: Any) -> bool | None:
-    """Does the union branch labelled `seg` speak for `value`? None when `seg` is no branch label."""
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _label_tags(seg: str) -> set[str] | None:
+    """The `type` values the union branch `seg` takes: a model's literal types, or those of every model
+    a `tagged-union[...]` label names; None when the branch takes any type (or names no model)."""
     tags = _models()
+    names = [seg] if _is_class_label(seg) else _IDENT.findall(seg) if seg.startswith("tagged-union[") else []
+    if any(n not in tags for n in names if _is_class_label(n)):
+        _generation[0] += 1  # a class defined after the registry was built
+        tags = _models()
+    out: set[str] = set()
+    found = False
+    for n in names:
+        if tags.get(n) is not None:
+            found = True
+            out.update(tags[n] or ())
+    return out if found else None
+
+
+def _relevant(seg: str, value: Any, siblings: set[str] | None) -> bool | None:
+    """Does the union branch labelled `seg` speak for `value`? None when `seg` is no branch label.
+    `siblings` are the `type` values the other model branches at this place take (None: any)."""
     t = _type_of(value)
-    if seg.startswith(_NAMESPACED):  # the slug:name branch: a string type that no model of ours owns
-        return not isinstance(value, Mapping) or (isinstance(t, str) and t not in _known_tags)
+    if seg.startswith(_NAMESPACED):  # the slug:name branch: for a string type no other branch takes
+        if not isinstance(value, Mapping):
+            return True
+        return isinstance(t, str) and (siblings is None or t not in siblings)
     if seg.startswith("tagged-union["):
-        return not isinstance(value, Mapping) or not isinstance(t, str) or t in _known_tags
+        if not isinstance(value, Mapping) or not isinstance(t, str):
+            return True
+        accepted = _label_tags(seg)
+        return accepted is None or t in accepted
     if seg in _SCALARS:
         return not isinstance(value, Mapping | list) or isinstance(value, _SCALARS[seg])
     if seg.startswith("literal["):
@@ -254,10 +281,7 @@ def _relevant(seg: str, value: Any) -> bool | None:
     if _is_class_label(seg):
         if not isinstance(value, Mapping):
             return True  # every model branch says "expected an object": reported once
-        if seg not in tags:
-            _generation[0] += 1  # a class defined after the registry was built
-            tags = _models()
-        accepted = tags.get(seg)
+        accepted = _label_tags(seg)
         if accepted is None:
             return True
         return isinstance(t, str) and t in accepted
@@ -292,9 +316,17 @@ def _discriminator(ctx: Any) -> str:
     return d if d.isidentifier() else "type"
 
 
-def _walk(err: Mapping[str, Any], raw: Any) -> tuple[tuple[Any, ...], Any, bool | None, str | None]:
+def _walk(
+    err: Mapping[str, Any],
+    raw: Any,
+    siblings: dict[tuple[Any, ...], set[str] | None] | None,
+    seen: dict[tuple[Any, ...], set[str] | None] | None = None,
+) -> tuple[tuple[Any, ...], Any, bool | None, str | None]:
     """(plain path, value there, whether a union branch label stands at that path (None: a branch that
-    does not speak for the value was met, so the error is dropped), a replacement error type)."""
+    does not speak for the value was met, so the error is dropped), a replacement error type).
+
+    With `siblings` None the walk only records, per path, the `type` values its model branches take
+    (into `seen`), and drops nothing."""
     value: Any = raw
     clean: list[Any] = []
     consumed: set[str] = set()
@@ -319,7 +351,17 @@ def _walk(err: Mapping[str, Any], raw: Any) -> tuple[tuple[Any, ...], Any, bool 
                 consumed, union = set(), False
                 continue
         if _is_label(seg):
-            relevant = _relevant(seg, value)
+            here = tuple(clean)
+            if siblings is None:
+                if seen is not None and (seg.startswith("tagged-union[") or _is_class_label(seg)):
+                    tags = _label_tags(seg)
+                    if here in seen and (seen[here] is None or tags is None):
+                        seen[here] = None
+                    else:
+                        seen[here] = (seen.get(here) or set()) | (tags or set())
+                relevant: bool | None = True
+            else:
+                relevant = _relevant(seg, value, siblings.get(here, set()))
             if relevant is False:
                 return tuple(clean), value, None, "direct" if not rest else None
             if isinstance(value, Mapping) and "type" in value and not isinstance(value["type"], str):
@@ -371,9 +413,15 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
     kept: list[dict[str, Any]] = []
     kinds: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}  # path -> wrong-kind errors of union branches
     dropped: dict[tuple[Any, ...], list[tuple[Mapping[str, Any], bool]]] = {}  # path -> (error, right there)
+    siblings: dict[tuple[Any, ...], set[str] | None] = {}
+    for err in errors:  # first the `type` values the model branches at each place take
+        try:
+            _walk(err, raw, None, siblings)
+        except Exception:
+            pass
     for err in errors:
         try:
-            loc, value, union, code = _walk(err, raw)
+            loc, value, union, code = _walk(err, raw, siblings)
         except Exception:  # a value that fails while read: the path as pydantic gave it, labels removed
             loc = tuple(s for s in err["loc"] if not (isinstance(s, str) and _is_label(s)))
             value, union, code = None, False, None
