@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._validation import ModelError
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
 from .errors import ReplayableError, ReplayError
 from .items import (
@@ -171,6 +172,7 @@ __all__ = [
     "InputMessage",
     "Item",
     "ItemError",
+    "ModelError",
     "ItemReferenceParam",
     "JsonObjectFormat",
     "JsonSchemaFormatParam",

@@ -451,7 +451,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
         if pos in kinds:
             kinds[pos].extend(direct)
             continue
-        if any(k["loc"][: len(pos)] == pos for k in kept):
+        if any(k["loc"][: len(pos)] == pos for k in kept) or any(k[: len(pos)] == pos for k in kinds):
             continue
         here = _value_at(raw, pos)
         if isinstance(here, Mapping) and not isinstance(here.get("type"), str):
