@@ -71,7 +71,7 @@ class _ErrorList(list[dict[str, Any]]):
         return [dict(e) for e in self]
 
 
-class ModelError(ItemError, ValidationError):
+class ModelError(ItemError, ValidationError):  # type: ignore[misc]  # `.errors` is a list and callable
     """A model of the library was built (`FunctionCall(...)`, `CreateResponseBody(...)`,
     `Model.model_validate(...)`) from values that do not validate.
 
@@ -363,7 +363,8 @@ def _walk(
             else:
                 relevant = _relevant(seg, value, siblings.get(here, set()))
             if relevant is False:
-                return tuple(clean), value, None, "direct" if not rest else None
+                modelish = seg.startswith(("tagged-union[", *_NAMESPACED)) or _is_class_label(seg)
+                return tuple(clean), value, None, ("model" if modelish else "kind") + ("-direct" if not rest else "")
             if isinstance(value, Mapping) and "type" in value and not isinstance(value["type"], str):
                 if seg.startswith(("tagged-union[", *_NAMESPACED)) or _is_class_label(seg):
                     return (*clean, "type"), value.get("type"), False, "type_not_string"
@@ -412,7 +413,8 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
         errors = [e for e in errors if e["type"] != "known_type"]
     kept: list[dict[str, Any]] = []
     kinds: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}  # path -> wrong-kind errors of union branches
-    dropped: dict[tuple[Any, ...], list[tuple[Mapping[str, Any], bool]]] = {}  # path -> (error, right there)
+    # path -> (error, "model" or "kind" branch, "-direct" when the error is right at the path)
+    dropped: dict[tuple[Any, ...], list[tuple[Mapping[str, Any], str]]] = {}
     siblings: dict[tuple[Any, ...], set[str] | None] = {}
     for err in errors:  # first the `type` values the model branches at each place take
         try:
@@ -426,7 +428,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
             loc = tuple(s for s in err["loc"] if not (isinstance(s, str) and _is_label(s)))
             value, union, code = None, False, None
         if union is None:
-            dropped.setdefault(loc, []).append((err, code == "direct"))
+            dropped.setdefault(loc, []).append((err, code or ""))
             continue
         if union and err["type"] in _KIND_ERRORS or err["type"] == "literal_error" and union:
             kinds.setdefault(loc, []).append(err)
@@ -447,14 +449,19 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
     # A union position where every branch was dropped (deepest first): say why once, at that position.
     for pos in sorted(dropped, key=len, reverse=True):
         errs = dropped[pos]
-        direct = [e for e, there in errs if there and (e["type"] in _KIND_ERRORS or e["type"] == "literal_error")]
+        direct = [
+            e
+            for e, how in errs
+            if how.endswith("-direct") and (e["type"] in _KIND_ERRORS or e["type"] == "literal_error")
+        ]
+        models = any(how.startswith("model") for _, how in errs)
         if pos in kinds:
             kinds[pos].extend(direct)
             continue
         if any(k["loc"][: len(pos)] == pos for k in kept) or any(k[: len(pos)] == pos for k in kinds):
             continue
         here = _value_at(raw, pos)
-        if isinstance(here, Mapping) and not isinstance(here.get("type"), str):
+        if models and isinstance(here, Mapping) and not isinstance(here.get("type"), str):
             if "type" in here:
                 msg = f"'type' must be a string naming the type, got {_kind(here['type'])}"
                 kept.append({"loc": (*pos, "type"), "type": "type_not_string", "msg": msg})
@@ -467,15 +474,15 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
             for e, _ in errs:
                 kept.append({"loc": pos, "type": e["type"], "msg": _message(e, here, pos, None)})
     # Wrong-kind errors of union branches: one error per path, naming every kind the branches take.
-    for loc, errs in kinds.items():
-        if not errs or any(len(k["loc"]) > len(loc) and k["loc"][: len(loc)] == loc for k in kept):
+    for loc, kind_errs in kinds.items():
+        if not kind_errs or any(len(k["loc"]) > len(loc) and k["loc"][: len(loc)] == loc for k in kept):
             continue  # another branch took the value's kind and found what is wrong inside it
         here = _value_at(raw, loc)
-        wanted = list(dict.fromkeys(_want(e) for e in errs))
+        wanted = list(dict.fromkeys(_want(e) for e in kind_errs))
         msg = f"expected {' or '.join(wanted)}, got {_kind(here)}"
-        if len(errs) == 1 and errs[0]["type"] == "literal_error":
-            msg = _message(errs[0], here, loc, None)
-        kept.append({"loc": loc, "type": errs[0]["type"], "msg": msg})
+        if len(kind_errs) == 1 and kind_errs[0]["type"] == "literal_error":
+            msg = _message(kind_errs[0], here, loc, None)
+        kept.append({"loc": loc, "type": kind_errs[0]["type"], "msg": msg})
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     objects: set[tuple[Any, ...]] = set()
