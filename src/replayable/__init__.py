@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     )
     from .response import (
         CompactResource,
+        OpenAIResponse,
         Response,
         Usage,
         dump_response,
@@ -124,6 +125,7 @@ _LAZY_NAMES = {
     "parse_compact_request": "request",
     "parse_request": "request",
     "CompactResource": "response",
+    "OpenAIResponse": "response",
     "Response": "response",
     "Usage": "response",
     "dump_response": "response",
@@ -189,6 +191,7 @@ __all__ = [
     "ReplayError",
     "ReplayReport",
     "ReplayableError",
+    "OpenAIResponse",
     "Response",
     "SchemaError",
     "SchemaFailure",
