@@ -116,9 +116,6 @@ class OpenAIResponse(Response):
     prompt_cache_key: str | None = None
 
 
-_OpenAIResponse = OpenAIResponse
-
-
 @overload
 def parse_response(data: Any, *, provider: Literal["openai"]) -> OpenAIResponse: ...
 @overload
@@ -139,7 +136,7 @@ def parse_response(data: Any, *, provider: Provider = None) -> Response:
     `parse_compact_response`. Spec: `ResponseResource`.
     """
     _refuse_other_object(data, "response", "parse_compact_response")
-    resp: Response = validate_body(data, Response, _OpenAIResponse, provider, "response")
+    resp: Response = validate_body(data, Response, OpenAIResponse, provider, "response")
     return resp
 
 
