@@ -107,7 +107,7 @@ class ModelError(ItemError, ValidationError):  # type: ignore[misc]  # `.errors`
 # ---------------------------------------------------------------------------------- model registry
 
 _generation = [0, -1]  # [models defined so far, generation the registry was built at]
-_registry: dict[str, tuple[str, ...] | None] = {}
+_registry: list[dict[str, tuple[str, ...] | None]] = [{}]  # swapped whole, so readers never see a half-built one
 
 
 def model_defined() -> None:
@@ -119,7 +119,8 @@ def _models() -> dict[str, tuple[str, ...] | None]:
     """Class name -> the literal `type` values it accepts (None: no literal `type`), for every pydantic
     model defined in `replayable` (classes of one name in several modules: every value any of them takes)."""
     if _generation[1] != _generation[0]:
-        _registry.clear()
+        generation = _generation[0]
+        registry: dict[str, tuple[str, ...] | None] = {}
         stack: list[type[BaseModel]] = [BaseModel]
         seen: set[type[BaseModel]] = set()
         while stack:
@@ -132,14 +133,15 @@ def _models() -> dict[str, tuple[str, ...] | None]:
                 continue
             field = cls.model_fields.get("type")
             tags = _literals(field.annotation) if field is not None else None
-            if cls.__name__ in _registry:
-                before = _registry[cls.__name__]
+            if cls.__name__ in registry:
+                before = registry[cls.__name__]
                 # one name in several modules (`Compaction` is also an Agents config): the literal types
                 # any of them takes (a class without one adds nothing)
                 tags = tuple(dict.fromkeys((*(before or ()), *(tags or ())))) or None
-            _registry[cls.__name__] = tags
-        _generation[1] = _generation[0]
-    return _registry
+            registry[cls.__name__] = tags
+        _registry[0] = registry
+        _generation[1] = generation
+    return _registry[0]
 
 
 def _literals(annotation: Any) -> tuple[str, ...] | None:
