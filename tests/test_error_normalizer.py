@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import corpus_files, corpus_items, fuzz_settings, load
+from conftest import CORPUS, corpus_files, corpus_items, fuzz_settings, load
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -231,11 +231,14 @@ WRONG = [{}, [], 0, -1, 1.5, "", "x", True, False, None, {"type": {}}, [{}], {"t
 
 def _item_seeds() -> list[tuple[str, dict[str, Any]]]:
     seeds = [(side, item) for _, side, _, item in corpus_items() if isinstance(item, dict)]
-    for p in sorted((FIXTURES / "cases").glob("*.json")):
+    shared = CORPUS.parent / "cases"  # ../shared/cases, when present
+    for p in sorted((FIXTURES / "cases").glob("*.json")) + sorted(shared.glob("*.json")):
         doc = load(p)
         items = doc.get("input")
         if isinstance(items, list):
             seeds += [("input", x) for x in items if isinstance(x, dict)]
+        if isinstance(doc.get("item"), dict):
+            seeds.append(("input", doc["item"]))
     seeds.append(("output", ASSISTANT))
     seeds.append(("input", {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}))
     seeds.append(
@@ -250,11 +253,26 @@ def _body_seeds() -> list[tuple[str, dict[str, Any]]]:
         doc = load(p)
         if doc.get("kind") in ("response", "request") and isinstance(doc.get("body"), dict):
             out.append((doc["kind"], doc["body"]))
+    for p in sorted((CORPUS.parent / "cases").glob("*.json")):
+        doc = load(p)
+        if doc.get("kind") == "request" and isinstance(doc.get("input"), dict):
+            out.append(("request", doc["input"]))
     return out
+
+
+def _agents_seeds() -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    for p in sorted((FIXTURES / "agents").glob("*.json")) + sorted((CORPUS.parent / "cases").glob("S2*.json")):
+        doc = load(p)
+        if isinstance(doc.get("required_action"), dict):
+            out.append(("action", doc["required_action"]))
+        out += [("event", e) for e in doc.get("events") or [] if isinstance(e, dict)]
+    return out or [("action", {"type": "function_call", "call_id": "c", "turn_id": "t", "name": "n", "arguments": {}})]
 
 
 ITEMS = _item_seeds()
 BODIES = _body_seeds()
+AGENTS = _agents_seeds()
 
 
 def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -314,3 +332,14 @@ def test_wrong_types_in_nested_body_values_are_one_library_error(case: tuple[str
         _one_error_or_value(lambda p=provider: parse(json.dumps(body), provider=p))
     if kind == "request":
         _one_error_or_value(lambda: rp.check_transcript(body))
+
+
+@fuzz_settings(100)
+@given(mutated(AGENTS))
+def test_wrong_types_in_nested_agents_values_are_one_library_error(case: tuple[str, Any]) -> None:
+    kind, value = case
+    parse = agents.parse_required_action if kind == "action" else agents.parse_event
+    _one_error_or_value(lambda: parse(value))
+    _one_error_or_value(lambda: parse(json.dumps(value)))
+    if kind == "event":
+        _one_error_or_value(lambda: agents.check_event_log([value]))
