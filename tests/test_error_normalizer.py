@@ -139,6 +139,14 @@ def test_model_validate_raises_the_librarys_error() -> None:
     assert_public(err.value)
 
 
+def test_model_validate_json_raises_the_librarys_error() -> None:
+    with pytest.raises(rp.ModelError) as err:
+        rp.Message.model_validate_json(json.dumps(ASSISTANT))
+    assert [e["loc"] for e in err.value.errors] == [("content", 0, "annotations", 0, "type")]
+    with pytest.raises(rp.ModelError):
+        rp.Message.model_validate_json("{")  # not JSON at all
+
+
 # --- output items as input ---------------------------------------------------------------------------
 
 RESPONSE = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import sys
 import typing
@@ -214,6 +215,32 @@ class WireModel(BaseModel):
             raise
         except ValidationError as exc:
             raise ModelError.build(clean_errors(exc, obj), f"invalid {cls.__name__}") from None
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: Literal["allow", "ignore", "forbid"] | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """pydantic's `model_validate_json`; values that do not validate raise `replayable.ModelError`
+        (see `model_validate`)."""
+        try:
+            return super().model_validate_json(
+                json_data, strict=strict, extra=extra, context=context, by_alias=by_alias, by_name=by_name
+            )
+        except ModelError:
+            raise
+        except ValidationError as exc:
+            try:
+                raw = json.loads(json_data)
+            except (ValueError, TypeError, RecursionError):
+                raw = None
+            raise ModelError.build(clean_errors(exc, raw), f"invalid {cls.__name__}") from None
 
 
 class NamespacedBase(WireModel):
