@@ -222,7 +222,11 @@ def _kind(value: Any) -> str:
         return "an object"
     if isinstance(value, list | tuple):
         return "an array"
-    return type(value).__name__
+    try:  # a stand-in (a value nested too deeply) names itself; anything else by its class
+        text = repr(value)
+    except Exception:
+        return type(value).__name__
+    return text if len(text) <= 60 else type(value).__name__
 
 
 def _is_class_label(seg: str) -> bool:
@@ -291,7 +295,8 @@ def _relevant(seg: str, value: Any, siblings: set[str] | None) -> bool | None:
 
 
 def _tag_here(seg: str, value: Mapping[str, Any], consumed: set[str], rest: tuple[Any, ...], err_type: str) -> bool:
-    """Is `seg` the tag a tagged union chose for `value` (its `type` or `role`), not a field of it?"""
+    """Is `seg` the tag a tagged union chose for `value` (the value of its `type`, `role` or another
+    discriminator field), not a field of it?"""
     for key in ("type", "role"):
         if key in consumed or value.get(key) != seg or not isinstance(value.get(key), str):
             continue
@@ -309,6 +314,11 @@ def _tag_here(seg: str, value: Mapping[str, Any], consumed: set[str], rest: tupl
             return False  # the field, with a path inside it
         consumed.add(key)
         return True
+    if seg not in value and rest:  # a union tagged on another field (`action`): its value, never a key
+        for key, tag in value.items():
+            if key not in consumed and isinstance(tag, str) and tag == seg:
+                consumed.add(key)
+                return True
     return False
 
 
