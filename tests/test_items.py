@@ -92,7 +92,7 @@ def test_known_type_with_a_bad_field_is_an_error_at_that_field_never_a_fallback(
 def test_input_message_roles_are_told_apart() -> None:
     with pytest.raises(rp.ItemError) as err:
         rp.parse_item({"type": "message", "role": "system", "content": [{"type": "input_image", "image_url": "x"}]})
-    assert err.value.errors[0]["loc"] == ("content", 0)
+    assert err.value.errors[0]["loc"] == ("content", 0, "type")  # the part's type is not one a system message takes
     with pytest.raises(rp.ItemError, match="role"):
         rp.parse_item({"type": "message", "role": "tool", "content": "x"})
 

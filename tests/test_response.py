@@ -160,7 +160,7 @@ def test_recorded_compaction_round_trips(path: Path) -> None:
         ({"usage": {"input_tokens": 1}}, ("usage", "output_tokens"), "missing"),
         ({"tool_choice": "sometimes"}, ("tool_choice",), "literal_error"),
         ({"tools": [{"type": "function", "name": "f"}]}, ("tools", 0, "description"), "missing"),
-        ({"text": {"format": {"type": "yaml"}}}, ("text", "format"), "union_tag_invalid"),
+        ({"text": {"format": {"type": "yaml"}}}, ("text", "format", "type"), "union_tag_invalid"),
         ({"created_at": "yesterday"}, ("created_at",), "int_type"),
         ({"object": "chat.completion"}, ("object",), "literal_error"),
     ],

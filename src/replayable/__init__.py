@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._validation import ModelError
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
 from .errors import ReplayableError, ReplayError
 from .items import (
@@ -80,6 +81,7 @@ if TYPE_CHECKING:
     )
     from .response import (
         CompactResource,
+        OpenAIResponse,
         Response,
         Usage,
         dump_response,
@@ -123,6 +125,7 @@ _LAZY_NAMES = {
     "parse_compact_request": "request",
     "parse_request": "request",
     "CompactResource": "response",
+    "OpenAIResponse": "response",
     "Response": "response",
     "Usage": "response",
     "dump_response": "response",
@@ -171,6 +174,7 @@ __all__ = [
     "InputMessage",
     "Item",
     "ItemError",
+    "ModelError",
     "ItemReferenceParam",
     "JsonObjectFormat",
     "JsonSchemaFormatParam",
@@ -187,6 +191,7 @@ __all__ = [
     "ReplayError",
     "ReplayReport",
     "ReplayableError",
+    "OpenAIResponse",
     "Response",
     "SchemaError",
     "SchemaFailure",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import sys
 import typing
@@ -25,12 +26,16 @@ from pydantic import (
     PrivateAttr,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    ValidationError,
     model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError, PydanticUndefined
 
+from ._validation import ModelError, clean_errors, model_defined
+
 __all__ = [
+    "KEYWORD_HOOKS",
     "NAMESPACED_TYPE",
     "SPEC_ITEM_TYPES",
     "SPEC_PART_TYPES",
@@ -120,6 +125,12 @@ def _attribute_docs(cls: type[Any]) -> dict[str, str]:
     return table.get(cls.__qualname__, {})
 
 
+#: Model class -> a function that rewrites the keyword arguments of its constructor before validation
+#: (`replayable.request` registers one for `CreateResponseBody`: output items in `input` are written in
+#: their input form). Parsing never runs them.
+KEYWORD_HOOKS: dict[type[BaseModel], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
 class WireModel(BaseModel):
     """Base of every generated model: strict, frozen, keeps unknown keys, dumps by alias."""
 
@@ -144,6 +155,7 @@ class WireModel(BaseModel):
         # without it. Parsing must still require the tag, as the schema does: the default is taken off
         # the field here (before the deferred schema is built) and filled in by `__init__` instead.
         super().__pydantic_init_subclass__(**kwargs)
+        model_defined()
         docs = _attribute_docs(cls)
         for name, field in cls.__pydantic_fields__.items():
             if field.description is None and name in docs:
@@ -163,13 +175,77 @@ class WireModel(BaseModel):
         # so that a dump with `exclude_unset=True` always writes them. Parsing never runs this.
         for name, value in self._wire_tags:
             data.setdefault(name, value)
-        super().__init__(**data)
+        if KEYWORD_HOOKS:
+            for cls in type(self).__mro__:
+                hook = KEYWORD_HOOKS.get(cls)
+                if hook is not None:
+                    data = hook(data)
+                    break
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ModelError.build(clean_errors(exc, data), f"invalid {type(self).__name__}") from None
         if _UNCHECKED and any(map(_holds_unchecked, data.values())):
             _UNCHECKED[id(self)] = self  # built around a model that skipped validation: not checked either
 
     # Not a custom __init__ for pydantic-core: validation builds instances directly, as for BaseModel (and
     # as pydantic's own RootModel does), so parsing neither calls this nor loses its validation context.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def model_validate(
+        cls,
+        obj: Any,
+        *,
+        strict: bool | None = None,
+        extra: Literal["allow", "ignore", "forbid"] | None = None,
+        from_attributes: bool | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """pydantic's `model_validate`; values that do not validate raise `replayable.ModelError` (an
+        `ItemError` and a pydantic `ValidationError`) whose paths and messages are the library's."""
+        try:
+            return super().model_validate(
+                obj,
+                strict=strict,
+                extra=extra,
+                from_attributes=from_attributes,
+                context=context,
+                by_alias=by_alias,
+                by_name=by_name,
+            )
+        except ModelError:
+            raise
+        except ValidationError as exc:
+            raise ModelError.build(clean_errors(exc, obj), f"invalid {cls.__name__}") from None
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: Literal["allow", "ignore", "forbid"] | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """pydantic's `model_validate_json`; values that do not validate raise `replayable.ModelError`
+        (see `model_validate`)."""
+        try:
+            return super().model_validate_json(
+                json_data, strict=strict, extra=extra, context=context, by_alias=by_alias, by_name=by_name
+            )
+        except ModelError:
+            raise
+        except ValidationError as exc:
+            try:
+                raw = json.loads(json_data)
+            except (ValueError, TypeError, RecursionError):
+                raw = None
+            raise ModelError.build(clean_errors(exc, raw), f"invalid {cls.__name__}") from None
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's `model_copy`. A copy with `update` skips validation, so it is marked unchecked

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from ._base import NamespacedBase, WireModel
 from .continuation import body_items
 from .errors import Verdict
+from .forms import input_form, is_message, reparse_input
 from .items import (
     Compaction,
     CompactionParam,
@@ -43,7 +44,6 @@ from .items import (
     is_openai_model,
     plain_json,
 )
-from .native import input_fields
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,
@@ -116,54 +116,6 @@ def _item_list(items: Any) -> list[Any]:
     return list(items)
 
 
-def _reparse_input(data: dict[str, Any], provider: Provider, index: int | None) -> Item:
-    """Parse an edited dict as an input item; OpenAI's un-prefixed native parts need OpenAI mode."""
-    try:
-        return _validate_one(data, "input", provider, index)  # type: ignore[no-any-return]
-    except ItemError:
-        if provider == "openai":
-            raise
-        return _validate_one(data, "input", "openai", index)  # type: ignore[no-any-return]
-
-
-def _drop_logprobs(content: Any) -> Any:
-    if not isinstance(content, list):
-        return content
-    return [
-        {k: v for k, v in part.items() if k != "logprobs"}
-        if isinstance(part, dict) and part.get("type") == "output_text"
-        else part
-        for part in content
-    ]
-
-
-def _convert(model: Item, provider: Provider, index: int | None) -> Item:
-    if isinstance(model, NamespacedBase):
-        keep = input_fields(model)
-        if keep is None:
-            return model  # an opaque provider item is sent back as it came
-        data = dump_item(model)
-        if set(data) <= keep:
-            return model
-        # OpenAI's input form of this item declares fewer fields (no status on custom_tool_call, no created_by)
-        return _reparse_input({k: v for k, v in data.items() if k in keep}, provider, index)
-    if not isinstance(model, _OUTPUT_FORMS):
-        if _is_message(model) and getattr(model, "role", None) == "assistant":
-            data = dump_item(model)
-            content = _drop_logprobs(data.get("content"))
-            if content != data.get("content"):  # logprobs are output-only, whatever form the message came in
-                return _reparse_input({**data, "content": content}, provider, index)
-        return model  # input forms and item references are already sendable
-    data = dump_item(model)
-    if isinstance(model, Reasoning):
-        data.pop("content", None)  # raw reasoning cannot be sent back; summary and encrypted_content stay
-    elif isinstance(model, Compaction):
-        data.pop("created_by", None)
-    elif isinstance(model, Message) and isinstance(data.get("content"), list):
-        data["content"] = _drop_logprobs(data["content"])
-    return _reparse_input(data, provider, index)
-
-
 def to_input(item: Any, *, provider: Provider = None) -> Item:
     """Convert an output-form item into the input form that may be sent back.
 
@@ -186,7 +138,7 @@ def to_input(item: Any, *, provider: Provider = None) -> Item:
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     model = _read(item, provider, None, ("output", "input"))
-    return _convert(model, provider, None)
+    return input_form(model, provider, None)
 
 
 # --- Chat Completions -------------------------------------------------------------------------------------
@@ -433,7 +385,7 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
     out: list[dict[str, Any]] = []
     prev: str | None = None
     for i, raw in enumerate(_item_list(items)):
-        model = _convert(_read(raw, provider, i, ("input", "output")), provider, i)
+        model = input_form(_read(raw, provider, i, ("input", "output")), provider, i)
         if isinstance(model, NamespacedBase | ReasoningParam | CompactionParam | ItemReferenceParam):
             kind = getattr(model, "type", None) or "item_reference"
             raise _error((i, "type"), "no_chat_form", f"a {kind} item has no Chat Completions form")
@@ -591,7 +543,7 @@ def prepare_replay(
     models: dict[int, Item] = {}
 
     for i, model in enumerate(parsed):
-        model = _convert(model, "openai" if is_openai_model(raws[i]) else provider, i)
+        model = input_form(model, "openai" if is_openai_model(raws[i]) else provider, i)
         if isinstance(model, NamespacedBase):
             if model.slug != target:
                 dropped[i] = f"namespaced item {model.type} belongs to provider {model.slug!r}, not {target!r}"
@@ -627,7 +579,7 @@ def prepare_replay(
             if n:
                 edits.append(f"{n} provider-specific annotation(s) removed (only url_citation is portable)")
         if edits:
-            model = _reparse_input(data, None, i)
+            model = reparse_input(data, None, i)
             changed.extend((i, e) for e in edits)
         models[i] = model
 
@@ -652,10 +604,10 @@ def prepare_replay(
             if v.code is ViolationCode.DUPLICATE_ITEM_ID and not isinstance(m, ReasoningParam | NamespacedBase):
                 data = dump_item(m)
                 data.pop("id", None)
-                models[i] = _reparse_input(data, None, i)
+                models[i] = reparse_input(data, None, i)
                 changed.append((i, "duplicate id removed"))
                 progressed = True
-            elif _is_message(m):
+            elif is_message(m):
                 raise _error((i,), str(v.code), f"message cannot be made replay-safe: {v.message}")
             else:
                 dropped[i] = f"{_DROP_CODES.get(v.code, str(v.code))}: {v.message}"
@@ -674,9 +626,3 @@ def prepare_replay(
         check=final,
     )
     return result, rep
-
-
-def _is_message(model: Any) -> bool:
-    return getattr(model, "type", None) == "message" or (
-        isinstance(model, WireModel) and "role" in type(model).model_fields
-    )

@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel, is_unchecked
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -47,9 +47,9 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, printable, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
-from .errors import ReplayableError
+from ._validation import ItemError, clean_errors
 from .native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
 
 __all__ = [
@@ -105,7 +105,6 @@ _KnownOutputItem: TypeAlias = Annotated[
     Message | FunctionCall | FunctionCallOutput | Reasoning | Compaction,
     Field(discriminator="type"),
 ]
-
 
 
 def _typed_router(table: Mapping[str, type[NamespacedItem]]) -> Any:
@@ -204,144 +203,9 @@ _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
 _OPENAI_CONTEXT = {"provider": "openai"}
 
 
-class ItemError(ReplayableError):
-    """Raised when items do not parse.
-
-    `.errors` is a list of dicts, one per problem, each with `loc` (a tuple that starts with the item's
-    index in its list when there is a list, then the field path), `type` (a stable error code such as
-    `string_type`, `missing`, `namespaced_type`, `union_tag_invalid`) and `msg` (a readable sentence).
-    `str(error)` names the item index, the field and the rule of each problem.
-    """
-
-    def __init__(self, errors: list[dict[str, Any]], title: str = "invalid item") -> None:
-        # messages may quote hostile input: a lone surrogate is escaped so that they always print
-        errors = [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]
-        self.errors: list[dict[str, Any]] = errors
-        lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
-        if len(errors) > 20:
-            lines.append(f"... and {len(errors) - 20} more")
-        count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-        super().__init__(f"{title} ({count}):\n  " + "\n  ".join(lines))
-
-
-def _where(loc: tuple[Any, ...]) -> str:
-    if not loc:
-        return "item"
-    head, rest = loc[0], loc[1:]
-    if isinstance(head, int):
-        field = ".".join(str(x) for x in rest)
-        return f"item {head}" + (f", field {field}" if field else "")
-    return "field " + ".".join(str(x) for x in loc)
-
-
-_KNOWN_TYPES = SPEC_ITEM_TYPES | SPEC_PART_TYPES
-# Branch labels pydantic gives the scalar members of a union, and the Python types they stand for.
-_SCALAR_BRANCHES: dict[str, type | tuple[type, ...]] = {
-    "str": str,
-    "constrained-str": str,
-    "int": int,
-    "constrained-int": int,
-    "float": float,
-    "bool": bool,
-    "none": type(None),
-}
-
-
-def _is_known_type(value: Any) -> bool:
-    """Is `value` the name of a spec item or part type? False for anything that is not a string."""
-    return isinstance(value, str) and value in _KNOWN_TYPES
-
-
-def _branch_relevant(branch: str, value: Any) -> bool:
-    """Is the union branch `branch` the one that speaks for `value`? Keeps one precise error per problem."""
-    t = value.get("type", None) if isinstance(value, Mapping) else None
-    keys_ref = isinstance(value, Mapping) and "id" in value and set(value) <= {"id", "type"}
-    if branch == "ref":
-        return t == "item_reference" or (t is None and keys_ref)
-    if branch == "namespaced":
-        return isinstance(t, str) and t not in _KNOWN_TYPES
-    # the tagged union of spec types
-    if t == "item_reference" or (t is None and keys_ref):
-        return False
-    return not (isinstance(t, str) and t not in _KNOWN_TYPES)
-
-
 def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """Turn pydantic's union errors into one entry per real problem, with a plain field path."""
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    for err in exc.errors(include_url=False, include_context=False, include_input=False):
-        loc = err["loc"]
-        value: Any = raw
-        clean: list[Any] = []
-        keep = True
-        tagged = False
-        for seg in loc:
-            if tagged and isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
-                if seg in (value.get("type"), value.get("role")):
-                    continue  # a tag value after a tagged-union segment, not a field
-            tagged = False
-            if isinstance(seg, str) and isinstance(value, Mapping) and seg not in value:
-                if seg == value.get("type"):
-                    continue  # the tag of a nested tagged union (a content part's type), not a field
-                if seg[:1].isupper() and seg.isidentifier() and seg != "ItemReferenceParam":  # a plain union's branch
-                    if not _is_known_type(value.get("type")):
-                        keep = False  # a spec model's errors do not speak for an extension type
-                        break
-                    continue
-            if isinstance(seg, str) and seg.startswith("tagged-union["):
-                if not _branch_relevant("tagged", value):
-                    keep = False
-                    break
-                tagged = True
-                continue
-            if isinstance(seg, str) and seg.startswith(("function-wrap[_read_native_types", "function-wrap[route")):
-                if not _branch_relevant("namespaced", value):
-                    keep = False
-                    break
-                continue
-            if seg == "ItemReferenceParam":
-                if not _branch_relevant("ref", value):
-                    keep = False
-                    break
-                continue
-            if isinstance(seg, str) and seg in _SCALAR_BRANCHES:
-                if isinstance(value, list | Mapping) and not isinstance(value, _SCALAR_BRANCHES[seg]):
-                    if isinstance(value, list) or seg != "str":
-                        keep = False
-                        break
-                continue
-            if isinstance(seg, str) and seg.startswith("list["):
-                if isinstance(value, str):
-                    keep = False
-                    break
-                continue
-            if isinstance(seg, str) and seg.startswith(("function-", "union[", "nullable[", "missing-sentinel")):
-                continue
-            clean.append(seg)
-            if isinstance(value, Mapping):
-                value = value.get(seg)
-            elif isinstance(value, list) and isinstance(seg, int) and 0 <= seg < len(value):
-                value = value[seg]
-            else:
-                value = None
-        if not keep:
-            continue
-        entry_loc = prefix + tuple(clean)
-        key = (entry_loc, err["type"])
-        if key in seen:
-            continue
-        seen.add(key)
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "union_tag_not_found":
-            msg = "missing 'type': every part needs a string 'type'"
-        out.append({"loc": entry_loc, "type": err["type"], "msg": msg})
-    if not out:  # every branch was judged irrelevant: report the raw errors rather than nothing
-        out = [
-            {"loc": prefix + tuple(e["loc"]), "type": e["type"], "msg": e["msg"]}
-            for e in exc.errors(include_url=False, include_context=False, include_input=False)
-        ]
-    return out
+    """pydantic's errors as the library's (`replayable._validation.clean_errors`, the one normalizer)."""
+    return clean_errors(exc, raw, prefix)
 
 
 def _unknown_type(t: str, provider: Provider) -> str:
@@ -409,9 +273,7 @@ def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, fu
     return ItemError([{"loc": loc, "type": code, "msg": str(exc) if full else exc.detail}])
 
 
-def plain_json(
-    value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH
-) -> Any:
+def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
     """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
     pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
     `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).

@@ -20,15 +20,13 @@ the body dumps back exactly as it was read. Spec: Open Responses 2026-04-24, `Cr
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping
-from functools import cache
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic.experimental.missing_sentinel import MISSING
 
-from ._base import SPEC_ITEM_TYPES, SPEC_PART_TYPES, SPEC_TOOL_TYPES, WireModel
+from ._base import KEYWORD_HOOKS, NamespacedBase, WireModel
 from ._generated.open_responses.allowed_tool_choice import AllowedTool, AllowedToolChoice
 from ._generated.open_responses.allowed_tools_param import AllowedToolParam, AllowedToolsParam
 from ._generated.open_responses.common import (
@@ -61,6 +59,8 @@ from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
+from ._validation import ModelError, clean_errors
+from .forms import OUTPUT_FORMS, input_form
 from .items import (
     MAX_ITEM_DEPTH,
     ItemError,
@@ -68,6 +68,7 @@ from .items import (
     _coerce,
     _json_error,
     _OpenAIInputItem,
+    parse_item,
 )
 
 __all__ = [
@@ -211,115 +212,53 @@ def validate_body(
         raise ItemError(clean_body_errors(exc, data), title=title) from None
 
 
-#: Every `type` the spec gives an item, part, annotation, tool, tool choice or text format: a value of one
-#: of these types is judged by its own model, never by a `slug:name` branch.
-_SPEC_TYPES = SPEC_ITEM_TYPES | SPEC_PART_TYPES | SPEC_TOOL_TYPES | {"text", "json_schema", "json_object"}
-_SCALAR_LABELS: dict[str, type | tuple[type, ...]] = {
-    "str": str,
-    "constrained-str": str,
-    "int": int,
-    "constrained-int": int,
-    "float": (int, float),
-    "bool": bool,
-    "none": type(None),
-}
-
-
-@cache
-def _union_members() -> dict[str, tuple[str, ...] | None]:
-    """Model name -> the `type` values it accepts (None: it has no literal `type`), for every model of
-    ours that can be a branch of a union inside a body."""
-    out: dict[str, tuple[str, ...] | None] = {}
-    stack: list[type[WireModel]] = [WireModel]
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if not cls.__module__.startswith(("replayable._generated.open_responses", __name__, "replayable.response")):
-            continue
-        field = cls.model_fields.get("type")
-        tags = None
-        if field is not None and typing.get_origin(field.annotation) is Literal:
-            tags = tuple(str(a) for a in typing.get_args(field.annotation))
-        out.setdefault(cls.__name__, tags)
-    return out
-
-
-def _relevant(label: str, value: Any) -> bool | None:
-    """Does the union branch `label` speak for `value`? None when `label` is not a branch label."""
-    t = value.get("type") if isinstance(value, Mapping) else None
-    if label.startswith("function-wrap[_read_native_types"):  # the slug:name branch
-        return isinstance(t, str) and t not in _SPEC_TYPES
-    if label.startswith("tagged-union["):
-        return not (isinstance(t, str) and t not in _SPEC_TYPES)
-    if label == "ItemReferenceParam":
-        return isinstance(value, Mapping) and (t == "item_reference" or (t is None and set(value) <= {"id", "type"}))
-    if label.startswith("literal["):
-        return not isinstance(value, Mapping | list)
-    if label.startswith("list["):
-        return not isinstance(value, str | Mapping)
-    if label in _SCALAR_LABELS:
-        return not isinstance(value, Mapping | list) or isinstance(value, _SCALAR_LABELS[label])
-    members = _union_members()
-    if label in members:
-        tags = members[label]
-        if not isinstance(value, Mapping):
-            return False
-        return tags is None or t in tags or not isinstance(t, str)
-    return None
-
-
 def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """pydantic's errors for a body, one per real problem: union branches that do not speak for the value
-    (a `FunctionToolParam` branch for a `web_search` tool, the `slug:name` branch for a `function` tool)
-    are dropped, and each `loc` is a plain path of field names and list indexes into `raw`."""
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    errors = exc.errors(include_url=False, include_context=False, include_input=False)
-    for err in errors:
-        value: Any = raw
-        clean: list[Any] = []
-        keep = True
-        after_tag = False
-        for seg in err["loc"]:
-            if isinstance(seg, int) and isinstance(value, list):
-                clean.append(seg)
-                value = value[seg] if 0 <= seg < len(value) else None
-                after_tag = False
-                continue
-            if isinstance(seg, str) and isinstance(value, Mapping) and seg in value:
-                clean.append(seg)
-                value = value[seg]
-                after_tag = False
-                continue
-            if after_tag and isinstance(value, Mapping) and seg in (value.get("type"), value.get("role")):
-                continue  # the tag value after a tagged-union label
-            relevant = _relevant(seg, value) if isinstance(seg, str) else None
-            if relevant is False:
-                keep = False
-                break
-            if relevant is True:
-                after_tag = isinstance(seg, str) and seg.startswith("tagged-union[")
-                continue
-            if isinstance(seg, str) and (seg.startswith(("function-", "union[", "nullable[", "missing-sentinel"))):
-                continue
-            clean.append(seg)  # a missing field, or an extra key that must not be there
-            value = None
-        if not keep:
+    """pydantic's errors for a body as the library's (`replayable._validation.clean_errors`, the one
+    normalizer): each `loc` a plain path of field names and list indexes into `raw`."""
+    return clean_errors(exc, raw, prefix)
+
+
+_SENDABLE_BACK = (*OUTPUT_FORMS, NamespacedBase)
+
+
+def _input_form_of_outputs(data: dict[str, Any]) -> dict[str, Any]:
+    """`CreateResponseBody(input=response.output)`: the output items of a parsed Response (the library's
+    models or the `openai` SDK's objects) are written in their input form, as `rp.to_input` writes them
+    (reasoning `content`, `output_text` `logprobs` and compaction `created_by` are output-only). Dicts
+    and input-form models are left as they are. Raises `ModelError` naming `input.<index>` and what to do
+    for an item that has no input form."""
+    value = data.get("input")
+    if not isinstance(value, list | tuple) or not any(
+        isinstance(x, _SENDABLE_BACK) or (isinstance(x, BaseModel) and not isinstance(x, WireModel)) for x in value
+    ):
+        return data
+    out: list[Any] = []
+    for i, x in enumerate(value):
+        if not isinstance(x, BaseModel) or (isinstance(x, WireModel) and not isinstance(x, _SENDABLE_BACK)):
+            out.append(x)
             continue
-        loc = prefix + tuple(clean)
-        key = (loc, err["type"])
-        if key in seen:
-            continue
-        seen.add(key)
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "union_tag_not_found":
-            msg = "missing 'type': every item, part, tool and format needs a string 'type'"
-            if isinstance(value, Mapping) and "role" in value:
-                msg += " (a {role, content} shorthand message is read only with provider='openai')"
-        out.append({"loc": loc, "type": err["type"], "msg": msg})
-    if not out:
-        out = [{"loc": prefix + tuple(e["loc"]), "type": e["type"], "msg": e["msg"]} for e in errors]
-    return out
+        try:
+            if isinstance(x, WireModel):
+                model, provider = x, None
+            else:  # an openai SDK output item
+                model, provider = parse_item(x, side="output"), "openai"
+            out.append(input_form(model, provider, None))  # type: ignore[arg-type]
+        except ItemError as exc:
+            kind = getattr(x, "type", None) or type(x).__name__
+            errors = [
+                {
+                    "loc": ("input", i, *e["loc"]),
+                    "type": e["type"],
+                    "msg": f"input item {i} ({kind}) cannot be sent back as input: {e['msg']}; "
+                    "convert it with rp.to_input(item) and fix or leave out what it refuses",
+                }
+                for e in exc.errors
+            ]
+            raise ModelError.build(errors, "invalid CreateResponseBody") from None
+    return {**data, "input": out}
+
+
+KEYWORD_HOOKS[CreateResponseBody] = _input_form_of_outputs
 
 
 def parse_request(data: Any, *, provider: Provider = None) -> CreateResponseBody:

@@ -7,9 +7,10 @@ bytes, or an `openai` SDK `Response` (which implies OpenAI mode).
 
 Strict Open Responses by default: all 31 keys present (nullable ones as null). With `provider="openai"`
 the keys OpenAI leaves out are optional (every key but `id`, `object`, `created_at`, `model`, `output`,
-`parallel_tool_calls`, `tool_choice` and `tools`, as in the `openai` SDK's `Response`): an absent key
-reads as `MISSING` and is not dumped; OpenAI's native items, tools and tool choices are `openai:`
-namespaced models, `json_object` / `json_schema` formats may omit `description` and `strict`, and reasoning
+`parallel_tool_calls`, `tool_choice` and `tools`, as in the `openai` SDK's `Response`): the result is an
+`OpenAIResponse`, where an absent key reads as None (its annotation says `| None`) and is not dumped;
+OpenAI's native items, tools and tool choices are `openai:` namespaced models, `json_object` /
+`json_schema` formats may omit `description` and `strict`, and reasoning
 `effort` / `summary` are any string. Either way the response dumps back exactly as it was read.
 
 `parse_compact_response` reads the `response.compaction` object of `POST /responses/compact`
@@ -18,10 +19,9 @@ namespaced models, `json_object` / `json_schema` formats may omit `description` 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, overload
 
 from pydantic import Field
-from pydantic.experimental.missing_sentinel import MISSING
 
 from ._generated.open_responses.compact_resource import CompactResource
 from ._generated.open_responses.incomplete_details import IncompleteDetails
@@ -40,6 +40,11 @@ __all__ = [
     "CompactResource",
     "IncompleteDetails",
     "InputTokensDetails",
+    "OpenAIJsonSchemaFormat",
+    "OpenAIReasoningConfig",
+    "OpenAIResponse",
+    "OpenAITextField",
+    "OpenAITextFormat",
     "OutputTokensDetails",
     "Response",
     "ResponseError",
@@ -53,75 +58,85 @@ __all__ = [
 # ---- OpenAI mode: the keys OpenAI leaves out are optional (the same fields, wider types) ----
 
 
-class _OpenAIReasoningConfig(ReasoningConfig):
-    """OpenAI's reasoning echo: `effort` and `summary` may be absent and hold any string."""
+class OpenAIReasoningConfig(ReasoningConfig):
+    """OpenAI's reasoning echo: `effort` and `summary` may be absent (read as None) and hold any string."""
 
-    effort: str | None | MISSING = MISSING  # type: ignore[assignment]
-    summary: str | None | MISSING = MISSING  # type: ignore[assignment]
-
-
-class _OpenAIJsonSchemaFormat(JsonSchemaFormat):
-    """OpenAI's `json_schema` echo: `description` and `strict` may be absent."""
-
-    description: str | None | MISSING = MISSING  # type: ignore[assignment]
-    strict: bool | None | MISSING = MISSING  # type: ignore[assignment]
+    effort: str | None = None  # type: ignore[assignment]
+    summary: str | None = None  # type: ignore[assignment]
 
 
-_OpenAITextFormat: TypeAlias = Annotated[
-    TextFormat | JsonObjectFormat | _OpenAIJsonSchemaFormat, Field(discriminator="type")
+class OpenAIJsonSchemaFormat(JsonSchemaFormat):
+    """OpenAI's `json_schema` echo: `description` and `strict` may be absent (read as None)."""
+
+    description: str | None = None
+    strict: bool | None = None  # type: ignore[assignment]
+
+
+OpenAITextFormat: TypeAlias = Annotated[
+    TextFormat | JsonObjectFormat | OpenAIJsonSchemaFormat, Field(discriminator="type")
 ]
+"""A text format as OpenAI echoes it: `text`, `json_object` or `json_schema`."""
 
 
-class _OpenAITextField(TextField):
-    """OpenAI's text echo: `format` may be absent, `verbosity` any string or null."""
+class OpenAITextField(TextField):
+    """OpenAI's text echo: `format` may be absent (read as None), `verbosity` any string or null."""
 
-    format: _OpenAITextFormat | MISSING = MISSING  # type: ignore[assignment]
-    verbosity: str | None | MISSING = MISSING  # type: ignore[assignment]
+    format: OpenAITextFormat | None = None  # type: ignore[assignment]
+    verbosity: str | None = None  # type: ignore[assignment]
 
 
-class _OpenAIResponse(Response):
-    """A response as OpenAI sends it (see the module docstring); dumps back exactly as read."""
+class OpenAIResponse(Response):
+    """A response as OpenAI sends it (`parse_response(..., provider="openai")`): the keys OpenAI leaves out
+    read as None, and each field's annotation says so (`usage: Usage | None`); a key left out is not
+    dumped, so the response dumps back exactly as it was read."""
 
     created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
-    completed_at: int | float | None | MISSING = MISSING  # type: ignore[assignment]
-    status: str | None | MISSING = MISSING  # type: ignore[assignment]
-    incomplete_details: IncompleteDetails | None | MISSING = MISSING  # type: ignore[assignment]
-    previous_response_id: str | None | MISSING = MISSING  # type: ignore[assignment]
-    instructions: str | list[Any] | None | MISSING = MISSING  # type: ignore[assignment]
-    error: ResponseError | None | MISSING = MISSING  # type: ignore[assignment]
-    truncation: str | None | MISSING = MISSING  # type: ignore[assignment]
-    text: _OpenAITextField | None | MISSING = MISSING  # type: ignore[assignment]
-    top_p: float | None | MISSING = MISSING  # type: ignore[assignment]
-    presence_penalty: float | None | MISSING = MISSING  # type: ignore[assignment]
-    frequency_penalty: float | None | MISSING = MISSING  # type: ignore[assignment]
-    top_logprobs: int | None | MISSING = MISSING  # type: ignore[assignment]
-    temperature: float | None | MISSING = MISSING  # type: ignore[assignment]
-    reasoning: _OpenAIReasoningConfig | None | MISSING = MISSING  # type: ignore[assignment]
-    usage: Usage | None | MISSING = MISSING  # type: ignore[assignment]
-    max_output_tokens: int | None | MISSING = MISSING  # type: ignore[assignment]
-    max_tool_calls: int | None | MISSING = MISSING  # type: ignore[assignment]
-    store: bool | None | MISSING = MISSING  # type: ignore[assignment]
-    background: bool | None | MISSING = MISSING  # type: ignore[assignment]
-    service_tier: str | None | MISSING = MISSING  # type: ignore[assignment]
-    metadata: dict[str, Any] | None | MISSING = MISSING  # type: ignore[assignment]
-    safety_identifier: str | None | MISSING = MISSING  # type: ignore[assignment]
-    prompt_cache_key: str | None | MISSING = MISSING  # type: ignore[assignment]
+    completed_at: int | float | None = None  # type: ignore[assignment]
+    status: str | None = None  # type: ignore[assignment]
+    incomplete_details: IncompleteDetails | None = None
+    previous_response_id: str | None = None
+    instructions: str | list[Any] | None = None  # type: ignore[assignment]
+    error: ResponseError | None = None
+    truncation: str | None = None  # type: ignore[assignment]
+    text: OpenAITextField | None = None  # type: ignore[assignment]
+    top_p: float | None = None  # type: ignore[assignment]
+    presence_penalty: float | None = None  # type: ignore[assignment]
+    frequency_penalty: float | None = None  # type: ignore[assignment]
+    top_logprobs: int | None = None  # type: ignore[assignment]
+    temperature: float | None = None  # type: ignore[assignment]
+    reasoning: OpenAIReasoningConfig | None = None
+    usage: Usage | None = None
+    max_output_tokens: int | None = None
+    max_tool_calls: int | None = None
+    store: bool | None = None  # type: ignore[assignment]
+    background: bool | None = None  # type: ignore[assignment]
+    service_tier: str | None = None  # type: ignore[assignment]
+    metadata: dict[str, Any] | None = None
+    safety_identifier: str | None = None
+    prompt_cache_key: str | None = None
 
 
+@overload
+def parse_response(data: Any, *, provider: Literal["openai"]) -> OpenAIResponse: ...
+@overload
+def parse_response(data: Any, *, provider: None = None) -> Response: ...
+@overload
+def parse_response(data: Any, *, provider: Provider = None) -> Response: ...
 def parse_response(data: Any, *, provider: Provider = None) -> Response:
     """Parse a whole response object (`object: "response"`).
 
     `data` is a JSON object as a dict, JSON text or bytes, an `openai` SDK `Response` (implies
     `provider="openai"`), or a `Response` (returned as is). Returns a `Response` whose `output` holds
-    parsed output items; with `provider="openai"` an instance of a `Response` subclass in which the keys
-    OpenAI leaves out are optional (see the module docstring). Dumps back exactly (`dump_response`).
+    parsed output items; with `provider="openai"` an `OpenAIResponse` (a `Response` subclass) in which
+    the keys OpenAI leaves out read as None, as its annotations say (see the module docstring). Dumps
+    back exactly (`dump_response`).
 
     Raises `ItemError` whose `.errors` name each bad field by path (`("output", 2, "arguments")`,
     `("usage", "total_tokens")`) and rule; a `response.compaction` object is refused with a pointer to
     `parse_compact_response`. Spec: `ResponseResource`.
     """
     _refuse_other_object(data, "response", "parse_compact_response")
-    resp: Response = validate_body(data, Response, _OpenAIResponse, provider, "response")
+    resp: Response = validate_body(data, Response, OpenAIResponse, provider, "response")
     return resp
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError
 
-from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, KNOWN_ITEM_TYPES, UnknownBase
+from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, UnknownBase
 from replayable._base import WireModel, is_unchecked
 from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.required_action import KnownRequiredAction
@@ -39,6 +39,7 @@ from replayable._generated.agents.unknown_required_action import UnknownRequired
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._json import printable
+from replayable._validation import clean_errors
 from replayable.errors import ReplayableError
 from replayable.items import ItemError, plain_json
 
@@ -162,68 +163,13 @@ _INPUT_TYPES = frozenset(
 _NO_DATA = object()
 
 
-def _real_loc(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
-    """The segments of `loc` that are keys or indexes of `data` (plus a last, missing key): pydantic
-    adds union arms, tags and validator names to a location; they name no place in the value."""
-    out: list[Any] = []
-    node = data
-    for n, seg in enumerate(loc):
-        if isinstance(node, Mapping) and isinstance(seg, str) and seg in node:
-            out.append(seg)
-            node = node[seg]
-        elif isinstance(node, list) and isinstance(seg, int) and not isinstance(seg, bool) and 0 <= seg < len(node):
-            out.append(seg)
-            node = node[seg]
-        elif n == len(loc) - 1 and not _synthetic(seg):
-            out.append(seg)  # a missing key (or index) is named by the last segment
-    return tuple(out)
-
-
-def _synthetic(seg: Any) -> bool:
-    """A location segment pydantic adds for a union arm, a tag or a validator (no key of the value)."""
-    if not isinstance(seg, str):
-        return not isinstance(seg, int)
-    return (
-        seg in KNOWN_EVENT_TYPES
-        or seg in KNOWN_ITEM_TYPES
-        or seg in KNOWN_ACTION_TYPES
-        or seg in _INPUT_TYPES
-        or seg.startswith(("function-", "tagged-union[", "union[", "nullable[", "list[", "missing-sentinel"))
-        or seg in ("str", "bool", "int", "none", "constrained-str")
-        or (seg[:1].isupper() and seg.isalnum())  # a model class name (field names are snake_case)
-    )
-
-
 def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
-    """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc` (exactly,
-    by walking `data` when it is given). A `known_type` error of a fallback arm is dropped when the
-    known model's own errors say more."""
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    errors = exc.errors(include_url=False, include_context=False, include_input=False)
-    if any(e["type"] != "known_type" for e in errors):
-        errors = [e for e in errors if e["type"] != "known_type"]
-    for err in errors:
-        if data is not _NO_DATA:
-            # a tag naming a missing field's owner is no key of the value: walk, then drop class names
-            loc = _real_loc(tuple(err["loc"]), data)
-            out_msg = err["msg"].removeprefix("Value error, ")
-            if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
-                out_msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
-            key = (loc, out_msg)
-            if key not in seen:
-                seen.add(key)
-                out.append({"loc": prefix + loc, "type": err["type"], "msg": out_msg})
-            continue
-        loc = tuple(seg for seg in err["loc"] if not (isinstance(seg, str) and _synthetic(seg)))
-        msg = err["msg"].removeprefix("Value error, ")
-        if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
-            msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
-        key = (loc, msg)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append({"loc": prefix + loc, "type": err["type"], "msg": msg})
+    """pydantic's errors as the library's (`replayable._validation.clean_errors`, the one normalizer):
+    `{loc, type, msg}` with plain paths; an `output` of the wrong kind says to serialize it first."""
+    out = clean_errors(exc, None if data is _NO_DATA else data, prefix)
+    for e in out:
+        if e["loc"] and e["loc"][-1] == "output" and e["type"] in ("string_type", "list_type"):
+            e["msg"] = "output must be a string or a list of input_text/input_image parts; serialize an object first"
     return out
 
 
@@ -369,6 +315,63 @@ def parse_session(data: Any) -> AgentSession:
         return _session_adapter.validate_python(data)
     except ValidationError as exc:
         raise ItemError(_errors(exc, data=data), "invalid session") from None
+
+
+def parse_create_params(data: Any) -> SessionCreateParams:
+    """Parse the body of `POST /v1/agents/sessions` (a dict, JSON text, our model or an SDK params
+    object): without `agent_id`, `agent` with a `model` is required. Raises `ItemError` naming each field
+    by its plain path (`agent.tools.0.name`) and rule."""
+    data = _plain(data)
+    if isinstance(data, SessionCreateParams):
+        return data
+    data = _object(data, "session create body")
+    try:
+        return session_create_params_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc, data=data), "invalid session create body") from None
+
+
+def parse_update_params(data: Any) -> SessionUpdateParams:
+    """Parse the body of `POST /v1/agents/sessions/{session_id}` (a dict, JSON text, our model or an SDK
+    params object). Raises `ItemError` naming each field by its plain path and rule."""
+    data = _plain(data)
+    if isinstance(data, SessionUpdateParams):
+        return data
+    data = _object(data, "session update body")
+    try:
+        return session_update_params_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc, data=data), "invalid session update body") from None
+
+
+def parse_session_item(data: Any) -> SessionItem:
+    """Parse one session item (`AgentSessionItem` / `AgentOutputItem`: a dict, JSON text, our model or an
+    SDK item). A known `type` is validated strictly; an unknown one is an `UnknownSessionItem` kept
+    verbatim. Raises `ItemError` naming the field and rule."""
+    data = _plain(data)
+    if isinstance(data, WireModel):
+        return data  # type: ignore[return-value]
+    data = _need_object(data, "session item")
+    try:
+        return session_item_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ItemError(_errors(exc, data=data), f"invalid session item {data['type']!r}") from None
+
+
+def parse_required_action(data: Any) -> RequiredAction:
+    """Parse one required action of a session (`function_call`, `environment_connection`, approval
+    requests; a dict, JSON text, our model or an SDK object); an unknown type is an
+    `UnknownRequiredAction`. Raises `ItemError` naming the field and rule."""
+    return _parse_action(data)  # type: ignore[no-any-return]
+
+
+def _object(data: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        got = "null" if data is None else type(data).__name__
+        raise ItemError(
+            [{"loc": (), "type": "object_type", "msg": f"a {what} must be a JSON object, got {got}"}], f"invalid {what}"
+        )
+    return data
 
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
