@@ -243,15 +243,28 @@ def test_scanned_framing_equals_line_by_line(pieces: list[bytes], cut_last: bool
     def run(events: Any) -> Any:
         return _outcome(lambda: list(events))
 
-    want = run(sse._events(sse._frames_by_line(sse._chunks(data), sse._Framer()), None))
-    assert run(S.parse_sse(data)) == want
-    assert run(S.parse_sse([data])) == want
     chunks, at = [], 0
     while at < len(data):
         size = sizes[len(chunks) % len(sizes)]
         chunks.append(data[at : at + size])
         at += size
-    assert run(S.parse_sse(chunks)) == want
+    # OpenAI mode reads a capture without `data: [DONE]` to its end (so the events are compared, not
+    # only the `done_missing` error the default mode raises there); both modes are compared.
+    for provider in ("openai", None):
+        framer = sse._Framer()
+        by_line = sse._events(sse._frames_by_line(sse._chunks(data), framer), framer, None, provider=provider)
+        want = run(by_line)
+        assert run(S.parse_sse(data, provider=provider)) == want
+        assert run(S.parse_sse([data], provider=provider)) == want
+        assert run(S.parse_sse(chunks, provider=provider)) == want
+        reader = sse._ByteReader()
+
+        def pushed(reader: Any = reader) -> Any:
+            for c in chunks:
+                yield from reader.push(c)
+            yield from reader.finish()
+
+        assert run(sse._events(pushed(), reader.framer, None, provider=provider)) == want, "feed_bytes's reader"
 
 
 def test_a_long_line_or_cr_only_stream_is_read_line_by_line_past_the_pending_limit(
@@ -260,6 +273,6 @@ def test_a_long_line_or_cr_only_stream_is_read_line_by_line_past_the_pending_lim
     monkeypatch.setattr(sse, "_MAX_PENDING", 64)
     events = [dict(_EVENT, sequence_number=k, delta="y" * (k * 40)) for k in range(1, 6)]
     for nl in (b"\n", b"\r", b"\r\n"):
-        data = b"".join(b"data: " + json.dumps(e).encode() + nl + nl for e in events)
+        data = b"".join(b"data: " + json.dumps(e).encode() + nl + nl for e in events) + b"data: [DONE]" + nl + nl
         for size in (1, 7, 50, 1000):
             assert list(S.parse_sse([data[i : i + size] for i in range(0, len(data), size)])) == events, (nl, size)

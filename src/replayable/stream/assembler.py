@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable.families import CallFamily, by_call_type
 from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
 from replayable.response import Response, parse_response
 
@@ -28,7 +29,7 @@ from .events import (
 )
 from .openai_events import native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
-from .sse import _parse_sse
+from .sse import _ByteReader, _encode, _events, _parse_sse
 
 __all__ = ["StreamAssembler"]
 
@@ -104,8 +105,19 @@ _STATUS_EVENTS = {
     "response.shell_call_command": "shell_call",
     "response.shell_call_output_content": None,
 }
-#: Items handed out only when `completed` and no rule was broken for them (they ask the app to run code).
-_CALL_TYPES = frozenset({"function_call", "custom_tool_call", "openai:custom_tool_call"})
+
+
+def _held_back(family: CallFamily | None, item: Any, status: Any) -> bool:
+    """The hand-out rule of a finished item that no finding concerns: a call of a family the client
+    executes (`CallFamily.needs_output`: it asks the app to run something and answer) is handed out
+    only when `completed`; a family whose items carry no status (`CallFamily.has_status` false: OpenAI's
+    `program`, `mcp_approval_request`) only when no unfinished status was put on it. Every other item
+    (messages, reasoning, hosted calls that carry their own result) is handed out."""
+    if family is None or not family.needs_output(item):
+        return False
+    if family.has_status:
+        return bool(status != "completed")
+    return status in family.unfinished
 
 
 class StreamAssembler:
@@ -148,14 +160,19 @@ class StreamAssembler:
         self._noted_missing_seq = False
         self._unknown_seen: set[str] = set()
         self._incomplete_at: int | None = None
+        self._flagged: set[int] = set()  # output indices a finding concerned: their calls are never handed out
+        self._bytes: _ByteReader | None = None  # `feed_bytes`: the SSE read so far
         self._count = 0
         # per-event context for findings
         self._seq: int | None = None
         self._etype: str | None = None
+        self._at: int | None = None  # the output_index the event concerns, if any
 
     # -- findings ----------------------------------------------------------------------------------
 
     def _violate(self, rule: StreamRule, message: str) -> None:
+        if self._at is not None:  # a finding at an item's own events: that item is never handed out
+            self._flagged.add(self._at)
         if self.strict:
             raise StreamError(rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype)
         self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message))
@@ -207,16 +224,115 @@ class StreamAssembler:
 
         Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`) and as `feed` does, in
         strict mode; in lenient mode a `data:` body that is not a JSON object is a finding, as for `feed`,
-        and an `event:` name that differs from the body's `type` is a finding in `warnings`.
+        and an `event:` name that differs from the body's `type` is a finding in `warnings`. The end of
+        the source is checked as `parse_sse` checks it: a cut-off last frame is dropped (`sse_truncated`,
+        raised in strict mode, a finding in lenient mode); no `data: [DONE]` is `done_missing` (raised in
+        strict Open Responses mode, a note in lenient mode and, as OpenAI's streams never send it, with
+        `provider="openai"`).
         """
-        lenient = not self.strict
-        events = _parse_sse(source, self.warnings if lenient else None, first=self._count, keep_bad=lenient)
+        events = _parse_sse(
+            source,
+            self.warnings,
+            first=self._count,
+            keep_bad=not self.strict,
+            strict=self.strict,
+            provider=self.provider,
+        )
         yield from self._feed_read(events)
+
+    def feed_bytes(self, chunk: Any) -> list[OutputItem]:
+        """Feed raw `text/event-stream` bytes as they arrive, split anywhere (inside a line, a CRLF or a
+        UTF-8 character); return the items the events completed by this chunk finish.
+
+        The same items, findings and errors as `feed_sse` on the joined bytes: `chunk` is `bytes`,
+        `bytearray`, `memoryview` or `str` (text is UTF-8 encoded). Events are applied as soon as their
+        frame's blank line arrives; bytes after `data: [DONE]` are not read. Call `close()` when the
+        source ends: it checks the end of the SSE as `feed_sse` does (`sse_truncated`, `done_missing`)
+        before `no_terminal`. Raises `StreamError` as `feed_sse` does (a chunk of another type is
+        `sse_malformed`).
+        """
+        reader = self._bytes
+        if reader is None:
+            reader = self._bytes = _ByteReader()
+        if isinstance(chunk, bytes | bytearray | memoryview):
+            data = bytes(chunk)
+        elif isinstance(chunk, str):
+            data = _encode(chunk)
+        else:
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                f"feed_bytes takes bytes (or str) chunks of an SSE body, got {type(chunk).__name__}",
+            )
+        return self._feed_frames(reader, reader.push(data), final=False)
+
+    async def afeed_sse(self, source: Any) -> AsyncIterator[OutputItem]:
+        """`feed_sse` over an async source: `async for item in asm.afeed_sse(response.aiter_bytes())`.
+
+        `source` is an async iterable (or a plain iterable) of `bytes` or `str` chunks of an SSE body,
+        split anywhere (httpx's `aiter_bytes()`, `aiter_text()`, a file read in blocks), or of events
+        already read from the SSE (the openai SDK's `AsyncStream` of typed events, or dicts), each fed with
+        `feed` (no end-of-SSE check then: the SDK has read the framing). The first chunk decides which; a
+        chunk of the other kind is `sse_malformed`. Yields the items finished, as they finish: the same items,
+        findings and errors as `feed_sse` on the joined bytes, the end of the SSE checked when the source
+        ends (`sse_truncated`, `done_missing`). Then call `close()`.
+        """
+        events: bool | None = None
+        if hasattr(source, "__aiter__"):
+            async for chunk in source:
+                events = self._afeed_kind(chunk, events)
+                for item in self.feed(chunk) if events else self.feed_bytes(chunk):
+                    yield item
+        else:
+            for chunk in source:
+                events = self._afeed_kind(chunk, events)
+                for item in self.feed(chunk) if events else self.feed_bytes(chunk):
+                    yield item
+        if not events:
+            for item in self._end_bytes():
+                yield item
+
+    @staticmethod
+    def _afeed_kind(chunk: Any, events: bool | None) -> bool:
+        is_event = not isinstance(chunk, bytes | bytearray | memoryview | str)
+        if events is not None and is_event != events:
+            want = "events" if events else "bytes (or str) chunks"
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                f"the source gave {want} first, then a {type(chunk).__name__}: one source holds one kind",
+            )
+        return is_event
+
+    def _end_bytes(self) -> list[OutputItem]:
+        """End the bytes given to `feed_bytes`: the frames still held, then the end-of-SSE checks. A later
+        chunk starts a new SSE body."""
+        reader, self._bytes = self._bytes or _ByteReader(), None
+        return self._feed_frames(reader, reader.finish(), final=True)
+
+    def _feed_frames(self, reader: _ByteReader, frames: list[Any], *, final: bool) -> list[OutputItem]:
+        if not frames and not final:
+            return []
+        events = _events(
+            frames,
+            reader.framer,
+            self.warnings,
+            first=self._count,
+            keep_bad=not self.strict,
+            strict=self.strict,
+            provider=self.provider,
+            final=final,
+        )
+        return list(self._feed_read(events))
 
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
-        `response` (the latest snapshot dict, or None)."""
-        self._seq, self._etype = None, None
+        `response` (the latest snapshot dict, or None).
+
+        After `feed_bytes`, the SSE read is ended first, as `feed_sse` ends it at the end of its source:
+        a cut-off last frame (`sse_truncated`) and a missing `data: [DONE]` (`done_missing`) are found
+        here (see `parse_sse`)."""
+        if self._bytes is not None:
+            self._end_bytes()
+        self._seq, self._etype, self._at = None, None, None
         if self.status is None:
             open_items = sorted(k for k, s in self._slots.items() if not s.done)
             extra = f"; items {open_items} never finished" if open_items else ""
@@ -232,7 +348,7 @@ class StreamAssembler:
     # -- the rules -----------------------------------------------------------------------------------
 
     def _feed(self, event: Any) -> list[OutputItem]:
-        self._etype, self._seq = None, None
+        self._etype, self._seq, self._at = None, None, None
         try:
             raw, sdk = _coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
@@ -261,6 +377,11 @@ class StreamAssembler:
         seq = raw.get("sequence_number")
         self._etype = etype = etype if isinstance(etype, str) else None
         self._seq = seq if type(seq) is int else None
+        at = raw.get("output_index")
+        if type(at) is not int:
+            item_id = raw.get("item_id")
+            at = self._by_id.get(item_id) if isinstance(item_id, str) else None
+        self._at = at
         if etype is None:
             self._violate(StreamRule.EVENT_SCHEMA, "an event needs a string 'type'")
             return []
@@ -463,7 +584,7 @@ class StreamAssembler:
                 f"output_index {idx} is not the next position in response.output: {len(self._slots)} item(s) "
                 f"were added before it, so it must be {len(self._slots)}",
             )
-        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap)
+        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap or idx in self._flagged)
         if isinstance(item, dict):
             slot.type, slot.id = item.get("type"), item.get("id")
             if self._parse(item, provider) is None:
@@ -530,7 +651,8 @@ class StreamAssembler:
             self._incomplete_at = idx
         self._check_done_content(slot, d)
         self._finished[idx] = parsed
-        if d.get("type") in _CALL_TYPES and (status != "completed" or slot.tainted):
+        family = by_call_type.get(getattr(parsed, "type", None))  # type: ignore[arg-type]
+        if family is not None and (slot.tainted or idx in self._flagged or _held_back(family, d, status)):
             return []
         return [parsed]
 
