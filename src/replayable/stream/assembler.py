@@ -162,6 +162,7 @@ class StreamAssembler:
         self._incomplete_at: int | None = None
         self._flagged: set[int] = set()  # output indices a finding concerned: their calls are never handed out
         self._bytes: _ByteReader | None = None  # `feed_bytes`: the SSE read so far
+        self._deferred: StreamError | None = None  # raised at the next `feed_bytes` / `close` (`_feed_frames`)
         self._count = 0
         # per-event context for findings
         self._seq: int | None = None
@@ -249,11 +250,15 @@ class StreamAssembler:
         frame's blank line arrives; bytes after `data: [DONE]` are not read. Call `close()` when the
         source ends: it checks the end of the SSE as `feed_sse` does (`sse_truncated`, `done_missing`)
         before `no_terminal`. Raises `StreamError` as `feed_sse` does (a chunk of another type is
-        `sse_malformed`).
+        `sse_malformed`); when a chunk finishes items and then breaks a rule (strict mode), those items
+        are returned and the error is raised by the next `feed_bytes` or `close()`, so that the items
+        handed out are exactly those `feed_sse` yields before it raises.
         """
         reader = self._bytes
         if reader is None:
             reader = self._bytes = _ByteReader()
+        if self._deferred is not None:
+            return self._feed_frames(reader, [], final=False)  # raises it
         if isinstance(chunk, bytes | bytearray | memoryview):
             data = bytes(chunk)
         elif isinstance(chunk, str):
@@ -309,6 +314,12 @@ class StreamAssembler:
         return self._feed_frames(reader, reader.finish(), final=True)
 
     def _feed_frames(self, reader: _ByteReader, frames: list[Any], *, final: bool) -> list[OutputItem]:
+        """Apply the frames' events; a `StreamError` after items were finished by earlier frames of the
+        same chunk is raised at the next call (`feed_bytes`, `close`), once those items are handed out, as
+        `feed_sse` yields them before it raises."""
+        error, self._deferred = self._deferred, None
+        if error is not None:
+            raise error
         if not frames and not final:
             return []
         events = _events(
@@ -321,7 +332,14 @@ class StreamAssembler:
             provider=self.provider,
             final=final,
         )
-        return list(self._feed_read(events))
+        found: list[OutputItem] = []
+        try:
+            found.extend(self._feed_read(events))
+        except StreamError as exc:
+            if not found:
+                raise
+            self._deferred = exc
+        return found
 
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
@@ -330,7 +348,7 @@ class StreamAssembler:
         After `feed_bytes`, the SSE read is ended first, as `feed_sse` ends it at the end of its source:
         a cut-off last frame (`sse_truncated`) and a missing `data: [DONE]` (`done_missing`) are found
         here (see `parse_sse`)."""
-        if self._bytes is not None:
+        if self._bytes is not None or self._deferred is not None:
             self._end_bytes()
         self._seq, self._etype, self._at = None, None, None
         if self.status is None:
