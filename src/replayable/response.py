@@ -108,6 +108,11 @@ class _OpenAIResponse(Response):
     prompt_cache_key: str | None | MISSING = MISSING  # type: ignore[assignment]
 
 
+OpenAIResponse = _OpenAIResponse
+"""The `Response` subclass `parse_response(..., provider="openai")` returns (the keys OpenAI leaves out
+optional); the snapshot type of OpenAI-mode lifecycle stream events (`replayable.stream.parse_event`)."""
+
+
 def parse_response(data: Any, *, provider: Provider = None) -> Response:
     """Parse a whole response object (`object: "response"`).
 

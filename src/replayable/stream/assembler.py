@@ -26,8 +26,9 @@ from .events import (
     _light_adapter,
     _schema_errors,
     _schema_message,
+    event_model,
 )
-from .openai_events import native_event_name
+from .openai_events import ResponseErrorEvent, native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
 from .sse import _ByteReader, _encode, _events, _parse_sse
 
@@ -151,7 +152,7 @@ class StreamAssembler:
         self.response: dict[str, Any] | None = None
         self.resource: Response | None = None
         self.status: str | None = None
-        self.error: ErrorPayload | None = None
+        self.error: ErrorPayload | ResponseErrorEvent | None = None
         self._slots: dict[int, _Slot] = {}
         self._by_id: dict[str, int] = {}
         self._call_ids: dict[str, int] = {}
@@ -415,13 +416,18 @@ class StreamAssembler:
         if handler is not None:  # the events inside a response, by far the most frequent
             try:
                 _light_validate(raw)  # its spec model, picked by `type` in one pydantic-core call
-            except ValidationError as exc:
-                if not self._schema_finding(exc, raw):
-                    return []
+            except ValidationError:
+                try:  # the errors again from the event's own model: their paths hold no union tag
+                    event_model(raw, None).model_validate(raw)
+                except ValidationError as exc:
+                    if not self._schema_finding(exc, raw, one_model=True):
+                        return []
             found: list[OutputItem] = handler(self, raw, provider)
             return found
         if etype in _LIFECYCLE_TYPES:
             return self._lifecycle(raw, etype)
+        if etype == "error":
+            return self._on_error(raw, provider)
         if ":" in etype or provider == "openai":
             name = native_event_name(etype)
             if self._extension(raw, provider) and name is not None:
@@ -467,12 +473,12 @@ class StreamAssembler:
         except ValidationError as exc:
             return self._schema_finding(exc, raw)
 
-    def _schema_finding(self, exc: ValidationError, raw: Mapping[str, Any]) -> bool:
+    def _schema_finding(self, exc: ValidationError, raw: Mapping[str, Any], *, one_model: bool = False) -> bool:
         """Record an `event_schema` finding for `exc`, leaving out a missing `sequence_number` (judged on
         its own by the sequence rule); True when nothing else was wrong."""
         errs = [
             e
-            for e in _schema_errors(exc, raw)
+            for e in _schema_errors(exc, raw, one_model=one_model)
             if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
         ]
         if not errs:
@@ -861,7 +867,21 @@ class StreamAssembler:
         return []
 
     def _on_error(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
-        self.error = ErrorPayload.model_validate(raw["error"])
+        """The spec's `error` event (`error` holds an `ErrorPayload`), or in OpenAI mode OpenAI's flat one
+        (`code`, `message`, `param` on the event: `ResponseErrorEvent`, kept whole in `self.error`)."""
+        model = event_model(raw, provider)
+        try:
+            event = model.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        except ValidationError as exc:
+            if not self._schema_finding(exc, raw, one_model=model is not ResponseErrorEvent):
+                return []
+            # only `sequence_number` is missing (an older OpenAI stream: the sequence rule judged it)
+            if model is not ResponseErrorEvent:
+                self.error = ErrorPayload.model_validate(raw["error"])
+                return []
+            fields = {k: v for k, v in raw.items() if k != "type"}
+            event = ResponseErrorEvent.model_construct(type="openai:error", **fields)
+        self.error = event if isinstance(event, ResponseErrorEvent) else event.error
         return []
 
 
@@ -875,7 +895,6 @@ _HANDLERS: dict[str, Any] = {
     "response.output_text.annotation.added": StreamAssembler._on_annotation,
     "response.function_call_arguments.delta": StreamAssembler._on_args_delta,
     "response.function_call_arguments.done": StreamAssembler._on_args_done,
-    "error": StreamAssembler._on_error,
     **{t: StreamAssembler._on_text_delta for t in _TEXT_DELTA},
     **{t: StreamAssembler._on_text_done for t in _TEXT_DONE},
 }
