@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_stream import STREAMS, _cases, _events, _good, _sse
+from test_stream_feed_sse import _COMMON, _LINES
 
 import replayable as rp
 from replayable import stream as S
@@ -310,3 +311,25 @@ def test_afeed_sse_refuses_a_source_that_mixes_bytes_and_events() -> None:
 
     with pytest.raises(S.StreamError, match="one source holds one kind"):
         asyncio.run(run())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(_COMMON, st.tuples(_LINES, st.sampled_from([b"\n", b"\r\n", b"\r"])).map(b"".join)),
+        max_size=12,
+    ),
+    st.lists(st.integers(min_value=0, max_value=400), max_size=12),
+    st.booleans(),
+    st.sampled_from([None, "openai"]),
+)
+def test_feed_bytes_equals_feed_sse_on_any_mix_of_sse_lines(
+    pieces: list[bytes], points: list[int], strict: bool, provider: Any
+) -> None:
+    """Hostile framing too (lines that are not fields, data that is not JSON, `event:` names that differ,
+    CR line ends, an input cut inside a line): the same items, findings and errors at the same offsets."""
+    data = b"".join(pieces)
+    want = by_feed_sse(data, strict, provider)
+    chunks = _split(data, points)
+    assert by_feed_bytes(chunks, strict, provider) == want
+    assert by_afeed_sse(chunks, strict, provider) == want

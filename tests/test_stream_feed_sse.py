@@ -114,14 +114,27 @@ HOSTILE = {
     "missing type": b'data: {"sequence_number": 3}\n\n',
     "type is a list": b'data: {"type": ["response.output_text.delta"], "sequence_number": 3}\n\n',
     "type is a number": b'data: {"type": 5, "sequence_number": 3}\n\n',
-    "sequence goes back": _delta_frame("{" + DELTA.replace('"sequence_number": 3', '"sequence_number": 1') + ', "delta": "a"}'),
-    "sequence is a string": _delta_frame("{" + DELTA.replace('"sequence_number": 3', '"sequence_number": "3"') + ', "delta": "a"}'),
+    "sequence goes back": _delta_frame(
+        "{" + DELTA.replace('"sequence_number": 3', '"sequence_number": 1') + ', "delta": "a"}'
+    ),
+    "sequence is a string": _delta_frame(
+        "{" + DELTA.replace('"sequence_number": 3', '"sequence_number": "3"') + ', "delta": "a"}'
+    ),
 }
 
 
 #: Frames whose `data:` is not a JSON object: `parse_sse` refuses them (`sse_malformed`); a lenient
 #: assembler never raises, so `feed_sse` records them as a finding, as `feed` does with the same body.
-BAD_DATA = {"duplicate key", "NaN", "huge number", "lone surrogate", "too deep", "not an object", "not JSON", "bad UTF-8"}
+BAD_DATA = {
+    "duplicate key",
+    "NaN",
+    "huge number",
+    "lone surrogate",
+    "too deep",
+    "not an object",
+    "not JSON",
+    "bad UTF-8",
+}
 
 
 def _by_feeding_the_body(frame: bytes) -> Any:
@@ -220,7 +233,7 @@ _COMMON = st.sampled_from(
         b"event: response.other\ndata: " + json.dumps(_EVENT).encode() + b"\n\n",
         b"event: x\rdata: " + json.dumps(_EVENT).encode() + b"\n\n",
         b"data: [DONE]\n\n",
-        b"data: {\"type\": \"a\"}\n\n",
+        b'data: {"type": "a"}\n\n',
     ]
 )
 
@@ -258,7 +271,7 @@ def test_scanned_framing_equals_line_by_line(pieces: list[bytes], cut_last: bool
         assert run(S.parse_sse(data, provider=provider)) == want
         assert run(S.parse_sse([data], provider=provider)) == want
         assert run(S.parse_sse(chunks, provider=provider)) == want
-        reader = sse._ByteReader()
+        reader = sse.ByteReader()
 
         def pushed(reader: Any = reader) -> Any:
             for c in chunks:

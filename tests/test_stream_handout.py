@@ -238,7 +238,12 @@ def test_a_call_with_a_finding_at_its_own_events_is_never_handed_out(
 def test_a_hosted_call_is_handed_out_whatever_its_status() -> None:
     """Hosted calls carry their own result and ask the app to run nothing: handed out as informational
     items (an unfinished web search is the provider's to report)."""
-    item = {"type": "web_search_call", "id": "ws_1", "status": "in_progress", "action": {"type": "search", "query": "q"}}
+    item = {
+        "type": "web_search_call",
+        "id": "ws_1",
+        "status": "in_progress",
+        "action": {"type": "search", "query": "q"},
+    }
     handed, error, _ = _run(_stream([item]), provider="openai", strict=True, path="feed")
     assert error is None and [rp.dump_item(x) for x in handed] == [item]
     server = {**SAMPLES["openai:tool_search_call"], "execution": "server", "call_id": None, "status": "in_progress"}

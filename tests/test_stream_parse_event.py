@@ -159,7 +159,10 @@ def test_every_recorded_openai_event_is_typed_never_opaque(path: Path) -> None:
 
 @pytest.mark.parametrize("etype", sorted(LIFECYCLE))
 def test_openai_lifecycle_events_carry_openais_snapshot(etype: str) -> None:
-    snap = {k: RESP[k] for k in ("id", "object", "created_at", "model", "output", "parallel_tool_calls", "tool_choice", "tools")}
+    snap = {
+        k: RESP[k]
+        for k in ("id", "object", "created_at", "model", "output", "parallel_tool_calls", "tool_choice", "tools")
+    }
     ev = {"type": etype, "sequence_number": 0, "response": snap}
     got = S.parse_event(ev, provider="openai")
     assert type(got) is LIFECYCLE[etype] and got.model_dump(mode="json", by_alias=True, exclude_unset=True) == ev
@@ -169,7 +172,9 @@ def test_openai_lifecycle_events_carry_openais_snapshot(etype: str) -> None:
         S.parse_event(ev)
     assert exc.value.rule == S.StreamRule.EVENT_SCHEMA and "response.completed_at: Field required" in str(exc.value)
     with pytest.raises(S.StreamError, match=r"response\.output\.0") as exc:  # a bad item in the snapshot
-        S.parse_event({**ev, "response": {**snap, "output": [{"type": "function_call", "arguments": {}}]}}, provider="openai")
+        S.parse_event(
+            {**ev, "response": {**snap, "output": [{"type": "function_call", "arguments": {}}]}}, provider="openai"
+        )
     with pytest.raises(S.StreamError, match="response: ") as exc:
         S.parse_event({**ev, "response": 5}, provider="openai")
 

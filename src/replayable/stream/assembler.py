@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -30,82 +28,23 @@ from .events import (
 )
 from .openai_events import ResponseErrorEvent, native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
-from .sse import _ByteReader, _encode, _events, _parse_sse
+from .sources import SSEFeeding
+from .sse import ByteReader
+from .state import ARGS_BY_EVENT as _ARGS_BY_EVENT
+from .state import ARGS_EVENTS as _ARGS_EVENTS
+from .state import STATUS_EVENTS as _STATUS_EVENTS
+from .state import TEXT_DELTA as _TEXT_DELTA
+from .state import TEXT_DONE as _TEXT_DONE
+from .state import Part as _Part
+from .state import Slot as _Slot
+from .state import essential_diff as _essential_diff
+from .state import plain_type as _plain_type
+from .state import short as _short
 
 __all__ = ["StreamAssembler"]
 
 # ---------------------------------------------------------------------------------------------------
 # Assembler
-
-
-@dataclass(slots=True)
-class _Part:
-    kind: Any  # the part's type when added
-    chunks: list[str] = field(default_factory=list)
-    got_delta: bool = False
-    text_done: str | None = None
-    closed: bool = False
-    final: str | None = None  # the text of content_part.done
-
-    def text(self) -> str | None:
-        """The best-known text of the part, or None when nothing about it was streamed."""
-        if self.final is not None:
-            return self.final
-        if self.text_done is not None:
-            return self.text_done
-        return "".join(self.chunks) if self.got_delta else None
-
-
-@dataclass(slots=True)
-class _Slot:
-    index: int
-    added: dict[str, Any] | None
-    type: Any = None
-    id: Any = None
-    done: bool = False
-    tainted: bool = False
-    parts: dict[int, _Part] = field(default_factory=dict)
-    summary: dict[int, _Part] = field(default_factory=dict)
-    args: list[str] = field(default_factory=list)
-    got_args: bool = False
-    args_done: str | None = None
-    args_key: str = "arguments"  # the item field the argument-like deltas build (`input`, `code`)
-
-
-_TEXT_DELTA = {
-    "response.output_text.delta": ("content", "output_text"),
-    "response.refusal.delta": ("content", "refusal"),
-    "response.reasoning.delta": ("content", "reasoning_text"),
-    "response.reasoning_summary_text.delta": ("summary", "summary_text"),
-    "response.reasoning_text.delta": ("content", "reasoning_text"),  # OpenAI's own name
-}
-_TEXT_DONE = {
-    "response.output_text.done": ("content", "output_text", "text"),
-    "response.refusal.done": ("content", "refusal", "refusal"),
-    "response.reasoning.done": ("content", "reasoning_text", "text"),
-    "response.reasoning_summary_text.done": ("summary", "summary_text", "text"),
-    "response.reasoning_text.done": ("content", "reasoning_text", "text"),  # OpenAI's own name
-}
-#: OpenAI's argument-like deltas: event family -> (item type, the item field they build, done event key).
-_ARGS_EVENTS = {
-    "response.function_call_arguments": ("function_call", "arguments", "arguments"),
-    "response.mcp_call_arguments": ("mcp_call", "arguments", "arguments"),
-    "response.custom_tool_call_input": ("custom_tool_call", "input", "input"),
-    "response.code_interpreter_call_code": ("code_interpreter_call", "code", "code"),
-}
-_ARGS_BY_EVENT = {f"{family}.{step}": spec for family, spec in _ARGS_EVENTS.items() for step in ("delta", "done")}
-#: OpenAI's status events of hosted calls: event family -> the item type they belong to (None: any).
-_STATUS_EVENTS = {
-    "response.web_search_call": "web_search_call",
-    "response.file_search_call": "file_search_call",
-    "response.code_interpreter_call": "code_interpreter_call",
-    "response.image_generation_call": "image_generation_call",
-    "response.mcp_call": "mcp_call",
-    "response.mcp_list_tools": "mcp_list_tools",
-    "response.compaction": "compaction",
-    "response.shell_call_command": "shell_call",
-    "response.shell_call_output_content": None,
-}
 
 
 def _held_back(family: CallFamily | None, item: Any, status: Any) -> bool:
@@ -121,7 +60,7 @@ def _held_back(family: CallFamily | None, item: Any, status: Any) -> bool:
     return status in family.unfinished
 
 
-class StreamAssembler:
+class StreamAssembler(SSEFeeding):
     """Assemble a streamed response, enforcing the spec's streaming rules (Open Responses 2026-04-24:
     "Items are state machines", "Items are streamable", "Streaming events").
 
@@ -162,7 +101,7 @@ class StreamAssembler:
         self._unknown_seen: set[str] = set()
         self._incomplete_at: int | None = None
         self._flagged: set[int] = set()  # output indices a finding concerned: their calls are never handed out
-        self._bytes: _ByteReader | None = None  # `feed_bytes`: the SSE read so far
+        self._bytes: ByteReader | None = None  # `feed_bytes`: the SSE read so far
         self._deferred: StreamError | None = None  # raised at the next `feed_bytes` / `close` (`_feed_frames`)
         self._count = 0
         # per-event context for findings
@@ -213,134 +152,6 @@ class StreamAssembler:
             return self._feed(event)
         finally:
             self._count += 1
-
-    def feed_sse(self, source: Any) -> Iterator[OutputItem]:
-        """Read a `text/event-stream` body and feed its events in order, yielding the items they finish.
-
-        `source` is anything `parse_sse` reads (the whole capture as `bytes`/`str`, a file object, an
-        iterable of `bytes` chunks such as `httpx.Response.iter_bytes()`, or of `str` lines). The same
-        as `for event in parse_sse(source): yield from asm.feed(event)`, with the same rules, findings
-        and items, but each event is read by the strict JSON reader once instead of read and then
-        checked again as a Python value (`benchmarks/bench_stream.py`). A generator: iterate it to the end
-        (`for item in asm.feed_sse(...)`, or `list(...)` just to feed), then call `close()`.
-
-        Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`) and as `feed` does, in
-        strict mode; in lenient mode a `data:` body that is not a JSON object is a finding, as for `feed`,
-        and an `event:` name that differs from the body's `type` is a finding in `warnings`. The end of
-        the source is checked as `parse_sse` checks it: a cut-off last frame is dropped (`sse_truncated`,
-        raised in strict mode, a finding in lenient mode); no `data: [DONE]` is `done_missing` (raised in
-        strict Open Responses mode, a note in lenient mode and, as OpenAI's streams never send it, with
-        `provider="openai"`).
-        """
-        events = _parse_sse(
-            source,
-            self.warnings,
-            first=self._count,
-            keep_bad=not self.strict,
-            strict=self.strict,
-            provider=self.provider,
-        )
-        yield from self._feed_read(events)
-
-    def feed_bytes(self, chunk: Any) -> list[OutputItem]:
-        """Feed raw `text/event-stream` bytes as they arrive, split anywhere (inside a line, a CRLF or a
-        UTF-8 character); return the items the events completed by this chunk finish.
-
-        The same items, findings and errors as `feed_sse` on the joined bytes: `chunk` is `bytes`,
-        `bytearray`, `memoryview` or `str` (text is UTF-8 encoded). Events are applied as soon as their
-        frame's blank line arrives; bytes after `data: [DONE]` are not read. Call `close()` when the
-        source ends: it checks the end of the SSE as `feed_sse` does (`sse_truncated`, `done_missing`)
-        before `no_terminal`. Raises `StreamError` as `feed_sse` does (a chunk of another type is
-        `sse_malformed`); when a chunk finishes items and then breaks a rule (strict mode), those items
-        are returned and the error is raised by the next `feed_bytes` or `close()`, so that the items
-        handed out are exactly those `feed_sse` yields before it raises.
-        """
-        reader = self._bytes
-        if reader is None:
-            reader = self._bytes = _ByteReader()
-        if self._deferred is not None:
-            return self._feed_frames(reader, [], final=False)  # raises it
-        if isinstance(chunk, bytes | bytearray | memoryview):
-            data = bytes(chunk)
-        elif isinstance(chunk, str):
-            data = _encode(chunk)
-        else:
-            raise StreamError(
-                StreamRule.SSE_MALFORMED,
-                f"feed_bytes takes bytes (or str) chunks of an SSE body, got {type(chunk).__name__}",
-            )
-        return self._feed_frames(reader, reader.push(data), final=False)
-
-    async def afeed_sse(self, source: Any) -> AsyncIterator[OutputItem]:
-        """`feed_sse` over an async source: `async for item in asm.afeed_sse(response.aiter_bytes())`.
-
-        `source` is an async iterable (or a plain iterable) of `bytes` or `str` chunks of an SSE body,
-        split anywhere (httpx's `aiter_bytes()`, `aiter_text()`, a file read in blocks), or of events
-        already read from the SSE (the openai SDK's `AsyncStream` of typed events, or dicts), each fed with
-        `feed` (no end-of-SSE check then: the SDK has read the framing). The first chunk decides which; a
-        chunk of the other kind is `sse_malformed`. Yields the items finished, as they finish: the same items,
-        findings and errors as `feed_sse` on the joined bytes, the end of the SSE checked when the source
-        ends (`sse_truncated`, `done_missing`). Then call `close()`.
-        """
-        events: bool | None = None
-        if hasattr(source, "__aiter__"):
-            async for chunk in source:
-                events = self._afeed_kind(chunk, events)
-                for item in self.feed(chunk) if events else self.feed_bytes(chunk):
-                    yield item
-        else:
-            for chunk in source:
-                events = self._afeed_kind(chunk, events)
-                for item in self.feed(chunk) if events else self.feed_bytes(chunk):
-                    yield item
-        if not events:
-            for item in self._end_bytes():
-                yield item
-
-    @staticmethod
-    def _afeed_kind(chunk: Any, events: bool | None) -> bool:
-        is_event = not isinstance(chunk, bytes | bytearray | memoryview | str)
-        if events is not None and is_event != events:
-            want = "events" if events else "bytes (or str) chunks"
-            raise StreamError(
-                StreamRule.SSE_MALFORMED,
-                f"the source gave {want} first, then a {type(chunk).__name__}: one source holds one kind",
-            )
-        return is_event
-
-    def _end_bytes(self) -> list[OutputItem]:
-        """End the bytes given to `feed_bytes`: the frames still held, then the end-of-SSE checks. A later
-        chunk starts a new SSE body."""
-        reader, self._bytes = self._bytes or _ByteReader(), None
-        return self._feed_frames(reader, reader.finish(), final=True)
-
-    def _feed_frames(self, reader: _ByteReader, frames: list[Any], *, final: bool) -> list[OutputItem]:
-        """Apply the frames' events; a `StreamError` after items were finished by earlier frames of the
-        same chunk is raised at the next call (`feed_bytes`, `close`), once those items are handed out, as
-        `feed_sse` yields them before it raises."""
-        error, self._deferred = self._deferred, None
-        if error is not None:
-            raise error
-        if not frames and not final:
-            return []
-        events = _events(
-            frames,
-            reader.framer,
-            self.warnings,
-            first=self._count,
-            keep_bad=not self.strict,
-            strict=self.strict,
-            provider=self.provider,
-            final=final,
-        )
-        found: list[OutputItem] = []
-        try:
-            found.extend(self._feed_read(events))
-        except StreamError as exc:
-            if not found:
-                raise
-            self._deferred = exc
-        return found
 
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
@@ -901,43 +712,3 @@ _HANDLERS: dict[str, Any] = {
 #: The spec's events inside a response -> handler (the lifecycle events go to `_lifecycle`).
 _SPEC_HANDLERS: dict[str, Any] = {t: h for t, h in _HANDLERS.items() if t in SPEC_EVENT_TYPES}
 _light_validate = _light_adapter.validator.validate_python  # the core validator: no per-call wrapper
-
-
-def _plain_type(t: Any) -> Any:
-    """An item type without the `openai:` prefix (OpenAI's own items, in either mode)."""
-    return t[7:] if isinstance(t, str) and t.startswith("openai:") else t
-
-
-def _short(value: Any, n: int = 60) -> str:
-    s = json.dumps(value, ensure_ascii=False)
-    return s if len(s) <= n else s[: n - 3] + "..."
-
-
-def _message_text(item: Mapping[str, Any]) -> str:
-    content = item.get("content")
-    if isinstance(content, str):
-        return content
-    return (
-        "".join(str(p.get("text", p.get("refusal", ""))) for p in content or [] if isinstance(p, dict))
-        if isinstance(content, list)
-        else ""
-    )
-
-
-def _essential_diff(mine: Mapping[str, Any], theirs: Any) -> str:
-    """Compare a streamed item with the snapshot's on what replay depends on; '' when they agree."""
-    if not isinstance(theirs, Mapping):
-        return "the snapshot item is not an object"
-    if mine.get("type") != theirs.get("type"):
-        return f"type {mine.get('type')!r} vs {theirs.get('type')!r}"
-    keys = ("call_id", "name", "arguments") if mine.get("type") == "function_call" else ("call_id", "name")
-    for k in keys:
-        if (k in mine or k in theirs) and mine.get(k) != theirs.get(k):
-            return f"{k} {_short(mine.get(k))} vs {_short(theirs.get(k))}"
-    if mine.get("type") == "message":
-        if mine.get("role") != theirs.get("role"):
-            return f"role {mine.get('role')!r} vs {theirs.get('role')!r}"
-        a, b = _message_text(mine), _message_text(theirs)
-        if a != b:
-            return f"text {_short(a)} vs {_short(b)}"
-    return ""

@@ -330,7 +330,10 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
             if notes is not None:
                 notes.append(
                     StreamWarning(
-                        None, None, None, StreamRule.SSE_TRUNCATED,
+                        None,
+                        None,
+                        None,
+                        StreamRule.SSE_TRUNCATED,
                         f"{where}, data: [DONE], lacks its terminating blank line; read as the end of the stream",
                         violation=False,
                     )
@@ -345,7 +348,10 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
         if notes is not None:
             notes.append(StreamWarning(None, None, name, StreamRule.SSE_TRUNCATED, msg))
     if provider == "openai":
-        msg = "the stream ended without data: [DONE], as OpenAI's Responses API streams do (they end at the terminal event)"
+        msg = (
+            "the stream ended without data: [DONE], as OpenAI's Responses API streams do "
+            "(they end at the terminal event)"
+        )
         if notes is not None:
             notes.append(StreamWarning(None, None, None, StreamRule.DONE_MISSING, msg, violation=False))
         return
@@ -379,7 +385,7 @@ def _frame(
     return value
 
 
-class _ByteReader:
+class ByteReader:
     """SSE read from bytes pushed as they arrive (`StreamAssembler.feed_bytes`): each chunk is cut after
     its last line end (LF or CR; a LF starting the next chunk then completes that CRLF), and the complete
     lines are scanned as `parse_sse` scans a whole capture; the rest waits for the next chunk. The same
@@ -394,33 +400,32 @@ class _ByteReader:
         self.pending: list[bytes] = []  # bytes after the last line end (none holds one)
         self.skip_lf = False  # the last cut ended with CR: a LF starting the next chunk completes it
 
-    def push(self, chunk: bytes) -> list[_Frame]:
-        """The frames the chunk completes (none once `[DONE]` was read)."""
+    def push(self, chunk: bytes) -> Iterator[_Frame]:
+        """The frames the chunk completes (none once `[DONE]` was read), read lazily, as `parse_sse` reads
+        them (a framing error after a frame comes after that frame's event): iterate them to the end
+        before the next `push`."""
         if self.framer.done:
-            return []
+            return iter(())
         if self.skip_lf and chunk[:1] == b"\n":
             chunk = chunk[1:]
             self.base += 1
         if not chunk:
-            return []
+            return iter(())
         self.skip_lf = False
         k = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
         if k < 0:
             self.pending.append(chunk)
-            return []
+            return iter(())
         cut = b"".join((*self.pending, chunk[: k + 1])) if self.pending else chunk[: k + 1]
         self.pending = [chunk[k + 1 :]] if k + 1 < len(chunk) else []
         self.skip_lf = chunk[k] == 13 and k + 1 == len(chunk)
-        frames = list(_scan(cut, self.base, self.framer))
-        self.base += len(cut)
-        return frames
+        base, self.base = self.base, self.base + len(cut)
+        return _scan(cut, base, self.framer)
 
-    def finish(self) -> list[_Frame]:
+    def finish(self) -> Iterator[_Frame]:
         """End of input: the bytes still held (a line without its end; a frame left open goes to
-        `framer.cut`)."""
-        frames: list[_Frame] = []
+        `framer.cut` once this is iterated to the end)."""
         if self.pending and not self.framer.done:
-            frames = list(_scan(b"".join(self.pending), self.base, self.framer))
-        self.pending = []
+            rest, self.pending = b"".join(self.pending), []
+            yield from _scan(rest, self.base, self.framer)
         self.framer.end()
-        return frames
