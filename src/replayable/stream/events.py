@@ -233,10 +233,7 @@ def _tag(model: Any) -> str:
 
 
 #: Spec event type -> its model; in OpenAI mode the lifecycle events' OpenAI models.
-_SPEC_MODELS: dict[str, Any] = {
-    _tag(m): m
-    for m in (*_LIFECYCLE, *_LightMembers.__args__)
-}
+_SPEC_MODELS: dict[str, Any] = {_tag(m): m for m in (*_LIFECYCLE, *_LightMembers.__args__)}
 _OPENAI_MODELS: dict[str, Any] = {
     **_SPEC_MODELS,
     **{
