@@ -333,3 +333,22 @@ def test_feed_bytes_equals_feed_sse_on_any_mix_of_sse_lines(
     chunks = _split(data, points)
     assert by_feed_bytes(chunks, strict, provider) == want
     assert by_afeed_sse(chunks, strict, provider) == want
+
+
+def test_cli_reports_a_cut_off_capture_and_notes_a_missing_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from replayable.cli import main as cli_main
+
+    whole = _sse(_good()).encode()
+    end = whole.rindex(b"data: [DONE]")
+    no_done = tmp_path / "no_done.sse"
+    no_done.write_bytes(whole[:end])
+    assert cli_main(["check", str(no_done), "--format", "json"]) == 0  # a note, not a violation
+    report = json.loads(capsys.readouterr().out)
+    assert [(f["rule"], f["violation"]) for f in report["stream"]] == [("done_missing", False)]
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes(whole[: end - 1])  # the terminal event's frame lacks its blank line
+    assert cli_main(["check", str(cut), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert ("sse_truncated", True) in [(f["rule"], f["violation"]) for f in report["stream"]]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from replayable.items import OutputItem, Provider
 
 from .rules import StreamError, StreamRule, StreamWarning
-from .sse import ByteReader, _encode, _events, _parse_sse
+from .sse import ByteReader, encode_text, frame_events, read_sse
 
 __all__ = ["SSEFeeding"]
 
@@ -49,7 +49,7 @@ class SSEFeeding:
         strict Open Responses mode, a note in lenient mode and, as OpenAI's streams never send it, with
         `provider="openai"`).
         """
-        events = _parse_sse(
+        events = read_sse(
             source,
             self.warnings,
             first=self._count,
@@ -80,7 +80,7 @@ class SSEFeeding:
         if isinstance(chunk, bytes | bytearray | memoryview):
             data = bytes(chunk)
         elif isinstance(chunk, str):
-            data = _encode(chunk)
+            data = encode_text(chunk)
         else:
             raise StreamError(
                 StreamRule.SSE_MALFORMED,
@@ -138,7 +138,7 @@ class SSEFeeding:
         error, self._deferred = self._deferred, None
         if error is not None:
             raise error
-        events = _events(
+        events = frame_events(
             frames,
             reader.framer,
             self.warnings,

@@ -429,3 +429,9 @@ class ByteReader:
             rest, self.pending = b"".join(self.pending), []
             yield from _scan(rest, self.base, self.framer)
         self.framer.end()
+
+
+# Package-internal names for the assembler's SSE entry points (`replayable.stream.sources`).
+read_sse = _parse_sse
+frame_events = _events
+encode_text = _encode
