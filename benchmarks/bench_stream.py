@@ -322,7 +322,19 @@ def main() -> None:
             asm.feed(e)
         asm.close()
 
-    for name, fn in (("  parse_sse alone", read), ("  StreamAssembler.feed alone, dicts", assemble)):
+    chunks = [sse[i : i + 4096] for i in range(0, len(sse), 4096)]
+
+    def pushed() -> None:
+        asm = S.StreamAssembler()
+        for c in chunks:
+            asm.feed_bytes(c)
+        asm.close()
+
+    for name, fn in (
+        ("  parse_sse alone", read),
+        ("  StreamAssembler.feed alone, dicts", assemble),
+        ("  feed_bytes, 4 KiB chunks (+ assembly)", pushed),
+    ):
         t = min(timed(fn) for _ in range(3))
         print(f"{name:33s} {t / n * 1e6:7.2f} µs/event")
 
@@ -359,7 +371,7 @@ def long_lines(chunk: int = 4096) -> None:
             "content_index": 0,
             "delta": "x" * (mb << 20),
         }
-        data = b"event: response.output_text.delta\ndata: " + json.dumps(ev).encode() + b"\n\n"
+        data = b"event: response.output_text.delta\ndata: " + json.dumps(ev).encode() + b"\n\ndata: [DONE]\n\n"
         pieces = [data[i : i + chunk] for i in range(0, len(data), chunk)]
 
         def read_long(pieces: list[bytes] = pieces) -> None:

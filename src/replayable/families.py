@@ -45,7 +45,10 @@ class CallFamily:
     changed payload blocks a replay in `compare_items` (`arguments` compared as parsed JSON, others as
     JSON values). `acknowledge` (call field, output field): ids listed by the call that its output must
     list back (computer_call safety checks). `program_callable`: the call may be issued by a `program`
-    item (programmatic tool calling; see `program_call_waiting`).
+    item (programmatic tool calling; see `program_call_waiting`). `has_status`: the call item carries a
+    lifecycle `status` (OpenAI's `program` and `mcp_approval_request` have none: they are whole when they
+    arrive); the stream assembler hands out a call the client must answer only when its status is
+    `completed` (or, without a status, not an unfinished one), and never one a finding concerns.
     """
 
     call_type: str
@@ -58,6 +61,7 @@ class CallFamily:
     payload: tuple[str, ...] = ()
     acknowledge: tuple[str, str] | None = None
     program_callable: bool = False
+    has_status: bool = True
 
     @property
     def name(self) -> str:
@@ -113,13 +117,14 @@ FAMILIES: tuple[CallFamily, ...] = (
         hosted_when=("execution", "server"),
         payload=("arguments",),
     ),
-    CallFamily("openai:program", "openai:program_output", payload=("code", "fingerprint")),
+    CallFamily("openai:program", "openai:program_output", payload=("code", "fingerprint"), has_status=False),
     CallFamily(
         "openai:mcp_approval_request",
         "openai:mcp_approval_response",
         call_key="id",
         output_keys=("approval_request_id",),
         payload=("server_label", "name", "arguments"),
+        has_status=False,
     ),
     CallFamily("openai:web_search_call", None, output_required=False, unfinished=_HOSTED),
     CallFamily("openai:file_search_call", None, output_required=False, unfinished=_HOSTED),

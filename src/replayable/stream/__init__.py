@@ -12,10 +12,11 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   -> its model): typed `ExtensionEvent` subclasses, read un-prefixed in OpenAI mode; the assembler applies
   their deltas, done events and status events to their items under the same rules as the spec's;
 - `sse`: `parse_sse`, SSE bytes, text or lines -> event dicts (spec "Streaming": `event:` equals `type`,
-  `data: [DONE]` ends the stream);
+  `data: [DONE]` ends the stream; a cut-off last frame and a missing `[DONE]` are found);
 - `assembler`: `StreamAssembler`, feed events (or an SSE source with `feed_sse`, which reads each event
-  once), get finished items as they complete and the final response, with every streaming rule checked
-  (spec "Items are state machines", "Items are streamable");
+  once; raw bytes as they arrive with `feed_bytes`; an async source with `afeed_sse`, from `sources`), get
+  finished items as they complete and the final response, with every streaming rule checked (spec "Items
+  are state machines", "Items are streamable"); `state` holds its per-item state;
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
   `replayable check`; its report is rendered by `replayable.reports.format_stream_report`).
@@ -24,7 +25,14 @@ Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at 
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
 *note* are never errors (not even in strict mode): `StreamWarning` with `violation=False`.
 
-- `event_schema`: an event does not match its spec model (missing field, wrong type).
+- `sse_malformed`: SSE framing that cannot be read (a line that is not an SSE field, data that is not a
+  JSON object, an `event:` without data).
+- `sse_truncated`: the last frame of an SSE capture lacks its terminating blank line: it is cut off and
+  dropped (WHATWG SSE; the openai SDK drops it too). A cut-off `data: [DONE]` is a *note*.
+- `done_missing`: an SSE capture does not end with the literal `data: [DONE]` (spec "Streaming"). A *note*
+  in lenient mode, and with `provider="openai"` (OpenAI's Responses API never sends it).
+- `event_schema`: an event does not match the model of its type (missing field, wrong type); the message
+  names each field and rule.
 - `unknown_event`: an un-prefixed `type` that is not a spec event (extension events must be `slug:name`;
   with `provider="openai"` such events are OpenAI's own and are read as `openai:` extension events).
 - `event_name`: the SSE `event:` line differs from the body's `type`.
@@ -66,6 +74,13 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
   often miss keys); `asm.resource` is then None.
 - `no_terminal`: `close()` was called before any terminal event.
 
+Hand-out rule: `feed` (and every SSE path) returns an item when its `output_item.done` arrives, except a
+call of a family the client executes (`replayable.families.FAMILIES`: `CallFamily.needs_output`), which is
+returned only when it is `completed` (for OpenAI's `program` and `mcp_approval_request`, which carry no
+status: when none of the family's unfinished statuses was put on it) and no finding concerns its own
+events (any rule broken at an event naming its `output_index` or `item_id`, before or at its `done`). It
+stays in `items` either way.
+
 Never rules: items finishing out of `output_index` order (the spec does not order them), extension
 events (ignored, only their `sequence_number` counts), `encrypted_content` present on `added` or
 changed at `done`, a part without any delta (empty text).
@@ -82,6 +97,12 @@ from .events import (
     ErrorEvent,
     ErrorPayload,
     ExtensionEvent,
+    OpenAIResponseCompletedEvent,
+    OpenAIResponseCreatedEvent,
+    OpenAIResponseFailedEvent,
+    OpenAIResponseIncompleteEvent,
+    OpenAIResponseInProgressEvent,
+    OpenAIResponseQueuedEvent,
     ResponseCompletedEvent,
     ResponseContentPartAddedEvent,
     ResponseContentPartDoneEvent,
@@ -108,6 +129,7 @@ from .events import (
     ResponseResource,
     SpecStreamEvent,
     StreamEvent,
+    event_model,
     parse_event,
     response_resource_adapter,
     stream_event_adapter,
@@ -122,6 +144,12 @@ __all__ = [
     "ErrorEvent",
     "ErrorPayload",
     "ExtensionEvent",
+    "OpenAIResponseCompletedEvent",
+    "OpenAIResponseCreatedEvent",
+    "OpenAIResponseFailedEvent",
+    "OpenAIResponseInProgressEvent",
+    "OpenAIResponseIncompleteEvent",
+    "OpenAIResponseQueuedEvent",
     "ResponseCompletedEvent",
     "ResponseContentPartAddedEvent",
     "ResponseContentPartDoneEvent",
@@ -155,6 +183,7 @@ __all__ = [
     "StreamWarning",
     "check_stream",
     "is_event_list",
+    "event_model",
     "parse_event",
     "parse_sse",
     "response_resource_adapter",

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable.families import CallFamily, by_call_type
 from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
 from replayable.response import Response, parse_response
 
@@ -25,10 +24,22 @@ from .events import (
     _light_adapter,
     _schema_errors,
     _schema_message,
+    event_model,
 )
-from .openai_events import native_event_name
+from .openai_events import ResponseErrorEvent, native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
-from .sse import _parse_sse
+from .sources import SSEFeeding
+from .sse import ByteReader
+from .state import ARGS_BY_EVENT as _ARGS_BY_EVENT
+from .state import ARGS_EVENTS as _ARGS_EVENTS
+from .state import STATUS_EVENTS as _STATUS_EVENTS
+from .state import TEXT_DELTA as _TEXT_DELTA
+from .state import TEXT_DONE as _TEXT_DONE
+from .state import Part as _Part
+from .state import Slot as _Slot
+from .state import essential_diff as _essential_diff
+from .state import plain_type as _plain_type
+from .state import short as _short
 
 __all__ = ["StreamAssembler"]
 
@@ -36,79 +47,20 @@ __all__ = ["StreamAssembler"]
 # Assembler
 
 
-@dataclass(slots=True)
-class _Part:
-    kind: Any  # the part's type when added
-    chunks: list[str] = field(default_factory=list)
-    got_delta: bool = False
-    text_done: str | None = None
-    closed: bool = False
-    final: str | None = None  # the text of content_part.done
-
-    def text(self) -> str | None:
-        """The best-known text of the part, or None when nothing about it was streamed."""
-        if self.final is not None:
-            return self.final
-        if self.text_done is not None:
-            return self.text_done
-        return "".join(self.chunks) if self.got_delta else None
+def _held_back(family: CallFamily | None, item: Any, status: Any) -> bool:
+    """The hand-out rule of a finished item that no finding concerns: a call of a family the client
+    executes (`CallFamily.needs_output`: it asks the app to run something and answer) is handed out
+    only when `completed`; a family whose items carry no status (`CallFamily.has_status` false: OpenAI's
+    `program`, `mcp_approval_request`) only when no unfinished status was put on it. Every other item
+    (messages, reasoning, hosted calls that carry their own result) is handed out."""
+    if family is None or not family.needs_output(item):
+        return False
+    if family.has_status:
+        return bool(status != "completed")
+    return status in family.unfinished
 
 
-@dataclass(slots=True)
-class _Slot:
-    index: int
-    added: dict[str, Any] | None
-    type: Any = None
-    id: Any = None
-    done: bool = False
-    tainted: bool = False
-    parts: dict[int, _Part] = field(default_factory=dict)
-    summary: dict[int, _Part] = field(default_factory=dict)
-    args: list[str] = field(default_factory=list)
-    got_args: bool = False
-    args_done: str | None = None
-    args_key: str = "arguments"  # the item field the argument-like deltas build (`input`, `code`)
-
-
-_TEXT_DELTA = {
-    "response.output_text.delta": ("content", "output_text"),
-    "response.refusal.delta": ("content", "refusal"),
-    "response.reasoning.delta": ("content", "reasoning_text"),
-    "response.reasoning_summary_text.delta": ("summary", "summary_text"),
-    "response.reasoning_text.delta": ("content", "reasoning_text"),  # OpenAI's own name
-}
-_TEXT_DONE = {
-    "response.output_text.done": ("content", "output_text", "text"),
-    "response.refusal.done": ("content", "refusal", "refusal"),
-    "response.reasoning.done": ("content", "reasoning_text", "text"),
-    "response.reasoning_summary_text.done": ("summary", "summary_text", "text"),
-    "response.reasoning_text.done": ("content", "reasoning_text", "text"),  # OpenAI's own name
-}
-#: OpenAI's argument-like deltas: event family -> (item type, the item field they build, done event key).
-_ARGS_EVENTS = {
-    "response.function_call_arguments": ("function_call", "arguments", "arguments"),
-    "response.mcp_call_arguments": ("mcp_call", "arguments", "arguments"),
-    "response.custom_tool_call_input": ("custom_tool_call", "input", "input"),
-    "response.code_interpreter_call_code": ("code_interpreter_call", "code", "code"),
-}
-_ARGS_BY_EVENT = {f"{family}.{step}": spec for family, spec in _ARGS_EVENTS.items() for step in ("delta", "done")}
-#: OpenAI's status events of hosted calls: event family -> the item type they belong to (None: any).
-_STATUS_EVENTS = {
-    "response.web_search_call": "web_search_call",
-    "response.file_search_call": "file_search_call",
-    "response.code_interpreter_call": "code_interpreter_call",
-    "response.image_generation_call": "image_generation_call",
-    "response.mcp_call": "mcp_call",
-    "response.mcp_list_tools": "mcp_list_tools",
-    "response.compaction": "compaction",
-    "response.shell_call_command": "shell_call",
-    "response.shell_call_output_content": None,
-}
-#: Items handed out only when `completed` and no rule was broken for them (they ask the app to run code).
-_CALL_TYPES = frozenset({"function_call", "custom_tool_call", "openai:custom_tool_call"})
-
-
-class StreamAssembler:
+class StreamAssembler(SSEFeeding):
     """Assemble a streamed response, enforcing the spec's streaming rules (Open Responses 2026-04-24:
     "Items are state machines", "Items are streamable", "Streaming events").
 
@@ -139,7 +91,7 @@ class StreamAssembler:
         self.response: dict[str, Any] | None = None
         self.resource: Response | None = None
         self.status: str | None = None
-        self.error: ErrorPayload | None = None
+        self.error: ErrorPayload | ResponseErrorEvent | None = None
         self._slots: dict[int, _Slot] = {}
         self._by_id: dict[str, int] = {}
         self._call_ids: dict[str, int] = {}
@@ -148,14 +100,20 @@ class StreamAssembler:
         self._noted_missing_seq = False
         self._unknown_seen: set[str] = set()
         self._incomplete_at: int | None = None
+        self._flagged: set[int] = set()  # output indices a finding concerned: their calls are never handed out
+        self._bytes: ByteReader | None = None  # `feed_bytes`: the SSE read so far
+        self._deferred: StreamError | None = None  # raised at the next `feed_bytes` / `close` (`_feed_frames`)
         self._count = 0
         # per-event context for findings
         self._seq: int | None = None
         self._etype: str | None = None
+        self._at: int | None = None  # the output_index the event concerns, if any
 
     # -- findings ----------------------------------------------------------------------------------
 
     def _violate(self, rule: StreamRule, message: str) -> None:
+        if self._at is not None:  # a finding at an item's own events: that item is never handed out
+            self._flagged.add(self._at)
         if self.strict:
             raise StreamError(rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype)
         self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message))
@@ -195,28 +153,16 @@ class StreamAssembler:
         finally:
             self._count += 1
 
-    def feed_sse(self, source: Any) -> Iterator[OutputItem]:
-        """Read a `text/event-stream` body and feed its events in order, yielding the items they finish.
-
-        `source` is anything `parse_sse` reads (the whole capture as `bytes`/`str`, a file object, an
-        iterable of `bytes` chunks such as `httpx.Response.iter_bytes()`, or of `str` lines). The same
-        as `for event in parse_sse(source): yield from asm.feed(event)`, with the same rules, findings
-        and items, but each event is read by the strict JSON reader once instead of read and then
-        checked again as a Python value (`benchmarks/bench_stream.py`). A generator: iterate it to the end
-        (`for item in asm.feed_sse(...)`, or `list(...)` just to feed), then call `close()`.
-
-        Raises `StreamError` as `parse_sse` does for framing (`sse_malformed`) and as `feed` does, in
-        strict mode; in lenient mode a `data:` body that is not a JSON object is a finding, as for `feed`,
-        and an `event:` name that differs from the body's `type` is a finding in `warnings`.
-        """
-        lenient = not self.strict
-        events = _parse_sse(source, self.warnings if lenient else None, first=self._count, keep_bad=lenient)
-        yield from self._feed_read(events)
-
     def close(self) -> dict[str, Any] | None:
         """End of stream: checks that a terminal event arrived (rule `no_terminal`) and returns
-        `response` (the latest snapshot dict, or None)."""
-        self._seq, self._etype = None, None
+        `response` (the latest snapshot dict, or None).
+
+        After `feed_bytes`, the SSE read is ended first, as `feed_sse` ends it at the end of its source:
+        a cut-off last frame (`sse_truncated`) and a missing `data: [DONE]` (`done_missing`) are found
+        here (see `parse_sse`)."""
+        if self._bytes is not None or self._deferred is not None:
+            self._end_bytes()
+        self._seq, self._etype, self._at = None, None, None
         if self.status is None:
             open_items = sorted(k for k, s in self._slots.items() if not s.done)
             extra = f"; items {open_items} never finished" if open_items else ""
@@ -232,7 +178,7 @@ class StreamAssembler:
     # -- the rules -----------------------------------------------------------------------------------
 
     def _feed(self, event: Any) -> list[OutputItem]:
-        self._etype, self._seq = None, None
+        self._etype, self._seq, self._at = None, None, None
         try:
             raw, sdk = _coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
@@ -261,6 +207,11 @@ class StreamAssembler:
         seq = raw.get("sequence_number")
         self._etype = etype = etype if isinstance(etype, str) else None
         self._seq = seq if type(seq) is int else None
+        at = raw.get("output_index")
+        if type(at) is not int:
+            item_id = raw.get("item_id")
+            at = self._by_id.get(item_id) if isinstance(item_id, str) else None
+        self._at = at
         if etype is None:
             self._violate(StreamRule.EVENT_SCHEMA, "an event needs a string 'type'")
             return []
@@ -276,13 +227,18 @@ class StreamAssembler:
         if handler is not None:  # the events inside a response, by far the most frequent
             try:
                 _light_validate(raw)  # its spec model, picked by `type` in one pydantic-core call
-            except ValidationError as exc:
-                if not self._schema_finding(exc, raw):
-                    return []
+            except ValidationError:
+                try:  # the errors again from the event's own model: their paths hold no union tag
+                    event_model(raw, None).model_validate(raw)
+                except ValidationError as exc:
+                    if not self._schema_finding(exc, raw, one_model=True):
+                        return []
             found: list[OutputItem] = handler(self, raw, provider)
             return found
         if etype in _LIFECYCLE_TYPES:
             return self._lifecycle(raw, etype)
+        if etype == "error":
+            return self._on_error(raw, provider)
         if ":" in etype or provider == "openai":
             name = native_event_name(etype)
             if self._extension(raw, provider) and name is not None:
@@ -328,12 +284,12 @@ class StreamAssembler:
         except ValidationError as exc:
             return self._schema_finding(exc, raw)
 
-    def _schema_finding(self, exc: ValidationError, raw: Mapping[str, Any]) -> bool:
+    def _schema_finding(self, exc: ValidationError, raw: Mapping[str, Any], *, one_model: bool = False) -> bool:
         """Record an `event_schema` finding for `exc`, leaving out a missing `sequence_number` (judged on
         its own by the sequence rule); True when nothing else was wrong."""
         errs = [
             e
-            for e in _schema_errors(exc, raw)
+            for e in _schema_errors(exc, raw, one_model=one_model)
             if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
         ]
         if not errs:
@@ -463,7 +419,7 @@ class StreamAssembler:
                 f"output_index {idx} is not the next position in response.output: {len(self._slots)} item(s) "
                 f"were added before it, so it must be {len(self._slots)}",
             )
-        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap)
+        slot = _Slot(idx, item if isinstance(item, dict) else None, tainted=gap or idx in self._flagged)
         if isinstance(item, dict):
             slot.type, slot.id = item.get("type"), item.get("id")
             if self._parse(item, provider) is None:
@@ -530,7 +486,8 @@ class StreamAssembler:
             self._incomplete_at = idx
         self._check_done_content(slot, d)
         self._finished[idx] = parsed
-        if d.get("type") in _CALL_TYPES and (status != "completed" or slot.tainted):
+        family = by_call_type.get(getattr(parsed, "type", None))  # type: ignore[arg-type]
+        if family is not None and (slot.tainted or idx in self._flagged or _held_back(family, d, status)):
             return []
         return [parsed]
 
@@ -721,7 +678,21 @@ class StreamAssembler:
         return []
 
     def _on_error(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
-        self.error = ErrorPayload.model_validate(raw["error"])
+        """The spec's `error` event (`error` holds an `ErrorPayload`), or in OpenAI mode OpenAI's flat one
+        (`code`, `message`, `param` on the event: `ResponseErrorEvent`, kept whole in `self.error`)."""
+        model = event_model(raw, provider)
+        try:
+            event = model.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        except ValidationError as exc:
+            if not self._schema_finding(exc, raw, one_model=model is not ResponseErrorEvent):
+                return []
+            # only `sequence_number` is missing (an older OpenAI stream: the sequence rule judged it)
+            if model is not ResponseErrorEvent:
+                self.error = ErrorPayload.model_validate(raw["error"])
+                return []
+            fields = {k: v for k, v in raw.items() if k != "type"}
+            event = ResponseErrorEvent.model_construct(type="openai:error", **fields)
+        self.error = event if isinstance(event, ResponseErrorEvent) else event.error
         return []
 
 
@@ -735,50 +706,9 @@ _HANDLERS: dict[str, Any] = {
     "response.output_text.annotation.added": StreamAssembler._on_annotation,
     "response.function_call_arguments.delta": StreamAssembler._on_args_delta,
     "response.function_call_arguments.done": StreamAssembler._on_args_done,
-    "error": StreamAssembler._on_error,
     **{t: StreamAssembler._on_text_delta for t in _TEXT_DELTA},
     **{t: StreamAssembler._on_text_done for t in _TEXT_DONE},
 }
 #: The spec's events inside a response -> handler (the lifecycle events go to `_lifecycle`).
 _SPEC_HANDLERS: dict[str, Any] = {t: h for t, h in _HANDLERS.items() if t in SPEC_EVENT_TYPES}
 _light_validate = _light_adapter.validator.validate_python  # the core validator: no per-call wrapper
-
-
-def _plain_type(t: Any) -> Any:
-    """An item type without the `openai:` prefix (OpenAI's own items, in either mode)."""
-    return t[7:] if isinstance(t, str) and t.startswith("openai:") else t
-
-
-def _short(value: Any, n: int = 60) -> str:
-    s = json.dumps(value, ensure_ascii=False)
-    return s if len(s) <= n else s[: n - 3] + "..."
-
-
-def _message_text(item: Mapping[str, Any]) -> str:
-    content = item.get("content")
-    if isinstance(content, str):
-        return content
-    return (
-        "".join(str(p.get("text", p.get("refusal", ""))) for p in content or [] if isinstance(p, dict))
-        if isinstance(content, list)
-        else ""
-    )
-
-
-def _essential_diff(mine: Mapping[str, Any], theirs: Any) -> str:
-    """Compare a streamed item with the snapshot's on what replay depends on; '' when they agree."""
-    if not isinstance(theirs, Mapping):
-        return "the snapshot item is not an object"
-    if mine.get("type") != theirs.get("type"):
-        return f"type {mine.get('type')!r} vs {theirs.get('type')!r}"
-    keys = ("call_id", "name", "arguments") if mine.get("type") == "function_call" else ("call_id", "name")
-    for k in keys:
-        if (k in mine or k in theirs) and mine.get(k) != theirs.get(k):
-            return f"{k} {_short(mine.get(k))} vs {_short(theirs.get(k))}"
-    if mine.get("type") == "message":
-        if mine.get("role") != theirs.get("role"):
-            return f"role {mine.get('role')!r} vs {theirs.get('role')!r}"
-        a, b = _message_text(mine), _message_text(theirs)
-        if a != b:
-            return f"text {_short(a)} vs {_short(b)}"
-    return ""

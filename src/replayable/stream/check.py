@@ -81,7 +81,7 @@ def check_stream(
         for ev in source:
             asm.feed(ev)
     else:  # read once by the strict reader, not checked again (StreamAssembler.feed_sse)
-        for _ in asm._feed_read(_parse_sse(source, notes)):
+        for _ in asm._feed_read(_parse_sse(source, notes, strict=False, provider=provider)):
             pass
     n = asm._count
     asm.close()

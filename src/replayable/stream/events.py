@@ -51,9 +51,10 @@ from replayable._generated.streaming.response_refusal_delta_event import Respons
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
 from replayable._json import JSONError, check_value
 from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, is_openai_model, plain_json
+from replayable.response import OpenAIResponse
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
-from .openai_events import OPENAI_EVENT_TYPES
+from .openai_events import OPENAI_EVENT_TYPES, ResponseErrorEvent
 from .rules import StreamError, StreamRule
 
 __all__ = [
@@ -87,8 +88,15 @@ __all__ = [
     "ResponseRefusalDeltaEvent",
     "ResponseRefusalDoneEvent",
     "ResponseResource",
+    "OpenAIResponseCompletedEvent",
+    "OpenAIResponseCreatedEvent",
+    "OpenAIResponseFailedEvent",
+    "OpenAIResponseInProgressEvent",
+    "OpenAIResponseIncompleteEvent",
+    "OpenAIResponseQueuedEvent",
     "SpecStreamEvent",
     "StreamEvent",
+    "event_model",
     "parse_event",
     "response_resource_adapter",
     "stream_event_adapter",
@@ -181,6 +189,88 @@ _OPENAI_CONTEXT = {"provider": "openai"}
 
 
 # ---------------------------------------------------------------------------------------------------
+# OpenAI mode: lifecycle events carry OpenAI's Response (the keys OpenAI leaves out are optional)
+
+
+class OpenAIResponseCreatedEvent(ResponseCreatedEvent):
+    """`response.created` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+class OpenAIResponseQueuedEvent(ResponseQueuedEvent):
+    """`response.queued` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+class OpenAIResponseInProgressEvent(ResponseInProgressEvent):
+    """`response.in_progress` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+class OpenAIResponseCompletedEvent(ResponseCompletedEvent):
+    """`response.completed` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+class OpenAIResponseFailedEvent(ResponseFailedEvent):
+    """`response.failed` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+class OpenAIResponseIncompleteEvent(ResponseIncompleteEvent):
+    """`response.incomplete` as OpenAI sends it: `response` is an `OpenAIResponse` (OpenAI mode)."""
+
+    response: OpenAIResponse  # type: ignore[assignment]
+
+
+def _tag(model: Any) -> str:
+    return str(model.model_fields["type"].annotation.__args__[0])
+
+
+#: Spec event type -> its model; in OpenAI mode the lifecycle events' OpenAI models.
+_SPEC_MODELS: dict[str, Any] = {_tag(m): m for m in (*_LIFECYCLE, *_LightMembers.__args__)}
+_OPENAI_MODELS: dict[str, Any] = {
+    **_SPEC_MODELS,
+    **{
+        _tag(m): m
+        for m in (
+            OpenAIResponseCreatedEvent,
+            OpenAIResponseQueuedEvent,
+            OpenAIResponseInProgressEvent,
+            OpenAIResponseCompletedEvent,
+            OpenAIResponseFailedEvent,
+            OpenAIResponseIncompleteEvent,
+        )
+    },
+}
+
+
+def event_model(raw: Mapping[str, Any], provider: Provider) -> Any:
+    """The model that reads an event object by its `type` (a known type never falls back): a spec event's
+    model (in OpenAI mode OpenAI's lifecycle models, and OpenAI's flat `error` event, `ResponseErrorEvent`,
+    for an `error` without an `error` object); `ExtensionEvent` for `slug:name` types and, in OpenAI mode,
+    OpenAI's un-prefixed own events (their typed models, via `ExtensionEvent`); None for an un-prefixed
+    type outside the spec in Open Responses mode, or a `type` that is not a string."""
+    etype = raw.get("type")
+    if not isinstance(etype, str):
+        return None
+    if provider == "openai":
+        if etype == "error" and "error" not in raw:
+            return ResponseErrorEvent
+        model = _OPENAI_MODELS.get(etype)
+    else:
+        model = _SPEC_MODELS.get(etype)
+    if model is None and (":" in etype or provider == "openai"):
+        return ExtensionEvent
+    return model
+
+
+# ---------------------------------------------------------------------------------------------------
 # One event
 
 
@@ -192,20 +282,37 @@ def _coerce_event(data: Any) -> tuple[Any, bool]:
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
 
 
-def _schema_errors(exc: ValidationError, raw: Any) -> list[dict[str, Any]]:
+def _schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = False) -> list[dict[str, Any]]:
     """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
     surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
-    cannot even render some of those in its messages."""
+    cannot even render some of those in its messages. `one_model`: `exc` comes from the event's own model
+    (not a union tagged on `type`), so no path segment is a tag, not even one equal to the event's type
+    (the `error` field of an `error` event)."""
     try:
         check_value(raw, what="event", max_depth=MAX_ITEM_DEPTH)  # the one strict reader's rules
     except JSONError as why:
         return [{"loc": (), "type": "not_json", "msg": why.detail}]
+    if one_model and isinstance(raw, Mapping):
+        return _clean_errors(exc, {**raw, "type": None})
     return _clean_errors(exc, raw)
 
 
-def _schema_message(exc: ValidationError, raw: Any, errs: list[dict[str, Any]] | None = None) -> str:
-    errs = _schema_errors(exc, raw) if errs is None else errs
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {e['msg']}" for e in errs[:5])
+def _schema_message(
+    exc: ValidationError, raw: Any, errs: list[dict[str, Any]] | None = None, *, one_model: bool = False
+) -> str:
+    errs = _schema_errors(exc, raw, one_model=one_model) if errs is None else errs
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {_why(e)}" for e in errs[:5])
+
+
+def _why(error: Mapping[str, Any]) -> str:
+    """An error's message; a negative stream index also says why it is refused (a deliberate difference)."""
+    loc = error.get("loc") or ()
+    if error.get("type") == "greater_than_equal" and loc and str(loc[-1]).endswith("_index"):
+        return (
+            f"{error['msg']} (an index is a position in a list, never negative: refused by choice, although "
+            "the official document and the openai SDK set no minimum; see schemas/README.md)"
+        )
+    return str(error["msg"])
 
 
 def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
@@ -216,11 +323,17 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     `provider="openai"` un-prefixed non-spec types (`response.reasoning_text.delta`) give an
     `ExtensionEvent` typed `openai:<type>` that dumps back un-prefixed. OpenAI's own events
     (`OPENAI_EVENT_TYPES`: `response.mcp_call_arguments.delta`, ...) give their typed model, a subclass
-    of `ExtensionEvent`, prefixed or (OpenAI mode) not; a malformed one is an `event_schema` error.
-    Lifecycle events need a complete `ResponseResource` snapshot here (the assembler reads snapshots
-    leniently).
+    of `ExtensionEvent`, prefixed or (OpenAI mode) not. A known type is read by its own model only, never
+    by a fallback (`event_model`): a malformed spec event is an `event_schema` error naming each field and
+    rule (`delta: Input should be a valid string`, `sequence_number: Field required`). Lifecycle events
+    need a complete `ResponseResource` snapshot in Open Responses mode; with `provider="openai"` they are
+    `OpenAIResponse*Event`s whose `response` is an `OpenAIResponse` (OpenAI's snapshot, the keys it leaves
+    out optional, as `parse_response(..., provider="openai")` reads it), and an `error` event without an
+    `error` object is OpenAI's flat `ResponseErrorEvent` (`code`, `message`, `param`). The assembler reads
+    snapshots leniently.
 
-    Raises `StreamError` (rule `unknown_event` or `event_schema`) naming the event's sequence_number.
+    Raises `StreamError` (rule `unknown_event` for an un-prefixed type outside the spec in Open Responses
+    mode, else `event_schema`) naming the event's sequence_number.
     """
     if isinstance(data, ExtensionEvent) or (
         isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
@@ -232,7 +345,15 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     etype, seq = _peek(raw)
     if not isinstance(raw, Mapping):
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
-    if isinstance(etype, str) and etype not in SPEC_EVENT_TYPES and ":" not in etype and provider != "openai":
+    model = event_model(raw, provider)
+    if model is None:
+        if etype is None:
+            got = "missing" if "type" not in raw else f"a {type(raw['type']).__name__}"
+            raise StreamError(
+                StreamRule.EVENT_SCHEMA,
+                f"type: an event needs a string 'type' (a spec event type, or slug:name), got {got}",
+                sequence_number=seq,
+            )
         raise StreamError(
             StreamRule.UNKNOWN_EVENT,
             f"unknown event type '{etype}': events outside the spec must be named slug:name",
@@ -241,14 +362,16 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
         )
     ctx = _OPENAI_CONTEXT if provider == "openai" else None
     try:
-        if isinstance(etype, str) and etype not in SPEC_EVENT_TYPES:
-            # OpenAI's own events by their typed model (via `ExtensionEvent`), others kept verbatim
-            return ExtensionEvent.model_validate(raw, context=ctx)
-        return stream_event_adapter.validate_python(raw, context=ctx)
+        event: StreamEvent = model.model_validate(raw, context=ctx)
     except ValidationError as exc:
+        one = model is not ExtensionEvent and not issubclass(model, ExtensionEvent)
         raise StreamError(
-            StreamRule.EVENT_SCHEMA, _schema_message(exc, raw), sequence_number=seq, event_type=etype
+            StreamRule.EVENT_SCHEMA,
+            _schema_message(exc, raw, one_model=one),
+            sequence_number=seq,
+            event_type=etype,
         ) from None
+    return event
 
 
 def _peek(raw: Any) -> tuple[str | None, int | None]:

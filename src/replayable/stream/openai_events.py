@@ -7,6 +7,10 @@ extension events: `openai:response.mcp_call_arguments.delta`. Each has a model g
 subclass of `ExtensionEvent`: `ExtensionEvent` reads a known OpenAI type with its model (a malformed
 one is an error, never an opaque fallback), in OpenAI mode (`provider="openai"`) from the un-prefixed
 name OpenAI sends, dumped back un-prefixed. Unknown `slug:name` types stay generic `ExtensionEvent`s.
+
+OpenAI's flat `error` event (`{"type": "error", "code", "message", "param", "sequence_number"}`) shares its
+type with the spec's `error` event (which nests them in an `error` object): in OpenAI mode an `error` event
+without an `error` object is `ResponseErrorEvent` (`openai:error`, dumped back as `error`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from replayable._generated.openai.response_custom_tool_call_input_delta_event im
     ResponseCustomToolCallInputDeltaEvent,
 )
 from replayable._generated.openai.response_custom_tool_call_input_done_event import ResponseCustomToolCallInputDoneEvent
+from replayable._generated.openai.response_error_event import ResponseErrorEvent
 from replayable._generated.openai.response_file_search_call_completed_event import ResponseFileSearchCallCompletedEvent
 from replayable._generated.openai.response_file_search_call_in_progress_event import (
     ResponseFileSearchCallInProgressEvent,
@@ -87,6 +92,7 @@ __all__ = [
     "ResponseCompactionCompactingEvent",
     "ResponseCustomToolCallInputDeltaEvent",
     "ResponseCustomToolCallInputDoneEvent",
+    "ResponseErrorEvent",
     "ResponseFileSearchCallCompletedEvent",
     "ResponseFileSearchCallInProgressEvent",
     "ResponseFileSearchCallSearchingEvent",
@@ -128,6 +134,7 @@ _MODELS: tuple[type[ExtensionEvent], ...] = (
     ResponseCompactionCompactingEvent,
     ResponseCustomToolCallInputDeltaEvent,
     ResponseCustomToolCallInputDoneEvent,
+    ResponseErrorEvent,
     ResponseFileSearchCallCompletedEvent,
     ResponseFileSearchCallInProgressEvent,
     ResponseFileSearchCallSearchingEvent,

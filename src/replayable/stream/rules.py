@@ -19,6 +19,8 @@ class StreamRule(StrEnum):
     """Stable codes of the streaming rules (see the module docstring for what breaks each)."""
 
     SSE_MALFORMED = "sse_malformed"
+    SSE_TRUNCATED = "sse_truncated"
+    DONE_MISSING = "done_missing"
     EVENT_NAME = "event_name"
     EVENT_SCHEMA = "event_schema"
     UNKNOWN_EVENT = "unknown_event"

@@ -8,6 +8,7 @@ from itertools import chain
 from typing import IO, Any
 
 from replayable._json import loads
+from replayable.items import Provider
 
 from .events import _peek
 from .rules import StreamError, StreamRule, StreamWarning
@@ -101,7 +102,7 @@ def _lines_of(pieces: Iterable[tuple[bytes, bool]]) -> Iterator[tuple[int, bytes
         yield offset, b"".join(partial)
 
 
-def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
+def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, Any]]:
     """Read a `text/event-stream` body into event dicts (spec "Streaming": SSE rules; WHATWG SSE framing).
 
     `source` is the whole capture (`bytes` or `str`), a binary or text file object, an iterable of
@@ -110,13 +111,21 @@ def parse_sse(source: Any) -> Iterator[dict[str, Any]]:
 
     Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
     newlines). Comment lines (`:`), `id:` and `retry:` are ignored; CRLF, LF and CR end lines; a frame
-    ends at a blank line or at the end of input. `data: [DONE]` ends the stream and is not yielded.
+    ends at a blank line. `data: [DONE]` ends the stream and is not yielded (nothing after it is read).
+
+    The end of input is checked once the last event is yielded (a reader with no lenient mode raises):
+    a last frame without its terminating blank line is cut off and dropped, as the SSE standard and the
+    openai SDK drop it (rule `sse_truncated`; a cut-off `data: [DONE]` only lacks its blank line and
+    passes); a capture that does not end with the literal `data: [DONE]` breaks the spec's streaming
+    rule (`done_missing`), except with `provider="openai"`: OpenAI's Responses API ends its streams
+    at the terminal event without `[DONE]`, which is read as the end.
 
     Raises `StreamError` with `.offset` (the frame's byte offset): rule `sse_malformed` for a line that
     is not an SSE field, data that is not a JSON object, or an `event:` without data; rule
-    `event_name` when the `event:` field differs from the body's `type`.
+    `event_name` when the `event:` field differs from the body's `type`; `sse_truncated` and
+    `done_missing` as above.
     """
-    return _parse_sse(source, None)
+    return _parse_sse(source, None, provider=provider)
 
 
 #: A whole capture is read a common frame at a time (`event: NAME`, `data: JSON`, a blank line, each
@@ -132,12 +141,14 @@ _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("at", "data", "name")
+    __slots__ = ("at", "cut", "data", "done", "name")
 
     def __init__(self) -> None:
         self.name: str | None = None
         self.data: list[bytes] = []
         self.at: int | None = None  # the offset of the open frame's first field, None when none is open
+        self.cut: _Frame | None = None  # the frame open at the end of input (cut off, never dispatched)
+        self.done = False  # `data: [DONE]` was read
 
     def line(self, offset: int, line: bytes) -> _Frame | None:
         """Apply one line (without its terminator); the frame a blank line ends, else None."""
@@ -171,13 +182,13 @@ class _Framer:
             )
         return None
 
-    def end(self) -> _Frame | None:
-        """End of input: the frame still open, if it has data."""
-        if self.at is not None and self.data:
-            return self.name, b"\n".join(self.data), self.at
-        if self.at is not None and self.name is not None:
-            raise StreamError(StreamRule.SSE_MALFORMED, f"event '{self.name}' has no data line", offset=self.at)
-        return None
+    def end(self) -> None:
+        """End of input: a frame still open lacks its terminating blank line. It is cut off and never
+        dispatched (WHATWG SSE: "if the data buffer ... at the end of the stream, discard it"; the
+        openai SDK's decoder drops it too); kept in `cut` for the reader to say so."""
+        if self.at is not None and (self.data or self.name is not None):
+            self.cut = self.name, b"\n".join(self.data), self.at
+        self.name, self.data, self.at = None, [], None
 
 
 #: Most bytes held waiting for a line end before a byte stream is read line by line instead (a line
@@ -211,11 +222,11 @@ def _scan(buf: bytes, base: int, framer: _Framer) -> Iterator[_Frame]:
             yield got
 
 
-def _frames(source: Any) -> Iterator[_Frame]:
-    """The frames of any `parse_sse` source. Bytes are cut after their last LF (no line and no CRLF
-    spans two cuts) and each cut is scanned; `str` lines, and a line longer than `_MAX_PENDING`, are
-    read line by line (`_frames_by_line`) from there on. Linear in the input however it is chunked."""
-    framer = _Framer()
+def _frames(source: Any, framer: _Framer) -> Iterator[_Frame]:
+    """The frames of any `parse_sse` source (a frame open at the end of input goes to `framer.cut`).
+    Bytes are cut after their last LF (no line and no CRLF spans two cuts) and each cut is scanned;
+    `str` lines, and a line longer than `_MAX_PENDING`, are read line by line (`_frames_by_line`) from
+    there on. Linear in the input however it is chunked."""
     if isinstance(source, bytes | bytearray | memoryview | str):
         yield from _scan(_encode(source) if isinstance(source, str) else bytes(source), 0, framer)
     else:
@@ -240,40 +251,56 @@ def _frames(source: Any) -> Iterator[_Frame]:
             size = len(piece) - k - 1
         if pending:
             yield from _scan(b"".join(pending), base, framer)
-    got = framer.end()
-    if got is not None:
-        yield got
+    framer.end()
 
 
 def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base: int = 0) -> Iterator[_Frame]:
-    """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (and the open frame
-    at the end of input)."""
+    """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (a frame open at the end
+    of input goes to `framer.cut`)."""
     for offset, line in _lines_of(pieces):
         got = framer.line(base + offset, line)
         if got is not None:
             yield got
-    got = framer.end()
-    if got is not None:
-        yield got
+    framer.end()
 
 
 def _parse_sse(
-    source: Any, notes: list[StreamWarning] | None, *, first: int = 0, keep_bad: bool = False
+    source: Any,
+    notes: list[StreamWarning] | None,
+    *,
+    first: int = 0,
+    keep_bad: bool = False,
+    strict: bool = True,
+    provider: Provider = None,
 ) -> Iterator[Any]:
-    """`parse_sse`; `notes` collects `event_name` findings instead of raising them, and `first` is
+    """`parse_sse`, for the assembler: `notes` collects notes (and, with `strict=False`, the findings
+    `parse_sse` raises for: `event_name`, `sse_truncated`; `done_missing` is then a note); `first` is
     the index (among the events fed) of the first event, for those findings. With `keep_bad`, a `data:`
     body that is not a JSON object is yielded as its bytes instead of raising `sse_malformed`, for a
     lenient reader to record as a finding."""
-    return _events(_frames(source), notes, first, keep_bad)
+    framer = _Framer()
+    return _events(
+        _frames(source, framer), framer, notes, first=first, keep_bad=keep_bad, strict=strict, provider=provider
+    )
 
 
 def _events(
-    frames: Iterable[_Frame], notes: list[StreamWarning] | None, first: int = 0, keep_bad: bool = False
+    frames: Iterable[_Frame],
+    framer: _Framer,
+    notes: list[StreamWarning] | None,
+    *,
+    first: int = 0,
+    keep_bad: bool = False,
+    strict: bool = True,
+    provider: Provider = None,
+    final: bool = True,
 ) -> Iterator[Any]:
-    """The event dicts of `frames`, up to `data: [DONE]`."""
+    """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`); with `final`, the
+    end of input is checked once the frames run out (`_end`)."""
     count = first
     for name, body, at in frames:
         if body.strip() == _DONE:
+            framer.done = True
             return
         try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
             value = loads(body, what="data")
@@ -284,11 +311,60 @@ def _events(
         elif keep_bad and type(value) is not dict:
             yield body
         else:
-            yield _frame(body, name, at, count, notes)
+            yield _frame(body, name, at, count, notes, strict)
         count += 1
+    if final:
+        _end(framer, notes, strict, provider)
 
 
-def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None) -> dict[str, Any]:
+def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provider: Provider) -> None:
+    """The end of an SSE capture: a cut-off last frame (`sse_truncated`), no `data: [DONE]`
+    (`done_missing`); strict readers raise, lenient ones record (see `parse_sse`)."""
+    if framer.done:
+        return
+    cut = framer.cut
+    if cut is not None:
+        name, body, at = cut
+        where = f"the last frame (byte {at}{f', event: {name}' if name else ''})"
+        if body.strip() == _DONE:
+            if notes is not None:
+                notes.append(
+                    StreamWarning(
+                        None,
+                        None,
+                        None,
+                        StreamRule.SSE_TRUNCATED,
+                        f"{where}, data: [DONE], lacks its terminating blank line; read as the end of the stream",
+                        violation=False,
+                    )
+                )
+            return
+        msg = (
+            f"{where} lacks its terminating blank line: the capture is cut off, so that frame is dropped "
+            "(WHATWG SSE; the openai SDK drops it too)"
+        )
+        if strict:
+            raise StreamError(StreamRule.SSE_TRUNCATED, msg, event_type=name, offset=at)
+        if notes is not None:
+            notes.append(StreamWarning(None, None, name, StreamRule.SSE_TRUNCATED, msg))
+    if provider == "openai":
+        msg = (
+            "the stream ended without data: [DONE], as OpenAI's Responses API streams do "
+            "(they end at the terminal event)"
+        )
+        if notes is not None:
+            notes.append(StreamWarning(None, None, None, StreamRule.DONE_MISSING, msg, violation=False))
+        return
+    msg = 'the stream ended without data: [DONE] (spec "Streaming": the terminal event MUST be the literal [DONE])'
+    if strict:
+        raise StreamError(StreamRule.DONE_MISSING, msg)
+    if notes is not None:
+        notes.append(StreamWarning(None, None, None, StreamRule.DONE_MISSING, msg, violation=False))
+
+
+def _frame(
+    body: bytes, name: str | None, at: int, index: int, notes: list[StreamWarning] | None, strict: bool = True
+) -> dict[str, Any]:
     try:
         value = loads(body, what="data")  # the one strict reader (replayable._json)
     except (ValueError, RecursionError) as exc:
@@ -303,7 +379,59 @@ def _frame(body: bytes, name: str | None, at: int, index: int, notes: list[Strea
     if name is not None and name != value.get("type"):
         etype, seq = _peek(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
-        if notes is None:
+        if strict or notes is None:
             raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
         notes.append(StreamWarning(seq, index, etype, StreamRule.EVENT_NAME, msg + f" (byte {at})"))
     return value
+
+
+class ByteReader:
+    """SSE read from bytes pushed as they arrive (`StreamAssembler.feed_bytes`): each chunk is cut after
+    its last line end (LF or CR; a LF starting the next chunk then completes that CRLF), and the complete
+    lines are scanned as `parse_sse` scans a whole capture; the rest waits for the next chunk. The same
+    frames and byte offsets as `parse_sse` on the joined bytes, linear however the bytes are split
+    (inside a line, a CRLF or a UTF-8 character): only complete lines are ever decoded."""
+
+    __slots__ = ("base", "framer", "pending", "skip_lf")
+
+    def __init__(self) -> None:
+        self.framer = _Framer()
+        self.base = 0  # the input offset of the first byte held in `pending`
+        self.pending: list[bytes] = []  # bytes after the last line end (none holds one)
+        self.skip_lf = False  # the last cut ended with CR: a LF starting the next chunk completes it
+
+    def push(self, chunk: bytes) -> Iterator[_Frame]:
+        """The frames the chunk completes (none once `[DONE]` was read), read lazily, as `parse_sse` reads
+        them (a framing error after a frame comes after that frame's event): iterate them to the end
+        before the next `push`."""
+        if self.framer.done:
+            return iter(())
+        if self.skip_lf and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+            self.base += 1
+        if not chunk:
+            return iter(())
+        self.skip_lf = False
+        k = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+        if k < 0:
+            self.pending.append(chunk)
+            return iter(())
+        cut = b"".join((*self.pending, chunk[: k + 1])) if self.pending else chunk[: k + 1]
+        self.pending = [chunk[k + 1 :]] if k + 1 < len(chunk) else []
+        self.skip_lf = chunk[k] == 13 and k + 1 == len(chunk)
+        base, self.base = self.base, self.base + len(cut)
+        return _scan(cut, base, self.framer)
+
+    def finish(self) -> Iterator[_Frame]:
+        """End of input: the bytes still held (a line without its end; a frame left open goes to
+        `framer.cut` once this is iterated to the end)."""
+        if self.pending and not self.framer.done:
+            rest, self.pending = b"".join(self.pending), []
+            yield from _scan(rest, self.base, self.framer)
+        self.framer.end()
+
+
+# Package-internal names for the assembler's SSE entry points (`replayable.stream.sources`).
+read_sse = _parse_sse
+frame_events = _events
+encode_text = _encode
