@@ -41,6 +41,7 @@ from .arguments import (
 from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .profiles import TargetCheck, request_settings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -346,6 +347,35 @@ class ViolationCode(StrEnum):
     """A strict tool's object schema without `additionalProperties: false`."""
     STRICT_SCHEMA_REQUIRED_INCOMPLETE = "strict_schema_required_incomplete"
     """A strict tool's object schema whose `required` does not list every property."""
+    STRICT_SCHEMA_TYPE_MISSING = "strict_schema_type_missing"
+    """A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property)."""
+    STRICT_SCHEMA_KEYWORD = "strict_schema_keyword"
+    """A strict tool's schema uses a keyword outside OpenAI's strict-mode subset."""
+    STRICT_SCHEMA_LIMIT = "strict_schema_limit"
+    """A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size)."""
+    # Target profiles (`replayable.profiles`): what the target provider accepts in `input`.
+    FIELD_NOT_ACCEPTED = "field_not_accepted"
+    """A key the target's input form of the item (or content part) does not declare."""
+    FIELD_SHAPE = "field_shape"
+    """A field of a JSON type the target does not accept there."""
+    NULL_NOT_ACCEPTED = "null_not_accepted"
+    """An explicit `null` the target refuses (the key may be absent)."""
+    ID_FORMAT = "id_format"
+    """An item `id` in another provider's format (the target requires its own prefix)."""
+    COMPUTER_OUTPUT_NOT_SCREENSHOT = "computer_output_not_screenshot"
+    """A `computer_call_output` whose `output` is not a screenshot object with `image_url` or `file_id`."""
+    IMAGE_SOURCE_MISSING = "image_source_missing"
+    """An `input_image` with neither `image_url` nor `file_id`."""
+    DATA_URL_INVALID = "data_url_invalid"
+    """A `data:` URL that is empty, not base64, or not of an accepted media type."""
+    REASONING_NOT_PERSISTED = "reasoning_not_persisted"
+    """With `store: false`, a reasoning item sent as a bare id without `encrypted_content`."""
+    ITEM_REFERENCE_NOT_PERSISTED = "item_reference_not_persisted"
+    """With `store: false`, an `item_reference` (nothing is stored to refer to)."""
+    INCLUDE_INVALID = "include_invalid"
+    """An `include` value the target does not define."""
+    BODY_CONFLICT = "body_conflict"
+    """Two request keys the target refuses together (`previous_response_id` and `conversation`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -634,6 +664,9 @@ def check_transcript(
         if target is not None and source is None:
             source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
+        profile = TargetCheck(target, request_settings(items))  # what the target accepts (replayable.profiles)
+        for f in [*profile.body(), *profile.items(raw_items)]:
+            add(f.index, ViolationCode(f.code), f.message, f.path)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
@@ -672,9 +705,12 @@ def check_stream(
 
     allowed = _allowed(allowed_tools)
     rules = _Rules(add, target, tool_index(tools), allowed, side, source or provider, registry)
+    profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: _View | None = None
     for i, raw in enumerate(items):
         _, view = _read_item(i, raw, side, provider, add)
+        for f in profile.item(i, raw):
+            add(f.index, ViolationCode(f.code), f.message, f.path)
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
             rules.step(i - 1, prev, view)
         prev = view
