@@ -42,6 +42,7 @@ from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .profiles import TargetCheck, request_settings
+from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -1234,6 +1235,8 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
             _lint_closed(schema, schema, key, key, out, set())
         except RecursionError:
             out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
+    if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # OpenAI's strict-mode subset
+        out.extend(Violation(None, ViolationCode(f.code), f.message, f.path) for f in strict_findings(schema, key))
     return out
 
 
