@@ -366,6 +366,9 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
             {"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}
         ]
     if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and provider != "openai"):
+        hint = openai_type_hint(t)
+        if hint is not None:
+            return [{"loc": ("type",), "type": "unknown_item_type", "msg": hint}]
         return [
             {
                 "loc": ("type",),
@@ -393,6 +396,18 @@ def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, fu
     `json_invalid` for text that is not JSON and `not_json` for a Python value JSON has no form for."""
     code = exc.reason if exc.reason != "not_json" else ("json_invalid" if text else "not_json")
     return ItemError([{"loc": loc, "type": code, "msg": str(exc) if full else exc.detail}])
+
+
+def openai_type_hint(t: Any) -> str | None:
+    """The message for an un-prefixed OpenAI item type read as strict Open Responses (None for any other
+    type): it names the OpenAI reading (`provider='openai'`, `--provider openai` on the command line),
+    never a renamed `slug:name` type."""
+    if not isinstance(t, str) or ":" in t or f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
+        return None
+    return (
+        f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
+        "with provider='openai' (they are then typed openai: items)"
+    )
 
 
 def plain_json(

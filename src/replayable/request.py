@@ -68,6 +68,7 @@ from .items import (
     _coerce,
     _json_error,
     _OpenAIInputItem,
+    openai_type_hint,
 )
 
 __all__ = [
@@ -208,7 +209,26 @@ def validate_body(
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        raise ItemError(clean_body_errors(exc, data), title=title) from None
+        errors = clean_body_errors(exc, data)
+        if provider != "openai" and _reads_as_openai(openai_model, data):
+            errors.append(
+                {
+                    "loc": (),
+                    "type": "provider_hint",
+                    "msg": f"this {what} is OpenAI's (its item types and keys read with the OpenAI reading): "
+                    "parse it with provider='openai'",
+                }
+            )
+        raise ItemError(errors, title=title) from None
+
+
+def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:
+    """Does a body the strict reading refused read as OpenAI's? (Then the error names provider='openai'.)"""
+    try:
+        _adapter(openai_model).validate_python(data, context=_OPENAI_CONTEXT)
+    except ValidationError:
+        return False
+    return True
 
 
 #: Every `type` the spec gives an item, part, annotation, tool, tool choice or text format: a value of one
@@ -312,6 +332,8 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
             continue
         seen.add(key)
         msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "namespaced_type" and isinstance(value, Mapping):
+            msg = openai_type_hint(value.get("type")) or msg
         if err["type"] == "union_tag_not_found":
             msg = "missing 'type': every item, part, tool and format needs a string 'type'"
             if isinstance(value, Mapping) and "role" in value:
