@@ -210,8 +210,11 @@ def validate_body(
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         errors = clean_body_errors(exc, data)
-        if provider != "openai" and _reads_as_openai(openai_model, data):
-            errors.append(
+        # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else
+        odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
+        if provider != "openai" and odd_keys and _reads_as_openai(openai_model, data):
+            errors.insert(
+                0,
                 {
                     "loc": (),
                     "type": "provider_hint",
