@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
 from .continuation import body_items
+from .errors import ReplayError
 from .items import (
     Compaction,
     CompactionParam,
@@ -43,9 +44,8 @@ from .items import (
     plain_json,
 )
 from .native import input_fields
-from .errors import ReplayError
-from .profiles import get_profile, request_settings
 from .profiles import fix_item as profile_fix
+from .profiles import get_profile, request_settings
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,

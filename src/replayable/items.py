@@ -49,7 +49,7 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, printable, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from .errors import ReplayableError
-from .native import INPUT_TYPES, OUTPUT_TYPES
+from .native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 
 __all__ = [
     "AssistantMessageParam",
@@ -399,10 +399,17 @@ def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, fu
 
 
 def openai_type_hint(t: Any) -> str | None:
-    """The message for an un-prefixed OpenAI item type read as strict Open Responses (None for any other
+    """The message for an un-prefixed OpenAI item or tool type read as strict Open Responses (None for any other
     type): it names the OpenAI reading (`provider='openai'`, `--provider openai` on the command line),
     never a renamed `slug:name` type."""
-    if not isinstance(t, str) or ":" in t or f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
+    if not isinstance(t, str) or ":" in t:
+        return None
+    if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
+        return (
+            f"'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
+            "provider='openai'"
+        )
+    if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
         return None
     return (
         f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "

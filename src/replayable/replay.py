@@ -1235,7 +1235,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
             _lint_closed(schema, schema, key, key, out, set())
         except RecursionError:
             out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
-    if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # OpenAI's strict-mode subset
+    if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # strict subset
         out.extend(Violation(None, ViolationCode(f.code), f.message, f.path) for f in strict_findings(schema, key))
     return out
 

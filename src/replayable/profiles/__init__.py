@@ -59,7 +59,7 @@ def get_profile(target: str | None) -> Profile:
 
 
 def _plain(value: Any) -> Any:
-    from ..items import ItemError, plain_json  # noqa: PLC0415  items imports pydantic models: load when used
+    from replayable.items import ItemError, plain_json  # noqa: PLC0415  the item models load when used
 
     if isinstance(value, Mapping):
         return value
@@ -74,7 +74,7 @@ def _plain(value: Any) -> Any:
 def request_settings(value: Any) -> dict[str, Any] | None:
     """The keys of a request body the profiles read (`store`, `include`, `previous_response_id`,
     `conversation`), or None when `value` is not a request body (a list of items, a response, ...)."""
-    from ..continuation import body_items  # noqa: PLC0415
+    from replayable.continuation import body_items  # noqa: PLC0415
 
     try:
         body = body_items(value)
@@ -100,7 +100,8 @@ class TargetCheck:
         self.profile = get_profile(target)
         self.settings = settings
         stateless = settings is not None and settings.get("store") is False
-        self.active = self.profile.closed or stateless or (settings is not None and self.profile.body.include is not None)
+        body_rules = settings is not None and self.profile.body.include is not None
+        self.active = self.profile.closed or stateless or body_rules
 
     def item(self, index: int, raw: Any) -> list[Finding]:
         """The findings of item `index` (any form: a JSON object, one of our models, an SDK object, text)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .model import FieldRule, ItemRule, PartRule, Profile
@@ -30,7 +31,8 @@ __all__ = [
 FIXABLE = frozenset({"field_not_accepted", "null_not_accepted", "id_format"})
 
 
-class Finding(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One thing the target refuses: item `index` (None for the body), `code`, `message`, `path`."""
 
     index: int | None
@@ -145,7 +147,7 @@ def _part(index: int, part: Any, profile: Profile, base: str, out: list[Finding]
     rule = profile.parts.get(ptype) if isinstance(ptype, str) else None
     if rule is None or (want is not None and ptype != want):
         return
-    _fields(index, part, rule, ptype, base, out)
+    _fields(index, part, rule, str(ptype), base, out)
     if rule.one_of and not any(isinstance(part.get(k), str) and part.get(k) for k in rule.one_of):
         out.append(
             Finding(index, "image_source_missing" if ptype == "input_image" else "computer_output_not_screenshot",

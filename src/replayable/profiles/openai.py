@@ -64,8 +64,10 @@ _ITEMS = (
             "arguments": "string",
             "status": "string?",
             "caller": "object?",
+            "async": "boolean",
         },
-        "OpenAPI FunctionToolCall; `status: null` accepted: corpus pai-03, pai-07 (recorded requests OpenAI answered)",
+        "OpenAPI FunctionToolCall; SDK ResponseFunctionToolCallParam (`async`); `status: null` accepted: corpus "
+        "pai-03, pai-07 (recorded requests OpenAI answered)",
         "fc",
     ),
     _item(
@@ -88,7 +90,12 @@ _ITEMS = (
         "rs",
     ),
     _item("compaction", {"id": "string?", "encrypted_content": "string"}, "OpenAPI CompactionSummaryItemParam", "cmp"),
-    _item("compaction_trigger", {}, "OpenAPI CompactionTriggerItemParam"),
+    _item("compaction_trigger", {"id": "string?"}, "OpenAPI CompactionTriggerItemParam; SDK CompactionTrigger (`id`)"),
+    _item(
+        "configuration_update",
+        {"id": "string?", "reasoning": "object", "text": "object"},
+        "SDK ResponseConfigurationUpdateItemParamParam",
+    ),
     _item("item_reference", {"id": "string"}, "OpenAPI ItemReferenceParam (`type` itself may be null)"),
     _item(
         "file_search_call",
@@ -147,8 +154,20 @@ _ITEMS = (
     ),
     _item(
         "image_generation_call",
-        {"id": "string", "status": "string", "result": "string?"},
-        "OpenAPI ImageGenToolCall",
+        {
+            "id": "string",
+            "status": "string",
+            "result": "string?",
+            "action": "string?",
+            "background": "string?",
+            "error": "object",
+            "output_format": "string?",
+            "quality": "string?",
+            "revised_prompt": "string?",
+            "size": "string?",
+            "svg_usage": "object",
+        },
+        "OpenAPI ImageGenToolCall; SDK ImageGenerationCall (the fields after `result`)",
         "ig",
     ),
     _item(
@@ -241,8 +260,16 @@ _ITEMS = (
     ),
     _item(
         "custom_tool_call",
-        {"id": "string", "call_id": "string", "caller": "object?", "namespace": "string", "name": "string", "input": "string"},
-        "OpenAPI CustomToolCall",
+        {
+            "id": "string",
+            "call_id": "string",
+            "caller": "object?",
+            "namespace": "string",
+            "name": "string",
+            "input": "string",
+            "async": "boolean",
+        },
+        "OpenAPI CustomToolCall; SDK ResponseCustomToolCallParam (`async`)",
         "ctc",
     ),
     _item(
@@ -271,7 +298,8 @@ _PARTS = (
              "OpenAPI InputTextContent, InputTextContentParam"),
     PartRule(
         "input_image",
-        fields({"image_url": "string?", "file_id": "string?", "detail": "string?", "prompt_cache_breakpoint": "object?"}),
+        fields({"image_url": "string?", "file_id": "string?", "detail": "string?",
+                "prompt_cache_breakpoint": "object?"}),
         "OpenAPI InputImageContent, InputImageContentParamAutoParam (image_url: 'a fully qualified URL or base64 "
         "encoded image in a data URL')",
         one_of=("image_url", "file_id"),
