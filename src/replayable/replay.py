@@ -616,7 +616,10 @@ def check_transcript(
     them each call's arguments are checked against its tool's schema and a call to a tool not listed
     is a violation. Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs
     to shared JSON Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the
-    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation.
+    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation,
+    and the target's profile applies (`replayable.profiles`: for `openai`, the fields, nulls, shapes and
+    id formats OpenAI accepts in `input`). A request body's `store: false` refuses what refers to a
+    stored item by id alone (`reasoning_not_persisted`, `item_reference_not_persisted`) for any target.
     `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
@@ -1174,7 +1177,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     function tool whose `strict` is true or absent (the spec's default), a Chat Completions tool with
     `strict: true`, and always for Agents and MCP tools, every object schema (`type: object`, or one
     with `properties`) must have `additionalProperties: false` and list every property in `required`
-    (optional ones nullable instead); `$ref`s into the same document are followed. Findings are
+    (optional ones nullable instead); `$ref`s into the same document are followed. Strict Responses and
+    Chat Completions function tools also follow OpenAI's strict-mode subset (`replayable.strict_schema`):
+    every node typed (`strict_schema_type_missing`), supported keywords only (`strict_schema_keyword`),
+    the documented size limits (`strict_schema_limit`). Findings are
     `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
