@@ -521,3 +521,15 @@ def test_readme_table_is_the_profile() -> None:
     readme = (ROOT / "README.md").read_text()
     assert markdown_table(get_profile("openai")) in readme
     assert str(CORPUS)  # the corpus is read from ../shared, never copied
+
+
+def test_cli_prepare_fixes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "items.json"
+    f.write_text(json.dumps(CLASSES["chat_role_on_function_call"][0]))
+    assert main(["prepare", "--target", "openai", "--provider", "openai", str(f), "--report"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "role" not in out["input"][1] and any("/role" in c["change"] for c in out["changed"])
+    f.write_text(json.dumps(CLASSES["image_without_source"][0]))
+    assert main(["prepare", "--target", "openai", str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "image_source_missing" in err and "Traceback" not in err
