@@ -210,18 +210,11 @@ def validate_body(
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         errors = clean_body_errors(exc, data)
-        # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else
+        # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else:
+        # the title names the OpenAI reading (the errors stay exactly the strict reading's)
         odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
         if provider != "openai" and odd_keys and _reads_as_openai(openai_model, data):
-            errors.insert(
-                0,
-                {
-                    "loc": (),
-                    "type": "provider_hint",
-                    "msg": f"this {what} is OpenAI's (its item types and keys read with the OpenAI reading): "
-                    "parse it with provider='openai'",
-                }
-            )
+            title += f"; it reads as OpenAI's {what}: parse it with provider='openai'"
         raise ItemError(errors, title=title) from None
 
 
