@@ -15,7 +15,12 @@ R_CASES = sorted(CASES.glob("R*.json"))
 GATE_CASES = [p for p in sorted(CASES.glob("S*.json")) if load(p)["kind"] == "gate"]
 TARGETS = {"R14": "acme"}
 #: Case rule names that are not our violation codes, and the code that stands for them.
-REASON_CODES = {"call_id_empty": "item_invalid"}
+REASON_CODES = {
+    "call_id_empty": "item_invalid",
+    "custom_tool_call_without_output": "function_call_without_output",
+    "local_shell_call_without_output": "function_call_without_output",
+    "tool_name_invalid": "invalid_tool",
+}
 
 
 def tools_for(items: list[Any], schema: Any) -> list[dict[str, Any]] | None:
@@ -34,11 +39,17 @@ def test_real_world_case(path: Path) -> None:
     case = load(path)
     want = case["expect"]
     inp = case["input"]
+    if case.get("kind") == "request":  # a whole body: its store and include count
+        report = rp.check_transcript(inp, target=case.get("target"))
+        assert report.ok == (want["verdict"] == "accept"), report.violations
+        if want["verdict"] == "reject":
+            assert want["reason"] in {v.code for v in report.violations}
+        return
     if isinstance(inp, dict) and inp.get("type") == "function":  # a tool definition: the strict lint
         codes = {v.code for v in rp.check_tool(inp)}
         assert (not codes) == (want["verdict"] == "accept")
         if want["verdict"] == "reject":
-            assert want["reason"] in codes
+            assert REASON_CODES.get(want["reason"], want["reason"]) in codes
         return
     items = inp if isinstance(inp, list) else [inp]
     report = rp.check_transcript(items, tools=tools_for(items, case["tool_schema"]), target=TARGETS.get(case["id"]))

@@ -231,7 +231,7 @@ def test_every_real_world_case_gets_the_same_report(
 ) -> None:
     """Each case's items, and all of them in one file (many batches, bad items at every position), give
     what check_transcript gives on the same values in memory."""
-    cases = [load(p)["input"] for p in sorted(CASES.glob("R*.json"))]
+    cases = [c["input"] for c in map(load, sorted(CASES.glob("R*.json"))) if c.get("kind") != "stream"]  # items
     transcripts = [c for c in cases if isinstance(c, list) and len(c) > 1]
     assert len(transcripts) >= 5
     extra = ["--provider", "openai"] if provider else []

@@ -85,7 +85,7 @@ def test_program_call_waiting_for_its_output_is_not_a_false_alarm() -> None:
 
 def test_provider_state_rule_is_shared_with_prepare_replay() -> None:
     rs = {"type": "reasoning", "id": "rs", "summary": [], "encrypted_content": "gAAA"}
-    msg = {"type": "message", "id": "m", "role": "assistant", "content": "hi"}
+    msg = {"type": "message", "id": "msg_m", "role": "assistant", "content": "hi"}
     report = rp.check_transcript([USER, rs, msg], target="acme", provider="openai")
     assert [(v.index, str(v.code)) for v in report.violations] == [(1, "foreign_provider_state")]
     kept, rep = rp.prepare_replay([USER, rs, msg], target="acme", provider="openai")

@@ -125,6 +125,12 @@ def _breakages(value: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+#: (type, removed field): what the SDK's type requires but the API does not, accepted on purpose. A
+#: local_shell_call_output answers its call by `call_id` alone; the SDK's required `id` is what led clients
+#: to put the call_id there (case R45, openai/openai-agents-python#1855; issue 22).
+WIDER_THAN_SDK = {("local_shell_call_output", "id")}
+
+
 @pytest.mark.parametrize(("side", "wire"), CASES, ids=[f"{s}-{t}" for s, t in CASES])
 def test_what_the_sdk_refuses_we_refuse(side: str, wire: str) -> None:
     model = SDK[side][wire]
@@ -135,6 +141,9 @@ def test_what_the_sdk_refuses_we_refuse(side: str, wire: str) -> None:
                 model.model_validate(broken)
             except ValidationError:
                 refused += 1
+                if (wire, *sorted(set(value) - set(broken))) in WIDER_THAN_SDK:
+                    rp.parse_item(broken, side=side, provider="openai")  # type: ignore[arg-type]
+                    continue
                 with pytest.raises(rp.ItemError):
                     rp.parse_item(broken, side=side, provider="openai")  # type: ignore[arg-type]
     assert refused, "the SDK refused none of the broken instances: the test would prove nothing"

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from conftest import ROOT, needs_checkout
 
@@ -95,6 +96,11 @@ def app_names() -> dict[str, Any]:
         "send_events": lambda session_id, events: sent.extend(events),
         "session_id": "sess_8f21",
         "http_response": _HTTPStream(stream_bytes),
+        "sock_chunks": [stream_bytes[i : i + 7] for i in range(0, len(stream_bytes), 7)],
+        "async_client": httpx.AsyncClient(
+            transport=httpx.MockTransport(lambda request: httpx.Response(200, content=stream_bytes)),
+            base_url="https://api.example/v1",
+        ),
         "run": lambda *args: ran.append(args),
         "act_on": lambda card: ran.append(card),
         "card_schema": card_schema,

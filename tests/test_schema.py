@@ -215,6 +215,8 @@ def _fixture_items() -> Iterator[tuple[str, Any]]:
     for p in sorted(CASES.glob("*.json")):
         case = load(p)
         value = case.get("input", case.get("item"))
+        if case.get("kind") == "request":  # a whole request body: its items
+            value = value["input"]
         if value is None or (isinstance(value, dict) and value.get("type") == "function" and "parameters" in value):
             continue
         for item in value if isinstance(value, list) else [value]:

@@ -24,6 +24,8 @@ FIRST_EVENT = {
     "R36": (S.StreamRule.OUTPUT_INDEX, 9),
     "R39": (S.StreamRule.TEXT_MISMATCH, None),
     "R41": (S.StreamRule.NO_TERMINAL, None),
+    "R47": (S.StreamRule.ITEM_CHANGED, 8),
+    "R49": (S.StreamRule.NOT_ADDED, 2),
 }
 
 
@@ -46,7 +48,7 @@ def _strict_run(events: list[Any]) -> tuple[list[Any], S.StreamError | None]:
 
 
 def test_stream_cases_are_present() -> None:
-    assert [p.stem for p in STREAM_CASES] == ["R36", "R38", "R39", "R41"]
+    assert [p.stem for p in STREAM_CASES] == ["R36", "R38", "R39", "R41", "R47", "R49"]
 
 
 @pytest.mark.parametrize("path", STREAM_CASES, ids=lambda p: p.stem)

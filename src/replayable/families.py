@@ -100,9 +100,9 @@ FAMILIES: tuple[CallFamily, ...] = (
         payload=("action", "actions"),
         acknowledge=("pending_safety_checks", "acknowledged_safety_checks"),
     ),
-    CallFamily(
-        "openai:local_shell_call", "openai:local_shell_call_output", output_keys=("call_id", "id"), payload=("action",)
-    ),
+    # Paired by call_id alone, as the API reads it (an output naming its call only in `id` answers
+    # nothing: case R45, openai/openai-agents-python#1855; OpenAPI LocalShellToolCallOutput requires call_id).
+    CallFamily("openai:local_shell_call", "openai:local_shell_call_output", payload=("action",)),
     CallFamily("openai:shell_call", "openai:shell_call_output", payload=("action",), program_callable=True),
     CallFamily(
         "openai:apply_patch_call",

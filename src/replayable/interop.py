@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
 from .continuation import body_items
-from .errors import Verdict
+from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
     Compaction,
@@ -44,9 +44,12 @@ from .items import (
     is_openai_model,
     plain_json,
 )
+from .profiles import fix_item as profile_fix
+from .profiles import get_profile, request_settings
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,
+    Violation,
     ViolationCode,
     _chat_shape,
     check_transcript,
@@ -522,6 +525,13 @@ def prepare_replay(
     `report.changed`: provider-scoped item `id`s removed when the source differs from the target, content
     parts holding a `file_id` removed likewise, shorthand messages given `"type": "message"`.
 
+    The target's profile (`replayable.profiles`) is applied too: for `openai`, refused `null`s, keys the
+    target does not accept and ids in another provider's format are removed (listed in `changed`); with a
+    request body whose `store` is false, reasoning sent as a bare id is dropped. What has no safe
+    rewrite (a field of the wrong JSON type, an image without a source, a bad `data:` URL, a
+    computer_call_output without a screenshot, an `item_reference` under `store: false`) raises
+    `ReplayError` naming each item and code.
+
     The result always passes `check_transcript(result, tools=tools, target=target)` (`report.check`).
     Raises `ItemError` naming the index of an item that does not parse (or is a Chat Completions shape;
     convert those with `from_chat_completions` first). Spec: Open Responses 2026-04-24, "Extending
@@ -583,6 +593,7 @@ def prepare_replay(
             changed.extend((i, e) for e in edits)
         models[i] = model
 
+    _fit_profile(models, dropped, changed, target, request_settings(items))
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
@@ -626,3 +637,37 @@ def prepare_replay(
         check=final,
     )
     return result, rep
+
+
+def _fit_profile(
+    models: dict[int, Item],
+    dropped: dict[int, str],
+    changed: list[tuple[int, str]],
+    target: str,
+    settings: Mapping[str, Any] | None,
+) -> None:
+    """Make the kept items acceptable to the target's profile (`replayable.profiles`): remove refused
+    nulls, undeclared keys and ids in another provider's format; drop reasoning that `store: false`
+    leaves pointing at nothing. Raises `ReplayError` for what has no safe rewrite."""
+    profile = get_profile(target)
+    if not (profile.closed or (settings is not None and settings.get("store") is False)):
+        return
+    refused: list[Violation] = []
+    for i in sorted(models):
+        if i in dropped:
+            continue
+        fix = profile_fix(profile, i, dump_item(models[i]), settings)
+        if fix.dropped is not None:
+            dropped[i] = fix.dropped
+        elif fix.refused:
+            refused.extend(Violation(i, ViolationCode(f.code), f.message, f.path) for f in fix.refused)
+        elif fix.edits and fix.data is not None:
+            models[i] = reparse_input(fix.data, None, i)
+            changed.extend((i, e) for e in fix.edits)
+    if refused:
+        raise ReplayError(
+            TranscriptReport(tuple(refused)),
+            f"cannot make the items acceptable to {target!r}: "
+            + "; ".join(f"item {v.index}: {v.code}: {v.message}" for v in refused[:5]),
+        )
+

@@ -50,7 +50,7 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
-from .native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
+from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
 
 __all__ = [
     "AssistantMessageParam",
@@ -252,7 +252,8 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
             {"loc": ("type",), "type": "type_not_string", "msg": f"'type' must be a string, got {type(t).__name__}"}
         ]
     if t == "" or (":" not in t and t not in SPEC_ITEM_TYPES and (provider != "openai" or not is_openai_item_type(t))):
-        return [{"loc": ("type",), "type": "unknown_item_type", "msg": _unknown_type(t, provider)}]
+        hint = openai_type_hint(t) if provider != "openai" else None  # OpenAI's own type, read strictly
+        return [{"loc": ("type",), "type": "unknown_item_type", "msg": hint or _unknown_type(t, provider)}]
     if ":" in t and not NAMESPACED_TYPE.match(t):
         return [
             {
@@ -273,7 +274,33 @@ def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, fu
     return ItemError([{"loc": loc, "type": code, "msg": str(exc) if full else exc.detail}])
 
 
-def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
+def openai_type_hint(t: Any) -> str | None:
+    """The message for an un-prefixed OpenAI item or tool type read as strict Open Responses (None for any other
+    type): it names the OpenAI reading (`provider='openai'`, `--provider openai` on the command line),
+    never a renamed `slug:name` type."""
+    if not isinstance(t, str) or ":" in t:
+        return None
+    if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
+        return (
+            f"'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
+            "provider='openai'"
+        )
+    if f"openai:{t}" in ANNOTATION_TYPES:
+        return (
+            f"'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
+            "and items with provider='openai' (they are then kept as openai: parts)"
+        )
+    if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
+        return None
+    return (
+        f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
+        "with provider='openai' (they are then typed openai: items)"
+    )
+
+
+def plain_json(
+    value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH
+) -> Any:
     """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
     pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
     `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).

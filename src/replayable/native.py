@@ -79,6 +79,7 @@ __all__ = [
     "ANNOTATION_TYPES",
     "INPUT_TYPES",
     "OUTPUT_TYPES",
+    "TOOL_TYPES",
     "AdditionalTools",
     "AdditionalToolsParam",
     "ApplyPatchCall",
@@ -123,6 +124,16 @@ __all__ = [
     "is_openai_item_type",
     "typed_model",
 ]
+
+#: OpenAI's hosted tool types (the `Tool` union of OpenAI's OpenAPI 2.3.0, `function` aside): read un-prefixed
+#: in OpenAI mode; in strict mode the error names that reading instead of a renamed `slug:name` type.
+TOOL_TYPES = frozenset(
+    {
+        "apply_patch", "code_interpreter", "computer", "computer_use_preview", "custom", "file_search",
+        "image_generation", "local_shell", "mcp", "namespace", "programmatic_tool_calling", "shell",
+        "tool_search", "web_search", "web_search_preview",
+    }
+)  # fmt: skip
 
 #: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
 _BOTH = (

@@ -37,6 +37,8 @@ from .continuation import unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .profiles import TargetCheck, request_settings
+from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -131,6 +133,35 @@ class ViolationCode(StrEnum):
     """A strict tool's object schema without `additionalProperties: false`."""
     STRICT_SCHEMA_REQUIRED_INCOMPLETE = "strict_schema_required_incomplete"
     """A strict tool's object schema whose `required` does not list every property."""
+    STRICT_SCHEMA_TYPE_MISSING = "strict_schema_type_missing"
+    """A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property)."""
+    STRICT_SCHEMA_KEYWORD = "strict_schema_keyword"
+    """A strict tool's schema uses a keyword outside OpenAI's strict-mode subset."""
+    STRICT_SCHEMA_LIMIT = "strict_schema_limit"
+    """A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size)."""
+    # Target profiles (`replayable.profiles`): what the target provider accepts in `input`.
+    FIELD_NOT_ACCEPTED = "field_not_accepted"
+    """A key the target's input form of the item (or content part) does not declare."""
+    FIELD_SHAPE = "field_shape"
+    """A field of a JSON type the target does not accept there."""
+    NULL_NOT_ACCEPTED = "null_not_accepted"
+    """An explicit `null` the target refuses (the key may be absent)."""
+    ID_FORMAT = "id_format"
+    """An item `id` in another provider's format (the target requires its own prefix)."""
+    COMPUTER_OUTPUT_NOT_SCREENSHOT = "computer_output_not_screenshot"
+    """A `computer_call_output` whose `output` is not a screenshot object with `image_url` or `file_id`."""
+    IMAGE_SOURCE_MISSING = "image_source_missing"
+    """An `input_image` with neither `image_url` nor `file_id`."""
+    DATA_URL_INVALID = "data_url_invalid"
+    """A `data:` URL that is empty, not base64, or not of an accepted media type."""
+    REASONING_NOT_PERSISTED = "reasoning_not_persisted"
+    """With `store: false`, a reasoning item sent as a bare id without `encrypted_content`."""
+    ITEM_REFERENCE_NOT_PERSISTED = "item_reference_not_persisted"
+    """With `store: false`, an `item_reference` (nothing is stored to refer to)."""
+    INCLUDE_INVALID = "include_invalid"
+    """An `include` value the target does not define."""
+    BODY_CONFLICT = "body_conflict"
+    """Two request keys the target refuses together (`previous_response_id` and `conversation`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +393,10 @@ def check_transcript(
     them each call's arguments are checked against its tool's schema and a call to a tool not listed
     is a violation. Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs
     to shared JSON Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the
-    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation.
+    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation,
+    and the target's profile applies (`replayable.profiles`: for `openai`, the fields, nulls, shapes and
+    id formats OpenAI accepts in `input`). A request body's `store: false` refuses what refers to a
+    stored item by id alone (`reasoning_not_persisted`, `item_reference_not_persisted`) for any target.
     `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
@@ -411,6 +445,9 @@ def check_transcript(
         if target is not None and source is None:
             source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
+        profile = TargetCheck(target, request_settings(items))  # what the target accepts (replayable.profiles)
+        for f in [*profile.body(), *profile.items(raw_items)]:
+            add(f.index, ViolationCode(f.code), f.message, f.path)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
@@ -449,9 +486,12 @@ def check_stream(
 
     allowed = _allowed(allowed_tools)
     rules = _Rules(add, target, tool_index(tools), allowed, side, source or provider, registry)
+    profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: _View | None = None
     for i, raw in enumerate(items):
         _, view = _read_item(i, raw, side, provider, add)
+        for f in profile.item(i, raw):
+            add(f.index, ViolationCode(f.code), f.message, f.path)
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
             rules.step(i - 1, prev, view)
         prev = view
@@ -926,7 +966,10 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     function tool whose `strict` is true or absent (the spec's default), a Chat Completions tool with
     `strict: true`, and always for Agents and MCP tools, every object schema (`type: object`, or one
     with `properties`) must have `additionalProperties: false` and list every property in `required`
-    (optional ones nullable instead); `$ref`s into the same document are followed. Findings are
+    (optional ones nullable instead); `$ref`s into the same document are followed. Strict Responses and
+    Chat Completions function tools also follow OpenAI's strict-mode subset (`replayable.strict_schema`):
+    every node typed (`strict_schema_type_missing`), supported keywords only (`strict_schema_keyword`),
+    the documented size limits (`strict_schema_limit`). Findings are
     `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
@@ -987,6 +1030,8 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
             _lint_closed(schema, schema, key, key, out, set())
         except RecursionError:
             out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
+    if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # strict subset
+        out.extend(Violation(None, ViolationCode(f.code), f.message, f.path) for f in strict_findings(schema, key))
     return out
 
 

@@ -68,6 +68,7 @@ from .items import (
     _coerce,
     _json_error,
     _OpenAIInputItem,
+    openai_type_hint,
     parse_item,
 )
 
@@ -209,13 +210,63 @@ def validate_body(
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        raise ItemError(clean_body_errors(exc, data), title=title) from None
+        errors = clean_body_errors(exc, data)
+        # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else:
+        # the title names the OpenAI reading (the errors stay exactly the strict reading's)
+        odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
+        if provider != "openai" and odd_keys and _reads_as_openai(openai_model, data):
+            title += f"; it reads as OpenAI's {what}: parse it with provider='openai'"
+        raise ItemError(errors, title=title) from None
+
+
+def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:
+    """Does a body the strict reading refused read as OpenAI's? (Then the error names provider='openai'.)"""
+    try:
+        _adapter(openai_model).validate_python(data, context=_OPENAI_CONTEXT)
+    except ValidationError:
+        return False
+    return True
 
 
 def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
     """pydantic's errors for a body as the library's (`replayable._validation.clean_errors`, the one
-    normalizer): each `loc` a plain path of field names and list indexes into `raw`."""
-    return clean_errors(exc, raw, prefix)
+    normalizer): each `loc` a plain path of field names and list indexes into `raw`. An un-prefixed type
+    that is one of OpenAI's own gets the message naming `provider='openai'` (never a renamed `slug:name`),
+    and a `{role, content}` message without `type` says the shorthand needs OpenAI mode."""
+    out = clean_errors(exc, raw, prefix)
+    for err in out:
+        path = err["loc"][len(prefix) :]
+        value = _value_at(raw, path)
+        if path[-1:] == ("type",):  # the error sits on the tag itself
+            owner, tag = _value_at(raw, path[:-1]), value
+        else:  # the error names the whole item, part or tool
+            owner, tag = value, value.get("type") if isinstance(value, Mapping) else None
+        if not isinstance(owner, Mapping) or err["type"] not in _TYPE_ERRORS:
+            continue
+        hint = openai_type_hint(tag)
+        if hint is not None:
+            err["msg"] = hint
+        elif tag is None and "role" in owner and "shorthand" not in err["msg"]:
+            err["msg"] += " (a {role, content} shorthand message is read only with provider='openai')"
+    return out
+
+
+# the normalizer's codes for a missing or unknown tag (where the reading to use is worth naming)
+_TYPE_ERRORS = frozenset(
+    {"namespaced_type", "unknown_item_type", "union_tag_not_found", "union_tag_invalid", "missing"}
+)
+
+
+def _value_at(raw: Any, path: tuple[Any, ...]) -> Any:
+    """The value at a plain `loc` path inside `raw`, or None when the path leads nowhere."""
+    for seg in path:
+        if isinstance(raw, Mapping) and isinstance(seg, str):
+            raw = raw.get(seg)
+        elif isinstance(raw, list) and isinstance(seg, int) and 0 <= seg < len(raw):
+            raw = raw[seg]
+        else:
+            return None
+    return raw
 
 
 _SENDABLE_BACK = (*OUTPUT_FORMS, NamespacedBase)

@@ -12,16 +12,16 @@ from replayable._generated.open_responses.namespaced_item import NamespacedItem
 
 class LocalShellCallOutput(NamespacedItem):
     """
-    What a local shell command printed (item `local_shell_call_output`). It answers the call whose call_id it carries (OpenAI's reference names the call by `id` when `call_id` is absent).
+    What a local shell command printed (item `local_shell_call_output`). It answers the call whose `call_id` it carries, and only that: the API pairs by `call_id` alone (an output naming its call only in `id` answers nothing; case R45, openai/openai-agents-python#1855).
     """
 
     type: Literal["openai:local_shell_call_output"]
     """
     `openai:local_shell_call_output`; OpenAI sends it un-prefixed as `local_shell_call_output`.
     """
-    id: str
+    id: str | MISSING = MISSING
     """
-    Item id; in OpenAI's reference, the call_id of the call answered.
+    Item id (optional in input; older SDKs put the call's call_id here, which pairs with nothing).
     """
     call_id: str | None | MISSING = MISSING
     """

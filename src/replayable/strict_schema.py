@@ -1,0 +1,167 @@
+"""OpenAI's strict-mode subset of JSON Schema, for the strict tool lint (`replayable.check_tool`).
+
+A strict function tool (`strict: true`, or absent on a Responses function tool: the spec's default) is
+compiled by the provider into a grammar, and only a subset of JSON Schema is accepted there (OpenAI,
+"Structured Outputs", section "Supported schemas":
+https://platform.openai.com/docs/guides/structured-outputs#supported-schemas). Checked here, besides
+the closed-object rules `check_tool` already applies:
+
+- every schema node has a `type` (or is a `$ref`, an `anyOf` of typed branches, an `enum` or a
+  `const`): `{}` as an `anyOf` branch, `items: {}` and a typeless property are refused (case R52,
+  weave-os/router#669: "In context=(..., 'anyOf', '0'), schema must have a 'type' key.");
+- only the supported keywords: `type`, `properties`, `required`, `additionalProperties`, `items`,
+  `enum`, `const`, `anyOf`, `$ref`, `$defs` / `definitions`, the annotations `title`, `description`,
+  `$comment`, `$schema`, `$id`, and the constraints `pattern`, `format` (strings), `multipleOf`,
+  `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers), `minItems`, `maxItems`
+  (arrays). Anything else (`allOf`, `oneOf`, `not`, `if`/`then`/`else`, `patternProperties`,
+  `default`, ...) is refused ("'default' is not permitted");
+- the documented limits: at most `MAX_NESTING` levels of nested objects, `MAX_PROPERTIES` object
+  properties in all, `MAX_ENUM_VALUES` enum values in all, `MAX_STRING_BUDGET` characters of property
+  names, definition names, enum and const values in all, and for one string enum of more than
+  `LARGE_ENUM` values at most `LARGE_ENUM_BUDGET` characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+__all__ = [
+    "LARGE_ENUM",
+    "LARGE_ENUM_BUDGET",
+    "MAX_ENUM_VALUES",
+    "MAX_NESTING",
+    "MAX_PROPERTIES",
+    "MAX_STRING_BUDGET",
+    "SUPPORTED_KEYWORDS",
+    "StrictFinding",
+    "strict_findings",
+]
+
+MAX_NESTING = 10
+"""Levels of nested object schemas (the root object is level 1)."""
+MAX_PROPERTIES = 5000
+"""Object properties in the whole schema."""
+MAX_ENUM_VALUES = 1000
+"""Enum values across all enum properties."""
+MAX_STRING_BUDGET = 120_000
+"""Characters of all property names, definition names, enum values and const values together."""
+LARGE_ENUM = 250
+"""A string enum with more values than this ..."""
+LARGE_ENUM_BUDGET = 15_000
+"""... may total at most this many characters."""
+
+SUPPORTED_KEYWORDS = frozenset(
+    {
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref",
+        "$defs", "definitions", "title", "description", "$comment", "$schema", "$id",
+        "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "minItems", "maxItems",
+    }
+)  # fmt: skip
+
+_TYPE_STANDINS = ("type", "$ref", "anyOf", "enum", "const")
+
+
+class StrictFinding(NamedTuple):
+    """One strict-mode rule broken: `code` (a `ViolationCode` value), `message`, `path` into the tool."""
+
+    code: str
+    message: str
+    path: str
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+class _Walk:
+    def __init__(self) -> None:
+        self.out: list[StrictFinding] = []
+        self.properties = 0
+        self.enum_values = 0
+        self.budget = 0
+        self.deepest: tuple[int, str] = (0, "")
+
+    def node(self, node: Any, path: str, depth: int, limit: int) -> None:
+        if limit <= 0:
+            return  # deeper than the schema depth limit: reported by compile_schema
+        at = path or "/"
+        if not isinstance(node, Mapping):
+            if isinstance(node, bool):
+                self.out.append(StrictFinding("strict_schema_type_missing",
+                                              f"schema at {at} is {str(node).lower()}: strict mode needs a typed "
+                                              "schema", path))  # fmt: skip
+            return
+        if not any(k in node for k in _TYPE_STANDINS):
+            self.out.append(StrictFinding("strict_schema_type_missing", f"schema at {at} has no 'type' (strict mode "
+                                          "needs one on every node; use strict: false for an untyped value)",
+                                          path))  # fmt: skip
+        for key in node:
+            if key not in SUPPORTED_KEYWORDS:
+                self.out.append(StrictFinding("strict_schema_keyword", f"schema at {at} uses {key!r}, which strict "
+                                              "mode does not support", f"{path}/{_escape(str(key))}"))  # fmt: skip
+        t = node.get("type")
+        props = node.get("properties")
+        is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(props, Mapping)
+        if is_object:
+            depth += 1
+            if depth > self.deepest[0]:
+                self.deepest = (depth, path)
+        if isinstance(props, Mapping):
+            self.properties += len(props)
+            for name, sub in props.items():
+                self.budget += len(str(name))
+                self.node(sub, f"{path}/properties/{_escape(str(name))}", depth, limit - 1)
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            self.enum_values += len(enum)
+            chars = sum(len(v) for v in enum if isinstance(v, str))
+            self.budget += chars
+            if len(enum) > LARGE_ENUM and chars > LARGE_ENUM_BUDGET:
+                self.out.append(StrictFinding("strict_schema_limit", f"enum at {at} has {len(enum)} values of "
+                                              f"{chars} characters in all: more than {LARGE_ENUM} string values may "
+                                              f"total at most {LARGE_ENUM_BUDGET}", f"{path}/enum"))  # fmt: skip
+        const = node.get("const")
+        if isinstance(const, str):
+            self.budget += len(const)
+        items = node.get("items")
+        if isinstance(items, Mapping | bool):
+            self.node(items, f"{path}/items", depth, limit - 1)
+        branches = node.get("anyOf")
+        if isinstance(branches, list):
+            for n, sub in enumerate(branches):
+                self.node(sub, f"{path}/anyOf/{n}", depth, limit - 1)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            self.node(extra, f"{path}/additionalProperties", depth, limit - 1)
+        for key in ("$defs", "definitions"):
+            defs = node.get(key)
+            if isinstance(defs, Mapping):
+                for name, sub in defs.items():
+                    self.budget += len(str(name))
+                    self.node(sub, f"{path}/{key}/{_escape(str(name))}", 0, limit - 1)
+
+
+def strict_findings(schema: Any, base: str, max_depth: int = 128) -> list[StrictFinding]:
+    """The strict-mode findings of an argument schema whose JSON Pointer in the tool is `base` (see the
+    module docstring for the rules). `max_depth` bounds the walk (deeper schemas are refused elsewhere).
+    Never raises on a malformed schema: what is not an object or a boolean is skipped."""
+    walk = _Walk()
+    walk.node(schema, base, 0, max_depth)
+    out = walk.out
+    depth, where = walk.deepest
+    if depth > MAX_NESTING:
+        out.append(StrictFinding("strict_schema_limit", f"objects nest {depth} levels deep (at {where}); strict mode "
+                                 f"allows {MAX_NESTING}", where))  # fmt: skip
+    if walk.properties > MAX_PROPERTIES:
+        out.append(StrictFinding("strict_schema_limit", f"the schema has {walk.properties} object properties; strict "
+                                 f"mode allows {MAX_PROPERTIES}", base))  # fmt: skip
+    if walk.enum_values > MAX_ENUM_VALUES:
+        out.append(StrictFinding("strict_schema_limit", f"the schema has {walk.enum_values} enum values; strict mode "
+                                 f"allows {MAX_ENUM_VALUES}", base))  # fmt: skip
+    if walk.budget > MAX_STRING_BUDGET:
+        out.append(StrictFinding("strict_schema_limit", f"property names, definition names, enum and const values "
+                                 f"total {walk.budget} characters; strict mode allows {MAX_STRING_BUDGET}",
+                                 base))  # fmt: skip
+    return out
