@@ -50,6 +50,7 @@ from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl,
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from .errors import ReplayableError
 from .native import INPUT_TYPES, OUTPUT_TYPES
+from .openai_forms import OpenAIAssistantMessageParam, OpenAICompaction, OpenAIMessage, OpenAIReasoning
 
 __all__ = [
     "AssistantMessageParam",
@@ -186,8 +187,34 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     return handler(value)
 
 
-_OpenAIInputItem: TypeAlias = Annotated[InputItem, WrapValidator(_read_shorthand)]
-_OpenAIOutputItem: TypeAlias = Annotated[OutputItem, WrapValidator(_read_shorthand)]
+# OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable.openai_forms).
+_OpenAIKnownInputItem: TypeAlias = Annotated[
+    Annotated[
+        UserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
+        Field(discriminator="role"),
+    ]
+    | FunctionCallParam
+    | FunctionCallOutputParam
+    | ReasoningParam
+    | CompactionParam,
+    Field(discriminator="type"),
+]
+_OpenAIKnownOutputItem: TypeAlias = Annotated[
+    OpenAIMessage | FunctionCall | FunctionCallOutput | OpenAIReasoning | OpenAICompaction,
+    Field(discriminator="type"),
+]
+OpenAIInputItem: TypeAlias = Annotated[
+    Annotated[_OpenAIKnownInputItem | ItemReferenceParam | _InputNamespaced, Field(union_mode="left_to_right")],
+    WrapValidator(_read_shorthand),
+]
+"""An input item in OpenAI mode: `InputItem`, plus the `{role, content}` shorthand and OpenAI's nulls."""
+OpenAIOutputItem: TypeAlias = Annotated[
+    Annotated[_OpenAIKnownOutputItem | _OutputNamespaced, Field(union_mode="left_to_right")],
+    WrapValidator(_read_shorthand),
+]
+"""An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable.openai_forms`)."""
+_OpenAIInputItem = OpenAIInputItem  # the request models' name for it
+_OpenAIOutputItem = OpenAIOutputItem
 
 _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),

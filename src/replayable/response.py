@@ -33,7 +33,7 @@ from ._generated.open_responses.response_error import ResponseError
 from ._generated.open_responses.text_field import TextField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.usage import InputTokensDetails, OutputTokensDetails, Usage
-from .items import ItemError, Provider
+from .items import ItemError, OpenAIOutputItem, Provider
 from .request import validate_body
 
 __all__ = [
@@ -82,6 +82,7 @@ class _OpenAITextField(TextField):
 class _OpenAIResponse(Response):
     """A response as OpenAI sends it (see the module docstring); dumps back exactly as read."""
 
+    output: list[OpenAIOutputItem]  # type: ignore[assignment]  # OpenAI's nulls (replayable.openai_forms)
     created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
     completed_at: int | float | None | MISSING = MISSING  # type: ignore[assignment]
     status: str | None | MISSING = MISSING  # type: ignore[assignment]
@@ -108,6 +109,12 @@ class _OpenAIResponse(Response):
     prompt_cache_key: str | None | MISSING = MISSING  # type: ignore[assignment]
 
 
+class _OpenAICompactResource(CompactResource):
+    """A compaction response as OpenAI sends it: its output items read in OpenAI mode."""
+
+    output: list[OpenAIOutputItem]  # type: ignore[assignment]
+
+
 def parse_response(data: Any, *, provider: Provider = None) -> Response:
     """Parse a whole response object (`object: "response"`).
 
@@ -130,7 +137,7 @@ def parse_compact_response(data: Any, *, provider: Provider = None) -> CompactRe
     `output`, `created_at`, `usage`); see `parse_response` for the forms read and errors raised.
     Spec: `CompactResource`."""
     _refuse_other_object(data, "response.compaction", "parse_response")
-    resp: CompactResource = validate_body(data, CompactResource, CompactResource, provider, "compaction response")
+    resp: CompactResource = validate_body(data, CompactResource, _OpenAICompactResource, provider, "compaction response")
     return resp
 
 
