@@ -137,7 +137,9 @@ def parse_compact_response(data: Any, *, provider: Provider = None) -> CompactRe
     `output`, `created_at`, `usage`); see `parse_response` for the forms read and errors raised.
     Spec: `CompactResource`."""
     _refuse_other_object(data, "response.compaction", "parse_response")
-    resp: CompactResource = validate_body(data, CompactResource, _OpenAICompactResource, provider, "compaction response")
+    resp: CompactResource = validate_body(
+        data, CompactResource, _OpenAICompactResource, provider, "compaction response"
+    )
     return resp
 
 
