@@ -145,7 +145,8 @@ def _check_input(
         function_tools, findings = _tool_file(tools())
     report = check_transcript(
         # a request body as a whole: with previous_response_id its outputs may answer calls outside it
-        value if transcript.kind == "request" else transcript.items,
+        # a Response as a whole when it says so: its own status is checked against its last item
+        value if transcript.kind == "request" or (_whole_response(value) and previous is None) else transcript.items,
         tools=function_tools,
         target=args.target,
         provider=args.provider,
@@ -156,6 +157,10 @@ def _check_input(
     )
     out.write(reports.format_report(report, findings, len(transcript.items), args.format, name))
     return EXIT_OK if report.ok and not findings else EXIT_VIOLATIONS
+
+
+def _whole_response(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("object") in ("response", "response.compaction")
 
 
 def jsonl_items(inp: Input, provider: Provider, count: list[int] | None = None) -> Iterator[Any]:

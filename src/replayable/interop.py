@@ -43,6 +43,7 @@ from .items import (
     plain_json,
 )
 from .native import input_fields
+from .openai_forms import OPENAI_FORMS
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,
@@ -137,6 +138,8 @@ def _drop_logprobs(content: Any) -> Any:
 
 
 def _convert(model: Item, provider: Provider, index: int | None) -> Item:
+    if isinstance(model, OPENAI_FORMS):  # read in OpenAI mode: its input form is OpenAI's too
+        provider = "openai"
     if isinstance(model, NamespacedBase):
         keep = input_fields(model)
         if keep is None:

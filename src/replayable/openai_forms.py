@@ -36,6 +36,7 @@ from ._generated.open_responses.summary_text import SummaryTextContent
 from ._generated.open_responses.text_content import TextContent
 
 __all__ = [
+    "OPENAI_FORMS",
     "OpenAIAssistantMessageParam",
     "OpenAICompaction",
     "OpenAIMessage",
@@ -98,3 +99,13 @@ class OpenAIAssistantMessageParam(AssistantMessageParam):
 
     phase: MessagePhase | None | MISSING = MISSING  # type: ignore[assignment]
     """commentary or final_answer; `null` as the SDK writes it when there is none."""
+
+
+#: The classes above: an item of one of them was read in OpenAI mode, and converts in OpenAI mode.
+OPENAI_FORMS: tuple[type, ...] = (
+    OpenAIMessage,
+    OpenAIReasoning,
+    OpenAICompaction,
+    OpenAIOutputText,
+    OpenAIAssistantMessageParam,
+)

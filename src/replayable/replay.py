@@ -318,6 +318,8 @@ class ViolationCode(StrEnum):
     """An output answering an `in_progress` or `incomplete` call."""
     INCOMPLETE_NOT_LAST = "incomplete_not_last"
     """In one response's output, an `incomplete` item that is not the last item."""
+    RESPONSE_NOT_INCOMPLETE = "response_not_incomplete"
+    """A response whose last output item is `incomplete` but whose own `status` is not `incomplete`."""
     DUPLICATE_ITEM_ID = "duplicate_item_id"
     """Two items with the same `id`."""
     REASONING_WITHOUT_FOLLOWING_ITEM = "reasoning_without_following_item"

@@ -61,6 +61,7 @@ from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
+from .continuation import refuse_chat_completions_body
 from .items import (
     MAX_ITEM_DEPTH,
     ItemError,
@@ -205,6 +206,8 @@ def validate_body(
         data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
     except JSONError as exc:
         raise ItemError(_json_error(exc, text=False).errors, title=title) from None
+    if what.endswith("request body"):
+        refuse_chat_completions_body(data)
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
