@@ -194,6 +194,24 @@ def _synthetic(seg: Any) -> bool:
     )
 
 
+#: Deliberate, fail-closed differences from the openai SDK (schemas/README.md): (error type, field) -> why.
+_FAIL_CLOSED = {
+    ("string_too_short", "turn_id"): "an empty turn_id pairs with no pending action: copy it exactly (the openai "
+    "SDK accepts '', replayable refuses it)",
+    ("string_too_short", "call_id"): "an empty call_id pairs with no pending action: copy it exactly (the openai "
+    "SDK accepts '', replayable refuses it)",
+    ("string_too_short", "request_id"): "an empty request_id answers no approval request: copy it exactly (the "
+    "openai SDK accepts '', replayable refuses it)",
+    ("greater_than_equal", "max_concurrent_subagents"): "max_concurrent_subagents must be at least 1: a session "
+    "that may run no subagent is multi_agent.enabled false (the openai SDK accepts any integer)",
+}
+
+
+def _why(loc: tuple[Any, ...], etype: str, msg: str) -> str:
+    """The message of a fail-closed rule (`_FAIL_CLOSED`), else `msg`."""
+    return _FAIL_CLOSED.get((etype, loc[-1] if loc else None), msg)
+
+
 def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
     """Pydantic errors as `{loc, type, msg}` with the union/tag segments dropped from `loc` (exactly,
     by walking `data` when it is given). A `known_type` error of a fallback arm is dropped when the
@@ -207,7 +225,7 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_
         if data is not _NO_DATA:
             # a tag naming a missing field's owner is no key of the value: walk, then drop class names
             loc = _real_loc(tuple(err["loc"]), data)
-            out_msg = err["msg"].removeprefix("Value error, ")
+            out_msg = _why(loc, err["type"], err["msg"].removeprefix("Value error, "))
             if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
                 out_msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
             key = (loc, out_msg)
@@ -216,7 +234,7 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_
                 out.append({"loc": prefix + loc, "type": err["type"], "msg": out_msg})
             continue
         loc = tuple(seg for seg in err["loc"] if not (isinstance(seg, str) and _synthetic(seg)))
-        msg = err["msg"].removeprefix("Value error, ")
+        msg = _why(loc, err["type"], err["msg"].removeprefix("Value error, "))
         if loc and loc[-1] == "output" and err["type"] in ("string_type", "list_type"):
             msg = "output must be a string or a list of input_text/input_image parts; serialize an object first"
         key = (loc, msg)
