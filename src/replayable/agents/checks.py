@@ -50,6 +50,8 @@ class ArgumentCheck:
     failures: tuple[SchemaFailure, ...]
     schema: Any = None
     """The JSON Schema the arguments were checked against (the tool's `parameters`)."""
+    tool_name: str | None = None
+    """The tool's name (None for a bare JSON Schema)."""
 
     @property
     def execute(self) -> bool:
@@ -97,25 +99,34 @@ class ArgumentCheck:
         return out
 
     def record(self) -> dict[str, Any]:
-        """This check as one JSON-ready audit record (the "door 2" record of an Agents API host):
+        """This check as one JSON-ready audit record, the host-side record of the three-doors article
+        (`{check, schema, pass, fail, execute}`), then fields of our own:
 
-        - `check`: `"arguments"`, the check that ran (`check_arguments`: a required function call
-          against its tool, before execution);
-        - `schema`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with sorted
-          keys, so a log names the exact schema that judged the call;
-        - `pass`: JSON Pointers of the argument values that passed (`passing_paths()`);
+        - `check`: the tool's name (the tool the call asked for);
+        - `schema`: `"parameters"`, the part of the tool the arguments were checked against;
+        - `pass`: the names of the declared arguments (the `properties` of `parameters`) that the call
+          supplied, in the call's order, whether or not their value passed (the article lists
+          `order_id` although its pattern fails);
         - `fail`: `[{path, reason}]`, each failure's JSON Pointer and failing JSON Schema keyword
           (`name` at path `""` when the action calls another tool);
         - `execute`: whether the tool may run;
+        - `schema_sha256`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with
+          sorted keys, so a log names the exact schema that judged the call;
+        - `passing_paths`: JSON Pointers of the argument values that passed (`passing_paths()`);
         - `call`: `{turn_id, call_id, name}` of the required action.
         """
         text = json.dumps(self.schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        props = self.schema.get("properties") if isinstance(self.schema, Mapping) else None
+        args = self.action.arguments
+        supplied = [k for k in args if isinstance(props, Mapping) and k in props] if isinstance(args, Mapping) else []
         return {
-            "check": "arguments",
-            "schema": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-            "pass": self.passing_paths(),
+            "check": self.tool_name if self.tool_name is not None else self.action.name,
+            "schema": "parameters",
+            "pass": supplied,
             "fail": [{"path": f.path, "reason": f.keyword} for f in self.failures],
             "execute": self.execute,
+            "schema_sha256": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "passing_paths": self.passing_paths(),
             "call": {"turn_id": self.action.turn_id, "call_id": self.action.call_id, "name": self.action.name},
         }
 
@@ -178,7 +189,7 @@ def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | Non
         failures.append(problem)
     else:
         failures.extend(schema_failures(parsed.arguments, spec.schema, registry=registry))
-    return ArgumentCheck(parsed, tuple(failures), spec.schema)
+    return ArgumentCheck(parsed, tuple(failures), spec.schema, spec.name)
 
 
 _RESULT_CODES = {
