@@ -43,9 +43,11 @@ from .items import (
     parse_item,
     parse_items,
 )
+from .notes import Note, NoteCode
 from .replay import (
     GateReason,
     GateResult,
+    ToolFindings,
     TranscriptReport,
     Violation,
     ViolationCode,
@@ -196,11 +198,14 @@ __all__ = [
     "TextParam",
     "ToolChoiceParam",
     "ToolParam",
+    "ToolFindings",
     "TranscriptReport",
     "Usage",
     "UserMessageParam",
     "Violation",
     "ViolationCode",
+    "Note",
+    "NoteCode",
     "agents",
     "check_tool",
     "check_transcript",

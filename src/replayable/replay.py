@@ -41,6 +41,7 @@ from .arguments import (
 from .continuation import unwrap
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .notes import Note, identifier_notes
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
 __all__ = [
@@ -1126,7 +1127,17 @@ def _call_rules(
 _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[Violation]:
+class ToolFindings(list[Violation]):
+    """What `check_tool` returns: a list of the tool's violations (empty when the tool is fine), and
+    `.notes`, advice that is not a violation (`replayable.notes`: string properties named like ids or
+    codes with no `pattern`, `enum` or `format`)."""
+
+    def __init__(self, violations: Iterable[Violation] = (), notes: Iterable[Note] = ()) -> None:
+        super().__init__(violations)
+        self.notes: tuple[Note, ...] = tuple(notes)
+
+
+def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolFindings:
     """Lint a tool definition: its name, its schema, and the closed-object rules of strict tools.
 
     Accepts every tool shape `replayable.tools.read_tool` knows: a Responses function tool
@@ -1140,30 +1151,41 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     `strict: true`, and always for Agents and MCP tools, every object schema (`type: object`, or one
     with `properties`) must have `additionalProperties: false` and list every property in `required`
     (optional ones nullable instead); `$ref`s into the same document are followed. Findings are
-    `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
+    `Violation`s with `index=None` and `path` a JSON Pointer into the tool, in a `ToolFindings` list whose
+    `.notes` hold advice that is not a violation (`unconstrained_identifier`: a string property named like
+    an id, code or status with no `pattern`, `enum`, `const` or `format`; `replayable.notes`). Never raises
+    on a bad tool.
     """
     if isinstance(tool, BaseModel):
         try:
             tool = plain_json(tool)
         except ItemError as exc:  # an object that is not strict JSON: not a tool
-            return [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
+            return ToolFindings(
+                [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
+            )
     if not isinstance(tool, Mapping):
-        return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+        return ToolFindings(
+            [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+        )
     try:
         spec = read_tool(tool)
     except SchemaError as exc:
         function = tool.get("function")
         where = "/function/name" if isinstance(function, Mapping) else "/name"
         named = function.get("name") if isinstance(function, Mapping) else tool.get("name")
-        return [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
+        return ToolFindings(
+            [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
+        )
     if spec.kind is ToolKind.SCHEMA:
-        return [
-            Violation(
-                None,
-                ViolationCode.INVALID_TOOL,
-                "not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
-            )
-        ]
+        return ToolFindings(
+            [
+                Violation(
+                    None,
+                    ViolationCode.INVALID_TOOL,
+                    "not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
+                )
+            ]
+        )
     out: list[Violation] = []
     name = spec.name
     name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
@@ -1182,7 +1204,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
         compile_schema(schema, registry=registry)
     except SchemaError as exc:
         out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), key))
-        return out
+        return ToolFindings(out)
     root_type = _root_type(schema)
     if spec.declared and root_type != "object" and root_type != ["object"]:
         got = root_type
@@ -1200,7 +1222,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
             _lint_closed(schema, schema, key, key, out, set())
         except RecursionError:
             out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
-    return out
+    return ToolFindings(out, identifier_notes(schema, key))
 
 
 def _root_type(schema: Any) -> Any:

@@ -18,6 +18,7 @@ from replayable._generated.agents.function_tool_snapshot import FunctionToolSnap
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
 from replayable.items import ItemError
+from replayable.notes import Note, multi_agent_notes
 from replayable.tools import read_tool
 
 from .events import (
@@ -321,6 +322,8 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     log = _Log()
     unknown: list[int] = []
     recognised = 0
+    notes: list[Note] = []
+    seen_notes: set[tuple[str, str]] = set()
     n = 0
     for i, raw in enumerate(events):
         n = i + 1
@@ -353,6 +356,10 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
             unknown.append(i)
         if session is not None:
             log.session(i, session)
+            for note in multi_agent_notes(getattr(session, "agent", None) and dump(session.agent), "/session/agent", i):
+                if (note.code, note.message) not in seen_notes:  # once per session, not once per event
+                    seen_notes.add((note.code, note.message))
+                    notes.append(note)
         sid = getattr(ev, "session_id", None)
         if log.session_id is None and isinstance(sid, str):
             log.session_id = sid
@@ -368,8 +375,29 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
         )
         violations.append(AgentsViolation(idx, AgentsViolationCode.UNANSWERED_ACTION, f"{what} was never answered"))
     return AgentsReport(
-        tuple(violations), tuple(unknown), log.session_id, n, tuple(pending), tuple(log.refused), recognised
+        tuple(violations),
+        tuple(unknown),
+        log.session_id,
+        n,
+        tuple(pending),
+        tuple(log.refused),
+        recognised,
+        tuple(notes),
     )
+
+
+def session_notes(value: Any) -> list[Note]:
+    """Notes (advice, not violations; `replayable.notes`) about a session, a session create body or a
+    session update body, as JSON, JSON text or a model: `subagents_without_function_tools` when its
+    `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
+    articles). Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a
+    JSON object."""
+    data = _plain(value)
+    data = dump(data)
+    if not isinstance(data, Mapping):
+        got = "null" if data is None else type(data).__name__
+        raise ItemError([{"loc": (), "type": "object_type", "msg": f"a session or body is a JSON object, got {got}"}])
+    return multi_agent_notes(data.get("agent"), "/agent")
 
 
 def _first(exc: ItemError) -> str:

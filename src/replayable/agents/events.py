@@ -111,6 +111,17 @@ def _create_rule(params: SessionCreateParams) -> SessionCreateParams:
     return params
 
 
+def _update_rule(params: SessionUpdateParams) -> SessionUpdateParams:
+    """An update carries the session's own settings: `agent_id` (a saved template) only applies to new
+    sessions (`POST /v1/agents/sessions/{session_id}`)."""
+    if "agent_id" in (params.model_extra or {}):
+        raise ValueError(
+            "agent_id is not allowed in a session update: a saved agent template applies only to new sessions; "
+            "put the settings to change in 'agent'"
+        )
+    return params
+
+
 def _events_body_rule(body: SessionEventsBody) -> SessionEventsBody:
     """Every tool result of the body follows the tool-result rule."""
     for i, ev in enumerate(body.events):
@@ -130,8 +141,10 @@ session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(
     Annotated[SessionCreateParams, AfterValidator(_create_rule)]
 )
 """`POST /v1/agents/sessions` body; `agent.model` is required only without `agent_id`."""
-session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(SessionUpdateParams)
-"""`POST /v1/agents/sessions/{session_id}` body."""
+session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(
+    Annotated[SessionUpdateParams, AfterValidator(_update_rule)]
+)
+"""`POST /v1/agents/sessions/{session_id}` body; `agent_id` is refused (a template applies only to new sessions)."""
 session_events_body_adapter: TypeAdapter[SessionEventsBody] = TypeAdapter(
     Annotated[SessionEventsBody, AfterValidator(_events_body_rule)]
 )

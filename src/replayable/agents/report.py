@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from replayable._json import printable
+from replayable.notes import Note
 from replayable.reports import count
 
 
@@ -65,7 +66,8 @@ class AgentsReport:
     one into an `executed_rejected_call` violation; the `pending` actions (index of the requires_action
     event, the function_call or approval action); `unknown_events` (indexes of events of unknown
     types, kept and not acted on); the `session_id` when seen; `events`, the number of events read;
-    `recognised`, how many of them are Agents API events or inputs (known types, or an `agent.` prefix).
+    `recognised`, how many of them are Agents API events or inputs (known types, or an `agent.` prefix);
+    `notes`, advice that is not a violation (once per session: subagents do not get function tools).
     `ok` is true when there is no violation and something was recognised (or the log is empty).
     """
 
@@ -76,6 +78,8 @@ class AgentsReport:
     pending: tuple[tuple[int, Any], ...] = field(default=())
     refused: tuple[AgentsViolation, ...] = ()
     recognised: int = 0
+    notes: tuple[Note, ...] = ()
+    """Advice that is not a violation (`replayable.notes`), e.g. `subagents_without_function_tools`."""
 
     @property
     def nothing_recognised(self) -> bool:
@@ -111,6 +115,7 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
                 "refused": [v.as_dict() for v in report.refused],
                 "pending": [_pending_dict(i, a) for i, a in report.pending],
                 "unknown_events": list(report.unknown_events),
+                "notes": [n.as_dict() for n in report.notes],
             },
             indent=2,
         )
@@ -121,6 +126,7 @@ def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>
         )
     lines = [f"{name}: event {v.index}: {v.code}: {v.message}" for v in report.violations]
     lines += [f"{name}: event {v.index}: refused before execution ({v.code}): {v.message}" for v in report.refused]
+    lines += [f"{name}: event {n.index}: note ({n.code}): {n.message}" for n in report.notes]
     if report.unknown_events:
         lines.append(
             f"{name}: unknown event types (kept, not acted on) at events " + ", ".join(map(str, report.unknown_events))
