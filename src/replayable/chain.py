@@ -7,9 +7,9 @@ needs the fields a link is made of) and links: the session's agents, its turns, 
 result by the same pair (from `agent.session.input.tool_result` events and `function_call_output`
 items), the subagents announced by `agent.session.subagent.created` or by the `create_subagent_call`
 item that spawned them (`subagent_id`, as in the IDs article), and the messages and calls sent to them.
-`SessionChain.id_chain()` gives the article's `{session_id, links: [{object, id, via}]}`. Field reference: the `openai` package's `openai.types.beta` (`agent_session_event.py`,
-`agent_session.py`, `agent_session_item.py`, `agent_session_input_param.py`). Exposed as
-`replayable.agents.link_chain`.
+`SessionChain.id_chain()` gives the article's `{session_id, links: [{object, id, via}]}`. Field reference:
+the `openai` package's `openai.types.beta` (`agent_session_event.py`, `agent_session.py`,
+`agent_session_item.py`, `agent_session_input_param.py`). Exposed as `replayable.agents.link_chain`.
 """
 
 from __future__ import annotations
@@ -258,7 +258,8 @@ class _Chain:
                 self.broken.append(
                     _problem(
                         link,
-                        f"{t} names {what} {to!r}, which no agent.session.subagent.created event or create_subagent_call item announced",
+                        f"{t} names {what} {to!r}, which no agent.session.subagent.created event or "
+                        "create_subagent_call item announced",
                     )
                 )
 

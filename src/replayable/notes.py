@@ -93,7 +93,7 @@ def identifier_notes(schema: Any, base: str = "") -> list[Note]:
                         Note(
                             NoteCode.UNCONSTRAINED_IDENTIFIER,
                             f"{key!r} looks like an identifier or code but is a bare string (no pattern, enum or "
-                            f"format): a bare string lets any value through ('1042' where 'A-1042' is meant); constrain it",
+                            "format), which lets any value through ('1042' where 'A-1042' is meant); constrain it",
                             here,
                         )
                     )
