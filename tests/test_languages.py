@@ -107,7 +107,7 @@ def test_every_union_of_types_is_tagged(side: str) -> None:
                     continue
                 tag = target.get("properties", {}).get("type")
                 assert tag is not None and _literal(tag), f"{side}: {b['$ref']} has no literal `type`"
-    assert unions
+    assert unions or side == "agents-turn-list"  # a page of turns holds no union of named types
 
 
 @pytest.mark.parametrize(

@@ -266,7 +266,82 @@ BODY_SIDES: dict[str, dict[str, Any]] = {
         "intro": _BODY_INTRO,
     },
 }
+BODY_SIDES["compact-request"] = {
+    "title": "CompactRequestBody",
+    "description": "The body of POST /responses/compact (Open Responses CompactResponseMethodPublicBody, "
+    "2026-04-24), as replayable.parse_compact_request reads it in strict mode: `model` required, `input` a "
+    "string or input items.",
+    "root": _OR + "compact_request_body.json",
+    "rules": CROSS_ITEM_RULES,
+    "intro": _BODY_INTRO,
+}
+BODY_SIDES["compact-response"] = {
+    "title": "CompactResource",
+    "description": "The response.compaction object of POST /responses/compact (Open Responses CompactResource, "
+    "2026-04-24), as replayable.parse_compact_response reads it in strict mode: `output` output items.",
+    "root": _OR + "compact_resource.json",
+    "rules": CROSS_ITEM_RULES,
+    "intro": _BODY_INTRO,
+}
 SIDES.update(BODY_SIDES)
+
+#: The spec's WebSocket mode: the client's response.create message and the server's error envelope.
+SIDES["websocket-events"] = _item_side(
+    "WebSocketEvent",
+    "A message of the Open Responses WebSocket mode (spec 2026-04-24): the client's `response.create` (the "
+    "POST /responses body plus `type`, without `stream`, `stream_options` or `background`) or the server's "
+    "error envelope. The server's streaming events are the `stream-events` side. The Python counterpart is "
+    "replayable.websocket.parse_websocket_event.",
+    [
+        ("response.create", _OR + "websocket_response_create_event.json"),
+        ("error", _OR + "websocket_error_event.json"),
+    ],
+    "type",
+    [],
+    what="WebSocket-mode messages",
+    rules=CROSS_ITEM_RULES,
+)
+SIDES["websocket-events"]["intro"] = _BODY_INTRO
+
+#: Agents API sessions, their create and update bodies and list pages (`replayable.agents`).
+AGENTS_BODY_SIDES: dict[str, dict[str, Any]] = {
+    "agents-session": _ref_side(
+        "AgentsSession",
+        "A whole OpenAI Agents API session object (`GET /v1/agents/sessions/{id}`), as "
+        "replayable.agents.parse_session reads it.",
+        _AG + "agent_session.json",
+    ),
+    "agents-session-create": _ref_side(
+        "AgentsSessionCreate",
+        "The body of POST /v1/agents/sessions (`agent` with a `model`, or `agent_id` with partial overrides; "
+        "`environment`), as replayable.agents.session_create_params_adapter reads it.",
+        _AG + "session_create_params.json",
+    ),
+    "agents-session-update": _ref_side(
+        "AgentsSessionUpdate",
+        "The body of POST /v1/agents/sessions/{id} (the session's own settings; `agent_id` is refused: a saved "
+        "template applies only to new sessions), as replayable.agents.session_update_params_adapter reads it.",
+        _AG + "session_update_params.json",
+    ),
+    "agents-session-list": _ref_side(
+        "AgentsSessionListPage",
+        "A page of GET /v1/agents/sessions, as replayable.agents.session_list_page_adapter reads it.",
+        _AG + "session_list_page.json",
+    ),
+    "agents-item-list": _ref_side(
+        "AgentsSessionItemListPage",
+        "A page of GET /v1/agents/sessions/{id}/items, as replayable.agents.session_item_list_page_adapter "
+        "reads it.",
+        _AG + "session_item_list_page.json",
+    ),
+    "agents-turn-list": _ref_side(
+        "AgentsTurnListPage",
+        "A page of GET /v1/agents/sessions/{id}/turns, as replayable.agents.turn_list_page_adapter reads it.",
+        _AG + "turn_list_page.json",
+    ),
+}
+if "agents-events" in SIDES:
+    SIDES.update(AGENTS_BODY_SIDES)
 
 #: Extra named unions a side may refer to as `#/$defs/<Name>` (built, not read from a file).
 _SYNTHETIC: dict[str, dict[str, Any]] = {
