@@ -502,6 +502,22 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
         _exclude(b.defs["NamespacedPart"], [b.defs[r[8:]]["properties"]["type"]["const"] for r in note_refs])
 
 
+#: The stream events whose `item` is an output item (spec: `ItemField` or null).
+_ITEM_EVENTS = ("ResponseOutputItemAddedEvent", "ResponseOutputItemDoneEvent")
+
+
+def _type_stream_items(b: _Bundler, root: Path) -> None:
+    """The `item` of `response.output_item.added` / `.done` as the output-item union (as the output side
+    has it, OpenAI's typed items included) or null, as in the official document: code generators then type
+    it, and `event.item.type` narrows in TypeScript. `replayable.stream.parse_event` reads it the same way
+    (`parse_item(item, side="output")`). The source schemas keep it an object: no cross-folder `$ref`."""
+    union = b.ref(_OR + "items.json#/$defs/OutputItem", None)
+    _add_openai(b, root, "output", {"oneOf": b.defs[union.removeprefix("#/$defs/")]["anyOf"]})
+    for name in _ITEM_EVENTS:
+        props = b.defs[name]["properties"]
+        props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
+
+
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
     schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
     schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
@@ -672,6 +688,8 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
         _add_openai(b, root, side, body)
+        if side == "stream-events":
+            _type_stream_items(b, root)
         intro = spec.get("intro") or (
             "This schema judges one item at a time. Rules across the items of a transcript, checked by "
             "replayable.check_transcript and not expressible in JSON Schema:"
