@@ -138,7 +138,7 @@ class _OpenAITextParam(TextParam):
 class _OpenAICreateResponseBody(CreateResponseBody):
     """The request body as OpenAI accepts it (see the module docstring); dumps back exactly as read."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
     include: list[str] | None | MISSING = MISSING  # type: ignore[assignment]
     text: _OpenAITextParam | None | MISSING = MISSING
     reasoning: _OpenAIReasoningConfigParam | None | MISSING = MISSING
@@ -152,7 +152,7 @@ class _OpenAICreateResponseBody(CreateResponseBody):
 class _OpenAICompactRequestBody(CompactRequestBody):
     """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
 
 
 _OPENAI_CONTEXT = {"provider": "openai"}

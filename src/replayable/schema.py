@@ -493,6 +493,7 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
         return
     refs = [b.ref(ref, None) for ref in items]
     body["oneOf"][-1:-1] = [{"$ref": r} for r in refs]
+    _inherit(b, refs, "NamespacedItem")
     tags = [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs]
     _exclude(b.defs["NamespacedItem"], tags)
     notes = [_OA + n for n in ("file_citation.json", "container_file_citation.json", "file_path.json")]
@@ -516,6 +517,17 @@ def _type_stream_items(b: _Bundler, root: Path) -> None:
     for name in _ITEM_EVENTS:
         props = b.defs[name]["properties"]
         props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
+
+
+def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:
+    """The typed models subclass `parent` (`NamespacedItem`): a field of the parent they do not redeclare
+    (`status` of an input form without one) is still checked by the model, so their schema carries it."""
+    inherited = b.defs[parent].get("properties", {})
+    for r in refs:
+        props = b.defs[r.removeprefix("#/$defs/")].setdefault("properties", {})
+        for name, sub in inherited.items():
+            if name not in props:
+                props[name] = sub
 
 
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:

@@ -222,7 +222,8 @@ _FAIL_CLOSED = {
 
 def _why(loc: tuple[Any, ...], etype: str, msg: str) -> str:
     """The message of a fail-closed rule (`_FAIL_CLOSED`), else `msg`."""
-    return _FAIL_CLOSED.get((etype, loc[-1] if loc else None), msg)
+    last = loc[-1] if loc and isinstance(loc[-1], str) else ""
+    return _FAIL_CLOSED.get((etype, last), msg)
 
 
 def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:

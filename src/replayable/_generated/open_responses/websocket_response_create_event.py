@@ -5,15 +5,23 @@ from __future__ import annotations
 
 from typing import Literal
 
+from replayable._base import WireModel
+
 from .create_response_body import CreateResponseBody
 
 
-class WebSocketResponseCreateEvent(CreateResponseBody):
+class WebSocketResponseCreateFields(WireModel):
     """
-    A client message of the spec's WebSocket mode that starts a Responses turn (spec `WebSocketResponseCreateEvent`, added 2026-04-24): the `POST /responses` body plus `type: "response.create"`. The HTTP streaming and background fields (`stream`, `stream_options`, `background`) MUST NOT be sent: the socket itself streams.
+    What a WebSocket `response.create` message adds to the request body: its `type`.
     """
 
     type: Literal["response.create"] = "response.create"
     """
     Always `response.create`.
+    """
+
+
+class WebSocketResponseCreateEvent(CreateResponseBody, WebSocketResponseCreateFields):
+    """
+    A client message of the spec's WebSocket mode that starts a Responses turn (spec `WebSocketResponseCreateEvent`, added 2026-04-24): the `POST /responses` body plus `type: "response.create"`. The HTTP streaming and background fields (`stream`, `stream_options`, `background`) MUST NOT be sent: the socket itself streams.
     """
