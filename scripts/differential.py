@@ -54,10 +54,24 @@ def _parsers() -> dict[str, Callable[[Any], object]]:
         "agents-items": agents.session_item_adapter.validate_python,
         "agents-required-actions": agents.required_action_adapter.validate_python,
     }
-    for side, name in (("request", "parse_request"), ("response", "parse_response")):
+    for side, name in (
+        ("request", "parse_request"),
+        ("response", "parse_response"),
+        ("compact-request", "parse_compact_request"),
+        ("compact-response", "parse_compact_response"),
+    ):
         parse = getattr(rp, name, None)  # request and response bodies (issue 12), where the package has them
         if parse is not None:
             out[side] = text(parse)
+    from replayable import websocket
+
+    out["websocket-events"] = text(websocket.parse_websocket_event)
+    out["agents-session"] = text(agents.parse_session)
+    out["agents-session-create"] = agents.session_create_params_adapter.validate_python
+    out["agents-session-update"] = agents.session_update_params_adapter.validate_python
+    out["agents-session-list"] = agents.session_list_page_adapter.validate_python
+    out["agents-item-list"] = agents.session_item_list_page_adapter.validate_python
+    out["agents-turn-list"] = agents.turn_list_page_adapter.validate_python
     return out
 
 
@@ -316,6 +330,61 @@ def _response_variants() -> Iterator[tuple[str, Any]]:
         yield "examples/weather.response.json", {**base, **change}
 
 
+def _accepts(parse: Any, value: Any) -> bool:
+    try:
+        parse(value)
+    except Exception:  # noqa: BLE001 - any refusal
+        return False
+    return True
+
+
+def _wrapped(pairs: list[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """Values of the sides no fixture holds as such, built from fixture values the parsers accept: WebSocket
+    messages from request bodies, compaction responses from responses, list pages from sessions, items and
+    turns, and create bodies and sessions changed in one field; each also in a refused form."""
+    parsers = _parsers()
+    objects = [(src, v) for src, v in pairs if isinstance(v, dict)]
+    requests = [(s, v) for s, v in objects if "type" not in v and "input" in v and _accepts(parsers["request"], v)]
+    for src, body in requests[:40]:
+        yield f"wrapped:{src}", {**body, "type": "response.create"}
+        yield f"wrapped:{src}", {**body, "type": "response.create", "stream": True}
+        yield f"wrapped:{src}", {**body, "type": "response.create", "background": False}
+    for status, code in ((400, "invalid_request_error"), (429, "rate_limit_exceeded"), (500, "server_error")):
+        yield "wrapped:ws-error", {"type": "error", "status": status, "error": {"code": code, "message": "m"}}
+        yield "wrapped:ws-error", {"type": "error", "status": status, "error": {"code": code, "message": "m",
+                                                                           "type": "t", "param": None}}
+        yield "wrapped:ws-error", {"type": "error", "status": str(status), "error": {"code": code, "message": "m"}}
+        yield "wrapped:ws-error", {"type": "error", "status": status, "error": {"message": "m"}}
+    usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens_details": {"reasoning_tokens": 0}}
+    responses = [(s, v) for s, v in objects if v.get("object") == "response" and isinstance(v.get("output"), list)]
+    for src, resp in responses[:20]:
+        compact = {"id": "cmp_1", "object": "response.compaction", "created_at": 1, "output": resp["output"],
+                   "usage": resp.get("usage") if isinstance(resp.get("usage"), dict) else usage}
+        yield f"wrapped:{src}", compact
+        yield f"wrapped:{src}", {**compact, "object": "response"}
+        yield f"wrapped:{src}", {k: v for k, v in compact.items() if k != "usage"}
+    sessions = [v for _, v in objects if _accepts(parsers["agents-session"], v)][:12]
+    for n, session in enumerate(sessions):
+        yield "wrapped:agents-session", {**session, "metadata": {"n": str(n)}}
+        yield "wrapped:agents-session", {**session, "status": 5}
+        for more in (True, False):
+            yield "wrapped:agents-session-list", {"data": [session], "has_more": more}
+        yield "wrapped:agents-session-list", {"data": session}
+    items = [v for _, v in objects if "type" in v and _accepts(parsers["agents-items"], v)][:12]
+    turns = [v for _, v in objects if _accepts(parsers["agents-turn-list"], {"data": [v]})][:12]
+    for side, found in (("agents-item-list", items), ("agents-turn-list", turns)):
+        for value in found:
+            for more in (True, False):
+                yield f"wrapped:{side}", {"data": [value], "has_more": more}
+            yield f"wrapped:{side}", {"data": [value, 5]}
+    creates = [v for _, v in objects if "environment" in v and _accepts(parsers["agents-session-create"], v)]
+    for n, body in enumerate(creates[:12]):
+        yield "wrapped:agents-session-create", {**body, "metadata": {"n": str(n)}}
+        yield "wrapped:agents-session-create", {k: v for k, v in body.items() if k != "environment"}
+        yield "wrapped:agents-session-update", {**body, "agent_id": "agt_1"}
+
+
 def collect(examples: int, budget: float, mutations: int, verbose: bool = False) -> list[tuple[str, Any]]:
     """(source, value) pairs, deduplicated by canonical JSON, integral floats left out."""
     from replayable.schema import sides
@@ -325,6 +394,7 @@ def collect(examples: int, budget: float, mutations: int, verbose: bool = False)
     for folder in (FIXTURES, EXAMPLES, SHARED / "cases", SHARED / "corpus"):
         for source, doc in _json_files(folder):
             pairs += [(source, v) for v in _objects(doc)]
+    pairs += list(_wrapped(pairs))
     pairs += list(mutated(pairs, mutations))
     for side in sides() if examples > 0 else ():
         pairs += list(generated(side, examples, budget, verbose))

@@ -107,23 +107,26 @@ def test_list_pages():
 def test_audit_record_of_a_refused_call():
     chk = A.check_arguments(S20["required_action"], S20["tool"])
     rec = chk.record()
-    assert list(rec) == ["check", "schema", "pass", "fail", "execute", "call"]
-    assert rec["check"] == "arguments" and rec["execute"] is False
+    # the three-doors article's record first, then our own fields (issue 25.7)
+    assert list(rec) == ["check", "schema", "pass", "fail", "execute", "schema_sha256", "passing_paths", "call"]
+    assert rec["check"] == "lookup_order" and rec["schema"] == "parameters" and rec["execute"] is False
+    assert rec["pass"] == ["order_id", "include_lines"]  # supplied and declared; `refund` is not declared
     want = hashlib.sha256(
         json.dumps(S20["tool"]["parameters"], sort_keys=True, separators=(",", ":")).encode()
     ).hexdigest()
-    assert rec["schema"] == "sha256:" + want
+    assert rec["schema_sha256"] == "sha256:" + want
     assert sorted((f["path"], f["reason"]) for f in rec["fail"]) == sorted(
         (f["path"], f["reason"]) for f in S20["expect"]["fail"]
     )
-    assert rec["pass"] == ["/include_lines"]
+    assert rec["passing_paths"] == ["/include_lines"]
     assert rec["call"] == {"turn_id": "turn_2", "call_id": "call_3c91", "name": "lookup_order"}
     assert json.loads(json.dumps(rec)) == rec  # one JSON record
 
 
 def test_audit_record_of_a_passing_call_lists_every_path():
     rec = A.check_arguments(S21["required_action"], S21["tool"]).record()
-    assert rec["execute"] is True and rec["fail"] == [] and rec["pass"] == ["/order_id", "/include_lines"]
+    assert rec["execute"] is True and rec["fail"] == [] and rec["passing_paths"] == ["/order_id", "/include_lines"]
+    assert rec["pass"] == ["order_id", "include_lines"] and rec["check"] == "lookup_order"
 
 
 def test_audit_record_passing_paths_in_nested_arguments():
@@ -144,9 +147,11 @@ def test_audit_record_passing_paths_in_nested_arguments():
     rec = A.check_arguments(action, schema).record()
     assert rec["fail"] == [{"path": "/lines/1/sku", "reason": "type"}]
     # the failing value and what holds it are not passed; siblings and escaped keys are
-    assert rec["pass"] == ["/lines/0", "/lines/0/sku", "/note", "/a~1b"]
+    assert rec["passing_paths"] == ["/lines/0", "/lines/0/sku", "/note", "/a~1b"]
+    assert rec["pass"] == ["lines", "note"] and rec["check"] == "f"  # a bare schema: the call's name
     renamed = A.check_arguments(action, {"type": "function", "name": "g", "parameters": {"type": "object"}}).record()
-    assert renamed["fail"] == [{"path": "", "reason": "name"}] and "/note" in renamed["pass"]
+    assert renamed["fail"] == [{"path": "", "reason": "name"}] and "/note" in renamed["passing_paths"]
+    assert renamed["check"] == "g" and renamed["pass"] == []  # the tool declares no arguments
 
 
 HOSTILE = [

@@ -230,8 +230,9 @@ def test_a_failed_stream_lists_its_problem_in_findings(tmp_path: Path, capsys: p
     code, out, _ = run(["check", str(_cut_stream(tmp_path)), "--format", "json"], capsys)
     doc = json.loads(out)
     assert code == 1 and doc["violations"] == []  # the items are fine: the stream is cut off
-    assert [(f["where"], f["code"]) for f in doc["findings"]] == [("stream", "no_terminal")]
-    assert doc["stream"][0]["rule"] == "no_terminal"
+    # cut off: no terminal event, and (read as strict Open Responses) no closing `data: [DONE]` either
+    assert [(f["where"], f["code"]) for f in doc["findings"]] == [("stream", "done_missing"), ("stream", "no_terminal")]
+    assert [f["rule"] for f in doc["stream"]] == ["done_missing", "no_terminal"]
 
 
 def test_diff_and_summaries_use_the_same_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -159,6 +159,32 @@ export function onEvent(event: StreamEvent, text: Map<string, string>): string |
   }
 }
 
+// The item of response.output_item.added / .done is the output-item union (issue 24, point 7): a finished
+// call is found by narrowing `event.item.type`, with no cast.
+export function finishedCall(event: StreamEvent): string | undefined {
+  if (event.type !== "response.output_item.done" || event.item == null) return undefined;
+  const item = event.item;
+  switch (item.type) {
+    case "function_call":
+      return item.status === "completed" ? item.name + "(" + item.arguments + ") as " + item.call_id : undefined;
+    case "message":
+      return item.role + ": " + textOf(item);
+    case "reasoning":
+      return item.summary.map((part) => part.text).join(" ");
+    case "openai:web_search_call":
+      return "web search, " + item.status;
+    default:
+      return undefined;
+  }
+}
+
+export function addedCallId(event: StreamEvent): string {
+  if (event.type === "response.output_item.added" && event.item?.type === "function_call") {
+    return event.item.call_id; // narrowed on the property access itself
+  }
+  return "";
+}
+
 export function ignoreExtensions(events: StreamEvent[]): ExtensionEvent[] {
   const out: ExtensionEvent[] = [];
   for (const event of events) {

@@ -44,9 +44,11 @@ from .items import (
     parse_item,
     parse_items,
 )
+from .notes import Note, NoteCode
 from .replay import (
     GateReason,
     GateResult,
+    ToolFindings,
     TranscriptReport,
     Violation,
     ViolationCode,
@@ -201,11 +203,14 @@ __all__ = [
     "TextParam",
     "ToolChoiceParam",
     "ToolParam",
+    "ToolFindings",
     "TranscriptReport",
     "Usage",
     "UserMessageParam",
     "Violation",
     "ViolationCode",
+    "Note",
+    "NoteCode",
     "agents",
     "check_tool",
     "check_transcript",

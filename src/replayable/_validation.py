@@ -294,9 +294,17 @@ def _relevant(seg: str, value: Any, siblings: set[str] | None) -> bool | None:
     return None
 
 
-def _tag_here(seg: str, value: Mapping[str, Any], consumed: set[str], rest: tuple[Any, ...], err_type: str) -> bool:
+def _tag_here(
+    seg: str,
+    value: Mapping[str, Any],
+    consumed: set[str],
+    rest: tuple[Any, ...],
+    err_type: str,
+    err_input: Any = None,
+) -> bool:
     """Is `seg` the tag a tagged union chose for `value` (the value of its `type`, `role` or another
-    discriminator field), not a field of it?"""
+    discriminator field), not a field of it? `err_input` is the value pydantic reports the error at
+    (for a missing key: the object that lacks it)."""
     for key in ("type", "role"):
         if key in consumed or value.get(key) != seg or not isinstance(value.get(key), str):
             continue
@@ -308,6 +316,8 @@ def _tag_here(seg: str, value: Mapping[str, Any], consumed: set[str], rest: tupl
         if not rest:
             return False
         nxt, inner = rest[0], value[seg]
+        if err_type == "missing" and len(rest) == 1 and isinstance(inner, Mapping) and inner == err_input:
+            return False  # a key missing inside the field named like the type (`error.code` of an `error`)
         if (isinstance(inner, Mapping) and isinstance(nxt, str) and nxt in inner) or (
             isinstance(inner, list) and isinstance(nxt, int)
         ):
@@ -354,7 +364,7 @@ def _walk(
         if not isinstance(seg, str):
             continue
         if isinstance(value, Mapping):
-            if _tag_here(seg, value, consumed, rest, err["type"]):
+            if _tag_here(seg, value, consumed, rest, err["type"], err.get("input")):
                 union = True
                 continue
             if seg in value:
@@ -418,7 +428,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
     `....type`; a tagged union's missing or unknown tag is reported at the tag's own field (`type` or
     `role`). Never raises, whatever `raw` holds."""
     try:
-        errors = exc.errors(include_url=False, include_context=True, include_input=False)
+        errors = exc.errors(include_url=False, include_context=True, include_input=True)
     except TypeError:  # an ErrorList of a ModelError: already clean
         errors = exc.errors()
     if any(e["type"] != "known_type" for e in errors):

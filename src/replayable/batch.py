@@ -206,7 +206,8 @@ def _check_input(
         return _emit(reports.transcript_record(report, findings, len(transcript.items), file), args, out)
     report = check_transcript(
         # a request body as a whole: with previous_response_id its outputs may answer calls outside it
-        value if transcript.kind == "request" else transcript.items,
+        # a Response as a whole when it says so: its own status is checked against its last item
+        value if transcript.kind == "request" or (_whole_response(value) and previous is None) else transcript.items,
         tools=function_tools,
         target=args.target,
         provider=args.provider,
@@ -238,6 +239,10 @@ def _not_an_agents_log(values: list[Any], name: str) -> None:
                 f"{name} is an OpenAI Agents API event log (value {n} is a {printable(t[:80])!r} event), "
                 "not a transcript: check it with --agents"
             )
+
+
+def _whole_response(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("object") in ("response", "response.compaction")
 
 
 def jsonl_items(

@@ -5,10 +5,11 @@ answered it.
 needs the fields a link is made of) and links: the session's agents, its turns, each function call by
 (turn_id, call_id) (from `session.required_actions` and from `function_call` session items), each tool
 result by the same pair (from `agent.session.input.tool_result` events and `function_call_output`
-items), the subagents announced by `agent.session.subagent.created`, and the messages and calls sent
-to them. Field reference: the `openai` package's `openai.types.beta` (`agent_session_event.py`,
-`agent_session.py`, `agent_session_item.py`, `agent_session_input_param.py`). Exposed as
-`replayable.agents.link_chain`.
+items), the subagents announced by `agent.session.subagent.created` or by the `create_subagent_call`
+item that spawned them (`subagent_id`, as in the IDs article), and the messages and calls sent to them.
+`SessionChain.id_chain()` gives the article's `{session_id, links: [{object, id, via}]}`. Field reference:
+the `openai` package's `openai.types.beta` (`agent_session_event.py`, `agent_session.py`,
+`agent_session_item.py`, `agent_session_input_param.py`). Exposed as `replayable.agents.link_chain`.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class LinkKind(StrEnum):
     TOOL_RESULT = "tool_result"
     """The result of a function call, keyed by the same pair; its parent is the call_id."""
     SUBAGENT = "subagent"
-    """A subagent announced by `agent.session.subagent.created`; its parent is its parent agent."""
+    """A subagent announced by `agent.session.subagent.created` or by the `create_subagent_call` item that
+    spawned it (`subagent_id`); its parent is its parent agent (the item's `agent_id`)."""
     SUBAGENT_MESSAGE = "subagent_message"
     """An `agent_message` or a subagent call (`send_subagent_input_call`, `resume_`/`interrupt_`/
     `close_subagent_call`, `wait_for_subagents_call`); its parent is the recipient."""
@@ -110,6 +112,16 @@ class SessionChain(Verdict):
     def violation_lines(self) -> list[str]:
         """One line per broken link (`event N: kind: problem`), as `ReplayError` prints them."""
         return [f"event {x.event}: {x.kind} {x.id!r}: {x.problem}" for x in self.broken]
+
+    def id_chain(self) -> dict[str, Any]:
+        """The chain in the IDs article's shape: `{session_id, links: [{object, id, via}]}`, one entry per
+        sound link in event order: `object` what the id names (a `LinkKind`: `agent`, `turn`,
+        `function_call`, `subagent`, ...), `id` the id, `via` the event or item type it was linked through
+        (`agent.session.subagent.created`, `create_subagent_call`, `required_action`, ...)."""
+        return {
+            "session_id": self.session_id,
+            "links": [{"object": str(x.kind), "id": x.id, "via": x.source} for x in self.links],
+        }
 
     def as_dict(self) -> dict[str, Any]:
         """`{session_id, ok, links, pending, broken}` as JSON-ready values (what `replayable check
@@ -249,8 +261,23 @@ class _Chain:
             else:
                 what = "agent" if t == "agent_message" else "subagent"
                 self.broken.append(
-                    _problem(link, f"{t} names {what} {to!r}, which no agent.session.subagent.created event announced")
+                    _problem(
+                        link,
+                        f"{t} names {what} {to!r}, which no agent.session.subagent.created event or "
+                        "create_subagent_call item announced",
+                    )
                 )
+
+    def subagent(self, sid: Any, parent: Any, name: Any, i: int, source: str) -> None:
+        """A subagent announced by `agent.session.subagent.created` or by its `create_subagent_call` item."""
+        if not isinstance(sid, str):
+            return
+        self.agent(parent, i, source)
+        if sid not in self.subagents:
+            self.links.append(Link(LinkKind.SUBAGENT, sid, i, _str(parent), source=source))
+        self.subagents.add(sid)
+        if isinstance(name, str):
+            self.subagents.add(name)
 
     def item(self, item: Mapping[str, Any], turn_id: Any, i: int) -> None:
         t = item.get("type")
@@ -263,6 +290,10 @@ class _Chain:
             self.result(tid, item.get("call_id"), i, "function_call_output", _str(item.get("id")) or f"#{i}")
         elif t == "agent_message" or t in _TO_SUBAGENT or t == "wait_for_subagents_call":
             self.to_subagent(item, t, i)
+        elif t == "create_subagent_call":
+            # the IDs article: the item that spawned a subagent names it (`subagent_id`), its parent is the
+            # requesting agent (`agent_id`)
+            self.subagent(item.get("subagent_id"), item.get("agent_id"), None, i, t)
         elif t == "computer_use_approval_request":
             self.request(item, i, t)
         elif t == "computer_use_approval_request_result":
@@ -301,13 +332,8 @@ class _Chain:
             self.answer(ev, i, t, json.dumps(ev, sort_keys=True, default=str))
         elif t == "agent.session.subagent.created":
             sub = ev.get("subagent")
-            if isinstance(sub, Mapping) and isinstance(sub.get("id"), str):
-                self.agent(sub.get("parent_agent_id"), i, t)
-                if sub["id"] not in self.subagents:
-                    self.links.append(Link(LinkKind.SUBAGENT, sub["id"], i, _str(sub.get("parent_agent_id")), source=t))
-                self.subagents.add(sub["id"])
-                if isinstance(sub.get("name"), str):
-                    self.subagents.add(sub["name"])
+            if isinstance(sub, Mapping):
+                self.subagent(sub.get("id"), sub.get("parent_agent_id"), sub.get("name"), i, t)
         elif t.startswith("agent.session.turn.item."):
             item = ev.get("item")
             if isinstance(item, Mapping):

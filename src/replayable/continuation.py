@@ -30,7 +30,7 @@ from .items import ItemError, Provider, Side, is_openai_model, plain_json
 if TYPE_CHECKING:
     from .replay import TranscriptReport
 
-__all__ = ["Unwrapped", "body_items", "unwrap"]
+__all__ = ["Unwrapped", "body_items", "refuse_chat_completions_body", "unwrap"]
 
 #: Keys that mark a JSON object as a request body (it has no `type`, unlike an item).
 _REQUEST_KEYS = frozenset({"input", "model", "previous_response_id", "instructions", "tools", "tool_choice"})
@@ -47,6 +47,24 @@ def _renumber(message: str, offset: int) -> str:
     return _ITEM_REF.sub(one, message)
 
 
+def refuse_chat_completions_body(data: Any) -> None:
+    """Raise `ItemError` when `data` (a JSON object) is a Chat Completions request body (`{model,
+    messages}`): Open Responses has no `messages` field, so such a body would be read as a request with
+    no input (and a server would ignore the messages). The error points to `replayable.from_chat_completions`."""
+    if isinstance(data, Mapping) and "messages" in data and "type" not in data:
+        raise ItemError(
+            [
+                {
+                    "loc": ("messages",),
+                    "type": "chat_completions_body",
+                    "msg": "a Chat Completions request body ({model, messages}) is not a Responses request: convert "
+                    "its messages with replayable.from_chat_completions(body['messages']) and send them as 'input'",
+                }
+            ],
+            title="invalid request body",
+        )
+
+
 def _kind(value: Any) -> str | None:
     """`request`, `response` or None (not a body) for a JSON object or one of our models."""
     if isinstance(value, WireModel):  # only a model can be a body model: the body models load when needed
@@ -58,6 +76,8 @@ def _kind(value: Any) -> str | None:
         if isinstance(value, Response | CompactResource):
             return "response"
     if isinstance(value, Mapping) and "type" not in value:
+        if "messages" in value and "role" not in value:  # a Chat Completions body: refused by body_items
+            return "request"
         if value.get("object") in _RESPONSE_OBJECTS:
             return "response"
         if not _REQUEST_KEYS.isdisjoint(value):
@@ -77,6 +97,7 @@ def body_items(value: Any) -> tuple[list[Any], str | None, bool] | None:
     kind = _kind(value)
     if kind is None:
         return None
+    refuse_chat_completions_body(value)
     if isinstance(value, WireModel):
         data: Any = {k: getattr(value, k) for k in value.model_fields_set}
     else:
@@ -107,11 +128,13 @@ class Unwrapped:
     offset: int = 0
     continues: bool = False
     response: bool = False
+    #: the response's own `status` (None when the checked value is not a response or has none)
+    status: Any = None
 
     def finish(self, report: TranscriptReport) -> TranscriptReport:
         """The report in terms of the checked body: violations of the previous output dropped, indexes
         shifted to the request's `input`, unpaired outputs of a continuation listed as `external`."""
-        from .replay import ViolationCode
+        from .replay import Violation, ViolationCode
 
         off = self.offset
         violations = [
@@ -132,6 +155,17 @@ class Unwrapped:
                 else:
                     kept.append(v)
             violations = kept
+        last = self._incomplete_last()
+        if last is not None:
+            violations.append(
+                Violation(
+                    last,
+                    ViolationCode.RESPONSE_NOT_INCOMPLETE,
+                    f"the last output item is incomplete, so the response must be incomplete too, but its status "
+                    f"is {self.status!r}",
+                    "/status",
+                )
+            )
         return dataclasses.replace(
             report,
             violations=tuple(violations),
@@ -141,25 +175,43 @@ class Unwrapped:
         )
 
 
+    def _incomplete_last(self) -> int | None:
+        """The index of a response's last output item when it is `incomplete` and the response is not."""
+        if not self.response or not self.items or not isinstance(self.status, str) or self.status == "incomplete":
+            return None
+        last = self.items[-1]
+        status = last.get("status") if isinstance(last, Mapping) else getattr(last, "status", None)
+        return len(self.items) - 1 if status == "incomplete" else None
+
+
+def _status(value: Any) -> Any:
+    if isinstance(value, BaseModel) and not isinstance(value, WireModel):
+        value = plain_json(value)
+    return value.get("status") if isinstance(value, Mapping) else getattr(value, "status", None)
+
+
 def unwrap(items: Any, previous: Any, side: Side | None, provider: Provider) -> Unwrapped:
     """Turn what `check_transcript` was given into the list it checks (see the module docstring).
 
     `items` is a list of items or a body; `previous` is None, a response (any form) or a list of its
     output items. Raises `ValueError` when `items` is neither, or `previous` is not a response or list."""
     continues = is_response = False
+    status = None
     if is_openai_model(items):
         provider = "openai"
+    items_in = items
     body = body_items(items)
     if body is not None:
         items, kind, continues = body
         if kind == "response" and previous is None:
+            status = _status(items_in)
             side = side or "output"
             is_response = True
     elif isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
         raise ValueError("items must be a list of items, a request body or a response; use parse_items for JSON text")
     items = list(items)
     if previous is None:
-        return Unwrapped(items, side, provider, 0, continues, is_response)
+        return Unwrapped(items, side, provider, 0, continues, is_response, status)
     if is_openai_model(previous):
         provider = "openai"
     prev = body_items(previous)

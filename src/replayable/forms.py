@@ -26,6 +26,7 @@ from .items import (
     parse_item,
 )
 from .native import input_fields
+from .openai_forms import OPENAI_FORMS
 
 __all__ = ["OUTPUT_FORMS", "input_form", "is_message", "reparse_input"]
 
@@ -71,6 +72,8 @@ def _drop_logprobs(content: Any) -> Any:
 def input_form(model: Item, provider: Provider, index: int | None) -> Item:
     """The input form of a parsed item (`model` itself when it already is one); raises `ItemError`
     (with `index` first in each `loc` when given) when it has none."""
+    if isinstance(model, OPENAI_FORMS):  # read in OpenAI mode: its input form is OpenAI's too
+        provider = "openai"
     if isinstance(model, NamespacedBase):
         keep = input_fields(model)
         if keep is None:

@@ -480,6 +480,11 @@ def read_transcript(value: Any, name: str) -> Transcript:
         if "type" in value or "role" in value:
             check_depth(value, name)
             return Transcript([value], "item")
+        if "messages" in value:
+            raise InputError(
+                f"{name}: a Chat Completions request body ({{model, messages}}) is not a Responses request: convert "
+                "its messages with replayable.from_chat_completions and send them as 'input'"
+            )
     raise InputError(
         f"{name}: expected a JSON array of items, JSONL, a Response object (with 'output') or a request body "
         "(with 'input')"

@@ -51,6 +51,7 @@ from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl,
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
+from .openai_forms import OpenAIAssistantMessageParam, OpenAICompaction, OpenAIMessage, OpenAIReasoning
 
 __all__ = [
     "AssistantMessageParam",
@@ -188,8 +189,34 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     return handler(value)
 
 
-_OpenAIInputItem: TypeAlias = Annotated[InputItem, WrapValidator(_read_shorthand)]
-_OpenAIOutputItem: TypeAlias = Annotated[OutputItem, WrapValidator(_read_shorthand)]
+# OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable.openai_forms).
+_OpenAIKnownInputItem: TypeAlias = Annotated[
+    Annotated[
+        UserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
+        Field(discriminator="role"),
+    ]
+    | FunctionCallParam
+    | FunctionCallOutputParam
+    | ReasoningParam
+    | CompactionParam,
+    Field(discriminator="type"),
+]
+_OpenAIKnownOutputItem: TypeAlias = Annotated[
+    OpenAIMessage | FunctionCall | FunctionCallOutput | OpenAIReasoning | OpenAICompaction,
+    Field(discriminator="type"),
+]
+OpenAIInputItem: TypeAlias = Annotated[
+    Annotated[_OpenAIKnownInputItem | ItemReferenceParam | _InputNamespaced, Field(union_mode="left_to_right")],
+    WrapValidator(_read_shorthand),
+]
+"""An input item in OpenAI mode: `InputItem`, plus the `{role, content}` shorthand and OpenAI's nulls."""
+OpenAIOutputItem: TypeAlias = Annotated[
+    Annotated[_OpenAIKnownOutputItem | _OutputNamespaced, Field(union_mode="left_to_right")],
+    WrapValidator(_read_shorthand),
+]
+"""An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable.openai_forms`)."""
+_OpenAIInputItem = OpenAIInputItem  # the request models' name for it
+_OpenAIOutputItem = OpenAIOutputItem
 
 _ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),

@@ -37,6 +37,7 @@ from .continuation import unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .notes import Note, identifier_notes
 from .profiles import TargetCheck, request_settings
 from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
@@ -105,6 +106,8 @@ class ViolationCode(StrEnum):
     """An output answering an `in_progress` or `incomplete` call."""
     INCOMPLETE_NOT_LAST = "incomplete_not_last"
     """In one response's output, an `incomplete` item that is not the last item."""
+    RESPONSE_NOT_INCOMPLETE = "response_not_incomplete"
+    """A response whose last output item is `incomplete` but whose own `status` is not `incomplete`."""
     DUPLICATE_ITEM_ID = "duplicate_item_id"
     """Two items with the same `id`."""
     REASONING_WITHOUT_FOLLOWING_ITEM = "reasoning_without_following_item"
@@ -953,7 +956,17 @@ def _call_rules(
 _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[Violation]:
+class ToolFindings(list[Violation]):
+    """What `check_tool` returns: a list of the tool's violations (empty when the tool is fine), and
+    `.notes`, advice that is not a violation (`replayable.notes`: string properties named like ids or
+    codes with no `pattern`, `enum` or `format`)."""
+
+    def __init__(self, violations: Iterable[Violation] = (), notes: Iterable[Note] = ()) -> None:
+        super().__init__(violations)
+        self.notes: tuple[Note, ...] = tuple(notes)
+
+
+def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolFindings:
     """Lint a tool definition: its name, its schema, and the closed-object rules of strict tools.
 
     Accepts every tool shape `replayable.tools.read_tool` knows: a Responses function tool
@@ -969,31 +982,41 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
     (optional ones nullable instead); `$ref`s into the same document are followed. Strict Responses and
     Chat Completions function tools also follow OpenAI's strict-mode subset (`replayable.strict_schema`):
     every node typed (`strict_schema_type_missing`), supported keywords only (`strict_schema_keyword`),
-    the documented size limits (`strict_schema_limit`). Findings are
-    `Violation`s with `index=None` and `path` a JSON Pointer into the tool. Never raises on a bad tool.
+    the documented size limits (`strict_schema_limit`). Findings are `Violation`s with `index=None` and
+    `path` a JSON Pointer into the tool, in a `ToolFindings` list whose `.notes` hold advice that is not a
+    violation (`unconstrained_identifier`: a string property named like an id, code or status with no
+    `pattern`, `enum`, `const` or `format`; `replayable.notes`). Never raises on a bad tool.
     """
     if isinstance(tool, BaseModel):
         try:
             tool = plain_json(tool)
         except ItemError as exc:  # an object that is not strict JSON: not a tool
-            return [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
+            return ToolFindings(
+                [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
+            )
     if not isinstance(tool, Mapping):
-        return [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+        return ToolFindings(
+            [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]
+        )
     try:
         spec = read_tool(tool)
     except SchemaError as exc:
         function = tool.get("function")
         where = "/function/name" if isinstance(function, Mapping) else "/name"
         named = function.get("name") if isinstance(function, Mapping) else tool.get("name")
-        return [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
+        return ToolFindings(
+            [Violation(None, ViolationCode.INVALID_TOOL, str(exc), "" if isinstance(named, str) else where)]
+        )
     if spec.kind is ToolKind.SCHEMA:
-        return [
-            Violation(
-                None,
-                ViolationCode.INVALID_TOOL,
-                "not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
-            )
-        ]
+        return ToolFindings(
+            [
+                Violation(
+                    None,
+                    ViolationCode.INVALID_TOOL,
+                    "not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
+                )
+            ]
+        )
     out: list[Violation] = []
     name = spec.name
     name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
@@ -1012,7 +1035,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
         compile_schema(schema, registry=registry)
     except SchemaError as exc:
         out.append(Violation(None, ViolationCode.INVALID_TOOL, str(exc), key))
-        return out
+        return ToolFindings(out)
     root_type = _root_type(schema)
     if spec.declared and root_type != "object" and root_type != ["object"]:
         got = root_type
@@ -1032,7 +1055,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> list[
             out.append(Violation(None, ViolationCode.INVALID_TOOL, f"{key} nests too deeply to check", key))
     if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # strict subset
         out.extend(Violation(None, ViolationCode(f.code), f.message, f.path) for f in strict_findings(schema, key))
-    return out
+    return ToolFindings(out, identifier_notes(schema, key))
 
 
 def _root_type(schema: Any) -> Any:

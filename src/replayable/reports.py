@@ -223,8 +223,9 @@ def stream_record(report: StreamReport, file: str) -> dict[str, Any]:
 
 def agents_record(report: AgentsReport, file: str) -> dict[str, Any]:
     """The record of an Agents API event log (`kind` `agents`): `{"file", "kind", "ok", "events",
-    "recognised", "session_id", "findings", "violations", "refused", "pending", "unknown_events"}`;
-    `findings` holds the violations and, as notes, the calls refused before execution. A log in which
+    "recognised", "session_id", "findings", "violations", "refused", "pending", "unknown_events",
+    "notes"}`; `findings` holds the violations and, as notes, the calls refused before execution and the
+    session's notes (`replayable.notes`, advice that blocks nothing). A log in which
     nothing is an Agents API event also has an `error` (it is unreadable as a log: exit status 2)."""
     record: dict[str, Any] = {
         "file": file,
@@ -234,11 +235,13 @@ def agents_record(report: AgentsReport, file: str) -> dict[str, Any]:
         "recognised": report.recognised,
         "session_id": report.session_id,
         "findings": [finding("event", v.index, str(v.code), v.message, v.path) for v in report.violations]
-        + [finding("event", v.index, str(v.code), v.message, v.path, "note") for v in report.refused],
+        + [finding("event", v.index, str(v.code), v.message, v.path, "note") for v in report.refused]
+        + [finding("event", n.index, str(n.code), n.message, n.path, "note") for n in report.notes],
         "violations": [v.as_dict() for v in report.violations],
         "refused": [v.as_dict() for v in report.refused],
         "pending": [_pending_action(i, a) for i, a in report.pending],
         "unknown_events": list(report.unknown_events),
+        "notes": [n.as_dict() for n in report.notes],
     }
     if report.nothing_recognised:
         record["error"] = (
@@ -276,7 +279,10 @@ def text_report(record: dict[str, Any]) -> str:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
         message = shown(cli_message(f["message"]))  # it may quote the input: one line, whatever it quotes
         if kind == "agents" and f["severity"] == "note":
-            lines.append(f"{name}: {where}: refused before execution ({f['code']}): {message}")
+            if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call
+                lines.append(f"{name}: {where}: note ({f['code']}): {message}")
+            else:
+                lines.append(f"{name}: {where}: refused before execution ({f['code']}): {message}")
         elif f["where"] == "stream":  # the message says which event (sequence number, type) itself
             label = "stream" if f["severity"] == "error" else "note"
             lines.append(f"{name}: {label}: {f['code']}: {message}")

@@ -60,6 +60,7 @@ from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors
+from .continuation import refuse_chat_completions_body
 from .forms import OUTPUT_FORMS, input_form
 from .items import (
     MAX_ITEM_DEPTH,
@@ -139,7 +140,7 @@ class _OpenAITextParam(TextParam):
 class _OpenAICreateResponseBody(CreateResponseBody):
     """The request body as OpenAI accepts it (see the module docstring); dumps back exactly as read."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
     include: list[str] | None | MISSING = MISSING  # type: ignore[assignment]
     text: _OpenAITextParam | None | MISSING = MISSING
     reasoning: _OpenAIReasoningConfigParam | None | MISSING = MISSING
@@ -153,7 +154,7 @@ class _OpenAICreateResponseBody(CreateResponseBody):
 class _OpenAICompactRequestBody(CompactRequestBody):
     """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING
+    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
 
 
 _OPENAI_CONTEXT = {"provider": "openai"}
@@ -207,6 +208,8 @@ def validate_body(
         data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
     except JSONError as exc:
         raise ItemError(_json_error(exc, text=False).errors, title=title) from None
+    if what.endswith("request body"):
+        refuse_chat_completions_body(data)
     try:
         return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:

@@ -33,7 +33,7 @@ from ._generated.open_responses.response_error import ResponseError
 from ._generated.open_responses.text_field import TextField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.usage import InputTokensDetails, OutputTokensDetails, Usage
-from .items import ItemError, Provider
+from .items import ItemError, OpenAIOutputItem, Provider
 from .request import validate_body
 
 __all__ = [
@@ -90,6 +90,7 @@ class OpenAIResponse(Response):
     read as None, and each field's annotation says so (`usage: Usage | None`); a key left out is not
     dumped, so the response dumps back exactly as it was read."""
 
+    output: list[OpenAIOutputItem]  # type: ignore[assignment]  # OpenAI's nulls (replayable.openai_forms)
     created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
     completed_at: int | float | None = None  # type: ignore[assignment]
     status: str | None = None  # type: ignore[assignment]
@@ -114,6 +115,12 @@ class OpenAIResponse(Response):
     metadata: dict[str, Any] | None = None
     safety_identifier: str | None = None
     prompt_cache_key: str | None = None
+
+
+class _OpenAICompactResource(CompactResource):
+    """A compaction response as OpenAI sends it: its output items read in OpenAI mode."""
+
+    output: list[OpenAIOutputItem]  # type: ignore[assignment]
 
 
 @overload
@@ -145,7 +152,9 @@ def parse_compact_response(data: Any, *, provider: Provider = None) -> CompactRe
     `output`, `created_at`, `usage`); see `parse_response` for the forms read and errors raised.
     Spec: `CompactResource`."""
     _refuse_other_object(data, "response.compaction", "parse_response")
-    resp: CompactResource = validate_body(data, CompactResource, CompactResource, provider, "compaction response")
+    resp: CompactResource = validate_body(
+        data, CompactResource, _OpenAICompactResource, provider, "compaction response"
+    )
     return resp
 
 

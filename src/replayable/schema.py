@@ -266,7 +266,82 @@ BODY_SIDES: dict[str, dict[str, Any]] = {
         "intro": _BODY_INTRO,
     },
 }
+BODY_SIDES["compact-request"] = {
+    "title": "CompactRequestBody",
+    "description": "The body of POST /responses/compact (Open Responses CompactResponseMethodPublicBody, "
+    "2026-04-24), as replayable.parse_compact_request reads it in strict mode: `model` required, `input` a "
+    "string or input items.",
+    "root": _OR + "compact_request_body.json",
+    "rules": CROSS_ITEM_RULES,
+    "intro": _BODY_INTRO,
+}
+BODY_SIDES["compact-response"] = {
+    "title": "CompactResource",
+    "description": "The response.compaction object of POST /responses/compact (Open Responses CompactResource, "
+    "2026-04-24), as replayable.parse_compact_response reads it in strict mode: `output` output items.",
+    "root": _OR + "compact_resource.json",
+    "rules": CROSS_ITEM_RULES,
+    "intro": _BODY_INTRO,
+}
 SIDES.update(BODY_SIDES)
+
+#: The spec's WebSocket mode: the client's response.create message and the server's error envelope.
+SIDES["websocket-events"] = _item_side(
+    "WebSocketEvent",
+    "A message of the Open Responses WebSocket mode (spec 2026-04-24): the client's `response.create` (the "
+    "POST /responses body plus `type`, without `stream`, `stream_options` or `background`) or the server's "
+    "error envelope. The server's streaming events are the `stream-events` side. The Python counterpart is "
+    "replayable.websocket.parse_websocket_event.",
+    [
+        ("response.create", _OR + "websocket_response_create_event.json"),
+        ("error", _OR + "websocket_error_event.json"),
+    ],
+    "type",
+    [],
+    what="WebSocket-mode messages",
+    rules=CROSS_ITEM_RULES,
+)
+SIDES["websocket-events"]["intro"] = _BODY_INTRO
+
+#: Agents API sessions, their create and update bodies and list pages (`replayable.agents`).
+AGENTS_BODY_SIDES: dict[str, dict[str, Any]] = {
+    "agents-session": _ref_side(
+        "AgentsSession",
+        "A whole OpenAI Agents API session object (`GET /v1/agents/sessions/{id}`), as "
+        "replayable.agents.parse_session reads it.",
+        _AG + "agent_session.json",
+    ),
+    "agents-session-create": _ref_side(
+        "AgentsSessionCreate",
+        "The body of POST /v1/agents/sessions (`agent` with a `model`, or `agent_id` with partial overrides; "
+        "`environment`), as replayable.agents.session_create_params_adapter reads it.",
+        _AG + "session_create_params.json",
+    ),
+    "agents-session-update": _ref_side(
+        "AgentsSessionUpdate",
+        "The body of POST /v1/agents/sessions/{id} (the session's own settings; `agent_id` is refused: a saved "
+        "template applies only to new sessions), as replayable.agents.session_update_params_adapter reads it.",
+        _AG + "session_update_params.json",
+    ),
+    "agents-session-list": _ref_side(
+        "AgentsSessionListPage",
+        "A page of GET /v1/agents/sessions, as replayable.agents.session_list_page_adapter reads it.",
+        _AG + "session_list_page.json",
+    ),
+    "agents-item-list": _ref_side(
+        "AgentsSessionItemListPage",
+        "A page of GET /v1/agents/sessions/{id}/items, as replayable.agents.session_item_list_page_adapter "
+        "reads it.",
+        _AG + "session_item_list_page.json",
+    ),
+    "agents-turn-list": _ref_side(
+        "AgentsTurnListPage",
+        "A page of GET /v1/agents/sessions/{id}/turns, as replayable.agents.turn_list_page_adapter reads it.",
+        _AG + "turn_list_page.json",
+    ),
+}
+if "agents-events" in SIDES:
+    SIDES.update(AGENTS_BODY_SIDES)
 
 #: Extra named unions a side may refer to as `#/$defs/<Name>` (built, not read from a file).
 _SYNTHETIC: dict[str, dict[str, Any]] = {
@@ -418,6 +493,7 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
         return
     refs = [b.ref(ref, None) for ref in items]
     body["oneOf"][-1:-1] = [{"$ref": r} for r in refs]
+    _inherit(b, refs, "NamespacedItem")
     tags = [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs]
     _exclude(b.defs["NamespacedItem"], tags)
     notes = [_OA + n for n in ("file_citation.json", "container_file_citation.json", "file_path.json")]
@@ -425,6 +501,33 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
         note_refs = [b.ref(ref, None) for ref in notes]
         b.defs["Annotation"]["anyOf"][-1:-1] = [{"$ref": r} for r in note_refs]
         _exclude(b.defs["NamespacedPart"], [b.defs[r[8:]]["properties"]["type"]["const"] for r in note_refs])
+
+
+#: The stream events whose `item` is an output item (spec: `ItemField` or null).
+_ITEM_EVENTS = ("ResponseOutputItemAddedEvent", "ResponseOutputItemDoneEvent")
+
+
+def _type_stream_items(b: _Bundler, root: Path) -> None:
+    """The `item` of `response.output_item.added` / `.done` as the output-item union (as the output side
+    has it, OpenAI's typed items included) or null, as in the official document: code generators then type
+    it, and `event.item.type` narrows in TypeScript. `replayable.stream.parse_event` reads it the same way
+    (`parse_item(item, side="output")`). The source schemas keep it an object: no cross-folder `$ref`."""
+    union = b.ref(_OR + "items.json#/$defs/OutputItem", None)
+    _add_openai(b, root, "output", {"oneOf": b.defs[union.removeprefix("#/$defs/")]["anyOf"]})
+    for name in _ITEM_EVENTS:
+        props = b.defs[name]["properties"]
+        props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
+
+
+def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:
+    """The typed models subclass `parent` (`NamespacedItem`): a field of the parent they do not redeclare
+    (`status` of an input form without one) is still checked by the model, so their schema carries it."""
+    inherited = b.defs[parent].get("properties", {})
+    for r in refs:
+        props = b.defs[r.removeprefix("#/$defs/")].setdefault("properties", {})
+        for name, sub in inherited.items():
+            if name not in props:
+                props[name] = sub
 
 
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
@@ -597,6 +700,8 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
         _add_openai(b, root, side, body)
+        if side == "stream-events":
+            _type_stream_items(b, root)
         intro = spec.get("intro") or (
             "This schema judges one item at a time. Rules across the items of a transcript, checked by "
             "replayable.check_transcript and not expressible in JSON Schema:"

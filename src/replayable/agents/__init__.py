@@ -87,7 +87,7 @@ from replayable._generated.agents.web_search_call_item import WebSearchCallItem
 
 from . import approvals
 from .approvals import approval_problems
-from .checks import ArgumentCheck, check_arguments, check_event_log
+from .checks import ArgumentCheck, check_arguments, check_event_log, session_notes
 from .events import (
     RequiredAction,
     SessionEvent,
@@ -198,6 +198,7 @@ __all__ = [
     "session_item_adapter",
     "session_item_list_page_adapter",
     "session_list_page_adapter",
+    "session_notes",
     "session_of",
     "session_update_params_adapter",
     "turn_list_page_adapter",

@@ -19,6 +19,7 @@ from replayable._generated.agents.session_input_tool_result import SessionInputT
 from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
 from replayable.errors import Verdict
 from replayable.items import ItemError
+from replayable.notes import Note, multi_agent_notes
 from replayable.tools import read_tool
 
 from .events import (
@@ -51,6 +52,8 @@ class ArgumentCheck(Verdict):
     failures: tuple[SchemaFailure, ...]
     schema: Any = None
     """The JSON Schema the arguments were checked against (the tool's `parameters`)."""
+    tool_name: str | None = None
+    """The tool's name (None for a bare JSON Schema)."""
 
     @property
     def execute(self) -> bool:
@@ -107,25 +110,34 @@ class ArgumentCheck(Verdict):
         return out
 
     def record(self) -> dict[str, Any]:
-        """This check as one JSON-ready audit record (the "door 2" record of an Agents API host):
+        """This check as one JSON-ready audit record, the host-side record of the three-doors article
+        (`{check, schema, pass, fail, execute}`), then fields of our own:
 
-        - `check`: `"arguments"`, the check that ran (`check_arguments`: a required function call
-          against its tool, before execution);
-        - `schema`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with sorted
-          keys, so a log names the exact schema that judged the call;
-        - `pass`: JSON Pointers of the argument values that passed (`passing_paths()`);
+        - `check`: the tool's name (the tool the call asked for);
+        - `schema`: `"parameters"`, the part of the tool the arguments were checked against;
+        - `pass`: the names of the declared arguments (the `properties` of `parameters`) that the call
+          supplied, in the call's order, whether or not their value passed (the article lists
+          `order_id` although its pattern fails);
         - `fail`: `[{path, reason}]`, each failure's JSON Pointer and failing JSON Schema keyword
           (`name` at path `""` when the action calls another tool);
         - `execute`: whether the tool may run;
+        - `schema_sha256`: `"sha256:<hex>"`, the SHA-256 of the tool's `parameters` as compact JSON with
+          sorted keys, so a log names the exact schema that judged the call;
+        - `passing_paths`: JSON Pointers of the argument values that passed (`passing_paths()`);
         - `call`: `{turn_id, call_id, name}` of the required action.
         """
         text = json.dumps(self.schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        props = self.schema.get("properties") if isinstance(self.schema, Mapping) else None
+        args = self.action.arguments
+        supplied = [k for k in args if isinstance(props, Mapping) and k in props] if isinstance(args, Mapping) else []
         return {
-            "check": "arguments",
-            "schema": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-            "pass": self.passing_paths(),
+            "check": self.tool_name if self.tool_name is not None else self.action.name,
+            "schema": "parameters",
+            "pass": supplied,
             "fail": [{"path": f.path, "reason": f.keyword} for f in self.failures],
             "execute": self.execute,
+            "schema_sha256": "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "passing_paths": self.passing_paths(),
             "call": {"turn_id": self.action.turn_id, "call_id": self.action.call_id, "name": self.action.name},
         }
 
@@ -188,7 +200,7 @@ def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | Non
         failures.append(problem)
     else:
         failures.extend(schema_failures(parsed.arguments, spec.schema, registry=registry))
-    return ArgumentCheck(parsed, tuple(failures), spec.schema)
+    return ArgumentCheck(parsed, tuple(failures), spec.schema, spec.name)
 
 
 _RESULT_CODES = {
@@ -358,6 +370,8 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     log = _Log()
     unknown: list[int] = []
     recognised = 0
+    notes: list[Note] = []
+    seen_notes: set[tuple[str, str]] = set()
     n = 0
     for i, raw in enumerate(events):
         n = i + 1
@@ -390,6 +404,10 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
             unknown.append(i)
         if session is not None:
             log.session(i, session)
+            for note in multi_agent_notes(getattr(session, "agent", None) and dump(session.agent), "/session/agent", i):
+                if (note.code, note.message) not in seen_notes:  # once per session, not once per event
+                    seen_notes.add((note.code, note.message))
+                    notes.append(note)
         sid = getattr(ev, "session_id", None)
         if log.session_id is None and isinstance(sid, str):
             log.session_id = sid
@@ -405,8 +423,29 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
         )
         violations.append(AgentsViolation(idx, AgentsViolationCode.UNANSWERED_ACTION, f"{what} was never answered"))
     return AgentsReport(
-        tuple(violations), tuple(unknown), log.session_id, n, tuple(pending), tuple(log.refused), recognised
+        tuple(violations),
+        tuple(unknown),
+        log.session_id,
+        n,
+        tuple(pending),
+        tuple(log.refused),
+        recognised,
+        tuple(notes),
     )
+
+
+def session_notes(value: Any) -> list[Note]:
+    """Notes (advice, not violations; `replayable.notes`) about a session, a session create body or a
+    session update body, as JSON, JSON text or a model: `subagents_without_function_tools` when its
+    `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
+    articles). Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a
+    JSON object."""
+    data = _plain(value)
+    data = dump(data)
+    if not isinstance(data, Mapping):
+        got = "null" if data is None else type(data).__name__
+        raise ItemError([{"loc": (), "type": "object_type", "msg": f"a session or body is a JSON object, got {got}"}])
+    return multi_agent_notes(data.get("agent"), "/agent")
 
 
 def _first(exc: ItemError) -> str:

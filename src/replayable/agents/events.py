@@ -112,6 +112,17 @@ def _create_rule(params: SessionCreateParams) -> SessionCreateParams:
     return params
 
 
+def _update_rule(params: SessionUpdateParams) -> SessionUpdateParams:
+    """An update carries the session's own settings: `agent_id` (a saved template) only applies to new
+    sessions (`POST /v1/agents/sessions/{session_id}`)."""
+    if "agent_id" in (params.model_extra or {}):
+        raise ValueError(
+            "agent_id is not allowed in a session update: a saved agent template applies only to new sessions; "
+            "put the settings to change in 'agent'"
+        )
+    return params
+
+
 def _events_body_rule(body: SessionEventsBody) -> SessionEventsBody:
     """Every tool result of the body follows the tool-result rule."""
     for i, ev in enumerate(body.events):
@@ -131,8 +142,10 @@ session_create_params_adapter: TypeAdapter[SessionCreateParams] = TypeAdapter(
     Annotated[SessionCreateParams, AfterValidator(_create_rule)]
 )
 """`POST /v1/agents/sessions` body; `agent.model` is required only without `agent_id`."""
-session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(SessionUpdateParams)
-"""`POST /v1/agents/sessions/{session_id}` body."""
+session_update_params_adapter: TypeAdapter[SessionUpdateParams] = TypeAdapter(
+    Annotated[SessionUpdateParams, AfterValidator(_update_rule)]
+)
+"""`POST /v1/agents/sessions/{session_id}` body; `agent_id` is refused (a template applies only to new sessions)."""
 session_events_body_adapter: TypeAdapter[SessionEventsBody] = TypeAdapter(
     Annotated[SessionEventsBody, AfterValidator(_events_body_rule)]
 )
@@ -163,11 +176,31 @@ _INPUT_TYPES = frozenset(
 _NO_DATA = object()
 
 
+#: Deliberate, fail-closed differences from the openai SDK (schemas/README.md): (error type, field) -> why.
+_FAIL_CLOSED = {
+    ("string_too_short", "turn_id"): "an empty turn_id pairs with no pending action: copy it exactly (the openai "
+    "SDK accepts '', replayable refuses it)",
+    ("string_too_short", "call_id"): "an empty call_id pairs with no pending action: copy it exactly (the openai "
+    "SDK accepts '', replayable refuses it)",
+    ("string_too_short", "request_id"): "an empty request_id answers no approval request: copy it exactly (the "
+    "openai SDK accepts '', replayable refuses it)",
+    ("greater_than_equal", "max_concurrent_subagents"): "max_concurrent_subagents must be at least 1: a session "
+    "that may run no subagent is multi_agent.enabled false (the openai SDK accepts any integer)",
+}
+
+
+def _why(loc: tuple[Any, ...], etype: str, msg: str) -> str:
+    """The message of a fail-closed rule (`_FAIL_CLOSED`), else `msg`."""
+    last = loc[-1] if loc and isinstance(loc[-1], str) else ""
+    return _FAIL_CLOSED.get((etype, last), msg)
+
+
 def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
     """pydantic's errors as the library's (`replayable._validation.clean_errors`, the one normalizer):
     `{loc, type, msg}` with plain paths; an `output` of the wrong kind says to serialize it first."""
     out = clean_errors(exc, None if data is _NO_DATA else data, prefix)
     for e in out:
+        e["msg"] = _why(e["loc"], e["type"], e["msg"])
         if e["loc"] and e["loc"][-1] == "output" and e["type"] in ("string_type", "list_type"):
             e["msg"] = "output must be a string or a list of input_text/input_image parts; serialize an object first"
     return out

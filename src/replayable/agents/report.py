@@ -10,6 +10,7 @@ from typing import Any
 
 from replayable._json import printable
 from replayable.errors import Verdict
+from replayable.notes import Note
 from replayable.reports import agents_record, count, render
 
 
@@ -71,7 +72,8 @@ class AgentsReport(Verdict):
     one into an `executed_rejected_call` violation; the `pending` actions (index of the requires_action
     event, the function_call or approval action); `unknown_events` (indexes of events of unknown
     types, kept and not acted on); the `session_id` when seen; `events`, the number of events read;
-    `recognised`, how many of them are Agents API events or inputs (known types, or an `agent.` prefix).
+    `recognised`, how many of them are Agents API events or inputs (known types, or an `agent.` prefix);
+    `notes`, advice that is not a violation (once per session: subagents do not get function tools).
     `ok` is true when there is no violation and something was recognised (or the log is empty).
     """
 
@@ -82,6 +84,8 @@ class AgentsReport(Verdict):
     pending: tuple[tuple[int, Any], ...] = field(default=())
     refused: tuple[AgentsViolation, ...] = ()
     recognised: int = 0
+    notes: tuple[Note, ...] = ()
+    """Advice that is not a violation (`replayable.notes`), e.g. `subagents_without_function_tools`."""
 
     @property
     def nothing_recognised(self) -> bool:

@@ -50,7 +50,15 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
 from replayable._json import JSONError, check_value
-from replayable.items import MAX_ITEM_DEPTH, ItemError, Provider, _clean_errors, is_openai_model, plain_json
+from replayable.items import (
+    MAX_ITEM_DEPTH,
+    ItemError,
+    Provider,
+    _clean_errors,
+    is_openai_model,
+    parse_item,
+    plain_json,
+)
 from replayable.response import OpenAIResponse
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
@@ -371,7 +379,23 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
             sequence_number=seq,
             event_type=etype,
         ) from None
+    if etype in _ITEM_EVENT_TYPES and raw.get("item") is not None:
+        _check_item(raw["item"], provider, seq, etype)
     return event
+
+
+#: The events whose `item` is an output item (spec `ItemField` or null; the `stream-events` bundle types it).
+_ITEM_EVENT_TYPES = frozenset({"response.output_item.added", "response.output_item.done"})
+
+
+def _check_item(item: Any, provider: Provider, seq: int | None, etype: str | None) -> None:
+    """An output_item event's `item` is an output item (`parse_item(item, side="output")`), else an
+    `event_schema` error naming `item.<field>`."""
+    try:
+        parse_item(item, side="output", provider=provider)
+    except ItemError as exc:
+        where = "; ".join(".".join(map(str, ("item", *e["loc"]))) + f": {e['msg']}" for e in exc.errors[:5])
+        raise StreamError(StreamRule.EVENT_SCHEMA, where, sequence_number=seq, event_type=etype) from None
 
 
 def _peek(raw: Any) -> tuple[str | None, int | None]:

@@ -13,17 +13,6 @@ from . import agent_config_param, input_message_param
 from . import environment as environment_1
 
 
-class PromptCacheOptions(WireModel):
-    """
-    Default prompt cache lifetime.
-    """
-
-    ttl: Literal["30m", "12h"] | MISSING = MISSING
-    """
-    Cache lifetime.
-    """
-
-
 class SpendControl(WireModel):
     """
     Spending limit in USD cents; omitted or null: unlimited.
@@ -43,6 +32,17 @@ class StreamOptions(WireModel):
     include_obfuscation: bool | MISSING = MISSING
     """
     Whether delta events carry `obfuscation` padding.
+    """
+
+
+class PromptCacheOptionsParam(WireModel):
+    """
+    Default prompt cache lifetime.
+    """
+
+    ttl: Literal["30m", "12h"] | MISSING = MISSING
+    """
+    Cache lifetime.
     """
 
 
@@ -83,7 +83,7 @@ class SessionCreateParams(WireModel):
     """
     Review of eligible actions.
     """
-    prompt_cache_options: PromptCacheOptions | None | MISSING = MISSING
+    prompt_cache_options: PromptCacheOptionsParam | None | MISSING = MISSING
     """
     Default prompt cache lifetime; omitted: the model default.
     """

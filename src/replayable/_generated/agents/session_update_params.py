@@ -36,7 +36,7 @@ class SpendControl(WireModel):
 
 class SessionUpdateParams(WireModel):
     """
-    Body of `POST /v1/agents/sessions/{session_id}` (update a session).
+    Body of `POST /v1/agents/sessions/{session_id}` (update a session). It carries the session's own settings: a saved agent template (`agent_id`) applies only to new sessions, so an update with `agent_id` is refused.
     """
 
     agent: session_update_agent.SessionUpdateAgent | MISSING = MISSING

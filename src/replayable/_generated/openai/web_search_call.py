@@ -23,9 +23,9 @@ class WebSearchCall(NamespacedItem):
     """
     Item id assigned by OpenAI (provider-scoped; not the call_id).
     """
-    status: Literal["in_progress", "searching", "completed", "failed"]
+    status: Literal["in_progress", "searching", "completed", "failed", "incomplete"]
     """
-    Progress of the search.
+    Progress of the search; `incomplete` is in the openai SDK (3.57), not in OpenAI's OpenAPI 2.3.0.
     """
     action: common.WebSearchAction
     """

@@ -1,0 +1,103 @@
+"""Issue 25.6: the spec's WebSocket mode (`WebSocketResponseCreateEvent`, `WebSocketErrorEvent`) as
+models, a parse function and a bundle; and the bundles for the compaction bodies and the Agents sessions,
+create / update bodies and list pages (their differential runs in tests/test_languages.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+import replayable as rp
+from replayable import schema as schema_mod
+from replayable import websocket as W
+
+CREATE = {"type": "response.create", "model": "gpt-x", "input": [{"type": "message", "role": "user", "content": "hi"}],
+          "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}]}
+ERROR = {"type": "error", "status": 400, "error": {"code": "invalid_request_error", "message": "bad", "param": None}}
+BUNDLE = jsonschema_rs.validator_for(rp.json_schema("websocket-events"))
+
+
+@pytest.mark.parametrize("form", ["dict", "text", "bytes"])
+@pytest.mark.parametrize("value", [CREATE, ERROR], ids=["create", "error"])
+def test_websocket_messages_parse_typed_and_round_trip(value: dict[str, Any], form: str) -> None:
+    data: Any = {"dict": value, "text": json.dumps(value), "bytes": json.dumps(value).encode()}[form]
+    event = W.parse_websocket_event(data)
+    assert type(event) is (W.WebSocketResponseCreateEvent if value is CREATE else W.WebSocketErrorEvent)
+    assert event.model_dump(mode="json", exclude_unset=True) == value
+    assert W.parse_websocket_event(event) is event
+    assert BUNDLE.is_valid(value)
+
+
+def test_a_create_event_is_a_request_body() -> None:
+    event = W.parse_websocket_event(CREATE)
+    assert isinstance(event, rp.CreateResponseBody)
+    assert rp.dump_request(event) == CREATE  # type: ignore[arg-type]
+    assert rp.check_transcript(event).ok
+
+
+@pytest.mark.parametrize("field", W.DISALLOWED_FIELDS)
+def test_http_fields_are_not_allowed(field: str) -> None:
+    value = {**CREATE, field: None if field == "stream_options" else False}
+    with pytest.raises(rp.ItemError) as err:
+        W.parse_websocket_event(value)
+    assert [(e["loc"], e["type"]) for e in err.value.errors] == [((field,), "websocket_disallowed")]
+    assert "socket itself streams" in str(err.value)
+    assert not BUNDLE.is_valid(value)
+    with pytest.raises(ValueError, match=f"'{field}' is not allowed"):
+        W.WebSocketResponseCreateEvent(model="gpt-x", **{field: True})
+    assert rp.parse_request({k: v for k, v in value.items() if k != "type"}) is not None  # fine over HTTP
+
+
+@pytest.mark.parametrize(
+    ("value", "loc", "etype"),
+    [
+        ({"type": "response.created", "sequence_number": 0}, ("type",), "unknown_websocket_type"),
+        ({"model": "gpt-x"}, ("type",), "unknown_websocket_type"),
+        ({"type": "response.create", "model": "m", "messages": []}, ("messages",), "chat_completions_body"),
+        ({"type": "response.create", "input": 5}, ("input",), None),
+        ({**ERROR, "status": "400"}, ("status",), "int_type"),
+        ({**ERROR, "error": {"message": "m"}}, ("error", "code"), "missing"),
+        ([CREATE], (), "model_type"),
+    ],
+)
+def test_bad_messages_name_the_field(value: Any, loc: tuple[Any, ...], etype: str | None) -> None:
+    with pytest.raises(rp.ItemError) as err:
+        W.parse_websocket_event(value)
+    assert loc in [e["loc"] for e in err.value.errors]
+    if etype is not None:
+        assert etype in [e["type"] for e in err.value.errors]
+    assert not BUNDLE.is_valid(value)
+
+
+NEW_SIDES = {
+    "compact-request": ({"model": "gpt-x", "input": "hi"}, {"input": "hi"}),
+    "compact-response": (
+        {"id": "c", "object": "response.compaction", "created_at": 1, "output": [],
+         "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+                   "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}},
+        {"id": "c", "object": "response.compaction", "created_at": 1, "output": []},
+    ),
+    "agents-session-update": ({"metadata": {"k": "v"}}, {"agent_id": "agt_1"}),
+    "agents-session-list": ({"data": [], "has_more": False}, {"data": [5]}),
+    "agents-item-list": ({"data": [{"type": "brand_new_item"}]}, {"data": [{"type": "function_call"}]}),
+}
+
+
+@pytest.mark.parametrize("side", sorted(NEW_SIDES))
+def test_new_bundles_exist_and_judge_as_the_parsers(side: str) -> None:
+    assert side in schema_mod.sides()
+    good, bad = NEW_SIDES[side]
+    v = jsonschema_rs.validator_for(rp.json_schema(side))
+    assert v.is_valid(good) and not v.is_valid(bad)
+
+
+def test_agents_session_and_create_bundles() -> None:
+    for side in ("agents-session", "agents-session-create", "agents-turn-list", "websocket-events"):
+        doc = rp.json_schema(side)
+        assert doc["$schema"].endswith("2020-12/schema") and doc["$defs"]
+    create = jsonschema_rs.validator_for(rp.json_schema("agents-session-create"))
+    assert create.is_valid({"agent": {"model": "gpt-x"}, "environment": {"type": "none"}, "input": "hi"})
+    assert not create.is_valid({"agent": {}, "environment": {"type": "none"}, "input": "hi"})  # no model, no agent_id
