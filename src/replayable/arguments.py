@@ -43,7 +43,6 @@ MAX_DEPTH = 64
 CACHE_SIZE = 512
 
 
-
 class ArgumentsError(ReplayableError):
     """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
     `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (`replayable._json`)."""
@@ -348,7 +347,8 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         message = getattr(exc, "message", None) or str(exc).split("\n", 1)[0]
         raise SchemaError(f"invalid tool schema: {message}") from None
     try:
-        profile = schema_profile(plain, {uri: json.loads(_canonical(res, "registry")) for uri, res in registry.items()} if registry else None)
+        shared = {uri: json.loads(_canonical(res, "registry")) for uri, res in registry.items()} if registry else None
+        profile = schema_profile(plain, shared)
     except SchemaLoopError as exc:
         raise SchemaError(f"tool schema over the work budget: {exc}") from None
     if profile is not None:

@@ -157,8 +157,10 @@ class _Graph:
 
 
 def _subschemas(value: Any) -> list[Any]:
-    return [v for v in value if isinstance(v, Mapping | bool)] if isinstance(value, list) else (
-        [value] if isinstance(value, Mapping | bool) else []
+    return (
+        [v for v in value if isinstance(v, Mapping | bool)]
+        if isinstance(value, list)
+        else ([value] if isinstance(value, Mapping | bool) else [])
     )
 
 
