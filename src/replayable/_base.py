@@ -276,3 +276,13 @@ class NamespacedToolBase(NamespacedBase):
     un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES
+
+
+def one_number_error(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A JSON number field is `int | float` in the models (so that `1` dumps back as `1`, never `1.0`):
+    a value that is neither gets one error per branch. Keep the `float_type` one ("a valid number") and
+    drop the `int_type` error at the same place."""
+    numbers = {tuple(e["loc"]) for e in errors if e["type"] == "float_type"}
+    if not numbers:
+        return errors
+    return [e for e in errors if not (e["type"] == "int_type" and tuple(e["loc"]) in numbers)]

@@ -29,7 +29,7 @@ from pydantic import (
     WrapValidator,
 )
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, SPEC_PART_TYPES, WireModel, one_number_error
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -338,7 +338,7 @@ def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) 
             {"loc": prefix + tuple(e["loc"]), "type": e["type"], "msg": e["msg"]}
             for e in exc.errors(include_url=False, include_context=False, include_input=False)
         ]
-    return out
+    return one_number_error(out)
 
 
 def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:

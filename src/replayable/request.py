@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field, TypeAdapter, ValidationError
 from pydantic.experimental.missing_sentinel import MISSING
 
-from ._base import SPEC_ITEM_TYPES, SPEC_PART_TYPES, SPEC_TOOL_TYPES, WireModel
+from ._base import SPEC_ITEM_TYPES, SPEC_PART_TYPES, SPEC_TOOL_TYPES, WireModel, one_number_error
 from ._generated.open_responses.allowed_tool_choice import AllowedTool, AllowedToolChoice
 from ._generated.open_responses.allowed_tools_param import AllowedToolParam, AllowedToolsParam
 from ._generated.open_responses.common import (
@@ -319,7 +319,7 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
         out.append({"loc": loc, "type": err["type"], "msg": msg})
     if not out:
         out = [{"loc": prefix + tuple(e["loc"]), "type": e["type"], "msg": e["msg"]} for e in errors]
-    return out
+    return one_number_error(out)
 
 
 def parse_request(data: Any, *, provider: Provider = None) -> CreateResponseBody:

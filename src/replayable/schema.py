@@ -47,6 +47,7 @@ __all__ = [
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
 _GENERATOR_ONLY = frozenset({"customBasePath"})
+_GENERATED = "replayable._generated."
 
 #: Rules over a list of items (`replayable.check_transcript`) that no per-item JSON Schema can express.
 CROSS_ITEM_RULES: tuple[str, ...] = (
@@ -329,6 +330,24 @@ class _Bundler:
         self.defs[name] = build()
         return name
 
+    def inherit(self, node: Mapping[str, Any], base: str) -> dict[str, Any]:
+        """`node` with the fields its generated base model adds (`customBasePath`): the Python class
+        inherits them (a `status` on every `openai:` item is validated as the base declares it), so the
+        exported schema declares them too, and a value the models refuse is never valid in a bundle."""
+        module = base.removeprefix(_GENERATED).rsplit(".", 1)[0]
+        path = self.root / (module.replace(".", "/") + ".json")
+        doc = self.load(path)
+        props = dict(node["properties"])
+        for name, sub in doc.get("properties", {}).items():
+            if name not in props:
+                props[name] = self.rewrite(sub, path)
+        required = list(node.get("required", []))
+        required += [r for r in doc.get("required", []) if r not in required]
+        out = {**node, "properties": props}
+        if required:
+            out["required"] = required
+        return out
+
     def ref(self, ref: str, origin: Path | None) -> str:
         """Rewrite a `$ref` found in file `origin` (None: a side spec, relative to the root) to `#/$defs/<Name>`."""
         target, _, fragment = ref.partition("#")
@@ -373,6 +392,9 @@ class _Bundler:
             rest = {k: v for k, v in node.items() if k != "$ref"}
             if "allOf" not in rest:
                 return self.rewrite({"allOf": [{"$ref": node["$ref"]}], **rest}, origin)
+        base = node.get("customBasePath")
+        if isinstance(base, str) and base.startswith(_GENERATED) and isinstance(node.get("properties"), Mapping):
+            node = self.inherit(node, base)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in _GENERATOR_ONLY:
