@@ -282,7 +282,11 @@ def one_number_error(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A JSON number field is `int | float` in the models (so that `1` dumps back as `1`, never `1.0`):
     a value that is neither gets one error per branch. Keep the `float_type` one ("a valid number") and
     drop the `int_type` error at the same place."""
-    numbers = {tuple(e["loc"]) for e in errors if e["type"] == "float_type"}
-    if not numbers:
+    if not any(e["type"] == "float_type" for e in errors):
         return errors
+    for e in errors:  # a union branch label left at the end of the path (`temperature.float`) goes
+        loc = tuple(e["loc"])
+        if e["type"] in ("int_type", "float_type") and loc[-1:] in (("int",), ("float",)):
+            e["loc"] = loc[:-1]
+    numbers = {tuple(e["loc"]) for e in errors if e["type"] == "float_type"}
     return [e for e in errors if not (e["type"] == "int_type" and tuple(e["loc"]) in numbers)]

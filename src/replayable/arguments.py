@@ -18,7 +18,15 @@ from urllib.parse import urldefrag, urljoin
 
 from ._json import JSONError, loads
 from .errors import ReplayableError
-from .schema_budget import MAX_SCHEMA_FANOUT, MAX_SCHEMA_STEPS, SchemaLoopError, schema_profile, value_depth
+from .schema_budget import (
+    MAX_LISTED_VALUES,
+    MAX_SCHEMA_FANOUT,
+    MAX_SCHEMA_STEPS,
+    SchemaLoopError,
+    count_values,
+    schema_profile,
+    value_depth,
+)
 
 __all__ = [
     "KNOWN_METASCHEMAS",
@@ -471,6 +479,18 @@ def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
     try:
         if validator.is_valid(value):
             return []
+        if count_values(value, MAX_LISTED_VALUES) > MAX_LISTED_VALUES:
+            # jsonschema-rs builds every error at once (`iter_errors` too): on a big value that fails
+            # everywhere that is hundreds of times its size in memory. The verdict stands; the list is
+            # not built.
+            return [
+                SchemaFailure(
+                    "",
+                    "schema_work",
+                    f"the value fails the schema; it holds more than {MAX_LISTED_VALUES} JSON values, past "
+                    "which failures are not listed (the work budget)",
+                )
+            ]
         # The evaluation output first (a fraction of the cost of building `ValidationError`s): when each
         # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
         # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.

@@ -59,8 +59,7 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
     "every call family (custom_tool_call, computer_call, local_shell_call, shell_call, apply_patch_call, "
     "tool_search_call, program, mcp_approval_request) pairs with its output the same way, and a "
     "computer_call_output acknowledges every pending safety check of its call",
-    "with a target provider, reasoning encrypted_content and compaction items from another provider are not "
-    "replayed",
+    "with a target provider, reasoning encrypted_content and compaction items from another provider are not replayed",
     "in a response's output, an incomplete item is the last item",
     "item ids are unique within a transcript",
     "a reasoning item with an id is immediately followed by an item with an id (the item it produced)",
@@ -427,9 +426,7 @@ def _openai_items(root: Path, side: str) -> list[str]:
     )
     if side == "output":
         return [_OA + n for n in names if not n.endswith("_param.json")]
-    return [
-        _OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names
-    ]
+    return [_OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names]
 
 
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
@@ -452,6 +449,8 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
     schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
     schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
+
+
 #: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
 NAMESPACED_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
 #: TypeScript type of a namespaced `type`: a template literal, so that `switch (x.type)` on a spec type

@@ -31,12 +31,24 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-__all__ = ["MAX_SCHEMA_FANOUT", "MAX_SCHEMA_STEPS", "SchemaLoopError", "SchemaProfile", "schema_profile", "value_depth"]
+__all__ = [
+    "MAX_LISTED_VALUES",
+    "MAX_SCHEMA_FANOUT",
+    "MAX_SCHEMA_STEPS",
+    "SchemaLoopError",
+    "SchemaProfile",
+    "count_values",
+    "schema_profile",
+    "value_depth",
+]
 
 #: Most subschemas one evaluation path may enter, summed over every level of the value (native stack).
 MAX_SCHEMA_STEPS = 2048
 #: Most subschema evaluations one location of the value may cost (time per value).
 MAX_SCHEMA_FANOUT = 10_000
+#: Most JSON values a failing value may hold for its failures to be listed one by one: jsonschema-rs
+#: builds all of a value's errors at once (hundreds of bytes each), so past this only the verdict is given.
+MAX_LISTED_VALUES = 5_000
 #: Deepest value a profile is computed for (the strict reader never goes past 201 levels).
 _MAX_LEVELS = 202
 _CAP = 1 << 62
@@ -325,3 +337,24 @@ def value_depth(value: Any, stop: int) -> int:
         children = node.values() if isinstance(node, dict) else node
         stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
     return deepest
+
+
+def count_values(value: Any, stop: int) -> int:
+    """JSON values in a plain JSON value (every array, object and scalar, keys not counted), counted up
+    to `stop + 1` at most. Iterative."""
+    count = 0
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if count > stop:
+            return count
+        if isinstance(node, dict):
+            if len(node) > stop:
+                return stop + 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            if len(node) > stop:
+                return stop + 1
+            stack.extend(node)
+    return count
