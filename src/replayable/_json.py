@@ -310,7 +310,11 @@ def _underflow(raw: bytes) -> tuple[str, str] | None:
             if inside or float(literal) != 0.0 or not literal.split(b"e")[0].split(b"E")[0].strip(b"-0."):
                 continue
             shown = literal[:40].decode() + ("..." if len(literal) > 40 else "")
-            return "non_finite_number", f"the number {shown} is not zero but reads as 0.0 (below the smallest double)"
+            return (
+                "non_finite_number",
+                f"{shown} is not a JSON number a double can hold: it is not zero but reads as 0.0 "
+                "(below the smallest double)",
+            )
         if chunk.count(b'"', pos) % 2:
             inside = not inside
         i = end
