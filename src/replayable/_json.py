@@ -103,8 +103,9 @@ _LONG_RUN = b"0" * 210
 _TINY = re.compile(rb"-?[0-9.]+[eE][+-]?[0-9]{3,}|-?[0-9.]{200,}(?:[eE][+-]?[0-9]+)?")
 _NUMBER_OR_ESCAPE = frozenset(b"0123456789.eE+-\\")
 _BACKSLASH = ord("\\")
-# Every byte but `"`, `[` and `{` (deleted to count the arrays and objects outside strings).
-_NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{')
+# Every byte but `"` and brackets (deleted to count the arrays and objects outside strings).
+_NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{]}')
+_DEPTH_STEP = bytes(0 if chr(b) in "[{" else 1 for b in range(256))
 
 
 class JSONError(ReplayableError):
@@ -183,23 +184,44 @@ def too_many_containers(raw: bytes) -> str | None:
     )
 
 
-def _containers_outside_strings(raw: bytes) -> int:
-    """The `[` and `{` bytes of a JSON text that are not inside a string. Escapes go first (`\\\\` pairs,
-    then `\\"`, left to right as JSON reads them), so every `"` left opens or closes a string; then only
-    quotes and brackets are kept and counted outside quotes, 64 KB at a time (at most about twice the
-    text in memory, all in C loops)."""
+def _outside_strings(raw: bytes) -> bytes:
+    """The brackets (`[`, `{`, `]`, `}`) of a JSON text that are not inside a string, in order. Escapes go
+    first (`\\\\` pairs, then `\\"`, left to right as JSON reads them), so every `"` left opens or
+    closes a string; then only quotes and brackets are kept, and those outside quotes joined, 64 KB at a
+    time (at most about twice the text in memory, all in C loops)."""
     if b"\\" in raw:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
     kept = raw.translate(None, _NOT_STRUCTURAL)
-    count = 0
+    if b'"' not in kept:
+        return kept
+    out = bytearray()
     inside = False
     step = 1 << 16
     for start in range(0, len(kept), step):
         pieces = kept[start : start + step].split(b'"')
-        count += sum(map(len, pieces[1::2] if inside else pieces[0::2]))
+        for piece in pieces[1::2] if inside else pieces[0::2]:
+            out += piece
         if len(pieces) % 2 == 0:  # an odd number of quotes: the chunk ends on the other side
             inside = not inside
-    return count
+    return bytes(out)
+
+
+def _containers_outside_strings(raw: bytes) -> int:
+    """The arrays and objects of a JSON text: its `[` and `{` bytes outside strings."""
+    outside = _outside_strings(raw)
+    return outside.count(b"[") + outside.count(b"{")
+
+
+def _nesting(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (containers only; a sound count for valid
+    JSON). Only asked of a text over its container budget, to name the better rule."""
+    steps = _outside_strings(raw).translate(_DEPTH_STEP)
+    depth = deepest = 0
+    for step in steps:  # 0: an opening bracket, 1: a closing one
+        depth += 1 - 2 * step
+        if depth > deepest:
+            deepest = depth
+    return deepest
 
 
 def _may_be_too_deep(raw: bytes, max_depth: int) -> bool:
@@ -252,6 +274,10 @@ def loads(
     if len(raw) >= 2 * CONTAINERS_BASE:
         over = too_many_containers(raw)
         if over is not None:
+            limit = min(max_depth, READER_DEPTH)
+            if _may_be_too_deep(raw, limit) and _nesting(raw) > limit:  # the better rule to name
+                msg = f"nests deeper than {limit} levels"
+                raise JSONError("too_deep", f"{what}: {msg}", msg)
             raise JSONError("too_many_containers", f"{what}: {over}", over)
     try:
         value = _read(raw)
