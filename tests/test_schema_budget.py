@@ -368,3 +368,19 @@ def test_an_unknown_format_is_not_asserted() -> None:
     """Formats the validator does not know are annotations (as every draft says): no verdict flips."""
     schema = {"type": "object", "properties": {"x": {"type": "string", "format": "x-acme-id"}}}
     assert schema_failures({"x": "anything"}, schema) == []
+
+
+def test_a_big_value_that_fails_everywhere_gets_one_failure() -> None:
+    """jsonschema-rs builds every error at once: past `MAX_LISTED_VALUES` values only the verdict is
+    given (one `schema_work` failure), never hundreds of times the value's size in failures."""
+    from replayable.schema_budget import MAX_LISTED_VALUES  # noqa: PLC0415
+
+    schema = {"type": "object", "properties": {"data": {"items": {"type": "integer"}}}}
+    small = {"data": ["x"] * 10}
+    assert [f.path for f in schema_failures(small, schema)] == [f"/data/{i}" for i in range(10)]
+    big = {"data": ["x"] * (MAX_LISTED_VALUES + 1)}
+    failures = schema_failures(big, schema)
+    assert [(f.path, f.keyword) for f in failures] == [("", "schema_work")]
+    assert schema_failures({"data": [1] * (MAX_LISTED_VALUES + 1)}, schema) == []  # the verdict stands
+    call = {"type": "function_call", "call_id": "c", "name": "t", "arguments": json.dumps(big), "status": "completed"}
+    assert rp.gate(call, schema).reason == "arguments_schema"

@@ -341,7 +341,11 @@ def value_depth(value: Any, stop: int) -> int:
 
 def count_values(value: Any, stop: int) -> int:
     """JSON values in a plain JSON value (every array, object and scalar, keys not counted), counted up
-    to `stop + 1` at most. Iterative."""
+    to `stop + 1` at most. Iterative; an object of scalars (most arguments) is counted without a walk."""
+    if type(value) is dict and len(value) < stop:
+        kinds = set(map(type, value.values()))
+        if dict not in kinds and list not in kinds:
+            return len(value) + 1
     count = 0
     stack: list[Any] = [value]
     while stack:
