@@ -179,6 +179,22 @@ EDGE_CASES: list[Any] = [
     {"type": "agent.session.input.cancel", "turn_id": "t"},
 ]
 
+# Fields a generated base model adds (`status`, `id` on every `openai:` item; issue 20, class 5: the
+# bundles once accepted a non-string `status` the parser refuses), wrong-typed on every OpenAI item type.
+_OPENAI_TYPES = sorted(
+    "openai:" + p.name.removesuffix("_param.json").removesuffix(".json")
+    for p in (ROOT / "schemas" / "openai").glob("*.json")
+    if p.name not in ("common.json", "file_citation.json", "container_file_citation.json", "file_path.json")
+    and not p.name.endswith("_event.json")
+)
+EDGE_CASES += [
+    {"type": t, field: bad} for t in dict.fromkeys(_OPENAI_TYPES) for field in ("status", "id") for bad in (1, [], {})
+]
+EDGE_CASES += [
+    {"type": "openai:custom_tool_call", "call_id": "c1", "name": "t", "input": "x", "status": bad}
+    for bad in (1, True, ["completed"], {"a": 1}, None, "completed")
+]
+
 ODD: list[Any] = [None, 0, 1, 1.5, -1, True, False, "", "x", "acme:x", "message", "a" * 65, [], {}, [1]]
 ODD += [{"type": "acme:y"}, {"type": "input_text", "text": "t"}, {"type": "bogus"}]
 KEYS = ["type", "id", "status", "role", "content", "text", "arguments", "call_id", "output", "success", "zzz"]

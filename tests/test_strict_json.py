@@ -359,7 +359,10 @@ def test_integer_digit_limit_is_the_same_on_every_form(digits: int) -> None:
         ("1" + "0" * 308 + ".0", True),
         ("1" + "0" * 309 + ".0", False),
         ("1" + "0" * 300 + "e9", False),
-        ("1e-400", True),
+        ("1e-400", False),  # not zero, reads as 0.0: refused like 1e400 (issue 20, class 5)
+        ("-1e-400", False),
+        ("0e-400", True),
+        ("1e-320", True),  # a subnormal double: read
     ],
 )
 def test_numbers_that_read_as_infinity_are_refused_on_the_fast_path_too(number: str, finite: bool) -> None:
@@ -420,6 +423,8 @@ def _number_in_context(draw: st.DrawFn) -> tuple[bytes, str]:
 def test_every_number_that_reads_as_infinity_is_refused(case: tuple[bytes, str]) -> None:
     text, number = case
     overflows = any(c in number for c in ".eE") and float(number) in (float("inf"), float("-inf"))
+    mantissa = number.replace("E", "e").split("e")[0]
+    overflows = overflows or (float(number) == 0.0 and mantissa.strip("-0.") != "")  # reads as zero, is not
     try:
         _json.loads(text)
     except _json.JSONError as exc:

@@ -404,3 +404,4 @@ class NamespacedToolBase(NamespacedBase):
     un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES
+

@@ -7,12 +7,15 @@ The rules (RFC 8259 without the liberties Python's `json` takes):
 
 - `duplicate_key`: an object with the same key twice (readers disagree on which value counts).
 - `non_finite_number`: `NaN`, `Infinity`, `-Infinity`, and numbers that only read as infinity
-  (`1e400`); a Python `float('nan')` or `inf`.
+  (`1e400`) or, not being zero, as zero (`1e-400`, `-1e-400`: below the smallest double); a Python
+  `float('nan')` or `inf`.
 - `number_too_long`: an integer with more than `MAX_INT_DIGITS` (4300) digits, Python's default
   `int` <-> `str` limit, applied whatever `sys.set_int_max_str_digits` says.
 - `invalid_utf8`: bytes that are not UTF-8 (never replaced); a text is read as UTF-8 only (no UTF-16).
 - `lone_surrogate`: a `\\ud800`-style escape or a `str` holding a UTF-16 surrogate that is not part of a
   pair (it has no UTF-8 form).
+- `too_many_containers`: more arrays and objects than the memory budget allows (`CONTAINERS_BASE` plus
+  one per `BYTES_PER_CONTAINER` bytes of text), counted on the bytes before anything is built.
 - `too_deep`: arrays and objects nested deeper than the caller's limit (`MAX_ITEM_DEPTH` for items and
   events, `replayable.arguments.MAX_DEPTH` for arguments); never a `RecursionError`.
 - `not_json`: not JSON text, or a Python value JSON has no form for (a set, a tuple, bytes, a non-string
@@ -63,6 +66,13 @@ MAX_ITEM_DEPTH = 200
 MAX_INT_DIGITS = 4300
 #: Nesting jiter refuses past, whatever the caller's limit (tests pin it).
 READER_DEPTH = 201
+#: The memory budget of one JSON text: it may hold at most `CONTAINERS_BASE` arrays and objects plus one
+#: per `BYTES_PER_CONTAINER` bytes of text (rule `too_many_containers`). Arrays and objects are what a text
+#: expands most into (an empty list is 3 bytes of JSON and 64 of memory, `{"a":1}` 8 bytes and 190), so
+#: with this budget whatever is accepted peaks under 20x its size (README, "Security": measured worst
+#: cases); texts shorter than `2 * CONTAINERS_BASE` bytes are never counted.
+CONTAINERS_BASE = 4096
+BYTES_PER_CONTAINER = 16
 
 _from_json = jiter.from_json
 _BOM_BYTES = b"\xef\xbb\xbf"
@@ -88,6 +98,14 @@ _NUMBER_SHAPE = bytes(
 )
 _AFTER = ord(":")
 _LONG_RUN = b"0" * 210
+# A number literal with an exponent of three digits or more, or of 200 characters or more: the only ones
+# that can read as 0.0 though not zero.
+_TINY = re.compile(rb"-?[0-9.]+[eE][+-]?[0-9]{3,}|-?[0-9.]{200,}(?:[eE][+-]?[0-9]+)?")
+_NUMBER_OR_ESCAPE = frozenset(b"0123456789.eE+-\\")
+_BACKSLASH = ord("\\")
+# Every byte but `"` and brackets (deleted to count the arrays and objects outside strings).
+_NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{]}')
+_DEPTH_STEP = bytes(0 if chr(b) in "[{" else 1 for b in range(256))
 
 
 class JSONError(ReplayableError):
@@ -142,6 +160,70 @@ def _read(raw: bytes) -> Any:
     return _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
 
 
+def container_budget(size: int) -> int:
+    """The most arrays and objects a JSON text of `size` bytes may hold (see `BYTES_PER_CONTAINER`)."""
+    return CONTAINERS_BASE + size // BYTES_PER_CONTAINER
+
+
+def too_many_containers(raw: bytes) -> str | None:
+    """Why the JSON text `raw` is over its container budget (`container_budget`), or None. Counted on the
+    bytes before anything is built: brackets first (a sound filter), then, only when those are over,
+    brackets outside strings."""
+    size = len(raw)
+    if size < 2 * CONTAINERS_BASE:  # 2 bytes at least per container: never over
+        return None
+    limit = CONTAINERS_BASE + size // BYTES_PER_CONTAINER
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return None
+    count = _containers_outside_strings(raw) if b'"' in raw else raw.count(b"[") + raw.count(b"{")
+    if count <= limit:
+        return None
+    return (
+        f"holds {count} arrays and objects in {size} bytes, more than the memory budget allows "
+        f"({CONTAINERS_BASE} plus one per {BYTES_PER_CONTAINER} bytes: {limit})"
+    )
+
+
+def _outside_strings(raw: bytes) -> bytes:
+    """The brackets (`[`, `{`, `]`, `}`) of a JSON text that are not inside a string, in order. Escapes go
+    first (`\\\\` pairs, then `\\"`, left to right as JSON reads them), so every `"` left opens or
+    closes a string; then only quotes and brackets are kept, and those outside quotes joined, 64 KB at a
+    time (at most about twice the text in memory, all in C loops)."""
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    kept = raw.translate(None, _NOT_STRUCTURAL)
+    if b'"' not in kept:
+        return kept
+    out = bytearray()
+    inside = False
+    step = 1 << 16
+    for start in range(0, len(kept), step):
+        pieces = kept[start : start + step].split(b'"')
+        for piece in pieces[1::2] if inside else pieces[0::2]:
+            out += piece
+        if len(pieces) % 2 == 0:  # an odd number of quotes: the chunk ends on the other side
+            inside = not inside
+    return bytes(out)
+
+
+def _containers_outside_strings(raw: bytes) -> int:
+    """The arrays and objects of a JSON text: its `[` and `{` bytes outside strings."""
+    outside = _outside_strings(raw)
+    return outside.count(b"[") + outside.count(b"{")
+
+
+def _nesting(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (containers only; a sound count for valid
+    JSON). Only asked of a text over its container budget, to name the better rule."""
+    steps = _outside_strings(raw).translate(_DEPTH_STEP)
+    depth = deepest = 0
+    for step in steps:  # 0: an opening bracket, 1: a closing one
+        depth += 1 - 2 * step
+        if depth > deepest:
+            deepest = depth
+    return deepest
+
+
 def _may_be_too_deep(raw: bytes, max_depth: int) -> bool:
     """Could the JSON text nest deeper than `max_depth`? (A cheap, sound filter: False means no.)"""
     return len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth
@@ -189,6 +271,14 @@ def loads(
         raw = _as_bytes(data, what)
     else:
         raise JSONError("not_json", f"{what} must be str or bytes, got {type(data).__name__}")
+    if len(raw) >= 2 * CONTAINERS_BASE:
+        over = too_many_containers(raw)
+        if over is not None:
+            limit = min(max_depth, READER_DEPTH)
+            if _may_be_too_deep(raw, limit) and _nesting(raw) > limit:  # the better rule to name
+                msg = f"nests deeper than {limit} levels"
+                raise JSONError("too_deep", f"{what}: {msg}", msg)
+            raise JSONError("too_many_containers", f"{what}: {over}", over)
     try:
         value = _read(raw)
     except ValueError as exc:
@@ -209,11 +299,52 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
-    if (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)) or may_overflow(raw):
+    overflow = may_overflow(raw)
+    if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
         why = _why_not(value, max_depth, count_values)
+        if why is None and overflow:
+            why = _underflow(raw)
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value
+
+
+def _underflow(raw: bytes) -> tuple[str, str] | None:
+    """(`non_finite_number`, message) when a number literal of the JSON text is not zero but reads as
+    zero (`1e-400`, or a fraction with hundreds of zeros: below the smallest double), else None. Only
+    asked when `may_overflow` says maybe. Numbers are looked for outside strings only, 1 MB at a time
+    (escapes dropped first, so that every quote left opens or closes a string; a chunk never ends inside
+    an escape or a number)."""
+    inside = False
+    size = len(raw)
+    i = 0
+    while i < size:
+        end = min(i + (1 << 20), size)
+        while end < size and raw[end] in _NUMBER_OR_ESCAPE:
+            end += 1
+        if end < size and raw[end - 1] == _BACKSLASH:
+            end += 1  # the escaped character stays with its backslash
+        chunk = raw[i:end]
+        if b"\\" in chunk:
+            chunk = chunk.replace(b"\\\\", b"").replace(b'\\"', b"")
+        pos = 0
+        for match in _TINY.finditer(chunk):
+            if chunk.count(b'"', pos, match.start()) % 2:
+                inside = not inside
+            pos = match.start()
+            literal = match.group()
+            if inside or float(literal) != 0.0 or not literal.split(b"e")[0].split(b"E")[0].strip(b"-0."):
+                continue
+            shown = literal[:40].decode() + ("..." if len(literal) > 40 else "")
+            return (
+                "non_finite_number",
+                f"{shown} is not a JSON number a double can hold: it is not zero but reads as 0.0 "
+                "(below the smallest double)",
+            )
+        if chunk.count(b'"', pos) % 2:
+            inside = not inside
+        i = end
+    return None
 
 
 def _only_constants(raw: bytes) -> bool:
@@ -491,7 +622,7 @@ def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[
         return None
     out = []
     for raw in lines:
-        if _may_be_too_deep(raw, max_depth):
+        if _may_be_too_deep(raw, max_depth) or (len(raw) >= 2 * CONTAINERS_BASE and too_many_containers(raw)):
             return None
         try:
             out.append(_read(raw))

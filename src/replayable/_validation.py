@@ -501,10 +501,14 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
             continue  # another branch took the value's kind and found what is wrong inside it
         here = _value_at(raw, loc)
         wanted = list(dict.fromkeys(_want(e) for e in kind_errs))
+        etype = kind_errs[0]["type"]
+        if {e["type"] for e in kind_errs} == {"int_type", "float_type"}:
+            # a JSON number is `int | float` in the models (so `1` dumps back as `1`): one rule, a number
+            wanted, etype = ["a number"], "float_type"
         msg = f"expected {' or '.join(wanted)}, got {_kind(here)}"
         if len(kind_errs) == 1 and kind_errs[0]["type"] == "literal_error":
             msg = _message(kind_errs[0], here, loc, None)
-        kept.append({"loc": loc, "type": kind_errs[0]["type"], "msg": msg})
+        kept.append({"loc": loc, "type": etype, "msg": msg})
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     objects: set[tuple[Any, ...]] = set()

@@ -18,6 +18,15 @@ from urllib.parse import urldefrag, urljoin
 
 from ._json import JSONError, loads
 from .errors import ReplayableError
+from .schema_budget import (
+    MAX_LISTED_VALUES,
+    MAX_SCHEMA_FANOUT,
+    MAX_SCHEMA_STEPS,
+    SchemaLoopError,
+    count_values,
+    schema_profile,
+    value_depth,
+)
 
 __all__ = [
     "KNOWN_METASCHEMAS",
@@ -40,7 +49,6 @@ __all__ = [
 MAX_DEPTH = 64
 #: How many compiled tool schemas are kept.
 CACHE_SIZE = 512
-
 
 
 class ArgumentsError(ReplayableError):
@@ -337,17 +345,39 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
             else None
         )
         if isinstance(plain, dict) and "$schema" in plain:
-            validator = jsonschema_rs.validator_for(plain, retriever=_no_fetch, registry=resources)
+            if plain["$schema"] not in KNOWN_METASCHEMAS:  # a second line behind `_check_schema`: never fetched
+                raise SchemaError(f"$schema {str(plain['$schema'])[:80]!r} is not a known draft meta-schema")
+            cls = jsonschema_rs.validator_cls_for(plain)
         else:
-            validator = jsonschema_rs.Draft202012Validator(plain, retriever=_no_fetch, registry=resources)
+            cls = jsonschema_rs.Draft202012Validator
+        validator = _budgeted(cls)(plain, validate_formats=True, retriever=_no_fetch, registry=resources)
     except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
         message = getattr(exc, "message", None) or str(exc).split("\n", 1)[0]
         raise SchemaError(f"invalid tool schema: {message}") from None
+    try:
+        shared = {uri: json.loads(_canonical(res, "registry")) for uri, res in registry.items()} if registry else None
+        profile = schema_profile(plain, shared)
+    except SchemaLoopError as exc:
+        raise SchemaError(f"tool schema over the work budget: {exc}") from None
+    if profile is not None:
+        validator.budget = profile
     if len(_CACHE) >= CACHE_SIZE:
         _CACHE.clear()
     _CACHE[key] = (plain, validator)
     _remember(original, registry, plain, validator)
     return validator
+
+
+# jsonschema-rs validator class -> its subclass that carries the schema's work budget (`budget`: a
+# `replayable.schema_budget.SchemaProfile`, or None when every value the reader accepts is within it).
+_BUDGETED: dict[type, type] = {}
+
+
+def _budgeted(cls: type) -> type:
+    sub = _BUDGETED.get(cls)
+    if sub is None:
+        sub = _BUDGETED[cls] = type(cls.__name__, (cls,), {"budget": None, "__module__": __name__})
+    return sub
 
 
 def exact_copy(value: Any) -> Any:
@@ -430,10 +460,37 @@ def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | No
 
 
 def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:
-    """`schema_failures` with a validator from `compile_schema`."""
+    """`schema_failures` with a validator from `compile_schema`.
+
+    A value nested deeper than the schema's work budget allows (`replayable.schema_budget`: at most
+    `MAX_SCHEMA_STEPS` subschemas entered on one path, `MAX_SCHEMA_FANOUT` evaluations along it) is
+    never handed to jsonschema-rs: it fails with keyword `schema_work` at path `""`."""
+    budget = validator.budget
+    if budget is not None and value_depth(value, budget.limit) > budget.limit:
+        return [
+            SchemaFailure(
+                "",
+                "schema_work",
+                f"the value nests deeper than {budget.limit} levels, past what this schema can check within "
+                f"its work budget ({MAX_SCHEMA_STEPS} nested subschema steps, {MAX_SCHEMA_FANOUT} evaluations "
+                f"on one path; one level more needs {budget.steps} and {budget.fanout})",
+            )
+        ]
     try:
         if validator.is_valid(value):
             return []
+        if count_values(value, MAX_LISTED_VALUES) > MAX_LISTED_VALUES:
+            # jsonschema-rs builds every error at once (`iter_errors` too): on a big value that fails
+            # everywhere that is hundreds of times its size in memory. The verdict stands; the list is
+            # not built.
+            return [
+                SchemaFailure(
+                    "",
+                    "schema_work",
+                    f"the value fails the schema; it holds more than {MAX_LISTED_VALUES} JSON values, past "
+                    "which failures are not listed (the work budget)",
+                )
+            ]
         # The evaluation output first (a fraction of the cost of building `ValidationError`s): when each
         # error is a plain keyword reached through `properties`/`items`-like steps only, its failure is
         # read from it; else (applicators, `$ref`, `required`, ...) from `iter_errors`, as always.

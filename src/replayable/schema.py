@@ -47,6 +47,7 @@ __all__ = [
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
 _GENERATOR_ONLY = frozenset({"customBasePath"})
+_GENERATED = "replayable._generated."
 
 #: Rules over a list of items (`replayable.check_transcript`) that no per-item JSON Schema can express.
 CROSS_ITEM_RULES: tuple[str, ...] = (
@@ -58,8 +59,7 @@ CROSS_ITEM_RULES: tuple[str, ...] = (
     "every call family (custom_tool_call, computer_call, local_shell_call, shell_call, apply_patch_call, "
     "tool_search_call, program, mcp_approval_request) pairs with its output the same way, and a "
     "computer_call_output acknowledges every pending safety check of its call",
-    "with a target provider, reasoning encrypted_content and compaction items from another provider are not "
-    "replayed",
+    "with a target provider, reasoning encrypted_content and compaction items from another provider are not replayed",
     "in a response's output, an incomplete item is the last item",
     "item ids are unique within a transcript",
     "a reasoning item with an id is immediately followed by an item with an id (the item it produced)",
@@ -404,6 +404,24 @@ class _Bundler:
         self.defs[name] = build()
         return name
 
+    def inherit(self, node: Mapping[str, Any], base: str) -> dict[str, Any]:
+        """`node` with the fields its generated base model adds (`customBasePath`): the Python class
+        inherits them (a `status` on every `openai:` item is validated as the base declares it), so the
+        exported schema declares them too, and a value the models refuse is never valid in a bundle."""
+        module = base.removeprefix(_GENERATED).rsplit(".", 1)[0]
+        path = self.root / (module.replace(".", "/") + ".json")
+        doc = self.load(path)
+        props = dict(node["properties"])
+        for name, sub in doc.get("properties", {}).items():
+            if name not in props:
+                props[name] = self.rewrite(sub, path)
+        required = list(node.get("required", []))
+        required += [r for r in doc.get("required", []) if r not in required]
+        out = {**node, "properties": props}
+        if required:
+            out["required"] = required
+        return out
+
     def ref(self, ref: str, origin: Path | None) -> str:
         """Rewrite a `$ref` found in file `origin` (None: a side spec, relative to the root) to `#/$defs/<Name>`."""
         target, _, fragment = ref.partition("#")
@@ -448,6 +466,9 @@ class _Bundler:
             rest = {k: v for k, v in node.items() if k != "$ref"}
             if "allOf" not in rest:
                 return self.rewrite({"allOf": [{"$ref": node["$ref"]}], **rest}, origin)
+        base = node.get("customBasePath")
+        if isinstance(base, str) and base.startswith(_GENERATED) and isinstance(node.get("properties"), Mapping):
+            node = self.inherit(node, base)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in _GENERATOR_ONLY:
@@ -480,9 +501,7 @@ def _openai_items(root: Path, side: str) -> list[str]:
     )
     if side == "output":
         return [_OA + n for n in names if not n.endswith("_param.json")]
-    return [
-        _OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names
-    ]
+    return [_OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names]
 
 
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
@@ -533,6 +552,8 @@ def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:
 def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
     schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
     schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
+
+
 #: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
 NAMESPACED_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
 #: TypeScript type of a namespaced `type`: a template literal, so that `switch (x.type)` on a spec type

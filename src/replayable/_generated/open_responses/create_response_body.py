@@ -82,19 +82,19 @@ class CreateResponseBody(WireModel):
     """
     Text output options.
     """
-    temperature: float | None | MISSING = MISSING
+    temperature: int | float | None | MISSING = MISSING
     """
     Sampling temperature, between 0 and 2.
     """
-    top_p: float | None | MISSING = MISSING
+    top_p: int | float | None | MISSING = MISSING
     """
     Nucleus sampling parameter, between 0 and 1.
     """
-    presence_penalty: float | None | MISSING = MISSING
+    presence_penalty: int | float | None | MISSING = MISSING
     """
     Penalty on tokens already present in the text.
     """
-    frequency_penalty: float | None | MISSING = MISSING
+    frequency_penalty: int | float | None | MISSING = MISSING
     """
     Penalty on tokens by their frequency in the text.
     """

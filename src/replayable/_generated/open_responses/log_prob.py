@@ -15,7 +15,7 @@ class TopLogProb(WireModel):
     """
     The token.
     """
-    logprob: float
+    logprob: int | float
     """
     Natural log of the token's probability.
     """
@@ -34,7 +34,7 @@ class LogProb(WireModel):
     """
     The token.
     """
-    logprob: float
+    logprob: int | float
     """
     Natural log of the token's probability.
     """

@@ -82,15 +82,15 @@ class Response(WireModel):
     """
     The text output options used.
     """
-    top_p: float
+    top_p: int | float
     """
     The nucleus sampling parameter used.
     """
-    presence_penalty: float
+    presence_penalty: int | float
     """
     The presence penalty used.
     """
-    frequency_penalty: float
+    frequency_penalty: int | float
     """
     The frequency penalty used.
     """
@@ -98,7 +98,7 @@ class Response(WireModel):
     """
     How many most likely tokens were returned per position.
     """
-    temperature: float
+    temperature: int | float
     """
     The sampling temperature used.
     """

@@ -160,11 +160,11 @@ class FileSearchResult(WireModel):
     """
     Name of the file.
     """
-    attributes: dict[str, str | float | bool] | None | MISSING = MISSING
+    attributes: dict[str, str | int | float | bool] | None | MISSING = MISSING
     """
     Attributes stored with the file (string, number or boolean values).
     """
-    score: float | None | MISSING = MISSING
+    score: int | float | None | MISSING = MISSING
     """
     Relevance score of the chunk.
     """

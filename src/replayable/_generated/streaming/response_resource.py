@@ -184,15 +184,15 @@ class ResponseResource(WireModel):
     """
     The text output configuration.
     """
-    top_p: float
+    top_p: int | float
     """
     Nucleus sampling parameter used.
     """
-    presence_penalty: float
+    presence_penalty: int | float
     """
     Presence penalty used.
     """
-    frequency_penalty: float
+    frequency_penalty: int | float
     """
     Frequency penalty used.
     """
@@ -200,7 +200,7 @@ class ResponseResource(WireModel):
     """
     Number of most likely tokens returned with logprobs.
     """
-    temperature: float
+    temperature: int | float
     """
     Sampling temperature used.
     """
