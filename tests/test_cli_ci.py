@@ -211,7 +211,7 @@ def test_sarif_of_streams_and_agents_logs(capsys: pytest.CaptureFixture[str], tm
     cut = tmp_path / "cut.sse"
     cut.write_text("\n\n".join(frames[:6]) + "\n\n")
     code, log = sarif(["check", str(cut)], capsys)
-    assert code == 1 and [r["ruleId"] for r in log["runs"][0]["results"]] == ["no_terminal"]
+    assert code == 1 and [r["ruleId"] for r in log["runs"][0]["results"]] == ["done_missing", "no_terminal"]
 
 
 def test_the_escapes_are_githubs() -> None:
