@@ -59,13 +59,27 @@ def test_read_tool_finds_name_schema_and_strictness(shape: str) -> None:
     assert spec.name == (None if kind is ToolKind.SCHEMA else "lookup")
 
 
-def test_read_tool_without_parameters_is_any_object() -> None:
-    spec = read_tool({"type": "function", "name": "lookup"})
-    assert spec.schema == {} and not spec.declared
-    assert rp.gate(
-        {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}", "status": "completed"},
-        spec.schema,
-    ).ok
+def test_read_tool_without_parameters_takes_no_arguments() -> None:
+    # an absent or null `parameters` is a function without arguments (as Chat Completions defines it),
+    # never "anything goes": only `{}` passes, on gate, check_arguments and check_transcript alike
+    call = {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}", "status": "completed"}
+    extra = {**call, "arguments": '{"refund": true}'}
+    for tool in (
+        {"type": "function", "name": "lookup"},
+        {"type": "function", "name": "lookup", "parameters": None},
+        {"name": "lookup", "inputSchema": None},
+    ):
+        spec = read_tool(tool)
+        assert spec.schema == {"type": "object", "properties": {}, "additionalProperties": False}
+        assert "inputSchema" in tool or not spec.declared
+        assert rp.gate(call, spec.schema).ok and rp.gate(call, tool).ok
+        refused = rp.gate(extra, tool)
+        assert refused.reason == "arguments_schema" and refused.failures[0].keyword == "additionalProperties"
+        action = {"type": "function_call", "turn_id": "t", "call_id": "c", "name": "lookup", "arguments": {"refund": True}}
+        assert not rp.agents.check_arguments(action, tool).execute
+        assert [str(v.code) for v in rp.check_transcript([extra], tools=[tool], pending_ok=True).violations] == [
+            "arguments_schema"
+        ]
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

@@ -305,7 +305,8 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
     """The names `allowed_tools` permits: `None` (no limit) stays `None`; a collection of names; or a
     request's `tool_choice` of type `allowed_tools` (`{"type": "allowed_tools", "mode", "tools":
     [{"type": "function", "name"}, ...]}`, a dict or a model), whose function entries name the tools
-    (hosted entries are not function calls). Raises `ValueError` for a string (which would read as its
+    (hosted entries are not function calls); with `mode: "none"` nothing may be called. Raises
+    `ValueError` for a string (which would read as its
     letters), a non-name, or another mapping."""
     if allowed_tools is None:
         return None
@@ -323,6 +324,8 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
                 f"got a mapping with type {choice.get('type')!r}"
             )
         names: list[Any] = []
+        if choice.get("mode") == "none":  # "restrict the model from calling any tools" (ToolChoiceValueEnum)
+            tools = ()
         for n, entry in enumerate(tools):
             if not isinstance(entry, Mapping):
                 raise ValueError(f"allowed_tools.tools[{n}] must be an object, got {type(entry).__name__}")

@@ -208,7 +208,18 @@ def unwrap(items: Any, previous: Any, side: Side | None, provider: Provider) -> 
             side = side or "output"
             is_response = True
     elif isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Iterable):
-        raise ValueError("items must be a list of items, a request body or a response; use parse_items for JSON text")
+        got = "JSON text" if isinstance(items, str | bytes | bytearray) else type(items).__name__
+        raise ItemError(
+            [
+                {
+                    "loc": (),
+                    "type": "not_items",
+                    "msg": f"items must be a list of items, a request body or a response, got {got}; read JSON "
+                    "text with parse_items (or replayable.parse_request / parse_response) first",
+                }
+            ],
+            "cannot check",
+        )
     items = list(items)
     if previous is None:
         return Unwrapped(items, side, provider, 0, continues, is_response, status)

@@ -164,8 +164,8 @@ def program_call_waiting(family: CallFamily, status: Any, caller: Any, programs:
         return False
     kind = _get(caller, "type") if caller is not None else None
     caller_id = _get(caller, "caller_id") if caller is not None else None
-    if kind != "program" or not isinstance(caller_id, str):
-        return False
+    if kind != "program" or not isinstance(caller_id, str) or not caller_id:
+        return False  # an empty caller_id names no program: nothing is waiting
     return programs is None or caller_id in programs
 
 

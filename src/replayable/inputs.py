@@ -410,6 +410,8 @@ class Transcript:
 def _allowed_from_tool_choice(choice: Any) -> list[str] | None:
     if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
         tools = choice.get("tools")
+        if choice.get("mode") == "none":  # nothing may be called (`replayable.call_gate.allowed_tool_names`)
+            return []
         if isinstance(tools, list):
             return [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
         return []

@@ -44,8 +44,8 @@ from .items import (
     is_openai_model,
     plain_json,
 )
+from .profiles import check_target, get_profile, request_settings
 from .profiles import fix_item as profile_fix
-from .profiles import get_profile, request_settings
 from .replay import (
     _CHAT_HINT,
     TranscriptReport,
@@ -537,6 +537,7 @@ def prepare_replay(
     convert those with `from_chat_completions` first). Spec: Open Responses 2026-04-24, "Extending
     items", "Items are state machines", "Tool calling".
     """
+    check_target(target)
     if not isinstance(target, str) or not target:
         raise ValueError("target must be a provider slug such as 'openai' or 'acme'")
     if provider not in (None, "openai"):

@@ -38,7 +38,7 @@ from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .notes import Note, identifier_notes
-from .profiles import TargetCheck, request_settings
+from .profiles import TargetCheck, check_target, request_settings
 from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index
 
@@ -367,6 +367,25 @@ def _view(item: Any) -> _View:
     )
 
 
+def _body_tools(body: Any) -> tuple[list[Any] | None, Any]:
+    """A request body's own function tools (hosted tools left out; None when it has none) and its
+    `tool_choice` when that is an `allowed_tools` choice (else None: no limit). The command line reads a
+    body the same way, so a body gets one verdict from the library, the hooks and the CLI."""
+    try:
+        data = plain_json(body, "request body")
+    except ItemError:
+        return None, None
+    if not isinstance(data, Mapping):
+        return None, None
+    tools = data.get("tools")
+    usable = [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")] if isinstance(
+        tools, list
+    ) else []
+    choice = data.get("tool_choice")
+    allowed = choice if isinstance(choice, Mapping) and choice.get("type") == "allowed_tools" else None
+    return usable or None, allowed
+
+
 def _allowed(allowed_tools: Any) -> frozenset[str] | None:
     """`allowed_tools` as a set of names (see `replayable.call_gate.allowed_tool_names`)."""
     return allowed_tool_names(allowed_tools)
@@ -424,6 +443,12 @@ def check_transcript(
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    check_target(target)
+    settings = request_settings(items)  # a request body: its own tools and tool_choice apply too
+    if settings is not None and (tools is None or allowed_tools is None):
+        own_tools, own_choice = _body_tools(items)
+        tools = own_tools if tools is None else tools
+        allowed_tools = own_choice if allowed_tools is None else allowed_tools
     tool_params = tool_index(tools)
     allowed = _allowed(allowed_tools)
     unwrapped = unwrap(items, previous, side, provider)
@@ -448,7 +473,7 @@ def check_transcript(
         if target is not None and source is None:
             source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
-        profile = TargetCheck(target, request_settings(items))  # what the target accepts (replayable.profiles)
+        profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             add(f.index, ViolationCode(f.code), f.message, f.path)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
@@ -480,6 +505,7 @@ def check_stream(
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    check_target(target)
     if isinstance(items, str | bytes | bytearray | Mapping):
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
     violations: list[Violation] = []

@@ -160,8 +160,11 @@ def _name(value: Any, where: str) -> str:
 
 
 def _schema(value: Any, where: str) -> Any:
+    """The argument schema of a tool. A tool that declares no `parameters` (absent or null) is a function
+    that takes no arguments, as Chat Completions defines an omitted `parameters`: only `{}` passes, never
+    "anything goes" (a caller who wants no check passes the schema `{}` itself)."""
     if value is None:
-        return {}
+        return {"type": "object", "properties": {}, "additionalProperties": False}
     if not isinstance(value, Mapping | bool):
         raise SchemaError(f"{where} must be a JSON Schema (an object or a boolean), got {type(value).__name__}")
     return value

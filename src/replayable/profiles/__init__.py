@@ -12,6 +12,7 @@ provider (vLLM, Ollama, Bedrock, ...) is added as a `Profile` row set here when 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "Profile",
     "TargetCheck",
     "check_body",
+    "check_target",
     "check_item",
     "fix_item",
     "get_profile",
@@ -50,9 +52,26 @@ PROFILES: Mapping[str, Profile] = MappingProxyType({p.name: p for p in (OPENRESP
 _SETTINGS = ("store", "include", "previous_response_id", "conversation")
 
 
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def check_target(target: Any) -> None:
+    """Refuse a `target` that is not a provider slug (the `slug` of `slug:name` types), or that spells a
+    shipped profile another way (`"OpenAI"`, which would silently skip the `openai` profile's rules).
+    Raises `ValueError` naming it; `None` (no target) is fine."""
+    if target is None:
+        return
+    if not isinstance(target, str) or not _SLUG.match(target):
+        raise ValueError(f"target must be a provider slug such as 'openai' or 'acme', got {target!r:.60}")
+    if target not in PROFILES and target.lower() in PROFILES:
+        raise ValueError(f"target {target!r} is not a profile name: did you mean {target.lower()!r}?")
+
+
 def get_profile(target: str | None) -> Profile:
     """The profile of `target` (a provider slug): its own when one ships, else `openresponses` (no
-    invented rules for providers without a documented profile). `None` is `openresponses`."""
+    invented rules for providers without a documented profile). `None` is `openresponses`. Raises
+    `ValueError` for a target that is no slug (`check_target`)."""
+    check_target(target)
     if target is None:
         return OPENRESPONSES
     return PROFILES.get(target, OPENRESPONSES)

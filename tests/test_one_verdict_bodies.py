@@ -1,0 +1,122 @@
+"""A request body gets one verdict through every door: its own `tools` and `tool_choice`
+(`allowed_tools`, including `mode: "none"`) apply in `check_transcript` on the dict, on the parsed body,
+in the openai SDK hook and in the command line alike. Also: targets are validated, a schema-less tool
+takes no arguments, bad Python input is an `ItemError`, and a program-issued call needs its program."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import replayable as rp
+from replayable.cli import main
+from replayable.integrations.openai import check_request_body
+
+TOOLS = [
+    {
+        "type": "function",
+        "name": "f",
+        "parameters": {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+            "additionalProperties": False,
+        },
+    },
+    {"type": "web_search"},
+]
+CALLS = [
+    {"type": "function_call", "call_id": "c1", "name": "f", "arguments": '{"refund":true}', "status": "completed"},
+    {"type": "function_call", "call_id": "c2", "name": "delete_all", "arguments": "{}", "status": "completed"},
+    {"type": "function_call_output", "call_id": "c1", "output": "x"},
+    {"type": "function_call_output", "call_id": "c2", "output": "x"},
+]
+
+
+def _codes(report: rp.TranscriptReport) -> list[str]:
+    return sorted(str(v.code) for v in report.violations)
+
+
+def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *extra: str) -> list[str]:
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    main(["check", str(path), "--format", "json", *extra])
+    doc = json.loads(capsys.readouterr().out)
+    return sorted(f["code"] for f in doc["findings"] if f["severity"] == "error" and f["where"] == "item")
+
+
+@pytest.mark.parametrize(
+    ("choice", "expected"),
+    [
+        (None, ["arguments_schema", "arguments_schema", "unknown_tool"]),
+        ("auto", ["arguments_schema", "arguments_schema", "unknown_tool"]),
+        (
+            {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "g"}]},
+            ["arguments_schema", "arguments_schema", "tool_not_allowed", "tool_not_allowed", "unknown_tool"],
+        ),
+        (
+            {"type": "allowed_tools", "mode": "none", "tools": [{"type": "function", "name": "f"}]},
+            ["arguments_schema", "arguments_schema", "tool_not_allowed", "tool_not_allowed", "unknown_tool"],
+        ),
+        (
+            {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "f"}]},
+            ["arguments_schema", "arguments_schema", "tool_not_allowed", "unknown_tool"],
+        ),
+    ],
+)
+def test_a_body_gets_one_verdict_through_every_door(
+    choice: object, expected: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body: dict = {"model": "m", "tools": TOOLS, "input": CALLS}
+    if choice is not None:
+        body["tool_choice"] = choice
+    assert _codes(rp.check_transcript(body)) == expected
+    assert _codes(rp.check_transcript(body, provider="openai")) == expected
+    assert _codes(rp.check_transcript(rp.parse_request(body, provider="openai"))) == expected
+    with pytest.raises(rp.ReplayError) as err:
+        check_request_body(json.dumps(body).encode())
+    assert _codes(err.value.report) == expected
+    assert _cli_codes(tmp_path, body, capsys) == expected
+
+
+def test_explicit_tools_and_allowed_tools_still_win_over_the_bodys() -> None:
+    body = {"model": "m", "tools": TOOLS, "input": CALLS[:1] + CALLS[2:3]}
+    loose = [{"type": "function", "name": "f", "parameters": {}}]
+    assert rp.check_transcript(body, tools=loose, allowed_tools=["f"]).ok
+    assert _codes(rp.check_transcript(body, allowed_tools=[])) == ["arguments_schema", "arguments_schema", "tool_not_allowed"]
+
+
+def test_gate_refuses_every_call_under_allowed_tools_mode_none() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "completed"}
+    choice = {"type": "allowed_tools", "mode": "none", "tools": [{"type": "function", "name": "f"}]}
+    assert rp.gate(call, {}, allowed_tools=choice).reason == "not_allowed"
+    assert rp.gate(call, {}, allowed_tools={**choice, "mode": "auto"}).ok
+
+
+@pytest.mark.parametrize("target", ["OpenAI", "openai ", "", 5, "a b"])
+def test_a_target_that_is_no_profile_slug_is_refused_everywhere(
+    target: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = [{"type": "message", "role": "user", "content": "hi"}]
+    for check in (rp.check_transcript, rp.prepare_replay):
+        with pytest.raises(ValueError, match="target"):
+            check(items, target=target)  # type: ignore[operator]
+    if isinstance(target, str):
+        path = tmp_path / "items.json"
+        path.write_text(json.dumps(items))
+        assert main(["check", str(path), "--target", target]) == 2
+        assert "target" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", [None, 5, "x", b"[]", {"a": 1}])
+def test_check_transcript_refuses_what_is_no_transcript_with_item_error(value: object) -> None:
+    with pytest.raises(rp.ItemError, match="items must be a list of items"):
+        rp.check_transcript(value)  # type: ignore[arg-type]
+
+
+def test_a_program_call_with_an_empty_caller_id_is_not_waiting() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "in_progress"}
+    assert rp.gate({**call, "caller": {"type": "program", "caller_id": ""}}, {}).reason == "status"
+    assert rp.gate({**call, "caller": {"type": "program", "caller_id": "prog_1"}}, {}).ok  # documented
