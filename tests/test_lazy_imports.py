@@ -129,3 +129,18 @@ def test_the_agents_guardrail_imports_openai_agents_on_first_use() -> None:
     pytest.importorskip("agents", reason="openai-agents (the test extra) is not installed")
     loaded = loaded_after("from replayable.integrations.agents import replay_guardrail")
     assert "agents" in loaded
+
+
+def test_the_library_runs_with_warnings_as_errors() -> None:
+    """pydantic 2.14 warns on the old import of `MISSING` the generated models use; `replayable._compat`
+    keeps an app running with `-W error` (or pytest's `filterwarnings = error`) working."""
+    code = (
+        "import replayable as rp, replayable.stream, replayable.agents\n"
+        "r = rp.check_transcript([{'type': 'web_search_call', 'id': 'ws_1', 'status': 'completed',"
+        " 'action': {'type': 'search', 'query': 'q'}}], provider='openai')\n"
+        "assert r.ok, r\n"
+        "rp.parse_request({'model': 'm', 'input': 'hi', 'tools': [{'type': 'web_search'}]}, provider='openai')\n"
+        "print('ok')\n"
+    )
+    res = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr

@@ -120,3 +120,21 @@ def test_a_program_call_with_an_empty_caller_id_is_not_waiting() -> None:
     call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "in_progress"}
     assert rp.gate({**call, "caller": {"type": "program", "caller_id": ""}}, {}).reason == "status"
     assert rp.gate({**call, "caller": {"type": "program", "caller_id": "prog_1"}}, {}).ok  # documented
+
+
+def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {
+        "model": "m",
+        "tools": TOOLS,
+        "input": [{"type": "message", "role": "user", "content": "hi"}, CALLS[0], CALLS[2]],
+    }
+    kept, report = rp.prepare_replay(body, target="openai")
+    assert [x.type for x in kept] == ["message"] and [i for i, _ in report.dropped] == [1, 2]
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    assert main(["prepare", "--target", "openai", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    sent = out["input"] if isinstance(out, dict) else out
+    assert [x["type"] for x in sent] == ["message"]

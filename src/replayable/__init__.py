@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _compat  # noqa: F401  (first: pydantic 2.14's MISSING without a warning)
 from ._validation import ModelError
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
 from .errors import ReplayableError, ReplayError

@@ -30,7 +30,7 @@ from .items import ItemError, Provider, Side, is_openai_model, plain_json
 if TYPE_CHECKING:
     from .replay import TranscriptReport
 
-__all__ = ["Unwrapped", "body_items", "refuse_chat_completions_body", "unwrap"]
+__all__ = ["Unwrapped", "body_items", "body_tools", "refuse_chat_completions_body", "unwrap"]
 
 #: Keys that mark a JSON object as a request body (it has no `type`, unlike an item).
 _REQUEST_KEYS = frozenset({"input", "model", "previous_response_id", "instructions", "tools", "tool_choice"})
@@ -235,3 +235,22 @@ def unwrap(items: Any, previous: Any, side: Side | None, provider: Provider) -> 
     else:
         before = list(previous)
     return Unwrapped(before + items, side, provider, len(before), continues)
+
+
+def body_tools(body: Any) -> tuple[list[Any] | None, Any]:
+    """A request body's own function tools (hosted tools left out; None when it has none) and its
+    `tool_choice` when that is an `allowed_tools` choice (else None: no limit). The command line reads a
+    body the same way, so a body gets one verdict from the library, the hooks and the CLI."""
+    try:
+        data = plain_json(body, "request body")
+    except ItemError:
+        return None, None
+    if not isinstance(data, Mapping):
+        return None, None
+    tools = data.get("tools")
+    usable = [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")] if isinstance(
+        tools, list
+    ) else []
+    choice = data.get("tool_choice")
+    allowed = choice if isinstance(choice, Mapping) and choice.get("type") == "allowed_tools" else None
+    return usable or None, allowed

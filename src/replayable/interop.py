@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
-from .continuation import body_items
+from .continuation import body_items, body_tools
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
@@ -543,6 +543,8 @@ def prepare_replay(
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     raws = _item_list(items)
+    if tools is None and request_settings(items) is not None:
+        tools = body_tools(items)[0]  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else list(tools)
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)

@@ -33,7 +33,7 @@ from .arguments import (
     schema_failures,
 )
 from .call_gate import GateReason, GateResult, allowed_tool_names, gate
-from .continuation import unwrap
+from .continuation import body_tools, unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
@@ -367,25 +367,6 @@ def _view(item: Any) -> _View:
     )
 
 
-def _body_tools(body: Any) -> tuple[list[Any] | None, Any]:
-    """A request body's own function tools (hosted tools left out; None when it has none) and its
-    `tool_choice` when that is an `allowed_tools` choice (else None: no limit). The command line reads a
-    body the same way, so a body gets one verdict from the library, the hooks and the CLI."""
-    try:
-        data = plain_json(body, "request body")
-    except ItemError:
-        return None, None
-    if not isinstance(data, Mapping):
-        return None, None
-    tools = data.get("tools")
-    usable = [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")] if isinstance(
-        tools, list
-    ) else []
-    choice = data.get("tool_choice")
-    allowed = choice if isinstance(choice, Mapping) and choice.get("type") == "allowed_tools" else None
-    return usable or None, allowed
-
-
 def _allowed(allowed_tools: Any) -> frozenset[str] | None:
     """`allowed_tools` as a set of names (see `replayable.call_gate.allowed_tool_names`)."""
     return allowed_tool_names(allowed_tools)
@@ -446,7 +427,7 @@ def check_transcript(
     check_target(target)
     settings = request_settings(items)  # a request body: its own tools and tool_choice apply too
     if settings is not None and (tools is None or allowed_tools is None):
-        own_tools, own_choice = _body_tools(items)
+        own_tools, own_choice = body_tools(items)
         tools = own_tools if tools is None else tools
         allowed_tools = own_choice if allowed_tools is None else allowed_tools
     tool_params = tool_index(tools)
