@@ -138,3 +138,33 @@ def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(
     out = json.loads(capsys.readouterr().out)
     sent = out["input"] if isinstance(out, dict) else out
     assert [x["type"] for x in sent] == ["message"]
+
+
+def test_a_bare_schema_in_a_tool_list_is_refused_like_gate_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    items = [{"type": "message", "role": "user", "content": "hi"}]
+    with pytest.raises(ValueError, match="bare JSON Schema"):
+        rp.check_transcript(items, tools=[schema])
+    with pytest.raises(rp.SchemaError):
+        rp.gate(CALLS[0], [schema])
+    assert rp.check_transcript(items, tools=[{"type": "web_search"}]).ok  # a hosted tool is no schema
+    tools_file, items_file = tmp_path / "tools.json", tmp_path / "items.json"
+    tools_file.write_text(json.dumps([schema]))
+    items_file.write_text(json.dumps(items))
+    assert main(["check", str(items_file), "--tools", str(tools_file)]) == 2
+    assert "bare JSON Schema" in capsys.readouterr().err
+
+
+def test_check_tool_reads_an_openai_agents_function_tool_as_gate_does() -> None:
+    agents_sdk = pytest.importorskip("agents")
+
+    @agents_sdk.function_tool
+    def refund(order_id: str, amount_cents: int) -> str:
+        """Refund part of an order."""
+        return f"{order_id}: {amount_cents}"
+
+    assert list(rp.check_tool(refund)) == []
+    call = {**CALLS[0], "name": "refund", "arguments": '{"order_id": "A-1", "amount_cents": 5}'}
+    assert rp.gate(call, refund).ok

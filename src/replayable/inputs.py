@@ -440,7 +440,7 @@ def function_tools(tools: list[Any], name: str) -> list[Any] | None:
     when two share a name (which one a call meant would be a guess)."""
     usable = [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")]
     try:
-        tool_index(usable)
+        tool_index([t for t in tools if isinstance(t, dict)])  # a bare schema among them is refused there
     except ValueError as exc:
         raise InputError(f"{name}: {exc}") from None
     return usable or None

@@ -40,7 +40,7 @@ from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_open
 from .notes import Note, identifier_notes
 from .profiles import TargetCheck, check_target, request_settings
 from .strict_schema import strict_findings
-from .tools import ToolKind, ToolSpec, read_tool, tool_index
+from .tools import ToolKind, ToolSpec, read_tool, tool_index, tool_json
 
 __all__ = [
     "GateReason",
@@ -1001,6 +1001,11 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
             return ToolFindings(
                 [Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc.errors[0]['msg']}")]
             )
+    elif not isinstance(tool, Mapping | bool):
+        try:  # an openai-agents FunctionTool or pydantic-ai ToolDefinition, read as gate reads it
+            tool = tool_json(tool)
+        except SchemaError as exc:
+            return ToolFindings([Violation(None, ViolationCode.INVALID_TOOL, f"not a tool definition: {exc}")])
     if not isinstance(tool, Mapping):
         return ToolFindings(
             [Violation(None, ViolationCode.INVALID_TOOL, f"a tool is a JSON object, got {type(tool).__name__}")]

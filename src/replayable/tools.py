@@ -287,6 +287,10 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
     return {} if index is None else index
 
 
+#: JSON Schema's type names: a `tools` entry typed with one is a bare schema, not a hosted tool.
+_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
 def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError] | None:
     """The function tools of a `tools` list by name (`None` stays `None`).
 
@@ -307,6 +311,13 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
         if not isinstance(tool, Mapping):
             raise ValueError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         kind = tool.get("type")
+        if "name" not in tool and "function" not in tool and (
+            kind in _JSON_TYPES or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
+        ):
+            raise ValueError(
+                f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "
+                "({type: 'function', name, parameters}) so that calls can be matched to it by name"
+            )
         if kind is not None and kind != "function":
             continue  # a hosted tool (web_search, mcp, custom, ...): its calls are not function calls
         function = tool.get("function")
