@@ -12,6 +12,8 @@ WHEEL_VENV ?= build/wheel-venv
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
+	@# a .venv left by a Python older than 3.11 (or a broken one) is replaced, not reused
+	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
