@@ -26,16 +26,11 @@ from .continuation import body_items, body_tools
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
-    Compaction,
     CompactionParam,
-    FunctionCall,
-    FunctionCallOutput,
     Item,
     ItemError,
     ItemReferenceParam,
-    Message,
     Provider,
-    Reasoning,
     ReasoningParam,
     Side,
     _coerce,
@@ -65,7 +60,6 @@ __all__ = [
     "to_input",
 ]
 
-_OUTPUT_FORMS = (Message, FunctionCall, FunctionCallOutput, Reasoning, Compaction)
 
 
 def _error(loc: tuple[Any, ...], code: str, msg: str, title: str = "cannot convert") -> ItemError:
