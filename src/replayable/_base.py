@@ -30,12 +30,14 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
+from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError, PydanticUndefined
 
 from ._validation import ModelError, clean_errors, model_defined
 
 __all__ = [
     "KEYWORD_HOOKS",
+    "read_field",
     "NAMESPACED_TYPE",
     "SPEC_ITEM_TYPES",
     "SPEC_PART_TYPES",
@@ -405,3 +407,18 @@ class NamespacedToolBase(NamespacedBase):
 
     spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES
 
+
+_ABSENT = object()
+
+
+def read_field(item: Any, name: str) -> Any:
+    """A field of a raw item (a `Mapping`) or a parsed one (`None` when absent or the `MISSING`
+    sentinel; unknown fields of our models are read from their extras; other objects by attribute)."""
+    if isinstance(item, Mapping):
+        return item.get(name)
+    if isinstance(item, WireModel):
+        value = item.__dict__.get(name, _ABSENT)
+        if value is _ABSENT:
+            value = (item.__pydantic_extra__ or {}).get(name)
+        return None if value is MISSING else value
+    return getattr(item, name, None)

@@ -30,7 +30,7 @@ from pydantic_core import PydanticCustomError
 from ._json import printable
 from .errors import ReplayableError
 
-__all__ = ["ItemError", "ModelError", "clean_errors", "model_defined"]
+__all__ = ["ItemError", "ModelError", "clean_errors", "model_defined", "value_at"]
 
 
 class ItemError(ReplayableError):
@@ -455,7 +455,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
         if union and err["type"] in _KIND_ERRORS or err["type"] == "literal_error" and union:
             kinds.setdefault(loc, []).append(err)
             continue
-        parent = _value_at(raw, loc)
+        parent = value_at(raw, loc)
         if err["type"] in ("union_tag_not_found", "union_tag_invalid"):
             disc = _discriminator(err.get("ctx"))
             loc = (*loc, disc)
@@ -482,7 +482,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
             continue
         if any(k["loc"][: len(pos)] == pos for k in kept) or any(k[: len(pos)] == pos for k in kinds):
             continue
-        here = _value_at(raw, pos)
+        here = value_at(raw, pos)
         if models and isinstance(here, Mapping) and not isinstance(here.get("type"), str):
             if "type" in here:
                 msg = f"'type' must be a string naming the type, got {_kind(here['type'])}"
@@ -499,7 +499,7 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
     for loc, kind_errs in kinds.items():
         if not kind_errs or any(len(k["loc"]) > len(loc) and k["loc"][: len(loc)] == loc for k in kept):
             continue  # another branch took the value's kind and found what is wrong inside it
-        here = _value_at(raw, loc)
+        here = value_at(raw, loc)
         wanted = list(dict.fromkeys(_want(e) for e in kind_errs))
         etype = kind_errs[0]["type"]
         if {e["type"] for e in kind_errs} == {"int_type", "float_type"}:
@@ -534,7 +534,9 @@ def _want(err: Mapping[str, Any]) -> str:
     return _KIND_ERRORS.get(err["type"], "another value")
 
 
-def _value_at(raw: Any, loc: tuple[Any, ...]) -> Any:
+def value_at(raw: Any, loc: tuple[Any, ...]) -> Any:
+    """The value at a plain `loc` path (field names and list indexes) inside `raw`, or None when the
+    path leads nowhere."""
     value = raw
     for seg in loc:
         if isinstance(value, Mapping) and isinstance(seg, str):

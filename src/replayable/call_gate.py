@@ -22,10 +22,9 @@ from enum import StrEnum
 from typing import Any, NamedTuple, NotRequired
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, with_config
-from pydantic.experimental.missing_sentinel import MISSING
 from typing_extensions import TypedDict
 
-from ._base import WireModel
+from ._base import read_field
 from ._generated.open_responses.function_call_param import FunctionCallParam
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, printable, to_plain
 from .arguments import (
@@ -151,18 +150,9 @@ def _read_call(item: Any) -> tuple[dict[str, Any] | None, str]:
 def _get(item: Any, name: str) -> Any:
     """A field of an item that did not read as plain JSON (only to choose which refusal to give)."""
     try:
-        if isinstance(item, Mapping):
-            return item.get(name)
-        if isinstance(item, WireModel):
-            value = item.__dict__.get(name, MISSING)
-            if value is MISSING:
-                value = (item.__pydantic_extra__ or {}).get(name)
-            return None if value is MISSING else value
-        if isinstance(item, BaseModel):
-            return getattr(item, name, None)
+        return read_field(item, name) if isinstance(item, Mapping | BaseModel) else None
     except Exception:  # a Mapping that fails while read: refused all the same
         return None
-    return None
 
 
 def _call_problem(item: dict[str, Any]) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from ._base import NamespacedBase, WireModel, has_unchecked, is_unchecked
+from ._base import NamespacedBase, WireModel, has_unchecked, is_unchecked, read_field
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, printable, to_plain
@@ -57,20 +57,7 @@ __all__ = [
 ]
 
 
-_ABSENT = object()
 _FUNCTION = by_call_type["function_call"]
-
-
-def _field(item: Any, name: str) -> Any:
-    """A field of a raw item or a parsed one (`None` when absent; unknown fields are read too)."""
-    if isinstance(item, Mapping):
-        return item.get(name)
-    if isinstance(item, WireModel):
-        value = item.__dict__.get(name, _ABSENT)
-        if value is _ABSENT:
-            value = (item.__pydantic_extra__ or {}).get(name)
-        return None if value is MISSING else value
-    return getattr(item, name, None)
 
 
 class ViolationCode(StrEnum):
@@ -352,16 +339,16 @@ def _view(item: Any) -> _View:
     kind = _kind(type(item))
     if kind:
         return _model_view(item, kind == 2)
-    t = _field(item, "type")
+    t = read_field(item, "type")
     if t is None and isinstance(item, Mapping) and "role" in item:
         t = "message"
     return _View(
         type=t,
-        id=_field(item, "id"),
-        call_id=_field(item, "call_id"),
-        status=_field(item, "status"),
-        name=_field(item, "name"),
-        arguments=_field(item, "arguments"),
+        id=read_field(item, "id"),
+        call_id=read_field(item, "call_id"),
+        status=read_field(item, "status"),
+        name=read_field(item, "name"),
+        arguments=read_field(item, "arguments"),
         namespaced=isinstance(t, str) and ":" in t,
         src=item,
     )
@@ -631,11 +618,11 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
     """
     if source == target:
         return None
-    t = _field(item, "type")
+    t = read_field(item, "type")
     owner = repr(source or "unknown")
     if t == "compaction":
         return f"compaction state belongs to provider {owner}, not {target!r}"
-    if t == "reasoning" and _field(item, "encrypted_content"):
+    if t == "reasoning" and read_field(item, "encrypted_content"):
         return f"reasoning encrypted_content belongs to provider {owner}, not {target!r}"
     return None
 
@@ -649,7 +636,7 @@ def infer_source(items: Iterable[Any], provider: Provider = None) -> str | None:
     for item in items:
         if is_openai_model(item):
             return "openai"
-        t = _field(item, "type")
+        t = read_field(item, "type")
         if isinstance(t, str) and ":" in t:
             slugs.add(t.split(":", 1)[0])
     return slugs.pop() if len(slugs) == 1 else None
@@ -660,7 +647,7 @@ def _key(v: _View, name: str) -> Any:
         return v.call_id
     if name == "id":
         return v.id
-    return _field(v.src, name)
+    return read_field(v.src, name)
 
 
 def _output_key(fam: CallFamily, v: _View) -> tuple[Any, str]:
@@ -680,7 +667,7 @@ def _ids(value: Any) -> list[str]:
     out: list[str] = []
     if isinstance(value, list | tuple):
         for x in value:
-            i = _field(x, "id")
+            i = read_field(x, "id")
             if isinstance(i, str):
                 out.append(i)
     return out
@@ -800,7 +787,7 @@ class _Rules:
                 self.calls[slot] = i
         finished = True
         if type(v.status) is str and v.status in fam.unfinished:
-            waiting = program_call_waiting(fam, v.status, _field(v.src, "caller"), self.programs)
+            waiting = program_call_waiting(fam, v.status, read_field(v.src, "caller"), self.programs)
             if not waiting:
                 finished = False
                 code = (
@@ -809,7 +796,7 @@ class _Rules:
                     else ViolationCode.IN_PROGRESS_CALL_REPLAYED
                 )
                 hint = ""
-                if fam.program_callable and _field(_field(v.src, "caller"), "type") == "program":
+                if fam.program_callable and read_field(read_field(v.src, "caller"), "type") == "program":
                     hint = "; a call issued by a program waits for its output only while that program item is in view"
                 add(
                     i,
@@ -823,7 +810,7 @@ class _Rules:
         if fam.call_type == "openai:program" and isinstance(key, str):
             self.programs.add(key)
         if fam.acknowledge is not None and slot is not None:
-            self.to_acknowledge[slot] = _ids(_field(v.src, fam.acknowledge[0]))
+            self.to_acknowledge[slot] = _ids(read_field(v.src, fam.acknowledge[0]))
         if fam.call_type == "function_call":
             _call_rules(i, v, add, finished, self.tool_params, self.allowed, self.registry)
         if finished and isinstance(key, str) and fam.needs_output(v.src):
@@ -859,7 +846,7 @@ class _Rules:
                 path,
             )
         if fam.acknowledge is not None and slot in self.to_acknowledge:
-            acked = set(_ids(_field(v.src, fam.acknowledge[1])))
+            acked = set(_ids(read_field(v.src, fam.acknowledge[1])))
             missing = [c for c in self.to_acknowledge[slot] if c not in acked]
             if missing:
                 add(

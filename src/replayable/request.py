@@ -59,7 +59,7 @@ from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
-from ._validation import ModelError, clean_errors
+from ._validation import ModelError, clean_errors, value_at
 from .continuation import refuse_chat_completions_body
 from .forms import OUTPUT_FORMS, input_form
 from .items import (
@@ -239,9 +239,9 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
     out = clean_errors(exc, raw, prefix)
     for err in out:
         path = err["loc"][len(prefix) :]
-        value = _value_at(raw, path)
+        value = value_at(raw, path)
         if path[-1:] == ("type",):  # the error sits on the tag itself
-            owner, tag = _value_at(raw, path[:-1]), value
+            owner, tag = value_at(raw, path[:-1]), value
         else:  # the error names the whole item, part or tool
             owner, tag = value, value.get("type") if isinstance(value, Mapping) else None
         if not isinstance(owner, Mapping) or err["type"] not in _TYPE_ERRORS:
@@ -258,18 +258,6 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
 _TYPE_ERRORS = frozenset(
     {"namespaced_type", "unknown_item_type", "union_tag_not_found", "union_tag_invalid", "missing"}
 )
-
-
-def _value_at(raw: Any, path: tuple[Any, ...]) -> Any:
-    """The value at a plain `loc` path inside `raw`, or None when the path leads nowhere."""
-    for seg in path:
-        if isinstance(raw, Mapping) and isinstance(seg, str):
-            raw = raw.get(seg)
-        elif isinstance(raw, list) and isinstance(seg, int) and 0 <= seg < len(raw):
-            raw = raw[seg]
-        else:
-            return None
-    return raw
 
 
 _SENDABLE_BACK = (*OUTPUT_FORMS, NamespacedBase)
