@@ -354,27 +354,26 @@ def parse_create_params(data: Any) -> SessionCreateParams:
     """Parse the body of `POST /v1/agents/sessions` (a dict, JSON text, our model or an SDK params
     object): without `agent_id`, `agent` with a `model` is required. Raises `ItemError` naming each field
     by its plain path (`agent.tools.0.name`) and rule."""
-    data = _plain(data)
-    if isinstance(data, SessionCreateParams):
-        return data
-    data = _object(data, "session create body")
-    try:
-        return session_create_params_adapter.validate_python(data)
-    except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), "invalid session create body") from None
+    return _parse_body(data, SessionCreateParams, session_create_params_adapter, "session create body")  # type: ignore[no-any-return]
 
 
 def parse_update_params(data: Any) -> SessionUpdateParams:
     """Parse the body of `POST /v1/agents/sessions/{session_id}` (a dict, JSON text, our model or an SDK
     params object). Raises `ItemError` naming each field by its plain path and rule."""
+    return _parse_body(data, SessionUpdateParams, session_update_params_adapter, "session update body")  # type: ignore[no-any-return]
+
+
+def _parse_body(data: Any, model: type[Any], adapter: TypeAdapter[Any], what: str) -> Any:
+    """Read `data` once into plain JSON (an instance of `model` is returned as it is) and validate it
+    with `adapter`; raises `ItemError` naming each field by its plain path and rule."""
     data = _plain(data)
-    if isinstance(data, SessionUpdateParams):
+    if isinstance(data, model):
         return data
-    data = _object(data, "session update body")
+    data = _object(data, what)
     try:
-        return session_update_params_adapter.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), "invalid session update body") from None
+        raise ItemError(_errors(exc, data=data), f"invalid {what}") from None
 
 
 def parse_session_item(data: Any) -> SessionItem:
