@@ -241,10 +241,13 @@ def body_tools(body: Any) -> tuple[list[Any] | None, Any]:
     """A request body's own function tools (hosted tools left out; None when it has none) and its
     `tool_choice` when that is an `allowed_tools` choice (else None: no limit). The command line reads a
     body the same way, so a body gets one verdict from the library, the hooks and the CLI."""
-    try:
-        data = plain_json(body, "request body")
-    except ItemError:
-        return None, None
+    if isinstance(body, Mapping):  # a dict body is read as it is: only its tools are looked at here
+        data: Any = body
+    else:
+        try:
+            data = plain_json(body, "request body")
+        except ItemError:
+            return None, None
     if not isinstance(data, Mapping):
         return None, None
     tools = data.get("tools")
