@@ -474,7 +474,7 @@ def bench_scaling(sizes: list[int]) -> None:
 
 
 def bench_cli_memory(sizes: list[int]) -> None:
-    exe = [sys.executable, "-m", "replayable.cli"]
+    exe = [sys.executable, "-m", "replayable"]
     print("\n`replayable check` peak memory (RSS of the process; each size in a fresh process)")
     print(f"  {'items':>9s} {'MB file':>8s} {'.jsonl (streamed) MB':>21s} {'.json (whole) MB':>17s}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -498,7 +498,7 @@ def _rss_of(cmd: list[str]) -> float:
     this process nor earlier children count; ru_maxrss would inherit this process's peak across exec)."""
     code = (
         "import runpy, sys; sys.argv = {argv!r}\ntry:\n"
-        "    runpy.run_module('replayable.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "    runpy.run_module('replayable', run_name='__main__')\nexcept SystemExit:\n    pass\n"
         "hwm = [x for x in open('/proc/self/status') if x.startswith('VmHWM')][0]\n"
         "sys.stderr.write(hwm.split()[1])"
     )

@@ -13,7 +13,7 @@ from pydantic import TypeAdapter
 import replayable as rp
 from replayable import agents as A
 from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, KNOWN_ITEM_TYPES
-from replayable.cli import main
+from replayable._cli import main
 
 FIX = Path(__file__).parent / "fixtures" / "agents"
 SCHEMAS = Path(__file__).parent.parent / "schemas" / "agents"

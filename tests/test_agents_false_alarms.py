@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replayable import agents as A
-from replayable.cli import main
+from replayable._cli import main
 
 FIX = Path(__file__).parent / "fixtures" / "agents"
 S20 = json.loads((FIX / "S20.json").read_text())

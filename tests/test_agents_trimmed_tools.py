@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from replayable import agents as A
-from replayable.cli import main
+from replayable._cli import main
 from replayable.items import ItemError
 
 S21 = json.loads((Path(__file__).parent / "fixtures" / "agents" / "S21.json").read_text())

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, needs_checkout
 
-from replayable.cli import main
+from replayable._cli import main
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}
@@ -154,7 +154,7 @@ def test_tools_file_and_target(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_stdin_and_console_script(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "replayable.cli", "check", "-", "--format", "json"],
+        [sys.executable, "-m", "replayable", "check", "-", "--format", "json"],
         input=json.dumps([USER, CALL, OUT]),
         capture_output=True,
         text=True,
@@ -163,6 +163,6 @@ def test_stdin_and_console_script(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["ok"] is True
     proc = subprocess.run(
-        [sys.executable, "-m", "replayable.cli", "check", "-"], input="{", capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "replayable", "check", "-"], input="{", capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -15,11 +15,11 @@ import pytest
 from conftest import CASES, load
 
 import replayable as rp
-from replayable import _json, inputs
+from replayable import _json
 from replayable._base import WireModel
-from replayable.batch import jsonl_items
-from replayable.cli import main
-from replayable.inputs import read_input
+from replayable._cli import inputs, main
+from replayable._cli.batch import jsonl_items
+from replayable._cli.inputs import read_input
 from replayable.replay import check_stream
 
 USER = {"type": "message", "role": "user", "content": "hi"}

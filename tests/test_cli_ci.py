@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from replayable import ci_formats
-from replayable.cli import main
+from replayable._cli import main
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 
-from replayable.cli import main
+from replayable._cli import main
 
 REQUEST = EXAMPLES / "weather.next_request.json"
 RESPONSE = EXAMPLES / "weather.response.json"

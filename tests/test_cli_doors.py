@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from replayable import _json
-from replayable.cli import main
+from replayable._cli import main
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}

@@ -1,4 +1,4 @@
-"""Reading inputs (`replayable.inputs`): one place decides SSE / JSON / JSONL for files and standard input,
+"""Reading inputs (`replayable._cli.inputs`): one place decides SSE / JSON / JSONL for files and standard input,
 standard input is streamed like a file, and every limit ends with exit status 2 and one line."""
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from replayable import batch, inputs
-from replayable.cli import main
-from replayable.inputs import InputError, Kind, read_input
+from replayable._cli import batch, inputs, main
+from replayable._cli.inputs import InputError, Kind, read_input
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}

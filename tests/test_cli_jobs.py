@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from replayable import batch, inputs
-from replayable.cli import main
+from replayable._cli import batch, inputs, main
 
 
 def turn(i: int) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ import pytest
 
 import replayable
 from replayable import reports
-from replayable.cli import main
+from replayable._cli import main
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 ORPHAN = {"type": "function_call_output", "call_id": "nobody", "output": "x"}
@@ -81,8 +81,8 @@ def test_an_unexpected_broken_pipe_is_the_documented_status(tmp_path: Path, monk
         raise BrokenPipeError(32, "Broken pipe")
 
     good = write(tmp_path, "good.json", [USER])
-    monkeypatch.setattr("replayable.cli.cmd_check", broken)
-    monkeypatch.setattr("replayable.cli.batch.check_one", broken)
+    monkeypatch.setattr("replayable._cli.command.cmd_check", broken)
+    monkeypatch.setattr("replayable._cli.command.batch.check_one", broken)
     assert main(["check", good]) in (reports.EXIT_OUTPUT_CLOSED,)
 
 
@@ -91,7 +91,7 @@ def test_an_unexpected_broken_pipe_is_the_documented_status(tmp_path: Path, monk
 def test_pipefail_head_does_not_exit_0(tmp_path: Path, extra: str) -> None:
     bad = write(tmp_path, "bad.json", BAD)
     files = f"{bad} {bad}" if "jobs" in extra else bad
-    cmd = f"set -o pipefail; {sys.executable} -m replayable.cli check {files} {extra} | head -1"
+    cmd = f"set -o pipefail; {sys.executable} -m replayable check {files} {extra} | head -1"
     proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
@@ -109,7 +109,7 @@ def test_text_that_cannot_be_encoded_is_escaped_not_a_crash() -> None:
 def test_a_report_with_a_lone_surrogate_prints(tmp_path: Path) -> None:
     f = write(tmp_path, "s.json", '[{"type": "function_call_output", "call_id": "\\ud800", "output": "x"}]')
     proc = subprocess.run(
-        [sys.executable, "-m", "replayable.cli", "check", f], capture_output=True, timeout=120, env=_env()
+        [sys.executable, "-m", "replayable", "check", f], capture_output=True, timeout=120, env=_env()
     )
     assert proc.returncode in (1, 2) and b"Traceback" not in proc.stderr
 
@@ -131,7 +131,7 @@ def test_reports_reach_a_redirected_stdout_with_a_progress_bar_on_the_terminal(t
     try:
         with out_file.open("w") as out:
             proc = subprocess.run(
-                [sys.executable, "-m", "replayable.cli", "check", good, bad, "--jobs", "2"],
+                [sys.executable, "-m", "replayable", "check", good, bad, "--jobs", "2"],
                 stdout=out,
                 stderr=secondary,
                 timeout=120,
@@ -148,7 +148,7 @@ def test_reports_reach_a_redirected_stdout_with_a_progress_bar_on_the_terminal(t
 
 def test_the_progress_bar_never_redirects_stdout(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("rich")
-    from replayable import progress
+    from replayable._cli import progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -230,22 +230,26 @@ def _imports(module: str) -> set[str]:
                 found.add(node.module.removeprefix("replayable").lstrip("."))
         elif isinstance(node, ast.Import):
             found.update(a.name.removeprefix("replayable.") for a in node.names if a.name.startswith("replayable"))
-    return {f.split(".")[0] for f in found if f}
+    # a module is named by its path below `replayable`, the command line's by `_cli.<module>`
+    return {".".join(f.split(".")[:2]) if f.startswith("_cli.") else f.split(".")[0] for f in found if f}
+
+
+CLI = {"_cli", "_cli.command", "_cli.batch", "_cli.inputs", "_cli.progress"}
 
 
 @pytest.mark.parametrize(
     ("module", "never"),
     [
-        ("batch", {"cli"}),
-        ("inputs", {"cli", "batch", "reports"}),
-        ("reports", {"cli", "batch", "inputs"}),
-        ("ci_formats", {"cli", "batch", "inputs", "reports"}),
-        ("progress", {"cli", "batch", "inputs", "reports"}),
-        ("names", {"cli", "batch", "inputs", "reports", "replay", "items"}),
-        ("stream.check", {"cli", "batch", "inputs", "reports"}),
-        ("stream.sse", {"cli", "batch", "inputs", "reports"}),
-        ("stream.assembler", {"cli", "batch", "inputs", "reports"}),
-        ("replay", {"cli", "batch", "inputs", "reports", "stream"}),
+        ("_cli.batch", {"_cli.command"}),
+        ("_cli.inputs", {"_cli.command", "_cli.batch", "reports"}),
+        ("reports", CLI),
+        ("ci_formats", {*CLI, "reports"}),
+        ("_cli.progress", {"_cli.command", "_cli.batch", "_cli.inputs", "reports"}),
+        ("names", {*CLI, "reports", "replay", "items"}),
+        ("stream.check", {*CLI, "reports"}),
+        ("stream.sse", {*CLI, "reports"}),
+        ("stream.assembler", {*CLI, "reports"}),
+        ("replay", {*CLI, "reports", "stream"}),
     ],
 )
 def test_the_command_line_path_runs_one_way(module: str, never: set[str]) -> None:
@@ -253,7 +257,7 @@ def test_the_command_line_path_runs_one_way(module: str, never: set[str]) -> Non
 
 
 def test_cli_uses_batch_inputs_and_reports() -> None:
-    assert {"batch", "inputs", "reports"} <= _imports("cli")
+    assert {"_cli.batch", "_cli.inputs", "reports"} <= _imports("_cli.command")
 
 
 class _Full(io.StringIO):
@@ -280,7 +284,7 @@ def test_dev_full_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     good = write(tmp_path, "good.json", [USER])
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            [sys.executable, "-m", "replayable.cli", "check", good], stdout=full, stderr=subprocess.PIPE, timeout=120
+            [sys.executable, "-m", "replayable", "check", good], stdout=full, stderr=subprocess.PIPE, timeout=120
         )
     assert proc.returncode == reports.EXIT_OUTPUT_CLOSED
     assert b"No space left on device" in proc.stderr and b"Traceback" not in proc.stderr

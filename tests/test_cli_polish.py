@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import replayable
+from replayable._cli import main
 from replayable.cards import check_card
-from replayable.cli import main
 from replayable.replay import check_transcript
 from replayable.reports import cli_message, count, pending_calls
 

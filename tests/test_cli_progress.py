@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from replayable import progress
-from replayable.cli import main
+from replayable._cli import main, progress
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from replayable.cli import main
+from replayable._cli import main
 
 ROOT = Path(__file__).parent.parent
 FIX = Path(__file__).parent / "fixtures"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import replayable as rp
-from replayable.cli import main
+from replayable._cli import main
 from replayable.replay import ViolationCode as V
 
 FIX = Path(__file__).parent / "fixtures"

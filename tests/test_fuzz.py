@@ -197,7 +197,7 @@ def test_check_transcript_never_raises_and_check_stream_agrees(
 @FUZZ
 @given(st.lists(anything, max_size=6))
 def test_cli_check_exits_0_1_or_2(tmp_path_factory: pytest.TempPathFactory, values: list[Any]) -> None:
-    from replayable.cli import main
+    from replayable._cli import main
 
     d = tmp_path_factory.mktemp("fuzz")
     for name, text in [("a.json", json.dumps(values)), ("a.jsonl", "\n".join(json.dumps(v) for v in values))]:

@@ -334,7 +334,7 @@ def test_json_schema(side: Any) -> None:
 @FUZZ
 @given(json_text(), json_text())
 def test_cli_check_and_diff(tmp_path_factory: pytest.TempPathFactory, a: Any, b: Any) -> None:
-    from replayable.cli import main
+    from replayable._cli import main
 
     d = tmp_path_factory.mktemp("fuzz")
     fa, fb = Path(d, "a.json"), Path(d, "b.jsonl")

@@ -16,7 +16,7 @@ import pytest
 
 import replayable as rp
 from replayable import arguments
-from replayable.cli import main
+from replayable._cli import main
 from replayable.replay import ViolationCode, check_stream
 
 DEEP = 100_000

@@ -19,7 +19,7 @@ from openai.types.responses import (
 from pydantic import TypeAdapter
 
 import replayable as rp
-from replayable.cli import main
+from replayable._cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "interop"

@@ -24,7 +24,7 @@ NOT_AT_IMPORT = [
     "replayable.interop",
     "replayable.compare",
     "replayable.schema",
-    "replayable.cli",
+    "replayable._cli",
     "replayable._generated.openai.web_search_call",
     "replayable._generated.openai.common",
     "jsonschema_rs",
@@ -107,7 +107,7 @@ def test_native_tables_load_on_first_lookup() -> None:
 def test_a_one_file_check_loads_no_streaming_models(tmp_path: Path) -> None:
     f = tmp_path / "t.jsonl"
     f.write_text(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n")
-    loaded = loaded_after(f"from replayable.cli import main\nassert main(['check', {str(f)!r}]) == 0")
+    loaded = loaded_after(f"from replayable._cli import main\nassert main(['check', {str(f)!r}]) == 0")
     assert not loaded & {"replayable.stream", "replayable.agents", "replayable.request", "concurrent.futures.process"}
 
 

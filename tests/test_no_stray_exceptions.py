@@ -15,7 +15,7 @@ import replayable as rp
 from replayable import _json
 from replayable import agents as A
 from replayable import stream as S
-from replayable.cli import main
+from replayable._cli import main
 from replayable.replay import ViolationCode
 
 

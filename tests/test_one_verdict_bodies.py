@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import replayable as rp
-from replayable.cli import main
+from replayable._cli import main
 from replayable.integrations.openai import check_request_body
 
 TOOLS = [

@@ -18,7 +18,7 @@ import pytest
 from conftest import CORPUS, ROOT, corpus_files, load, needs_corpus
 
 import replayable as rp
-from replayable.cli import main
+from replayable._cli import main
 from replayable.profiles import PROFILES, get_profile, markdown_table
 from replayable.replay import check_stream
 

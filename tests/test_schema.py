@@ -26,7 +26,7 @@ from hypothesis_jsonschema import from_schema
 
 import replayable as rp
 from replayable import schema as schema_mod
-from replayable.cli import main as cli_main
+from replayable._cli import main as cli_main
 
 SIDES = ("input", "output")
 DIST = ROOT / "schemas" / "dist"

@@ -27,7 +27,7 @@ WORKER = r"""
 import json, os, sys, tempfile
 import replayable as rp
 from replayable import agents
-from replayable.cli import main
+from replayable._cli import main
 
 def outcome(fn):
     try:

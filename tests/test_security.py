@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable import arguments
+from replayable._cli import main
 from replayable.arguments import KNOWN_METASCHEMAS, MAX_SCHEMA_DEPTH, SchemaError, compile_schema
-from replayable.cli import main
 
 SECRET = "PLACEHOLDER-SECRET-4711"
 CALL = {
@@ -239,7 +239,7 @@ def test_cli_subprocess_makes_no_request(http: Recorder, tmp_path: Path) -> None
     body.write_text(json.dumps({"model": "m", "input": [CALL], "tools": [{"name": "lookup", "parameters": schema}]}))
     before = len(http.paths)
     proc = subprocess.run(
-        [sys.executable, "-c", "import sys; from replayable.cli import main; sys.exit(main(sys.argv[1:]))", "check",
+        [sys.executable, "-c", "import sys; from replayable._cli import main; sys.exit(main(sys.argv[1:]))", "check",
          str(body)],
         capture_output=True,
         text=True,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable import stream as S
-from replayable.cli import main as cli_main
+from replayable._cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"

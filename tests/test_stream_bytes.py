@@ -338,7 +338,7 @@ def test_feed_bytes_equals_feed_sse_on_any_mix_of_sse_lines(
 def test_cli_reports_a_cut_off_capture_and_notes_a_missing_done(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from replayable.cli import main as cli_main
+    from replayable._cli import main as cli_main
 
     whole = _sse(_good()).encode()
     end = whole.rindex(b"data: [DONE]")

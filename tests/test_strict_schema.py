@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import replayable as rp
-from replayable.cli import main
+from replayable._cli import main
 from replayable.strict_schema import (
     LARGE_ENUM,
     LARGE_ENUM_BUDGET,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import replayable as rp
+from replayable._cli import main
 from replayable.arguments import SchemaError
-from replayable.cli import main
 from replayable.tools import ToolKind, read_tool, tool_index
 
 PARAMS = {

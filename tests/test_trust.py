@@ -26,8 +26,8 @@ import pytest
 import replayable as rp
 from replayable import agents as A
 from replayable import call_gate as gate_module
+from replayable._cli import main
 from replayable.arguments import SchemaError
-from replayable.cli import main
 
 WEATHER = {
     "type": "object",

@@ -192,14 +192,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`format_stream_report` and `looks_like_sse` moved to `replayable.reports` and `replayable.inputs`
+    """`format_stream_report` and `looks_like_sse` moved to `replayable.reports` and `replayable._cli.inputs`
     (the command line's report and input modules); the old names still resolve."""
     if name == "format_stream_report":
         from replayable.reports import format_stream_report  # noqa: PLC0415
 
         return format_stream_report
     if name == "looks_like_sse":
-        from replayable.inputs import looks_like_sse  # noqa: PLC0415
+        from replayable._cli.inputs import looks_like_sse  # noqa: PLC0415
 
         return looks_like_sse
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import IO, Any
 
-from . import _json
-from .errors import ReplayableError
-from .names import shown
-from .replay import Violation, ViolationCode, check_tool
-from .tools import tool_index
+from replayable import _json
+from replayable.errors import ReplayableError
+from replayable.names import shown
+from replayable.replay import Violation, ViolationCode, check_tool
+from replayable.tools import tool_index
 
 __all__ = [
     "BATCH_BYTES",

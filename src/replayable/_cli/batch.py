@@ -1,7 +1,7 @@
 """Running `replayable check`: one input, or many files and directories in worker processes.
 
 `check_one` checks one input (a file, or standard input for `-`) with every rule that applies to what
-it holds (see `replayable.inputs` for how that is decided): an SSE capture or a list of stream events
+it holds (see `replayable._cli.inputs` for how that is decided): an SSE capture or a list of stream events
 goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
 `replayable.agents` (without `--agents`, a log is refused with one line saying to pass it); a file of
 tool definitions is linted (`check_tool`); anything else is a transcript for `check_transcript`. A
@@ -10,7 +10,7 @@ its lines read and validated in batches (`jsonl_items`), so memory holds one bat
 (ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
 read whole, then checked the same way, in batches (`_list_items`). Each input's report is a record of
 `replayable.reports`, written in the format asked for; a large input shows progress on a terminal
-(`replayable.progress`).
+(`replayable._cli.progress`).
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
@@ -39,8 +39,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import reports
-from ._json import printable
+from replayable import reports
+from replayable._json import printable
+from replayable.items import _ADAPTERS, ItemError, Provider, _gc_paused
+from replayable.names import shown
+from replayable.replay import Violation, _chat_shape, _nested_call, check_transcript
+from replayable.replay import check_stream as check_item_stream
+from replayable.reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
+
 from .inputs import (
     BATCH_LINES,
     DEFAULT_MAX_BYTES,
@@ -58,12 +64,7 @@ from .inputs import (
     read_transcript,
     tools_of,
 )
-from .items import _ADAPTERS, ItemError, Provider, _gc_paused
-from .names import shown
 from .progress import FileProgress, files_bar, one_file
-from .replay import Violation, _chat_shape, _nested_call, check_transcript
-from .replay import check_stream as check_item_stream
-from .reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
 __all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "jsonl_items", "run"]
 
@@ -92,7 +93,7 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     report to `out` in `args.format` and returns the exit status (0 or 1; 2 for an `--agents` log in
     which nothing is an Agents API event, reported in JSON). Raises `InputError` (or `ItemError`,
     `ValueError`) for unreadable input: the caller reports it with exit status 2. With `progress`, a
-    large input shows its progress on a terminal's standard error (`replayable.progress`)."""
+    large input shows its progress on a terminal's standard error (`replayable._cli.progress`)."""
     max_bytes = _max_bytes(args)
     if getattr(args, "chain", False) and not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
@@ -154,7 +155,7 @@ def _check_input(
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
-        from . import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
+        from replayable import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
 
         streamed = stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target)
         return _emit(reports.stream_record(streamed, file), args, out)
@@ -174,7 +175,7 @@ def _check_input(
             return _emit(reports.transcript_record(report, findings, count[0], file), args, out)
     value = inp.value()
     if _may_be_events(value):
-        from . import stream  # noqa: PLC0415
+        from replayable import stream  # noqa: PLC0415
 
         if stream.is_event_list(value):
             if previous is not None:
@@ -259,7 +260,7 @@ def jsonl_items(
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
     before parsing (not an object, a Chat Completions message, a call inside a message's content) are
     always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
-    `count[0]` counts the items; `bar` (`replayable.progress`) is advanced after each batch.
+    `count[0]` counts the items; `bar` (`replayable._cli.progress`) is advanced after each batch.
 
     The garbage collector is paused while the items are read and checked (parsed items and the rule
     state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
@@ -329,12 +330,12 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
         check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
     events = value if isinstance(value, list) else [value]
     if args.chain:  # the session link chain as JSON on stdout, nothing else
-        from .chain import link_chain  # noqa: PLC0415
+        from replayable.chain import link_chain  # noqa: PLC0415
 
         chain = link_chain(events)
         out.write(reports.as_json(chain.as_dict()))
         return EXIT_OK if chain.ok else EXIT_VIOLATIONS
-    from .agents import check_event_log  # noqa: PLC0415
+    from replayable.agents import check_event_log  # noqa: PLC0415
 
     record = reports.agents_record(check_event_log(events), file)
     if record.get("error") and args.format == "text":
@@ -446,7 +447,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if fmt == "json":
         out.write(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
     elif fmt in ("sarif", "github"):
-        from . import ci_formats  # noqa: PLC0415
+        from replayable import ci_formats  # noqa: PLC0415
 
         each = [
             r["report"] if isinstance(r["report"], dict) else {"file": r["file"], "error": r["error"]} for r in records

@@ -2,7 +2,7 @@
 
     replayable check FILE|- [--tools TOOLS.json] [--target SLUG] [--provider openai] [--pending-ok]
                             [--format text|json|sarif|github] [--max-bytes N]
-    replayable check FILE|DIR|- [FILE ...] [--jobs N]     (many inputs: see `replayable.batch`)
+    replayable check FILE|DIR|- [FILE ...] [--jobs N]     (many inputs: see `replayable._cli.batch`)
     replayable check --agents [--chain] EVENTS.jsonl
     replayable --version
     replayable diff ORIGINAL CANDIDATE [--format text|json]
@@ -14,7 +14,7 @@
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
 rules and the items the stream assembles (see `replayable.stream`). What an input holds is decided in
-`replayable.inputs`; reports and exit statuses live in `replayable.reports` (formats `text`, `json`,
+`replayable._cli.inputs`; reports and exit statuses live in `replayable.reports` (formats `text`, `json`,
 and `sarif` / `github` from `replayable.ci_formats`): 0 replay-safe, 1 violations, 2 unreadable input
 or bad usage (one line on stderr, never a traceback; with `--format json`, `sarif` or `github` also
 the error in that format on stdout).
@@ -33,11 +33,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import batch
-from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
-from .items import ItemError
-from .names import shown
-from .reports import (
+from replayable.items import ItemError
+from replayable.names import shown
+from replayable.reports import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_OUTPUT_CLOSED,
@@ -50,6 +48,9 @@ from .reports import (
     error_report,
     render,
 )
+
+from . import batch
+from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
 
 __all__ = ["InputError", "main"]
 
@@ -80,8 +81,8 @@ def _one_line(exc: ItemError) -> str:
 
 def cmd_convert(args: argparse.Namespace, out: Output) -> int:
     """`convert --from chat-completions FILE` / `convert --to chat-completions FILE`: JSON on stdout."""
-    from .interop import from_chat_completions, to_chat_completions  # noqa: PLC0415
-    from .items import dump_items  # noqa: PLC0415
+    from replayable.interop import from_chat_completions, to_chat_completions  # noqa: PLC0415
+    from replayable.items import dump_items  # noqa: PLC0415
 
     name = display_name(args.file)
     value = _document(args.file, args)
@@ -103,8 +104,8 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     """`prepare --target SLUG FILE`: the replay-safe input items as a JSON array on stdout."""
-    from .interop import prepare_replay  # noqa: PLC0415
-    from .items import dump_items  # noqa: PLC0415
+    from replayable.interop import prepare_replay  # noqa: PLC0415
+    from replayable.items import dump_items  # noqa: PLC0415
 
     name = display_name(args.file)
     transcript = read_transcript(_document(args.file, args), name)
@@ -132,7 +133,7 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
 def cmd_diff(args: argparse.Namespace, out: Output) -> int:
     """`diff ORIGINAL CANDIDATE`: the differences between two items or transcripts (items, lists, a
     Response, a request body). Exit 1 when a difference blocks a replay, else 0."""
-    from .compare import compare_items  # noqa: PLC0415
+    from replayable.compare import compare_items  # noqa: PLC0415
 
     sides = []
     for path in (args.original, args.candidate):
@@ -155,7 +156,7 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
-    from .schema import json_schema  # noqa: PLC0415
+    from replayable.schema import json_schema  # noqa: PLC0415
 
     text = json.dumps(json_schema(args.side), indent=2, ensure_ascii=False) + "\n"
     if args.output and args.output != "-":
@@ -293,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_max_bytes(prepare)
     prepare.set_defaults(func=cmd_prepare)
 
-    from .schema import sides  # noqa: PLC0415
+    from replayable.schema import sides  # noqa: PLC0415
 
     schema = sub.add_parser(
         "schema",
