@@ -10,7 +10,7 @@ from typing import IO, Any
 from replayable._json import loads
 from replayable.items import Provider
 
-from .events import _peek
+from .events import peek_event
 from .rules import StreamError, StreamRule, StreamWarning
 
 __all__ = ["parse_sse"]
@@ -377,7 +377,7 @@ def _frame(
             offset=at,
         )
     if name is not None and name != value.get("type"):
-        etype, seq = _peek(value)
+        etype, seq = peek_event(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if strict or notes is None:
             raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
