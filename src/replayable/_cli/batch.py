@@ -330,7 +330,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
         check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
     events = value if isinstance(value, list) else [value]
     if args.chain:  # the session link chain as JSON on stdout, nothing else
-        from replayable.chain import link_chain  # noqa: PLC0415
+        from replayable.agents.chain import link_chain  # noqa: PLC0415
 
         chain = link_chain(events)
         out.write(reports.as_json(chain.as_dict()))
