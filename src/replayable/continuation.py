@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from ._base import WireModel
+from .chat_shapes import refuse_chat_completions_body
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
 
 if TYPE_CHECKING:
@@ -45,24 +46,6 @@ def _renumber(message: str, offset: int) -> str:
         return f"item {n - offset}" if n >= offset else f"item {n} of the previous output"
 
     return _ITEM_REF.sub(one, message)
-
-
-def refuse_chat_completions_body(data: Any) -> None:
-    """Raise `ItemError` when `data` (a JSON object) is a Chat Completions request body (`{model,
-    messages}`): Open Responses has no `messages` field, so such a body would be read as a request with
-    no input (and a server would ignore the messages). The error points to `replayable.from_chat_completions`."""
-    if isinstance(data, Mapping) and "messages" in data and "type" not in data:
-        raise ItemError(
-            [
-                {
-                    "loc": ("messages",),
-                    "type": "chat_completions_body",
-                    "msg": "a Chat Completions request body ({model, messages}) is not a Responses request: convert "
-                    "its messages with replayable.from_chat_completions(body['messages']) and send them as 'input'",
-                }
-            ],
-            title="invalid request body",
-        )
 
 
 def _kind(value: Any) -> str | None:

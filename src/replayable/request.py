@@ -60,7 +60,7 @@ from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors, value_at
-from .continuation import refuse_chat_completions_body
+from .chat_shapes import refuse_chat_completions_body
 from .forms import OUTPUT_FORMS, input_form
 from .items import (
     MAX_ITEM_DEPTH,
