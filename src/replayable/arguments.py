@@ -62,8 +62,9 @@ class ArgumentsError(ReplayableError):
 
 
 class SchemaError(ReplayableError):
-    """The tool's JSON Schema itself cannot be used: it is not a JSON Schema (or a tool shape the
-    library knows), refers outside itself (`$ref`/`$schema` to a URL or file), or is not valid."""
+    """The tools given cannot be used: a tool's JSON Schema is not a JSON Schema (or the tool is no shape
+    the library knows), refers outside itself (`$ref`/`$schema` to a URL or file), is not valid or is over
+    the work budget; or a `tools` / `allowed_tools` argument is not a collection of tools / tool names."""
 
 
 class SchemaFailure(NamedTuple):

@@ -48,6 +48,12 @@ def _renumber(message: str, offset: int) -> str:
     return _ITEM_REF.sub(one, message)
 
 
+def _not_previous(previous: Any) -> ItemError:
+    got = "null" if previous is None else type(previous).__name__
+    msg = f"previous must be the response this request continues (or its output items), got {got}"
+    return ItemError([{"loc": ("previous",), "type": "previous_type", "msg": msg}], "invalid previous response")
+
+
 def _kind(value: Any) -> str | None:
     """`request`, `response` or None (not a body) for a JSON object or one of our models."""
     if isinstance(value, WireModel):  # only a model can be a body model: the body models load when needed
@@ -211,10 +217,10 @@ def unwrap(items: Any, previous: Any, side: Side | None, provider: Provider) -> 
     prev = body_items(previous)
     if prev is not None:
         if prev[1] != "response":
-            raise ValueError("previous must be the response this request continues (or its output items)")
+            raise _not_previous(previous)
         before = prev[0]
     elif isinstance(previous, str | bytes | bytearray | Mapping) or not isinstance(previous, Iterable):
-        raise ValueError("previous must be the response this request continues (or its output items)")
+        raise _not_previous(previous)
     else:
         before = list(previous)
     return Unwrapped(before + items, side, provider, len(before), continues)

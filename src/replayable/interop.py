@@ -51,6 +51,7 @@ from .replay import (
     foreign_state,
     infer_source,
 )
+from .tools import as_tool_list
 
 __all__ = [
     "ReplayReport",
@@ -539,7 +540,7 @@ def prepare_replay(
     raws = _item_list(items)
     if tools is None and request_settings(items) is not None:
         tools = body_tools(items)[0]  # a request body's own function tools, as check_transcript reads them
-    tool_list = None if tools is None else list(tools)
+    tool_list = None if tools is None else as_tool_list(tools)
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]

@@ -707,5 +707,8 @@ def dump_item(item: Any) -> dict[str, Any]:
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
-    """Dump parsed items (see `dump_item`)."""
+    """Dump parsed items (see `dump_item`). Raises `ItemError` when `items` is not a list of items."""
+    if isinstance(items, Mapping | str | bytes | bytearray) or not isinstance(items, Iterable):
+        got = "null" if items is None else type(items).__name__
+        raise ItemError([{"loc": (), "type": "list_type", "msg": f"items must be a list of items, got {got}"}])
     return [dump_item(i) for i in items]

@@ -366,8 +366,13 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     as a violation. Every event is read by `parse_event` (a session snapshot may be
     trimmed: `parse_session_snapshot`). Unknown event types are listed in `unknown_events`, not acted
     on; a log with events but no Agents API event at all is not `ok` (`nothing_recognised`). Never
-    raises on bad events.
+    raises on bad events; raises `ItemError` only when `events` is not a list of events.
     """
+    if isinstance(events, Mapping | str | bytes | bytearray) or not isinstance(events, Iterable):
+        got = "null" if events is None else type(events).__name__
+        raise ItemError(
+            [{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}], "invalid events"
+        )
     log = _Log()
     unknown: list[int] = []
     recognised = 0

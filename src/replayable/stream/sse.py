@@ -42,6 +42,12 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
                 return
             yield (_encode(block) if isinstance(block, str) else bytes(block)), False
     else:
+        if not isinstance(source, Iterable):
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                "an SSE source is bytes, text, a binary or text file, or an iterable of lines; "
+                f"got {type(source).__name__}",
+            )
         for piece in source:
             if isinstance(piece, str):
                 yield _encode(piece), True
