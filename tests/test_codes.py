@@ -29,7 +29,7 @@ README = ROOT / "README.md"
 
 def test_the_readme_table_of_codes_is_generated_from_the_table() -> None:
     text = README.read_text(encoding="utf-8")
-    start, end = "<!-- codes-table:start -->\n", "<!-- codes-table:end -->"
+    start, end = "<!-- begin: table of finding codes -->\n", "<!-- end: table of finding codes -->"
     assert start in text and end in text
     block = text[text.index(start) + len(start) : text.index(end)].strip("\n")
     assert block == markdown_table()
@@ -198,3 +198,28 @@ def test_an_answered_pair_and_input_items_are_left_to_their_own_rules() -> None:
     out = {"type": "function_call_output", "id": "fco_1", "call_id": "", "output": "x", "status": "completed"}
     assert rp.check_transcript([CALL, out], side="output").ok
     assert _codes(rp.check_transcript([MESSAGE, CALL], pending_ok=True)) == [(1, "item_invalid")]
+
+
+def test_a_rule_is_one_function_and_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine runs whatever the table lists, on the item types and families a row names, when its
+    switch is on: a row added to `RULES` needs nothing else."""
+    from replayable.rules import table
+
+    seen: list[tuple[int, str]] = []
+
+    def every_message(ctx: Any, i: int, v: Any, nxt: Any) -> None:
+        """Records each message it is handed."""
+        seen.append((i, v.type))
+        ctx.out.at(i, ViolationCode.ITEM_INVALID, "/role", detail="a message")
+
+    row = table.Rule(every_message, "item", (ViolationCode.ITEM_INVALID,), frozenset({"message"}))
+    monkeypatch.setattr(table, "RULES", (*table.RULES, row))
+    user = {"type": "message", "role": "user", "content": "hi"}
+    report = rp.check_transcript(
+        [user, OK_CALL, {"type": "function_call_output", "call_id": "c1", "output": "x"}, user]
+    )
+    assert seen == [(0, "message"), (3, "message")]
+    assert [(v.index, v.code, v.path, v.message) for v in report.violations] == [
+        (0, "item_invalid", "/role", "a message"),
+        (3, "item_invalid", "/role", "a message"),
+    ]

@@ -408,7 +408,8 @@ CODES: tuple[CodeInfo, ...] = (
         "unanswered_action",
         V,
         "A required function_call or approval request that nothing answers by the end of the log.",
-        "{what} was never answered",
+        "call {call_id!r} ({name!r}, turn {turn_id!r}) was never answered",
+        approval="{type} {request_id!r} (turn {turn_id!r}) was never answered",
     ),
     _row(
         "agents",
@@ -416,6 +417,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "A required function_call naming no function tool of the session's agent (refused before execution: a "
         "violation only as `executed_rejected_call`).",
+        "call {call_id!r} names {name!r}, which is not a function tool of the agent",
+        shared="call {call_id!r} names {name!r}, which two function tools of the agent share",
     ),
     _row(
         "agents",
@@ -423,6 +426,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "A required function_call whose arguments fail its tool's `parameters` (refused before execution: a "
         "violation only as `executed_rejected_call`).",
+        _DETAIL,
+        unusable="tool {name!r} cannot be checked: {detail}",
     ),
     _row(
         "agents",
@@ -430,6 +435,7 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "Two function tools of the session's agent share one name: which one a call to it runs would be a guess, "
         "so calls to that name are refused too.",
+        "two function tools of the agent are named {name!r}: which one a call runs would be a guess",
     ),
     _row(
         "agents",
@@ -443,6 +449,7 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "A `success: true` result for a call that `check_arguments` refused (unknown tool, arguments that fail "
         "the tool schema, or a tool schema that cannot be checked).",
+        "call {call_id!r} was refused before execution but answered with success: true ({why})",
     ),
     # --- streams (replayable.stream) -------------------------------------------------------------------
     _row("stream", "sse_malformed", V, "SSE framing that cannot be read."),
@@ -656,7 +663,7 @@ _HEADINGS: dict[str, str] = {
 
 
 def markdown_table() -> str:
-    """The README's table of codes (between its `codes-table` markers), generated from `CODES`."""
+    """The README's table of codes (between its `begin: table of finding codes` and `end: ...` markers), generated from `CODES`."""
     lines: list[str] = []
     for scope, heading in _HEADINGS.items():
         lines += ["", f"**{heading}**", "", "| Code | Severity | Meaning |", "| --- | --- | --- |"]

@@ -60,7 +60,12 @@ class Finding:
         setattr_(self, "code", code)
         setattr_(self, "path", path if path.isascii() else printable(path))
         setattr_(self, "params", params if params is not None else _NO_PARAMS)
-        setattr_(self, "severity", Severity(severity) if severity is not None else self.info.severity)
+        if severity is None:
+            try:
+                severity = code_info(code).severity
+            except KeyError:  # a caller's own code, outside the table: it blocks
+                severity = Severity.VIOLATION
+        setattr_(self, "severity", Severity(severity))
 
     @property
     def info(self) -> CodeInfo:
@@ -87,6 +92,12 @@ class Finding:
         index = self.index - offset if self.index is not None else None
         shifted: Finding = type(self)._from(self, index=index, params=params)
         return shifted
+
+    def under(self, prefix: str) -> Finding:
+        """This finding with `prefix` (a JSON Pointer) before its path: a tool's finding placed in the list
+        of tools it came from (`/tools/2` + `/parameters/required`)."""
+        placed: Finding = type(self)._from(self, path=prefix + self.path)
+        return placed
 
     @classmethod
     def _from(cls, other: Finding, **changes: Any) -> Any:

@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from replayable.codes import Severity
 from replayable.findings import Finding
 from replayable.names import shown
 
@@ -60,10 +61,16 @@ def finding(
     return {"where": where, "index": index, "code": code, "message": message, "path": path, "severity": severity}
 
 
+#: A finding's severity as a record says it: `error` blocks, anything else is a `note`.
+_RECORD_SEVERITY = {Severity.VIOLATION: "error", Severity.WARNING: "note", Severity.NOTE: "note"}
+
+
+def _record_finding(where: str, f: Finding) -> dict[str, Any]:
+    return finding(where, f.index, str(f.code), f.message, f.path, _RECORD_SEVERITY[f.severity])
+
+
 def _violation_findings(violations: Sequence[Finding]) -> list[dict[str, Any]]:
-    return [
-        finding("tools" if v.index is None else "item", v.index, str(v.code), v.message, v.path) for v in violations
-    ]
+    return [_record_finding("tools" if v.index is None else "item", v) for v in violations]
 
 
 def transcript_record(report: Any, extra: Sequence[Finding], n_items: int, file: str) -> dict[str, Any]:
@@ -101,9 +108,7 @@ def stream_record(report: Any, file: str) -> dict[str, Any]:
     (`where` `stream`, `index` the event's position; notes as `severity` `note`) and the items'
     violations alike (a stream finding's `message` names its event: sequence number and type), `stream`
     and `violations` each kind alone."""
-    found = [
-        finding("stream", f.index, str(f.rule), str(f), "", "error" if f.violation else "note") for f in report.findings
-    ]
+    found = [finding("stream", f.index, str(f.code), str(f), "", _RECORD_SEVERITY[f.severity]) for f in report.findings]
     return {
         "file": file,
         "kind": "stream",
@@ -131,9 +136,7 @@ def agents_record(report: Any, file: str) -> dict[str, Any]:
         "events": report.events,
         "recognised": report.recognised,
         "session_id": report.session_id,
-        "findings": [finding("event", v.index, str(v.code), v.message, v.path) for v in report.violations]
-        + [finding("event", v.index, str(v.code), v.message, v.path, "note") for v in report.refused]
-        + [finding("event", n.index, str(n.code), n.message, n.path, "note") for n in report.notes],
+        "findings": [_record_finding("event", f) for f in (*report.violations, *report.refused, *report.notes)],
         "violations": [v.as_dict() for v in report.violations],
         "refused": [v.as_dict() for v in report.refused],
         "pending": [_pending_action(i, a) for i, a in report.pending],
@@ -175,6 +178,8 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
     lines = []
     for f in record["findings"]:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
+        if f["where"] == "tools" and f["path"].startswith("/tools/"):  # which tool of the list
+            where = "tool " + f["path"].split("/", 3)[2]
         message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
         if kind == "agents" and f["severity"] == "note":
             if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call

@@ -34,23 +34,15 @@ _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
 }
 
 _Fns = tuple[Callable[..., None], ...]
+#: (item rules, role, call family, the family's call or output rules): see `Engine._plan`.
+_Plan = tuple[_Fns, int, CallFamily | None, _Fns]
 
 
 class Engine:
     """The rules as one state machine fed one item at a time, with the next item as lookahead (`nxt` is None
     for the last item). Holds per-id and per-call state only (`Context`), never the items."""
 
-    __slots__ = (
-        "ctx",
-        "_item_rows",
-        "_call_rows",
-        "_output_rows",
-        "_pending_rows",
-        "_by_type",
-        "_by_call",
-        "_by_output",
-        "_every",
-    )
+    __slots__ = ("ctx", "_rows", "_plans", "_every")
 
     def __init__(
         self,
@@ -63,44 +55,48 @@ class Engine:
         registry: Mapping[str, Any] | None = None,
     ) -> None:
         self.ctx = ctx = Context(out, target, tool_params, allowed, side, source, registry)
-        self._item_rows, self._call_rows = active(ctx, "item"), active(ctx, "call")
-        self._output_rows, self._pending_rows = active(ctx, "output"), active(ctx, "pending")
-        self._every: _Fns = select(self._item_rows, None)  # the rules of an item whose type is not a string
-        self._by_type: dict[str, _Fns] = {}
-        self._by_call: dict[str, _Fns] = {}
-        self._by_output: dict[str, _Fns] = {}
+        self._rows = {on: active(ctx, on) for on in ("item", "call", "output", "pending")}
+        self._every: _Fns = select(self._rows["item"], None)  # the rules of an item whose type is not a string
+        self._plans: dict[str, _Plan] = {}
+
+    def _plan(self, vtype: str) -> _Plan:
+        """What to run for items of type `vtype`: its item rules, its role (0 none, 1 call, 2 output, 3 a
+        barrier that closes the open calls), its call family, and that family's call or output rules."""
+        role = _FAMILY_OF.get(vtype)
+        if role is None:
+            plan: _Plan = (select(self._rows["item"], vtype), 3 if vtype in _BARRIERS else 0, None, ())
+        else:
+            fam, is_call = role
+            rows = self._rows["call" if is_call else "output"]
+            plan = (select(self._rows["item"], vtype), 1 if is_call else 2, fam, select(rows, fam.call_type))
+        if len(self._plans) < 1024:  # item types come from the input: never an unbounded cache
+            self._plans[vtype] = plan
+        return plan
 
     def step(self, i: int, v: View, nxt: View | None) -> None:
         """Run the rules of item `i` (view `v`; `nxt` the next item's view, None at the end)."""
         ctx, vtype = self.ctx, v.type
-        if type(vtype) is str:
-            fns = self._by_type.get(vtype)
-            if fns is None:
-                fns = self._by_type[vtype] = select(self._item_rows, vtype)
-        else:
-            fns = self._every
-        for fn in fns:
-            fn(ctx, i, v, nxt)
-        if not isinstance(vtype, str):  # a list `type` is unhashable
+        if type(vtype) is not str:  # no type, or one that is not a string (a list is unhashable)
+            for fn in self._every:
+                fn(ctx, i, v, nxt)
             if ctx.open_calls:
                 self._close(i)
             return
-        role = _FAMILY_OF.get(vtype)
-        if role is None:
-            if ctx.open_calls and vtype in _BARRIERS:  # the conversation moves on: open calls stay unanswered
-                self._close(i)
-        elif role[1]:
-            self._call(i, v, role[0])
-        else:
-            self._output(i, v, role[0])
+        plan = self._plans.get(vtype) or self._plan(vtype)
+        fns, role, fam, fam_fns = plan
+        for fn in fns:
+            fn(ctx, i, v, nxt)
+        if role == 1:
+            self._call(i, v, fam, fam_fns)  # type: ignore[arg-type]
+        elif role == 2:
+            self._output(i, v, fam, fam_fns)  # type: ignore[arg-type]
+        elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
+            self._close(i)
 
-    def _call(self, i: int, v: View, fam: CallFamily) -> None:
+    def _call(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
         ctx = self.ctx
         key = v.call_id if fam.call_key == "call_id" else field_of(v, fam.call_key)
         slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
-        fns = self._by_call.get(fam.call_type)
-        if fns is None:
-            fns = self._by_call[fam.call_type] = select(self._call_rows, fam.call_type)
         ctx.finished = True
         for fn in fns:
             fn(ctx, i, v, fam, key, slot)
@@ -115,15 +111,12 @@ class Engine:
         if ctx.finished and isinstance(key, str) and fam.needs_output(v.src):
             ctx.open_calls.setdefault((fam.call_type, key), i)
 
-    def _output(self, i: int, v: View, fam: CallFamily) -> None:
+    def _output(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
         ctx = self.ctx
         key, ctx.key_field = _output_key(fam, v)
         if not isinstance(key, str):
             return  # a server-run tool search's output names no call
         slot = (fam.call_type, key)
-        fns = self._by_output.get(fam.call_type)
-        if fns is None:
-            fns = self._by_output[fam.call_type] = select(self._output_rows, fam.call_type)
         for fn in fns:
             fn(ctx, i, v, fam, key, slot)
         ctx.answered.add(slot)
@@ -146,7 +139,7 @@ class Engine:
         if pending_ok:
             for (ctype, key), j in trailing:
                 fam = by_call_type[ctype]
-                for fn in select(self._pending_rows, ctype):
+                for fn in select(self._rows["pending"], ctype):
                     fn(ctx, j, fam, key)
             return [j for _, j in trailing]
         for (ctype, key), j in trailing:

@@ -38,6 +38,10 @@ def _with_target(ctx: Context) -> bool:
     return ctx.target is not None
 
 
+def _with_allowed(ctx: Context) -> bool:
+    return ctx.allowed is not None
+
+
 def _output_side(ctx: Context) -> bool:
     return ctx.side == "output"
 
@@ -60,7 +64,7 @@ RULES: tuple[Rule, ...] = (
     # call rules
     Rule(calls.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,)),
     Rule(calls.finished_call, "call", (C.INCOMPLETE_CALL_REPLAYED, C.IN_PROGRESS_CALL_REPLAYED)),
-    Rule(tools.allowed_tool, "call", (C.TOOL_NOT_ALLOWED,), frozenset({"function_call"})),
+    Rule(tools.allowed_tool, "call", (C.TOOL_NOT_ALLOWED,), frozenset({"function_call"}), _with_allowed),
     Rule(
         tools.arguments_fit_tool,
         "call",
