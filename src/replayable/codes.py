@@ -663,7 +663,8 @@ _HEADINGS: dict[str, str] = {
 
 
 def markdown_table() -> str:
-    """The README's table of codes (between its `begin: table of finding codes` and `end: ...` markers), generated from `CODES`."""
+    """The README's table of codes (between its `begin: table of finding codes` and `end: ...` markers),
+    generated from `CODES`."""
     lines: list[str] = []
     for scope, heading in _HEADINGS.items():
         lines += ["", f"**{heading}**", "", "| Code | Severity | Meaning |", "| --- | --- | --- |"]
