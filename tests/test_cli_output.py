@@ -1,6 +1,6 @@
-"""Reports and exit statuses (`replayable.reports`): a closed stdout never turns violations into success,
+"""Reports and exit statuses (`replayable.render`, `replayable._cli.output`): a closed stdout never turns violations into success,
 reports reach a redirected stdout even with a progress bar on the terminal, `--format json` always
-prints JSON, and the command-line modules import one way (cli -> batch -> inputs/reports)."""
+prints JSON, and the command-line modules import one way (cli -> batch -> inputs/render)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import replayable
-from replayable import reports
 from replayable._cli import main
+from replayable._cli import output as reports
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 ORPHAN = {"type": "function_call_output", "call_id": "nobody", "output": "x"}
@@ -234,22 +234,22 @@ def _imports(module: str) -> set[str]:
     return {".".join(f.split(".")[:2]) if f.startswith("_cli.") else f.split(".")[0] for f in found if f}
 
 
-CLI = {"_cli", "_cli.command", "_cli.batch", "_cli.inputs", "_cli.progress"}
+CLI = {"_cli", "_cli.command", "_cli.batch", "_cli.inputs", "_cli.progress", "_cli.output"}
 
 
 @pytest.mark.parametrize(
     ("module", "never"),
     [
         ("_cli.batch", {"_cli.command"}),
-        ("_cli.inputs", {"_cli.command", "_cli.batch", "reports"}),
-        ("reports", CLI),
-        ("ci_formats", {*CLI, "reports"}),
-        ("_cli.progress", {"_cli.command", "_cli.batch", "_cli.inputs", "reports"}),
-        ("names", {*CLI, "reports", "replay", "items"}),
-        ("stream.check", {*CLI, "reports"}),
-        ("stream.sse", {*CLI, "reports"}),
-        ("stream.assembler", {*CLI, "reports"}),
-        ("replay", {*CLI, "reports", "stream"}),
+        ("_cli.inputs", {"_cli.command", "_cli.batch", "render"}),
+        ("render", CLI),
+        ("ci_formats", {*CLI, "render"}),
+        ("_cli.progress", {"_cli.command", "_cli.batch", "_cli.inputs", "render"}),
+        ("names", {*CLI, "render", "replay", "items"}),
+        ("stream.check", {*CLI, "render"}),
+        ("stream.sse", {*CLI, "render"}),
+        ("stream.assembler", {*CLI, "render"}),
+        ("replay", {*CLI, "render", "stream"}),
     ],
 )
 def test_the_command_line_path_runs_one_way(module: str, never: set[str]) -> None:
@@ -257,7 +257,7 @@ def test_the_command_line_path_runs_one_way(module: str, never: set[str]) -> Non
 
 
 def test_cli_uses_batch_inputs_and_reports() -> None:
-    assert {"_cli.batch", "_cli.inputs", "reports"} <= _imports("_cli.command")
+    assert {"_cli.batch", "_cli.inputs", "_cli.output", "render"} <= _imports("_cli.command")
 
 
 class _Full(io.StringIO):

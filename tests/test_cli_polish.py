@@ -12,9 +12,10 @@ import pytest
 
 import replayable
 from replayable._cli import main
+from replayable._cli.output import cli_message
 from replayable.agents.cards import check_card
+from replayable.render import count, pending_calls
 from replayable.replay import check_transcript
-from replayable.reports import cli_message, count, pending_calls
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 USER = {"type": "message", "role": "user", "content": "hi"}

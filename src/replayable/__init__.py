@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from . import _compat  # noqa: F401  (first: pydantic 2.14's MISSING without a warning)
 from ._validation import ModelError
 from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
+from .codes import Severity
 from .errors import ReplayableError, ReplayError
+from .findings import Finding
 from .items import (
     AssistantMessageParam,
     Compaction,
@@ -212,6 +214,8 @@ __all__ = [
     "ViolationCode",
     "Note",
     "NoteCode",
+    "Finding",
+    "Severity",
     "agents",
     "check_tool",
     "check_transcript",

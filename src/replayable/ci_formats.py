@@ -1,6 +1,6 @@
 """`replayable check --format sarif|github`: reports for code scanning and CI logs.
 
-Both render the records of `replayable.reports` (one per input, each with its `findings`):
+Both render the records of `replayable.render` (one per input, each with its `findings`):
 
 - `sarif`: one SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format,
   https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html) with one run whose driver is
@@ -62,7 +62,7 @@ def _describe(code: str) -> str:
 
 
 def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """One SARIF 2.1.0 log (a dict) for the records of `replayable.reports`, in their order."""
+    """One SARIF 2.1.0 log (a dict) for the records of `replayable.render`, in their order."""
     rules: dict[str, int] = {}
     rule_list: list[dict[str, Any]] = []
     results: list[dict[str, Any]] = []

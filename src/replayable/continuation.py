@@ -18,36 +18,22 @@ request), not reported as `output_without_function_call`.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
 from ._base import WireModel
 from .chat_shapes import refuse_chat_completions_body
+from .codes import ViolationCode
+from .findings import Finding, TranscriptReport
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
-
-if TYPE_CHECKING:
-    from .replay import TranscriptReport
 
 __all__ = ["Unwrapped", "body_items", "body_tools", "refuse_chat_completions_body", "unwrap"]
 
 #: Keys that mark a JSON object as a request body (it has no `type`, unlike an item).
 _REQUEST_KEYS = frozenset({"input", "model", "previous_response_id", "instructions", "tools", "tool_choice"})
 _RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
-#: "item 7" in a violation message: an index into the checked list, renumbered for the request's input.
-_ITEM_REF = re.compile(r"\bitem (\d+)\b")
-
-
-def _renumber(message: str, offset: int) -> str:
-    def one(m: re.Match[str]) -> str:
-        n = int(m.group(1))
-        return f"item {n - offset}" if n >= offset else f"item {n} of the previous output"
-
-    return _ITEM_REF.sub(one, message)
-
-
 def _not_previous(previous: Any) -> ItemError:
     got = "null" if previous is None else type(previous).__name__
     msg = f"previous must be the response this request continues (or its output items), got {got}"
@@ -123,17 +109,9 @@ class Unwrapped:
     def finish(self, report: TranscriptReport) -> TranscriptReport:
         """The report in terms of the checked body: violations of the previous output dropped, indexes
         shifted to the request's `input`, unpaired outputs of a continuation listed as `external`."""
-        from .replay import Violation, ViolationCode
-
         off = self.offset
         violations = [
-            dataclasses.replace(
-                v, index=v.index - off if v.index is not None else None, message=_renumber(v.message, off)
-            )
-            if off
-            else v
-            for v in report.violations
-            if v.index is None or v.index >= off
+            v.shifted(off) if off else v for v in report.violations if v.index is None or v.index >= off
         ]
         external: list[int] = []
         if self.continues and off == 0:
@@ -147,13 +125,7 @@ class Unwrapped:
         last = self._incomplete_last()
         if last is not None:
             violations.append(
-                Violation(
-                    last,
-                    ViolationCode.RESPONSE_NOT_INCOMPLETE,
-                    f"the last output item is incomplete, so the response must be incomplete too, but its status "
-                    f"is {self.status!r}",
-                    "/status",
-                )
+                Finding(last, ViolationCode.RESPONSE_NOT_INCOMPLETE, None, "/status", params={"status": self.status})
             )
         return dataclasses.replace(
             report,

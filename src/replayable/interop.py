@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
+from .codes import code_info
 from .continuation import body_items, body_tools
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
@@ -42,15 +43,14 @@ from .items import (
 from .profiles import check_target, get_profile, request_settings
 from .profiles import fix_item as profile_fix
 from .replay import (
-    CHAT_HINT,
     TranscriptReport,
     Violation,
     ViolationCode,
-    chat_shape,
     check_transcript,
     foreign_state,
     infer_source,
 )
+from .rules.reading import chat_shape
 from .tools import as_tool_list
 
 __all__ = [
@@ -86,7 +86,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
             raise _error(
                 prefix,
                 "chat_completions_envelope",
-                f"{shape} is not a Responses item: {CHAT_HINT}",
+                code_info(ViolationCode.CHAT_COMPLETIONS_ENVELOPE).render({"shape": shape}),
                 "not a Responses item",
             )
     failures: list[ItemError] = []

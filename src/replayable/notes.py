@@ -15,36 +15,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
+
+from replayable.codes import NoteCode
+from replayable.findings import Finding
 
 from ._pointers import pointer_token
 
 __all__ = ["Note", "NoteCode", "identifier_notes", "multi_agent_notes"]
 
 
-class NoteCode(StrEnum):
-    """The stable codes of notes."""
+class Note(Finding):
+    """One note, a `Finding` of severity `note`: a stable `code` (`NoteCode`), its `message`, `path` (a JSON
+    Pointer into the checked tool, session or body) and `index` (the event's index in a log, else None).
+    `Note(code, message=None, path="", index=None, *, params=None)`: the message is made from the code's
+    template and `params` (`replayable.codes`) unless given whole."""
 
-    UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
-    """A string property named like an id, code or status without `pattern`, `enum`, `const` or `format`."""
-    SUBAGENTS_WITHOUT_FUNCTION_TOOLS = "subagents_without_function_tools"
-    """`multi_agent` is enabled and the agent has function tools, which subagents do not get."""
+    __slots__ = ()
 
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One note: a stable `code`, a readable `message`, `path` (a JSON Pointer into the checked tool,
-    session or body) and `index` (the event's index in a log, else None)."""
-
-    code: NoteCode
-    message: str
-    path: str = ""
-    index: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "code": str(self.code), "message": self.message, "path": self.path}
+    def __init__(
+        self,
+        code: Any,
+        message: str | None = None,
+        path: str = "",
+        index: int | None = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        severity: Any = None,
+    ) -> None:
+        Finding.__init__(self, index, code, message, path, params=params, severity=severity)
 
 
 #: The last word of a property name (snake_case, camelCase or kebab-case) that marks an identifier or code.
@@ -87,14 +86,7 @@ def identifier_notes(schema: Any, base: str = "") -> list[Note]:
                     and _is_string(leaf)
                     and not any(k in leaf for k in _CONSTRAINTS)
                 ):
-                    out.append(
-                        Note(
-                            NoteCode.UNCONSTRAINED_IDENTIFIER,
-                            f"{key!r} looks like an identifier or code but is a bare string (no pattern, enum or "
-                            "format), which lets any value through ('1042' where 'A-1042' is meant); constrain it",
-                            here,
-                        )
-                    )
+                    out.append(Note(NoteCode.UNCONSTRAINED_IDENTIFIER, None, here, params={"key": key}))
                 stack.append((sub, here))
         for key in ("items", "additionalProperties", "not"):
             if isinstance(node.get(key), Mapping):
@@ -129,11 +121,5 @@ def multi_agent_notes(agent: Any, base: str = "", index: int | None = None) -> l
         return []
     shown = ", ".join(repr(n) for n in names[:5]) + (", ..." if len(names) > 5 else "")
     return [
-        Note(
-            NoteCode.SUBAGENTS_WITHOUT_FUNCTION_TOOLS,
-            f"multi_agent is enabled and the agent has function tools ({shown}): subagents do not get function "
-            "tools, so only the parent agent can call them",
-            f"{base}/multi_agent",
-            index,
-        )
+        Note(NoteCode.SUBAGENTS_WITHOUT_FUNCTION_TOOLS, None, f"{base}/multi_agent", index, params={"tools": shown})
     ]

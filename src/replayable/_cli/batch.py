@@ -39,14 +39,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replayable import reports
+from replayable import render as reports
 from replayable._json import printable
 from replayable.items import ITEM_ADAPTERS, ItemError, Provider, gc_paused
 from replayable.names import shown
-from replayable.replay import Violation, chat_shape, check_transcript, nested_call
+from replayable.replay import Violation, check_transcript
 from replayable.replay import check_stream as check_item_stream
-from replayable.reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
+from replayable.rules.reading import chat_shape, nested_call
 
+from . import output
 from .inputs import (
     BATCH_LINES,
     DEFAULT_MAX_BYTES,
@@ -64,6 +65,7 @@ from .inputs import (
     read_transcript,
     tools_of,
 )
+from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 from .progress import FileProgress, files_bar, one_file
 
 __all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "jsonl_items", "run"]
@@ -134,7 +136,7 @@ def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
 
 def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
     """Write one input's record in `args.format`; its exit status (2 for a record with an `error`)."""
-    text = reports.render(record, args.format)
+    text = reports.render(record, args.format, output.cli_message)
     if text:
         out.write(text)
     if record.get("error"):
@@ -333,7 +335,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
         from replayable.agents.chain import link_chain  # noqa: PLC0415
 
         chain = link_chain(events)
-        out.write(reports.as_json(chain.as_dict()))
+        out.write(output.as_json(chain.as_dict()))
         return EXIT_OK if chain.ok else EXIT_VIOLATIONS
     from replayable.agents import check_event_log  # noqa: PLC0415
 
@@ -358,7 +360,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     try:
         code = check_one(args, path, Output(buf), progress=False)
     except (InputError, ItemError, ValueError) as exc:
-        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), reports.cli_message(first_line(exc)))
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), output.cli_message(first_line(exc)))
     except MemoryError:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), "out of memory (lower --max-bytes)")
     except Exception as exc:  # a worker must report, never die
@@ -456,7 +458,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         if text:
             out.write(text)
         if fmt == "github":
-            out.write(reports.summary_line(counts, len(found)))
+            out.write(output.summary_line(counts, len(found)))
     else:
-        out.write(reports.summary_line(counts, len(found)))
-    return reports.worst(counts)
+        out.write(output.summary_line(counts, len(found)))
+    return output.worst(counts)

@@ -14,13 +14,13 @@
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
 rules and the items the stream assembles (see `replayable.stream`). What an input holds is decided in
-`replayable._cli.inputs`; reports and exit statuses live in `replayable.reports` (formats `text`, `json`,
-and `sarif` / `github` from `replayable.ci_formats`): 0 replay-safe, 1 violations, 2 unreadable input
-or bad usage (one line on stderr, never a traceback; with `--format json`, `sarif` or `github` also
-the error in that format on stdout).
+`replayable._cli.inputs`; reports are rendered by `replayable.render` (formats `text`, `json`, and
+`sarif` / `github` from `replayable.ci_formats`), exit statuses live in `replayable._cli.output`: 0
+replay-safe, 1 violations, 2 unreadable input or bad usage (one line on stderr, never a traceback; with
+`--format json`, `sarif` or `github` also the error in that format on stdout).
 
 This module only parses arguments and dispatches: `cli` -> `batch` (check) -> `inputs` -> the rules ->
-`reports`; nothing below imports it.
+`replayable.render` and `output`; nothing below imports it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ from typing import Any
 
 from replayable.items import ItemError
 from replayable.names import shown
-from replayable.reports import (
+from replayable.render import render
+
+from . import batch
+from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
+from .output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_OUTPUT_CLOSED,
@@ -46,11 +50,7 @@ from replayable.reports import (
     as_json,
     cli_message,
     error_report,
-    render,
 )
-
-from . import batch
-from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
 
 __all__ = ["InputError", "main"]
 

@@ -38,7 +38,7 @@ from typing import IO, Any
 from replayable import _json
 from replayable.errors import ReplayableError
 from replayable.names import shown
-from replayable.replay import Violation, ViolationCode, check_tool
+from replayable.replay import Violation, check_tool
 from replayable.tools import tool_index
 
 __all__ = [
@@ -423,14 +423,8 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
     `/tools/N`); a tool that is not a JSON object is a finding too."""
     findings: list[Violation] = []
     for n, tool in enumerate(tools):
-        if not isinstance(tool, dict):
-            findings.append(
-                Violation(None, ViolationCode.INVALID_TOOL, f"tools[{n}] is not a tool definition", f"/tools/{n}")
-            )
-        elif tool.get("type") in (None, "function"):
-            findings.extend(
-                Violation(None, v.code, f"tools[{n}]: {v.message}", f"/tools/{n}{v.path}") for v in check_tool(tool)
-            )
+        if not isinstance(tool, dict) or tool.get("type") in (None, "function"):  # not an object: invalid_tool
+            findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool))
     return findings
 
 

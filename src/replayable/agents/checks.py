@@ -272,9 +272,7 @@ class _Log:
         if r.success and why is not None:
             self.violations.append(
                 AgentsViolation(
-                    i,
-                    AgentsViolationCode.EXECUTED_REJECTED_CALL,
-                    f"call {r.call_id!r} was refused before execution but answered with success: true ({why})",
+                    i, AgentsViolationCode.EXECUTED_REJECTED_CALL, params={"call_id": r.call_id, "why": why}
                 )
             )
 
@@ -290,8 +288,9 @@ class _Log:
                     AgentsViolation(
                         i,
                         AgentsViolationCode.DUPLICATE_TOOL,
-                        f"two function tools of the agent are named {name!r}: which one a call runs would be a guess",
+                        None,
                         f"/session/agent/tools/{n}/name",
+                        params={"name": name},
                     )
                 )
         actions = getattr(session, "required_actions", None)
@@ -321,30 +320,29 @@ class _Log:
             return
         key = (a.turn_id, a.call_id)
         tool = self.tools.get(a.name)
-        if tool is _AMBIGUOUS:
-            why = f"call {a.call_id!r} names {a.name!r}, which two function tools of the agent share"
-            self.rejected[key] = why
-            self.refused.append(AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, why, path))
-            return
-        if tool is None:
-            why = f"call {a.call_id!r} names {a.name!r}, which is not a function tool of the agent"
-            self.rejected[key] = why
-            self.refused.append(AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, why, path))
+        if tool is _AMBIGUOUS or tool is None:
+            variant = "shared" if tool is _AMBIGUOUS else ""
+            params = {"call_id": a.call_id, "name": a.name, "variant": variant}
+            self.refuse(key, AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, None, path, params=params))
             return
         try:
             if "parameters" not in tool:  # a trimmed snapshot tool: no schema to check against
                 raise ValueError("the session snapshot gives the tool without `parameters`")
             chk = check_arguments(a, tool)
         except ValueError as exc:
-            why = f"tool {a.name!r} cannot be checked: {exc}"
-            self.rejected[key] = why
-            self.refused.append(AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, why, path))
+            params = {"name": a.name, "detail": str(exc), "variant": "unusable"}
+            self.refuse(key, AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, None, path, params=params))
             return
         if not chk.execute:
-            self.rejected[key] = chk.error_message()
-            self.refused.append(
-                AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, chk.error_message(), path + "/arguments")
+            params = {"detail": chk.error_message()}
+            self.refuse(
+                key, AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, None, path + "/arguments", params=params)
             )
+
+    def refuse(self, key: tuple[str, str], finding: AgentsViolation) -> None:
+        """Record a call refused before execution (a warning: a violation only once it is run anyway)."""
+        self.rejected[key] = finding.message
+        self.refused.append(finding)
 
 
 def _recognised(t: Any) -> bool:
@@ -422,12 +420,12 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     pending.sort(key=lambda p: p[0])
     violations = log.violations
     for idx, a in pending:
-        what = (
-            f"call {a.call_id!r} ({a.name!r}, turn {a.turn_id!r})"
+        params = (
+            {"call_id": a.call_id, "name": a.name, "turn_id": a.turn_id}
             if isinstance(a, FunctionCallAction)
-            else f"{a.type} {a.request_id!r} (turn {a.turn_id!r})"
+            else {"type": a.type, "request_id": a.request_id, "turn_id": a.turn_id, "variant": "approval"}
         )
-        violations.append(AgentsViolation(idx, AgentsViolationCode.UNANSWERED_ACTION, f"{what} was never answered"))
+        violations.append(AgentsViolation(idx, AgentsViolationCode.UNANSWERED_ACTION, params=params))
     return AgentsReport(
         tuple(violations),
         tuple(unknown),

@@ -19,7 +19,7 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   are state machines", "Items are streamable"); `state` holds its per-item state;
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
-  `replayable check`; its report is rendered by `replayable.reports.format_stream_report`).
+  `replayable check`; its report is rendered by `replayable.render.format_stream_report`).
 
 Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
@@ -192,10 +192,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`format_stream_report` and `looks_like_sse` moved to `replayable.reports` and `replayable._cli.inputs`
+    """`format_stream_report` and `looks_like_sse` moved to `replayable.render` and `replayable._cli.inputs`
     (the command line's report and input modules); the old names still resolve."""
     if name == "format_stream_report":
-        from replayable.reports import format_stream_report  # noqa: PLC0415
+        from replayable.render import format_stream_report  # noqa: PLC0415
 
         return format_stream_report
     if name == "looks_like_sse":

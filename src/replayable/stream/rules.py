@@ -6,45 +6,14 @@ See `replayable.stream` for what breaks each rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from replayable._json import printable
+from replayable.codes import Severity, StreamRule
 from replayable.errors import ReplayableError
+from replayable.findings import Finding
 
 __all__ = ["StreamError", "StreamRule", "StreamWarning"]
-
-
-class StreamRule(StrEnum):
-    """Stable codes of the streaming rules (see the module docstring for what breaks each)."""
-
-    SSE_MALFORMED = "sse_malformed"
-    SSE_TRUNCATED = "sse_truncated"
-    DONE_MISSING = "done_missing"
-    EVENT_NAME = "event_name"
-    EVENT_SCHEMA = "event_schema"
-    UNKNOWN_EVENT = "unknown_event"
-    SEQUENCE_MISSING = "sequence_missing"
-    SEQUENCE_ORDER = "sequence_order"
-    NOT_ADDED = "not_added"
-    ITEM_ID = "item_id"
-    ADDED_TWICE = "added_twice"
-    OUTPUT_INDEX = "output_index"
-    DUPLICATE_ID = "duplicate_id"
-    AFTER_DONE = "after_done"
-    ITEM_SCHEMA = "item_schema"
-    ITEM_CHANGED = "item_changed"
-    DONE_STATUS = "done_status"
-    WRONG_ITEM = "wrong_item"
-    PART_ORDER = "part_order"
-    TEXT_MISMATCH = "text_mismatch"
-    ARGUMENTS_MISMATCH = "arguments_mismatch"
-    AFTER_INCOMPLETE = "after_incomplete"
-    RESPONSE_STATUS = "response_status"
-    AFTER_TERMINAL = "after_terminal"
-    SNAPSHOT_MISMATCH = "snapshot_mismatch"
-    SNAPSHOT_SCHEMA = "snapshot_schema"
-    NO_TERMINAL = "no_terminal"
 
 
 def _where(sequence_number: int | None, index: int | None, event_type: str | None, offset: int | None) -> str:
@@ -60,22 +29,51 @@ def _where(sequence_number: int | None, index: int | None, event_type: str | Non
     return " ".join(parts) or "stream"
 
 
-@dataclass(frozen=True, slots=True)
-class StreamWarning:
-    """A rule finding recorded instead of raised.
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class StreamWarning(Finding):
+    """A rule finding recorded instead of raised: a `Finding` of a stream event.
 
-    `sequence_number` of the event (None when it had none), `index` (position of the event in what was
-    fed, from 0), `event_type`, `rule` (a `StreamRule`), `message`, and `violation`: True when the
-    stream breaks the rule (strict mode raises `StreamError` for it), False for a note that strict mode
-    also lets pass (`sequence_missing` in OpenAI mode, `snapshot_schema`).
+    `StreamWarning(sequence_number, index, event_type, rule, message, violation=True)`: `sequence_number`
+    of the event (None when it had none), `index` (position of the event in what was fed, from 0),
+    `event_type`, `rule` (the finding's `code`, a `StreamRule`), `message`, and `violation`: True when the
+    stream breaks the rule (severity `violation`: strict mode raises `StreamError` for it), False for a
+    note that strict mode also lets pass (`sequence_missing` in OpenAI mode, `snapshot_schema`).
     """
 
     sequence_number: int | None
-    index: int | None
     event_type: str | None
-    rule: StreamRule
-    message: str
-    violation: bool = True
+
+    __hash__ = Finding.__hash__
+
+    def __init__(
+        self,
+        sequence_number: int | None,
+        index: int | None,
+        event_type: str | None,
+        rule: StreamRule | None = None,
+        message: str | None = None,
+        violation: bool = True,
+        *,
+        params: Any = None,
+        path: str = "",
+        code: StreamRule | None = None,
+        severity: Any = None,
+    ) -> None:
+        if severity is None:
+            severity = Severity.VIOLATION if violation else Severity.NOTE
+        Finding.__init__(self, index, code or rule, message, path, params=params, severity=severity)
+        object.__setattr__(self, "sequence_number", sequence_number)
+        object.__setattr__(self, "event_type", event_type)
+
+    @property
+    def rule(self) -> StreamRule:
+        """The rule broken (the finding's `code`)."""
+        return self.code  # type: ignore[no-any-return]
+
+    @property
+    def violation(self) -> bool:
+        """True when the stream breaks the rule; False for a note."""
+        return self.severity is Severity.VIOLATION
 
     def __str__(self) -> str:
         return f"{_where(self.sequence_number, self.index, self.event_type, None)}: {self.message} [{self.rule}]"

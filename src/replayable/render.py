@@ -1,48 +1,32 @@
-"""Reports and exit statuses of the command line, and the one place that writes to standard output.
-
-Exit statuses (`replayable check`, `diff`): `EXIT_OK` 0 replay-safe (nothing blocks), `EXIT_VIOLATIONS`
-1 violations, `EXIT_UNREADABLE` 2 unreadable input or bad usage, `EXIT_INTERRUPTED` 130 on Ctrl-C.
-A closed standard output (`check bad.json | head -1`) never changes the status: the command runs to
-its verdict and exits with it, writing nothing more and printing no traceback. `EXIT_OUTPUT_CLOSED` 3
-means the report could not be written (a full disk, no standard output; one line on stderr) while the
-verdict was replay-safe, or output was lost before a verdict was reached.
+"""The library's one renderer: findings -> records (one JSON object per checked input) -> text or JSON.
 
 Every input's report is first a record (`transcript_record`, `tools_record`, `stream_record`,
 `agents_record`): one JSON object with one `findings` list for items, tools, streams and Agents logs
 alike. It is rendered as `text` (one line per finding, then a verdict line: `replay-safe` or `NOT
-replay-safe`, the same words for every kind), `json` (the record; with `--format json` an unreadable
-input is an object with an `error` too, never nothing), `sarif` or `github` (`replayable.ci_formats`).
+replay-safe`, the same words for every kind), `json` (the record), `sarif` or `github`
+(`replayable.ci_formats`, beside it). Messages come from the findings (`replayable.findings`), made once
+from the table of codes; the text renderer only escapes them (`shown`). The command line
+(`replayable._cli.output`) adds exit statuses and the writing to standard output.
+
+This module reads reports by their attributes and imports none of the modules that make them, so every
+report module (`replayable.agents`, `replayable.stream`) may use it.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
-from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from .names import shown
-
-if TYPE_CHECKING:
-    from .agents import AgentsReport
-    from .replay import TranscriptReport, Violation
-    from .stream import StreamReport
+from replayable.codes import Severity
+from replayable.findings import Finding
+from replayable.names import shown
 
 __all__ = [
-    "EXIT_INTERRUPTED",
-    "EXIT_OK",
-    "EXIT_OUTPUT_CLOSED",
-    "EXIT_UNREADABLE",
-    "EXIT_VIOLATIONS",
-    "FORMATS",
     "SAFE",
     "UNSAFE",
-    "Output",
     "agents_record",
-    "cli_message",
     "count",
-    "error_report",
     "finding",
     "format_report",
     "format_stream_report",
@@ -50,81 +34,10 @@ __all__ = [
     "render",
     "shown",
     "stream_record",
-    "summary_line",
     "text_report",
     "tools_record",
     "transcript_record",
 ]
-
-EXIT_OK = 0
-EXIT_VIOLATIONS = 1
-EXIT_UNREADABLE = 2
-EXIT_OUTPUT_CLOSED = 3
-EXIT_INTERRUPTED = 130
-
-#: The report formats of `replayable check --format`.
-FORMATS = ("text", "json", "sarif", "github")
-
-
-class Output:
-    """Standard output for reports. A reader that goes away (`BrokenPipeError`, EPIPE) makes every
-    later write a no-op (`closed` turns True) instead of an exception, and standard output is pointed
-    at the null device so that the interpreter's final flush cannot print a traceback either. Any other
-    write failure (a full disk, a closed descriptor, no standard output at all) does the same and is
-    kept in `error`, for one line on stderr. Text that cannot be encoded (a lone surrogate read from a
-    `\\ud800` escape) is written with backslash escapes."""
-
-    def __init__(self, stream: IO[str] | None) -> None:
-        self.stream = stream
-        self.closed = stream is None
-        self.error: str | None = "there is no standard output" if stream is None else None
-
-    def write(self, text: str) -> None:
-        """Write `text` and a newline (nothing once the output is gone)."""
-        if self.closed or self.stream is None:
-            return
-        try:
-            try:
-                self.stream.write(text + "\n")
-            except UnicodeEncodeError:
-                self.stream.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
-        except BrokenPipeError:
-            self._gone(None)
-        except OSError as exc:
-            self._gone(exc.strerror or str(exc))
-
-    def flush(self) -> None:
-        """Flush; a reader that has gone is noted, not raised."""
-        if self.closed or self.stream is None:
-            return
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            self._gone(None)
-        except OSError as exc:
-            self._gone(exc.strerror or str(exc))
-
-    def status(self, verdict: int) -> int:
-        """The exit status: the verdict, unless the report could not be written (not a closed pipe,
-        which is the reader's choice) and the verdict was `EXIT_OK`: then `EXIT_OUTPUT_CLOSED`."""
-        if self.error is not None and verdict == EXIT_OK:
-            return EXIT_OUTPUT_CLOSED
-        return verdict
-
-    def _gone(self, error: str | None) -> None:
-        self.closed = True
-        self.error = error
-        if self.stream is None:
-            return
-        try:
-            fd = self.stream.fileno()
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, fd)
-            os.close(devnull)
-        except (OSError, ValueError, AttributeError):
-            pass  # not a real file descriptor
-        if sys.stdout is self.stream:  # anything else that flushes stdout (a fork, the exit) finds it quiet
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  lives as long as the process
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -138,21 +51,6 @@ def pending_calls(indexes: Sequence[int]) -> str:
     return f"pending call{s} (awaiting output) at item{s} {', '.join(map(str, indexes))}"
 
 
-# library arguments named in messages, and the command line flag a CLI user sets instead
-_CLI_FLAGS = (("provider='openai'", "--provider openai"),)
-
-
-def cli_message(text: str) -> str:
-    """A library message as the command line says it: `provider='openai'` becomes `--provider openai`."""
-    for argument, flag in _CLI_FLAGS:
-        text = text.replace(argument, flag)
-    return text
-
-
-# ---------------------------------------------------------------------------------------------------
-# Records: one JSON object per input, the same shape for items, streams, Agents logs and tool files
-
-
 def finding(
     where: str, index: int | None, code: str, message: str, path: str = "", severity: str = "error"
 ) -> dict[str, Any]:
@@ -163,13 +61,19 @@ def finding(
     return {"where": where, "index": index, "code": code, "message": message, "path": path, "severity": severity}
 
 
-def _violation_findings(violations: Sequence[Violation]) -> list[dict[str, Any]]:
-    return [
-        finding("tools" if v.index is None else "item", v.index, str(v.code), v.message, v.path) for v in violations
-    ]
+#: A finding's severity as a record says it: `error` blocks, anything else is a `note`.
+_RECORD_SEVERITY = {Severity.VIOLATION: "error", Severity.WARNING: "note", Severity.NOTE: "note"}
 
 
-def transcript_record(report: TranscriptReport, extra: Sequence[Violation], n_items: int, file: str) -> dict[str, Any]:
+def _record_finding(where: str, f: Finding) -> dict[str, Any]:
+    return finding(where, f.index, str(f.code), f.message, f.path, _RECORD_SEVERITY[f.severity])
+
+
+def _violation_findings(violations: Sequence[Finding]) -> list[dict[str, Any]]:
+    return [_record_finding("tools" if v.index is None else "item", v) for v in violations]
+
+
+def transcript_record(report: Any, extra: Sequence[Finding], n_items: int, file: str) -> dict[str, Any]:
     """The record of a transcript (`kind` `items`): `{"file", "kind", "ok", "items", "findings",
     "violations", "pending", "external"}`. `extra` are tool lint findings, listed first."""
     violations = [*extra, *report.violations]
@@ -185,7 +89,7 @@ def transcript_record(report: TranscriptReport, extra: Sequence[Violation], n_it
     }
 
 
-def tools_record(findings: Sequence[Violation], n_tools: int, file: str) -> dict[str, Any]:
+def tools_record(findings: Sequence[Finding], n_tools: int, file: str) -> dict[str, Any]:
     """The record of a file of tool definitions (`kind` `tools`), linted with `check_tool`:
     `{"file", "kind", "ok", "tools", "findings", "violations"}`."""
     return {
@@ -198,15 +102,13 @@ def tools_record(findings: Sequence[Violation], n_tools: int, file: str) -> dict
     }
 
 
-def stream_record(report: StreamReport, file: str) -> dict[str, Any]:
+def stream_record(report: Any, file: str) -> dict[str, Any]:
     """The record of a recorded stream (`kind` `stream`): `{"file", "kind", "ok", "events", "status",
     "items", "findings", "stream", "violations", "pending"}`; `findings` holds the stream findings
     (`where` `stream`, `index` the event's position; notes as `severity` `note`) and the items'
     violations alike (a stream finding's `message` names its event: sequence number and type), `stream`
     and `violations` each kind alone."""
-    found = [
-        finding("stream", f.index, str(f.rule), str(f), "", "error" if f.violation else "note") for f in report.findings
-    ]
+    found = [finding("stream", f.index, str(f.code), str(f), "", _RECORD_SEVERITY[f.severity]) for f in report.findings]
     return {
         "file": file,
         "kind": "stream",
@@ -221,7 +123,7 @@ def stream_record(report: StreamReport, file: str) -> dict[str, Any]:
     }
 
 
-def agents_record(report: AgentsReport, file: str) -> dict[str, Any]:
+def agents_record(report: Any, file: str) -> dict[str, Any]:
     """The record of an Agents API event log (`kind` `agents`): `{"file", "kind", "ok", "events",
     "recognised", "session_id", "findings", "violations", "refused", "pending", "unknown_events",
     "notes"}`; `findings` holds the violations and, as notes, the calls refused before execution and the
@@ -234,9 +136,7 @@ def agents_record(report: AgentsReport, file: str) -> dict[str, Any]:
         "events": report.events,
         "recognised": report.recognised,
         "session_id": report.session_id,
-        "findings": [finding("event", v.index, str(v.code), v.message, v.path) for v in report.violations]
-        + [finding("event", v.index, str(v.code), v.message, v.path, "note") for v in report.refused]
-        + [finding("event", n.index, str(n.code), n.message, n.path, "note") for n in report.notes],
+        "findings": [_record_finding("event", f) for f in (*report.violations, *report.refused, *report.notes)],
         "violations": [v.as_dict() for v in report.violations],
         "refused": [v.as_dict() for v in report.refused],
         "pending": [_pending_action(i, a) for i, a in report.pending],
@@ -265,11 +165,12 @@ SAFE = "replay-safe"
 UNSAFE = "NOT replay-safe"
 
 
-def text_report(record: dict[str, Any]) -> str:
+def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None) -> str:
     """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
     `event N` for the others), the pending calls and what else the kind lists, then one verdict line
     starting `FILE: replay-safe:` or `FILE: NOT replay-safe:`. The file name and every message (which
-    may quote the input) are escaped (`shown`): no line but the verdict can say `replay-safe`."""
+    may quote the input) are escaped (`shown`): no line but the verdict can say `replay-safe`. `say`, when
+    given, words each message for its reader (the command line names its flags instead of arguments)."""
     name = shown(str(record.get("file")))
     kind = record.get("kind", "items")
     if record.get("error"):
@@ -277,7 +178,9 @@ def text_report(record: dict[str, Any]) -> str:
     lines = []
     for f in record["findings"]:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
-        message = shown(cli_message(f["message"]))  # it may quote the input: one line, whatever it quotes
+        if f["where"] == "tools" and f["path"].startswith("/tools/"):  # which tool of the list
+            where = "tool " + f["path"].split("/", 3)[2]
+        message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
         if kind == "agents" and f["severity"] == "note":
             if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call
                 lines.append(f"{name}: {where}: note ({f['code']}): {message}")
@@ -320,48 +223,23 @@ def text_report(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render(record: dict[str, Any], fmt: str) -> str:
+def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = None) -> str:
     """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
-    (`replayable.ci_formats`)."""
+    (`replayable.ci_formats`); `say` as in `text_report`."""
     if fmt == "json":
         return json.dumps(record, indent=2)
     if fmt in ("sarif", "github"):
-        from . import ci_formats  # noqa: PLC0415
+        from replayable import ci_formats  # noqa: PLC0415
 
         return ci_formats.render([record], fmt)
-    return text_report(record)
+    return text_report(record, say)
 
 
-def format_report(report: TranscriptReport, extra: Sequence[Violation], n_items: int, fmt: str, name: str) -> str:
+def format_report(report: Any, extra: Sequence[Finding], n_items: int, fmt: str, name: str) -> str:
     """A transcript's report in `fmt` (see `transcript_record` and `render`)."""
     return render(transcript_record(report, extra, n_items, name), fmt)
 
 
-def format_stream_report(report: StreamReport, fmt: str, name: str) -> str:
+def format_stream_report(report: Any, fmt: str, name: str) -> str:
     """A recorded stream's report in `fmt` (see `stream_record` and `render`)."""
     return render(stream_record(report, name), fmt)
-
-
-def error_report(message: str, name: str | None) -> str:
-    """The `--format json` form of an unreadable input: `{"file", "ok": false, "exit": 2, "error"}`."""
-    return json.dumps({"file": name, "ok": False, "exit": EXIT_UNREADABLE, "error": message}, indent=2)
-
-
-def summary_line(counts: dict[int, int], files: int) -> str:
-    """The last line of a many-file `check` in text form."""
-    return (
-        f"checked {count(files, 'file')}: {counts.get(EXIT_OK, 0)} {SAFE}, {counts.get(EXIT_VIOLATIONS, 0)} with "
-        f"violations, {counts.get(EXIT_UNREADABLE, 0)} unreadable"
-    )
-
-
-def worst(codes: dict[int, int]) -> int:
-    """The exit status of many files: 2 if any is unreadable, else 1 if any has violations, else 0."""
-    if codes.get(EXIT_UNREADABLE):
-        return EXIT_UNREADABLE
-    return EXIT_VIOLATIONS if codes.get(EXIT_VIOLATIONS) else EXIT_OK
-
-
-def as_json(value: Any) -> str:
-    """JSON output of the commands that print data (`diff --format json`, `convert`, `prepare`)."""
-    return json.dumps(value, indent=2, ensure_ascii=False)

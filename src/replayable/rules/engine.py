@@ -1,0 +1,172 @@
+"""The engine of the transcript rules: feeds each item's view (with the next item as lookahead) to the
+rules of `replayable.rules.table.RULES` that apply to it, keyed by item type and by call family, and keeps
+the pairing tables that every call family shares (`replayable.families.FAMILIES`).
+
+The engine itself owns one rule, the one that needs the whole pairing state: a call left unanswered once
+the conversation moves on (a message, compaction or item reference follows), or at the end unless
+pending calls are allowed (`function_call_without_output`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from replayable._base import read_field
+from replayable.arguments import SchemaError
+from replayable.codes import ViolationCode
+from replayable.families import CallFamily, by_call_type, by_output_type
+from replayable.findings import Findings
+from replayable.items import Side
+from replayable.rules.calls import listed_ids
+from replayable.rules.state import Context
+from replayable.rules.table import active, select
+from replayable.rules.view import View, field_of
+from replayable.tools import ToolSpec
+
+__all__ = ["Engine", "run_rules"]
+
+_BARRIERS = frozenset({"message", "compaction", "item_reference"})
+#: Item type -> (its call family, True for the call and False for the output): one lookup per item.
+_FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
+    **{t: (f, False) for t, f in by_output_type.items()},
+    **{t: (f, True) for t, f in by_call_type.items()},
+}
+
+_Fns = tuple[Callable[..., None], ...]
+#: (item rules, role, call family, the family's call or output rules): see `Engine._plan`.
+_Plan = tuple[_Fns, int, CallFamily | None, _Fns]
+
+
+class Engine:
+    """The rules as one state machine fed one item at a time, with the next item as lookahead (`nxt` is None
+    for the last item). Holds per-id and per-call state only (`Context`), never the items."""
+
+    __slots__ = ("ctx", "_rows", "_plans", "_every")
+
+    def __init__(
+        self,
+        out: Findings,
+        target: str | None,
+        tool_params: dict[str, ToolSpec | SchemaError] | None,
+        allowed: frozenset[str] | None,
+        side: Side | None,
+        source: str | None = None,
+        registry: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.ctx = ctx = Context(out, target, tool_params, allowed, side, source, registry)
+        self._rows = {on: active(ctx, on) for on in ("item", "call", "output", "pending")}
+        self._every: _Fns = select(self._rows["item"], None)  # the rules of an item whose type is not a string
+        self._plans: dict[str, _Plan] = {}
+
+    def _plan(self, vtype: str) -> _Plan:
+        """What to run for items of type `vtype`: its item rules, its role (0 none, 1 call, 2 output, 3 a
+        barrier that closes the open calls), its call family, and that family's call or output rules."""
+        role = _FAMILY_OF.get(vtype)
+        if role is None:
+            plan: _Plan = (select(self._rows["item"], vtype), 3 if vtype in _BARRIERS else 0, None, ())
+        else:
+            fam, is_call = role
+            rows = self._rows["call" if is_call else "output"]
+            plan = (select(self._rows["item"], vtype), 1 if is_call else 2, fam, select(rows, fam.call_type))
+        if len(self._plans) < 1024:  # item types come from the input: never an unbounded cache
+            self._plans[vtype] = plan
+        return plan
+
+    def step(self, i: int, v: View, nxt: View | None) -> None:
+        """Run the rules of item `i` (view `v`; `nxt` the next item's view, None at the end)."""
+        ctx, vtype = self.ctx, v.type
+        if type(vtype) is not str:  # no type, or one that is not a string (a list is unhashable)
+            for fn in self._every:
+                fn(ctx, i, v, nxt)
+            if ctx.open_calls:
+                self._close(i)
+            return
+        plan = self._plans.get(vtype) or self._plan(vtype)
+        fns, role, fam, fam_fns = plan
+        for fn in fns:
+            fn(ctx, i, v, nxt)
+        if role == 1:
+            self._call(i, v, fam, fam_fns)  # type: ignore[arg-type]
+        elif role == 2:
+            self._output(i, v, fam, fam_fns)  # type: ignore[arg-type]
+        elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
+            self._close(i)
+
+    def _call(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
+        ctx = self.ctx
+        key = v.call_id if fam.call_key == "call_id" else field_of(v, fam.call_key)
+        slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
+        ctx.finished = True
+        for fn in fns:
+            fn(ctx, i, v, fam, key, slot)
+        if slot is not None:
+            ctx.calls.setdefault(slot, i)
+            if not ctx.finished:
+                ctx.unfinished.add(slot)
+            if fam.acknowledge is not None:
+                ctx.to_acknowledge[slot] = listed_ids(read_field(v.src, fam.acknowledge[0]))
+        if fam.call_type == "openai:program" and isinstance(key, str):
+            ctx.programs.add(key)
+        if ctx.finished and isinstance(key, str) and fam.needs_output(v.src):
+            ctx.open_calls.setdefault((fam.call_type, key), i)
+
+    def _output(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
+        ctx = self.ctx
+        key, ctx.key_field = _output_key(fam, v)
+        if not isinstance(key, str):
+            return  # a server-run tool search's output names no call
+        slot = (fam.call_type, key)
+        for fn in fns:
+            fn(ctx, i, v, fam, key, slot)
+        ctx.answered.add(slot)
+        ctx.open_calls.pop(slot, None)
+
+    def _close(self, i: int) -> None:
+        ctx = self.ctx
+        for (ctype, key), j in sorted(ctx.open_calls.items(), key=lambda kv: kv[1]):
+            fam = by_call_type[ctype]
+            ctx.out.at(
+                j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT, "/" + fam.call_key, family=fam.name, key=key,
+                output_type=fam.output_type, next_index=i,
+            )  # fmt: skip
+        ctx.open_calls.clear()
+
+    def finish(self, pending_ok: bool) -> list[int]:
+        """End of the items: the trailing unanswered calls are pending (returned) or violations."""
+        ctx = self.ctx
+        trailing = sorted(ctx.open_calls.items(), key=lambda kv: kv[1])
+        if pending_ok:
+            for (ctype, key), j in trailing:
+                fam = by_call_type[ctype]
+                for fn in select(self._rows["pending"], ctype):
+                    fn(ctx, j, fam, key)
+            return [j for _, j in trailing]
+        for (ctype, key), j in trailing:
+            fam = by_call_type[ctype]
+            ctx.out.at(
+                j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT, "/" + fam.call_key, family=fam.name, key=key,
+                output_type=fam.output_type, variant="end",
+            )  # fmt: skip
+        return []
+
+
+def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
+    """(the key an output names its call by, the field it is in); (None, first field) when absent."""
+    keys = fam.output_keys
+    if keys == ("call_id",):  # every family but a few of OpenAI's
+        return v.call_id, "call_id"
+    for name in keys:
+        key = field_of(v, name)
+        if key is not None:
+            return key, name
+    return None, keys[0]
+
+
+def run_rules(views: list[View], engine: Engine, pending_ok: bool) -> list[int]:
+    """Run the rules over all views in one pass (each with its successor as lookahead); returns pending."""
+    step = engine.step
+    following: list[View | None] = [*views[1:], None]  # each item's successor (the lookahead)
+    for i, (v, nxt) in enumerate(zip(views, following, strict=False)):  # one longer when there are no views
+        step(i, v, nxt)
+    return engine.finish(pending_ok)

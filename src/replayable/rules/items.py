@@ -1,0 +1,85 @@
+"""Rules on any item, whatever its call family: unique ids, provider items and state that stay with their
+provider, reasoning followed by what it produced, `incomplete` last in a response's output.
+
+Each rule is `rule(ctx, i, v, nxt)`: item `i`'s view `v` and its successor's (`nxt`, None for the last
+item); registered in `replayable.rules.table.RULES`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replayable._base import read_field
+from replayable.codes import ViolationCode
+from replayable.rules.state import Context
+from replayable.rules.view import View
+
+__all__ = [
+    "foreign_extension_item",
+    "foreign_provider_state",
+    "foreign_state_kind",
+    "incomplete_not_last",
+    "reasoning_followed",
+    "unique_item_id",
+]
+
+
+def unique_item_id(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`duplicate_item_id`: two items with one `id`."""
+    vid = v.id
+    if vid and type(vid) is str:
+        ids = ctx.ids
+        if vid in ids:
+            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=ids[vid])
+        else:
+            ids[vid] = i
+
+
+def foreign_extension_item(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`foreign_extension_item` (with a target): a namespaced item of another provider."""
+    if v.namespaced and isinstance(v.type, str):
+        slug = v.type.split(":", 1)[0]
+        if slug != ctx.target:
+            ctx.out.at(i, ViolationCode.FOREIGN_EXTENSION_ITEM, "/type", type=v.type, slug=slug, target=ctx.target)
+
+
+def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None:
+    """`compaction` or `reasoning` when `item` holds provider state written by `source` (None: unknown)
+    that `target` cannot read, else None."""
+    if source == target:
+        return None
+    t = read_field(item, "type")
+    if t == "compaction":
+        return "compaction"
+    if t == "reasoning" and read_field(item, "encrypted_content"):
+        return "reasoning"
+    return None
+
+
+def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`foreign_provider_state` (with a target): reasoning `encrypted_content` or a compaction item that
+    another (or an unknown) provider wrote."""
+    target = ctx.target
+    kind = foreign_state_kind(v.src, ctx.source, target) if target is not None else None
+    if kind is not None:
+        path = "/encrypted_content" if kind == "reasoning" else ""
+        variant = "compaction" if kind == "compaction" else ""
+        ctx.out.at(
+            i, ViolationCode.FOREIGN_PROVIDER_STATE, path, owner=ctx.source or "unknown", target=target, variant=variant
+        )
+
+
+def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
+    item with an id (the item it produced)."""
+    vid = v.id
+    if vid and type(vid) is str and (nxt is None or not (isinstance(nxt.id, str) and nxt.id)):
+        if nxt is None:
+            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
+        else:
+            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+
+
+def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
+    if v.status == "incomplete" and nxt is not None:
+        ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")

@@ -1,0 +1,140 @@
+"""Reading one item for the rules: parse it (input or output form), report what its own validation
+finds (`item_invalid` and the more precise codes), and give its `View` to the cross-item rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from replayable._base import WireModel, is_unchecked
+from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
+from replayable._pointers import json_pointer
+from replayable.codes import ViolationCode
+from replayable.findings import Findings
+from replayable.items import ItemError, Provider, Side, validate_item
+from replayable.rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
+
+__all__ = ["chat_shape", "nested_call", "read_item"]
+
+
+def chat_shape(raw: Mapping[str, Any]) -> str | None:
+    """What Chat Completions shape the JSON object `raw` has (a phrase for the message), or None."""
+    if "tool_calls" in raw:
+        return "a Chat Completions assistant message with tool_calls"
+    if raw.get("role") == "tool" or "tool_call_id" in raw:
+        return "a Chat Completions tool message (role 'tool' / tool_call_id)"
+    if raw.get("role") == "function":
+        return "a legacy Chat Completions function message"
+    if "function_call" in raw and "type" not in raw:
+        return "a legacy Chat Completions function_call field"
+    return None
+
+
+_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
+
+
+def nested_call(raw: Mapping[str, Any]) -> int | None:
+    """The index of the first content part of `raw` that is a call or a call's output, or None."""
+    content = raw.get("content")
+    if isinstance(content, list):
+        for j, part in enumerate(content):
+            t = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
+                return j
+    return None
+
+
+def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
+    loc = err.get("loc", ())
+    t = raw.get("type") if isinstance(raw, Mapping) else None
+    first = loc[1] if len(loc) > 1 else None
+    if err.get("type") in ("unknown_item_type", "namespaced_type", "missing_type", "type_not_string"):
+        return ViolationCode.UNKNOWN_ITEM_TYPE if err.get("type") == "unknown_item_type" else ViolationCode.ITEM_INVALID
+    if t == "function_call" and first == "arguments":
+        return ViolationCode.FUNCTION_ARGUMENTS_NOT_STRING
+    if t == "function_call_output" and first == "output":
+        return ViolationCode.OUTPUT_NOT_STRING_OR_CONTENT_PARTS
+    if t == "reasoning" and first == "summary":
+        return ViolationCode.REASONING_MISSING_SUMMARY if err.get("type") == "missing" else ViolationCode.ITEM_INVALID
+    return ViolationCode.ITEM_INVALID
+
+
+def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:
+    """Parse item `i`, add its own findings to `out`, and return (model or None, its view)."""
+    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+        try:
+            raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            pass  # reported by `validate_item` below, with the item's index
+    if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
+        try:
+            raw = to_plain(raw)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    if isinstance(raw, Mapping) and type(raw) is not dict:  # read once: every rule sees the same copy
+        try:
+            raw = check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    if isinstance(raw, WireModel):
+        if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
+            try:
+                validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+            except ItemError as exc:
+                _report_item_errors(i, raw, exc.errors, out)
+        return raw, view_of(raw)
+    if isinstance(raw, Mapping):
+        shape = chat_shape(raw)
+        if shape is not None:
+            out.at(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, "", shape=shape)
+            return None, view_of(raw)
+        j = nested_call(raw)
+        if j is not None:
+            out.at(
+                i,
+                ViolationCode.FUNCTION_CALL_IN_CONTENT,
+                f"/content/{j}",
+                part=j,
+                part_type=raw["content"][j].get("type"),
+            )
+            return None, view_of(raw)
+    model, errors = _parse_either(raw, side, provider, i)
+    if model is not None:
+        return model, view_of(model)
+    _report_item_errors(i, raw, errors, out)
+    return None, (view_of(raw) if isinstance(raw, Mapping) else NO_VIEW)
+
+
+def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Findings) -> None:
+    """One finding per rule an item that does not parse breaks, naming every offending field."""
+    grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
+    for err in errors:
+        grouped.setdefault(_code_for(err, raw), []).append(err)
+    for code, errs in grouped.items():  # one finding per rule, naming every offending field
+        path = json_pointer(errs[0]["loc"][1:])
+        detail = "; ".join(
+            f"{e['msg']}" + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+            for e in errs[:5]
+        )
+        if len(errs) > 5:
+            detail += f"; and {len(errs) - 5} more"
+        out.at(i, code, path, detail=detail)
+
+
+_SENT_AS_IS = frozenset({"function_call", "function_call_output"})
+
+
+def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
+    sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
+    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
+        sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
+    first_errors: list[dict[str, Any]] | None = None
+    for s in sides:
+        try:
+            return validate_item(raw, s, provider, index), []
+        except ItemError as exc:
+            if first_errors is None:
+                first_errors = exc.errors
+    return None, first_errors or []
