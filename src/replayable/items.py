@@ -47,7 +47,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, loads_lines, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
@@ -325,9 +325,7 @@ def openai_type_hint(t: Any) -> str | None:
     )
 
 
-def plain_json(
-    value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH
-) -> Any:
+def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
     """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
     pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
     `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).
@@ -380,23 +378,25 @@ _FIELD_DEPTH = 64  # field values deeper than this are replaced by `_TOO_DEEP` o
 
 def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) -> Any:
     prefix: tuple[Any, ...] = () if index is None else (index,)
-    data, from_sdk = _coerce(data)
-    if from_sdk:
-        provider = "openai"
-    if isinstance(data, WireModel):
-        if not is_unchecked(data):
-            return data
-        try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
-            data = to_plain(data)
-        except JSONError as exc:
-            raise _json_error(exc, prefix, text=False) from None
-    if isinstance(data, str | bytes | bytearray | memoryview):  # a JSONL line or one item's JSON text
+    if type(data) is not bytes and type(data) is not str:  # JSON text (hot: JSONL lines) is no model
+        data, from_sdk = _coerce(data)
+        if from_sdk:
+            provider = "openai"
+        if isinstance(data, WireModel):
+            if not is_unchecked(data):
+                return data
+            try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
+                data = to_plain(data)
+            except JSONError as exc:
+                raise _json_error(exc, prefix, text=False) from None
+    from_text = isinstance(data, str | bytes | bytearray | memoryview)
+    if from_text:  # a JSONL line or one item's JSON text: the strict reader vouches for every value in it
         try:
             data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
             raise _json_error(exc, prefix) from None
     not_json: JSONError | None = None
-    if isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
+    if not from_text and isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
         try:
             data = check_value(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
@@ -417,8 +417,8 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = _ADAPTERS[(side, provider == "openai")]
-    try:
-        model = single.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
+    try:  # the adapter's own validator: `TypeAdapter.validate_python` only forwards to it (one frame less)
+        model = single.validator.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise ItemError(_clean_errors(exc, data, prefix)) from None
     except Exception as exc:  # only values the check above already refused (or a Mapping failing while read)
@@ -485,7 +485,9 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     say so to type checkers; a model of the other side is read again from its JSON form).
     """
     _check_side(side, provider)
-    return _validate_one(_on_side(data, side), side, provider, None)  # type: ignore[no-any-return]
+    if type(data) is not bytes and type(data) is not str:  # JSON text is read as the side says
+        data = _on_side(data, side)
+    return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
 
 
 _WS_STR = re.compile(r"\ufeff?[ \t\r\n]*")
@@ -617,12 +619,12 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                     if start == len(raw):
                         return done
         elif first == "{":
-            raw = []
-            try:
-                for _, value in iter_jsonl(data, what="line"):
-                    raw.append(value)
-            except JSONError as exc:
-                raise _json_error(exc, (len(raw),), full=True) from None
+            with _gc_paused():  # as for an array: read every line, then validate a chunk at a time
+                raw = _jsonl_values(data)
+                if all(type(x) is dict for x in raw):
+                    done, start = _validate_releasing(many, raw, ctx)
+                    if start == len(raw):
+                        return done
         elif first == "":
             return []
         else:
@@ -666,6 +668,40 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         bad = len({e["loc"][0] for e in errors if e["loc"]})
         raise ItemError(errors, title=f"{bad} of {len(raw)} items invalid")
     return items
+
+
+def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
+    """The values of a JSONL text, as `iter_jsonl` reads them (blank lines skipped, one BOM at the very
+    start, a trailing `\r` dropped). Read in one batch (`loads_lines`: the whole-text filters run once)
+    when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
+    and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
+    raw: Any = data.tobytes() if isinstance(data, memoryview) else data
+    lines: list[bytes] | None = None
+    try:
+        text = raw.encode() if isinstance(raw, str) else bytes(raw)
+    except UnicodeEncodeError:  # a lone surrogate: iter_jsonl names the line
+        text = None
+    if text is not None:
+        lines = []
+        for n, line in enumerate(text.split(b"\n")):
+            if n == 0:
+                line = line.removeprefix(b"\xef\xbb\xbf")
+            elif line.startswith(b"\xef\xbb\xbf"):
+                lines = None  # refused by iter_jsonl, which names the line
+                break
+            line = line.removesuffix(b"\r")
+            if line.strip(b" \t"):
+                lines.append(line)
+    values = loads_lines(lines) if lines is not None else None
+    if values is not None:
+        return values
+    values = []
+    try:
+        for _, value in iter_jsonl(raw, what="line"):
+            values.append(value)
+    except JSONError as exc:
+        raise _json_error(exc, (len(values),), full=True) from None
+    return values
 
 
 _CHUNK = 4096
