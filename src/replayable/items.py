@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked, share_fields_sets
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -653,7 +653,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         if plain is not None:
             try:
                 with _gc_paused():
-                    return many.validate_python(plain, context=ctx)  # type: ignore[no-any-return]
+                    models: list[Any] = many.validate_python(plain, context=ctx)
+                    share_fields_sets(models, {})
+                    return models
             except ValidationError:
                 pass
     items: list[Item] = done
@@ -711,17 +713,21 @@ _NONES: list[None] = [None] * _CHUNK
 def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
-    are then never all held at once. Returns the items of the chunks that validated and the index where
+    are then never all held at once; items of a class with the same fields share one read-only fields
+    set (`replayable._base.share_fields_sets`). Returns the items of the chunks that validated and the index where
     the first chunk that did not starts (`len(raw)` when all did); `raw` keeps the items from there on."""
     done: list[Any] = []
     n = len(raw)
+    shared: dict[Any, Any] = {}
     for start in range(0, n, _CHUNK):
         end = min(start + _CHUNK, n)
         try:
-            done.extend(many.validate_python(raw[start:end], context=ctx))
+            chunk = many.validate_python(raw[start:end], context=ctx)
         except ValidationError:
             return done, start
         raw[start:end] = _NONES[: end - start]
+        share_fields_sets(chunk, shared)
+        done.extend(chunk)
     return done, n
 
 
