@@ -258,9 +258,9 @@ def _frames(source: Any, framer: _Framer) -> Iterator[_Frame]:
             pending = [piece[k + 1 :]] if k + 1 < len(piece) else []
             size = len(piece) - k - 1
         if pending:
-            rest = b"".join(pending)
-            framer.numbers_ok = framer.numbers_ok and not may_overflow(rest)
-            yield from _scan(rest, base, framer)
+            tail = b"".join(pending)
+            framer.numbers_ok = framer.numbers_ok and not may_overflow(tail)
+            yield from _scan(tail, base, framer)
     framer.end()
 
 
