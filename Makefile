@@ -45,3 +45,4 @@ check-generated: install
 lint: install
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/mypy src
+	$(BIN)/lint-imports --no-cache

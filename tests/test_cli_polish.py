@@ -12,7 +12,7 @@ import pytest
 
 import replayable
 from replayable._cli import main
-from replayable.cards import check_card
+from replayable.agents.cards import check_card
 from replayable.replay import check_transcript
 from replayable.reports import cli_message, count, pending_calls
 

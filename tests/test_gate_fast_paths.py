@@ -1,7 +1,7 @@
 """The fast paths of `gate` give the same verdicts as the slow paths they stand in for.
 
 - the call check (`replay._call_problem`): a dict with the model's fields is checked without building a
-  model; it must accept exactly the items the parser (`items._validate_one`, input side) accepts;
+  model; it must accept exactly the items the parser (`items.validate_item`, input side) accepts;
 - schema failures (`arguments.validator_failures`): simple errors are read from jsonschema-rs's
   evaluation output; they must equal the failures read from its `ValidationError`s;
 - the tool cache: a tool or schema changed in place gets a fresh verdict;
@@ -27,7 +27,7 @@ from replayable.arguments import (
     validator_failures,
 )
 from replayable.call_gate import _call_problem
-from replayable.items import ItemError, _validate_one
+from replayable.items import ItemError, validate_item
 
 
 class _Text(str):
@@ -36,7 +36,7 @@ class _Text(str):
 
 def _parser_accepts(item: dict[str, Any]) -> bool:
     try:
-        _validate_one(item, "input", None, None)
+        validate_item(item, "input", None, None)
     except ItemError:
         return False
     return True

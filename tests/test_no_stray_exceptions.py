@@ -185,3 +185,174 @@ def test_gate_and_check_tool_never_repr_a_deep_value() -> None:
     assert res.reason is rp.GateReason.STATUS and "dict" in res.detail
     found = rp.check_tool({"type": "function", "name": deep, "parameters": {"type": "object"}})
     assert [v.path for v in found][:1] == ["/name"]
+
+
+# ------------------------------------------------------------------ one exception root (issue 21)
+#
+# Every exception class the library defines derives from `replayable.errors.ReplayableError`, and every
+# public entry point given bad data raises only those: `except ReplayableError` catches all of it.
+
+
+def _library_modules() -> list[str]:
+    package = Path(rp.__file__).parent
+    names = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        if "_generated" in parts or parts[-1] == "__main__":
+            continue
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def test_every_exception_class_of_the_library_derives_from_the_root() -> None:
+    import importlib
+    import inspect
+
+    classes = set()
+    for name in _library_modules():
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == name:
+                classes.add(value)
+    assert {c.__name__ for c in classes} >= {"ItemError", "SchemaError", "StreamError", "SchemaLoopError"}
+    stray = sorted(f"{c.__module__}.{c.__qualname__}" for c in classes if not issubclass(c, rp.ReplayableError))
+    assert not stray, f"exception classes outside the root ReplayableError: {stray}"
+
+
+class _Opaque:
+    pass
+
+
+BAD_DATA: dict[str, Any] = {
+    "none": None,
+    "number": 5,
+    "nan": float("nan"),
+    "not_json_text": "not json {",
+    "not_utf8": b"\xff\xfe",
+    "type_not_a_string": {"type": 5},
+    "list_of_numbers": [1],
+    "lone_surrogate": SURROGATE_ITEM,
+    "deep": nest(3000),
+    "set": {1, 2},
+    "opaque_object": _Opaque(),
+    "empty_object": {},
+    "chat_completions_body": {"model": "m", "messages": [{"role": "user", "content": "x"}]},
+}
+_CALL = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "status": "completed"}
+_TOOL = {"type": "function", "name": "f", "parameters": {"type": "object"}}
+_AGENTS_CALL = {"type": "function_call", "turn_id": "t", "call_id": "c", "name": "f", "arguments": {}}
+_MCP_ACTION = {
+    "type": "mcp_approval_request",
+    "request_id": "r",
+    "turn_id": "t",
+    "request": {"type": "mcp_tool_call", "server_label": "s", "name": "n", "arguments": "{}", "message": "m"},
+}
+
+
+def _websocket(data: Any) -> Any:
+    from replayable.websocket import parse_websocket_event
+
+    return parse_websocket_event(data)
+
+
+def _schema_profile(data: Any) -> Any:
+    from replayable.schema_budget import schema_profile
+
+    return schema_profile(data)
+
+
+ENTRY_POINTS: dict[str, Any] = {
+    "parse_item": lambda d: rp.parse_item(d),
+    "parse_item_output": lambda d: rp.parse_item(d, side="output", provider="openai"),
+    "parse_items": lambda d: rp.parse_items(d),
+    "iter_items": lambda d: list(rp.iter_items(d)),
+    "dump_item": lambda d: rp.dump_item(d),
+    "dump_items": lambda d: rp.dump_items(d),
+    "parse_request": lambda d: rp.parse_request(d),
+    "parse_response": lambda d: rp.parse_response(d),
+    "parse_compact_request": lambda d: rp.parse_compact_request(d),
+    "parse_compact_response": lambda d: rp.parse_compact_response(d),
+    "dump_request": lambda d: rp.dump_request(d),
+    "dump_response": lambda d: rp.dump_response(d),
+    "parse_arguments": lambda d: rp.parse_arguments(d),
+    "check_transcript": lambda d: rp.check_transcript(d),
+    "check_transcript(tools=)": lambda d: rp.check_transcript([_CALL], tools=d),
+    "check_transcript(allowed_tools=)": lambda d: rp.check_transcript([_CALL], allowed_tools=d),
+    "check_transcript(previous=)": lambda d: rp.check_transcript({"input": [], "previous_response_id": "r"}, previous=d),
+    "check_tool": lambda d: rp.check_tool(d),
+    "gate(item)": lambda d: rp.gate(d, {}),
+    "gate(tool)": lambda d: rp.gate(_CALL, d),
+    "prepare_replay": lambda d: rp.prepare_replay(d, target="openai"),
+    "prepare_replay(tools=)": lambda d: rp.prepare_replay([_CALL], target="openai", tools=d),
+    "to_input": lambda d: rp.to_input(d),
+    "from_chat_completions": lambda d: rp.from_chat_completions(d),
+    "to_chat_completions": lambda d: rp.to_chat_completions(d),
+    "compare_items": lambda d: rp.compare_items(d, d),
+    "websocket": _websocket,
+    "schema_budget.schema_profile": _schema_profile,
+    "stream.parse_sse": lambda d: list(S.parse_sse(d)),
+    "stream.parse_event": lambda d: S.parse_event(d),
+    "stream.check_stream": lambda d: S.check_stream(d),
+    "StreamAssembler.feed": lambda d: S.StreamAssembler().feed(d),
+    "StreamAssembler.feed_sse": lambda d: list(S.StreamAssembler().feed_sse(d)),
+    "agents.parse_event": lambda d: A.parse_event(d),
+    "agents.parse_input": lambda d: A.parse_input(d),
+    "agents.parse_session": lambda d: A.parse_session(d),
+    "agents.parse_session_item": lambda d: A.parse_session_item(d),
+    "agents.parse_session_snapshot": lambda d: A.parse_session_snapshot(d),
+    "agents.parse_create_params": lambda d: A.parse_create_params(d),
+    "agents.parse_update_params": lambda d: A.parse_update_params(d),
+    "agents.parse_events_body": lambda d: A.parse_events_body(d),
+    "agents.parse_required_action": lambda d: A.parse_required_action(d),
+    "agents.check_arguments(action)": lambda d: A.check_arguments(d, _TOOL),
+    "agents.check_arguments(tool)": lambda d: A.check_arguments(_AGENTS_CALL, d),
+    "agents.check_event_log": lambda d: A.check_event_log(d),
+    "agents.link_chain": lambda d: A.link_chain(d),
+    "agents.check_card(items)": lambda d: A.check_card(d, {}),
+    "agents.check_card(schema)": lambda d: A.check_card([], d),
+    "agents.approval_problems": lambda d: A.approval_problems(A.parse_required_action(_MCP_ACTION), d),
+    "agents.session_notes": lambda d: A.session_notes(d),
+    "PendingActions.accept": lambda d: A.PendingActions().accept(d),
+    "PendingActions.from_event": lambda d: A.PendingActions.from_event(d),
+    "PendingActions.from_session": lambda d: A.PendingActions.from_session(d),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_every_entry_point_raises_only_under_the_root_on_bad_data(entry: str) -> None:
+    """Each bad value ends in a result or in an exception `except ReplayableError` catches, never a
+    `TypeError`, `AttributeError`, `KeyError` or a plain `ValueError` from somewhere inside."""
+    call = ENTRY_POINTS[entry]
+    escaped = []
+    for name, data in BAD_DATA.items():
+        try:
+            call(data)
+        except rp.ReplayableError as exc:
+            assert str(exc)  # a message that says what is wrong
+            prints(str(exc))
+        except Exception as exc:  # noqa: BLE001  the point of the test
+            escaped.append(f"{name}: {type(exc).__name__}: {str(exc)[:120]}")
+    assert not escaped, f"{entry} raised outside ReplayableError:\n" + "\n".join(escaped)
+
+
+def test_the_errors_fixed_for_the_root_name_what_is_wrong() -> None:
+    with pytest.raises(rp.SchemaError, match="tools must be a list"):
+        rp.prepare_replay([_CALL], target="openai", tools=5)
+    with pytest.raises(rp.SchemaError, match="allowed_tools must be a collection"):
+        rp.check_transcript([_CALL], allowed_tools=5)
+    with pytest.raises(rp.ItemError, match="previous must be the response") as info:
+        rp.check_transcript({"input": [], "previous_response_id": "r"}, previous=5)
+    assert info.value.errors[0]["loc"] == ("previous",)
+    with pytest.raises(rp.ItemError, match="items must be a list"):
+        rp.dump_items(None)
+    with pytest.raises(rp.ItemError, match="events must be a list"):
+        A.check_event_log(5)
+    with pytest.raises(S.StreamError, match="an SSE source is"):
+        list(S.parse_sse(None))
+    with pytest.raises(rp.ItemError, match="answer must be a parsed approval answer"):
+        A.approval_problems(A.parse_required_action(_MCP_ACTION), {"type": "x"})
+    from replayable.schema_budget import SchemaLoopError, schema_profile
+
+    with pytest.raises(SchemaLoopError) as loop:
+        schema_profile({"allOf": [{"$ref": "#"}]})
+    assert isinstance(loop.value, rp.ReplayableError) and isinstance(loop.value, ValueError)

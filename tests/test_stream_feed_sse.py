@@ -24,7 +24,7 @@ import replayable as rp
 from replayable import stream as S
 from replayable.stream import sse
 from replayable.stream.assembler import _SPEC_HANDLERS
-from replayable.stream.events import _LIFECYCLE_TYPES
+from replayable.stream.events import LIFECYCLE_EVENT_TYPES
 
 
 def _outcome(run: Any) -> Any:
@@ -193,7 +193,7 @@ def test_feed_sse_hands_items_out_while_the_stream_is_still_arriving() -> None:
 
 def test_every_spec_event_inside_a_response_has_its_handler() -> None:
     # `error` has its own path (`_on_error`): the spec's shape, or OpenAI's flat one in OpenAI mode
-    assert set(_SPEC_HANDLERS) == S.SPEC_EVENT_TYPES - _LIFECYCLE_TYPES - {"error"}
+    assert set(_SPEC_HANDLERS) == S.SPEC_EVENT_TYPES - LIFECYCLE_EVENT_TYPES - {"error"}
 
 
 # --- the whole-capture framing equals the line-by-line one ------------------------------------------

@@ -304,7 +304,7 @@ def loads(
         raise JSONError(reason, f"{what}: {msg}", msg) from None
     overflow = False if numbers_checked else may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
-        why = _why_not(value, max_depth, count_values)
+        why = json_problem(value, max_depth, count_values)
         if why is None and overflow:
             why = _underflow(raw)
         if why is not None:
@@ -361,7 +361,7 @@ def _only_constants(raw: bytes) -> bool:
     return True
 
 
-def _why_not(value: Any, limit: int, count_values: bool = True) -> tuple[str, str] | None:
+def json_problem(value: Any, limit: int, count_values: bool = True) -> tuple[str, str] | None:
     """(reason, message) when `value` is not a JSON value within `limit` levels, else None.
     Mappings and list subclasses count as objects and arrays here. With `count_values` a scalar inside
     the deepest container is a level too (jiter's count, so that `{"a": 1}` is 2 levels); without, only
@@ -370,7 +370,7 @@ def _why_not(value: Any, limit: int, count_values: bool = True) -> tuple[str, st
 
 
 def _scan(value: Any, limit: int, count_values: bool = True) -> tuple[tuple[str, str] | None, bool]:
-    """(`_why_not`'s answer, whether every container is exactly `dict`/`list` and every scalar exactly
+    """(`json_problem`'s answer, whether every container is exactly `dict`/`list` and every scalar exactly
     `str`/`int`/`float`/`bool`/`None`, so that no copy is needed).
 
     Depth first (a deep value is refused after at most `limit` steps down, even when shared references

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urldefrag, urljoin
 
 from ._json import JSONError, loads
+from ._pointers import json_pointer, pointer_token
 from .errors import ReplayableError
 from .schema_budget import (
     MAX_LISTED_VALUES,
@@ -61,8 +62,9 @@ class ArgumentsError(ReplayableError):
 
 
 class SchemaError(ReplayableError):
-    """The tool's JSON Schema itself cannot be used: it is not a JSON Schema (or a tool shape the
-    library knows), refers outside itself (`$ref`/`$schema` to a URL or file), or is not valid."""
+    """The tools given cannot be used: a tool's JSON Schema is not a JSON Schema (or the tool is no shape
+    the library knows), refers outside itself (`$ref`/`$schema` to a URL or file), is not valid or is over
+    the work budget; or a `tools` / `allowed_tools` argument is not a collection of tools / tool names."""
 
 
 class SchemaFailure(NamedTuple):
@@ -199,7 +201,7 @@ def _walk_schema(schema: Any, base: str | None, known: set[str], refs: list[tupl
             for key in keys:
                 value = node[key]
                 if isinstance(value, Mapping | list | tuple):
-                    child = where + "/" + key.replace("~", "~0").replace("/", "~1")
+                    child = where + "/" + pointer_token(key)
                     if how == "map":
                         stack.append((value, depth + 1, child, node_base, "schema"))
                     elif how == "data" or key in _DATA_KEYWORDS:
@@ -437,17 +439,6 @@ def value_problem(value: Any, *, max_depth: int | None = None) -> SchemaFailure 
 _JSON_NAMES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
 
 
-def _pointer(parts: Any) -> str:
-    """The JSON Pointer (RFC 6901) of a path given as keys and indexes (the one place one is built)."""
-    if not parts:
-        return ""
-    texts = [p if type(p) is str else str(p) for p in parts]
-    if len(texts) == 1:
-        text = texts[0]
-        return "/" + (text if "~" not in text and "/" not in text else text.replace("~", "~0").replace("/", "~1"))
-    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in texts)
-
-
 def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | None = None) -> list[SchemaFailure]:
     """Check a parsed value against a JSON Schema; return every failure (empty when it passes).
 
@@ -520,15 +511,15 @@ def _error_failures(errors: list[Any]) -> list[SchemaFailure]:
         if name == "AdditionalProperties":
             base = list(err.instance_path)
             out.extend(
-                SchemaFailure(_pointer([*base, key]), "additionalProperties", f"unexpected key {key!r}")
+                SchemaFailure(json_pointer([*base, key]), "additionalProperties", f"unexpected key {key!r}")
                 for key in kind.unexpected
             )
         elif name == "Required":
-            out.append(SchemaFailure(_pointer([*err.instance_path, kind.property]), "required", err.message))
+            out.append(SchemaFailure(json_pointer([*err.instance_path, kind.property]), "required", err.message))
         else:
             where = err.schema_path
             keyword = (where[-1] if type(where[-1]) is str else str(where[-1])) if where else name
-            out.append(_new(SchemaFailure, (_pointer(err.instance_path), keyword, err.message)))
+            out.append(_new(SchemaFailure, (json_pointer(err.instance_path), keyword, err.message)))
     return out
 
 

@@ -296,7 +296,7 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
     request's `tool_choice` of type `allowed_tools` (`{"type": "allowed_tools", "mode", "tools":
     [{"type": "function", "name"}, ...]}`, a dict or a model), whose function entries name the tools
     (hosted entries are not function calls); with `mode: "none"` nothing may be called. Raises
-    `ValueError` for a string (which would read as its
+    `SchemaError` for a string (which would read as its
     letters), a non-name, or another mapping."""
     if allowed_tools is None:
         return None
@@ -304,12 +304,12 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
         try:
             allowed_tools = to_plain(allowed_tools)
         except JSONError as exc:
-            raise ValueError(f"allowed_tools: {exc.detail}") from None
+            raise SchemaError(f"allowed_tools: {exc.detail}") from None
     if isinstance(allowed_tools, Mapping):
         choice = dict(allowed_tools)
         tools = choice.get("tools")
         if choice.get("type") != "allowed_tools" or not isinstance(tools, list | tuple):
-            raise ValueError(
+            raise SchemaError(
                 "allowed_tools must be tool names or a tool_choice {'type': 'allowed_tools', 'tools': [...]}, "
                 f"got a mapping with type {choice.get('type')!r}"
             )
@@ -318,11 +318,11 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
             tools = ()
         for n, entry in enumerate(tools):
             if not isinstance(entry, Mapping):
-                raise ValueError(f"allowed_tools.tools[{n}] must be an object, got {type(entry).__name__}")
+                raise SchemaError(f"allowed_tools.tools[{n}] must be an object, got {type(entry).__name__}")
             if entry.get("type") == "function":
                 names.append(entry.get("name"))
     elif isinstance(allowed_tools, str | bytes | bytearray) or not isinstance(allowed_tools, Iterable):
-        raise ValueError(
+        raise SchemaError(
             f"allowed_tools must be a collection of tool names (e.g. ['get_weather']), got "
             f"{type(allowed_tools).__name__} {allowed_tools!r:.60}"
         )
@@ -330,7 +330,7 @@ def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
         names = list(allowed_tools)
     for name in names:
         if type(name) is not str:
-            raise ValueError(f"allowed_tools holds tool names (strings), got {type(name).__name__} {name!r:.60}")
+            raise SchemaError(f"allowed_tools holds tool names (strings), got {type(name).__name__} {name!r:.60}")
     return frozenset(names)
 
 

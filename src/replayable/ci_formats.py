@@ -23,7 +23,7 @@ import os
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["SARIF_SCHEMA", "escape_data", "escape_property", "github_lines", "render", "sarif_log"]
+__all__ = ["SARIF_SCHEMA", "escape_data", "escape_property", "github_lines", "package_version", "render", "sarif_log"]
 
 #: The `$schema` of the SARIF logs written (the OASIS 2.1.0 schema, as published).
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -31,7 +31,9 @@ _INFO_URI = "https://www.openresponses.org"
 UNREADABLE = "unreadable_input"
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed distribution's version (`importlib.metadata`), or "unknown" when not installed; read
+    only when asked for (reading the package metadata is a noticeable part of a one-file `check`)."""
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
 
     try:
@@ -109,7 +111,7 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
                     "properties": {"file": file, "where": f["where"], "index": f["index"], "path": f["path"]},
                 }
             )
-    driver = {"name": "replayable", "version": _version(), "informationUri": _INFO_URI, "rules": rule_list}
+    driver = {"name": "replayable", "version": package_version(), "informationUri": _INFO_URI, "rules": rule_list}
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

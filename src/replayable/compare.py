@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ._pointers import pointer_token
 from .arguments import ArgumentsError, parse_arguments
 from .families import by_call_type
 from .items import ItemError, plain_json
@@ -88,10 +89,6 @@ def _object(value: Any, loc: tuple[Any, ...], what: str) -> Mapping[str, Any]:
     return value
 
 
-def _escape(key: Any) -> str:
-    return "/" + str(key).replace("~", "~0").replace("/", "~1")
-
-
 def json_equal(a: Any, b: Any) -> bool:
     """Equality of JSON values: object key order does not count, `1 == 1.0`, but `true != 1` and
     `"1" != 1`. Iterative: any nesting depth, no `RecursionError`."""
@@ -125,9 +122,9 @@ def _value_paths(a: Any, b: Any, path: str, out: list[str], limit: int = 5) -> N
         for k in [*a, *(k for k in b if k not in a)]:
             if k not in a or k not in b:
                 if len(out) < limit:
-                    out.append(path + _escape(k))
+                    out.append(path + "/" + pointer_token(k))
             else:
-                _value_paths(a[k], b[k], path + _escape(k), out, limit)
+                _value_paths(a[k], b[k], path + "/" + pointer_token(k), out, limit)
         return
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for n, (x, y) in enumerate(zip(a, b, strict=True)):
@@ -198,7 +195,7 @@ def _fields(path: str, a: Any, b: Any, out: list[Difference]) -> None:
         return
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         for k in [*a, *(k for k in b if k not in a)]:
-            _fields(path + _escape(k), a.get(k, _ABSENT), b.get(k, _ABSENT), out)
+            _fields(path + "/" + pointer_token(k), a.get(k, _ABSENT), b.get(k, _ABSENT), out)
         return
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for n, (x, y) in enumerate(zip(a, b, strict=True)):
@@ -221,7 +218,7 @@ def _compare_pair(base: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list
     out: list[Difference] = []
     for key in [*a, *(k for k in b if k not in a)]:
         va, vb = a.get(key, _ABSENT), b.get(key, _ABSENT)
-        path = base + _escape(key)
+        path = base + "/" + pointer_token(key)
         ra, rb = (None if va is _ABSENT else va), (None if vb is _ABSENT else vb)
         if key == "arguments":
             out.extend(_arguments(path, va, vb))

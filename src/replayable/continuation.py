@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from ._base import WireModel
+from .chat_shapes import refuse_chat_completions_body
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
 
 if TYPE_CHECKING:
@@ -47,22 +48,10 @@ def _renumber(message: str, offset: int) -> str:
     return _ITEM_REF.sub(one, message)
 
 
-def refuse_chat_completions_body(data: Any) -> None:
-    """Raise `ItemError` when `data` (a JSON object) is a Chat Completions request body (`{model,
-    messages}`): Open Responses has no `messages` field, so such a body would be read as a request with
-    no input (and a server would ignore the messages). The error points to `replayable.from_chat_completions`."""
-    if isinstance(data, Mapping) and "messages" in data and "type" not in data:
-        raise ItemError(
-            [
-                {
-                    "loc": ("messages",),
-                    "type": "chat_completions_body",
-                    "msg": "a Chat Completions request body ({model, messages}) is not a Responses request: convert "
-                    "its messages with replayable.from_chat_completions(body['messages']) and send them as 'input'",
-                }
-            ],
-            title="invalid request body",
-        )
+def _not_previous(previous: Any) -> ItemError:
+    got = "null" if previous is None else type(previous).__name__
+    msg = f"previous must be the response this request continues (or its output items), got {got}"
+    return ItemError([{"loc": ("previous",), "type": "previous_type", "msg": msg}], "invalid previous response")
 
 
 def _kind(value: Any) -> str | None:
@@ -228,10 +217,10 @@ def unwrap(items: Any, previous: Any, side: Side | None, provider: Provider) -> 
     prev = body_items(previous)
     if prev is not None:
         if prev[1] != "response":
-            raise ValueError("previous must be the response this request continues (or its output items)")
+            raise _not_previous(previous)
         before = prev[0]
     elif isinstance(previous, str | bytes | bytearray | Mapping) or not isinstance(previous, Iterable):
-        raise ValueError("previous must be the response this request continues (or its output items)")
+        raise _not_previous(previous)
     else:
         before = list(previous)
     return Unwrapped(before + items, side, provider, len(before), continues)

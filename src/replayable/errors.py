@@ -6,7 +6,8 @@ Every exception that `replayable` raises on bad data derives from `ReplayableErr
 - `ItemError` (an item does not parse), `JSONError` (text is not strict JSON), `ArgumentsError`
   (arguments are not strict JSON), `SchemaError` (a tool schema is unusable), `InputError` (the command
   line cannot read a file), `StreamError` (a stream breaks the item state machine), `ToolResultError`
-  (an Agents tool result cannot be accepted), and
+  (an Agents tool result cannot be accepted), `SchemaLoopError` (a schema loops in place; reported by
+  `compile_schema` as a `SchemaError`), and
 - `ReplayError`, raised by `Report.raise_for_violations()` and the integrations when a whole request or
   transcript is not safe to send; it carries the report.
 

@@ -33,24 +33,25 @@ from .items import (
     Provider,
     ReasoningParam,
     Side,
-    _coerce,
-    _validate_one,
+    coerce_sdk,
     dump_item,
     is_openai_model,
     plain_json,
+    validate_item,
 )
 from .profiles import check_target, get_profile, request_settings
 from .profiles import fix_item as profile_fix
 from .replay import (
-    _CHAT_HINT,
+    CHAT_HINT,
     TranscriptReport,
     Violation,
     ViolationCode,
-    _chat_shape,
+    chat_shape,
     check_transcript,
     foreign_state,
     infer_source,
 )
+from .tools import as_tool_list
 
 __all__ = [
     "ReplayReport",
@@ -70,7 +71,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
     """Parse one item in whichever form it is in (trying `order`); raises the closer side's `ItemError`."""
     if isinstance(raw, WireModel):
         return raw  # type: ignore[return-value]
-    raw, from_sdk = _coerce(raw)
+    raw, from_sdk = coerce_sdk(raw)
     if from_sdk:
         provider = "openai"
     prefix: tuple[Any, ...] = () if index is None else (index,)
@@ -80,18 +81,18 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
         except ItemError as exc:
             raise ItemError([{**e, "loc": prefix + e["loc"]} for e in exc.errors]) from None
     if isinstance(raw, Mapping):
-        shape = _chat_shape(raw)
+        shape = chat_shape(raw)
         if shape is not None:
             raise _error(
                 prefix,
                 "chat_completions_envelope",
-                f"{shape} is not a Responses item: {_CHAT_HINT}",
+                f"{shape} is not a Responses item: {CHAT_HINT}",
                 "not a Responses item",
             )
     failures: list[ItemError] = []
     for side in order:
         try:
-            return _validate_one(raw, side, provider, index)  # type: ignore[no-any-return]
+            return validate_item(raw, side, provider, index)  # type: ignore[no-any-return]
         except ItemError as exc:
             failures.append(exc)
     raise min(failures, key=lambda e: len(e.errors))
@@ -336,7 +337,7 @@ def _from_chat_message(raw: Any, n: int, calls: set[str], answered: set[str]) ->
         dicts = [{"type": "message", "role": role, "content": content if content is not None else ""}]
     for d in dicts:
         try:
-            item = _validate_one(d, "input", None, None)
+            item = validate_item(d, "input", None, None)
         except ItemError as exc:
             raise ItemError([{**e, "loc": (n, *e["loc"])} for e in exc.errors]) from None
         if d["type"] == "function_call":
@@ -539,7 +540,7 @@ def prepare_replay(
     raws = _item_list(items)
     if tools is None and request_settings(items) is not None:
         tools = body_tools(items)[0]  # a request body's own function tools, as check_transcript reads them
-    tool_list = None if tools is None else list(tools)
+    tool_list = None if tools is None else as_tool_list(tools)
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]

@@ -47,7 +47,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, _why_not, check_value, iter_jsonl, loads, loads_lines, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
@@ -215,24 +215,18 @@ OpenAIOutputItem: TypeAlias = Annotated[
     WrapValidator(_read_shorthand),
 ]
 """An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable.openai_forms`)."""
-_OpenAIInputItem = OpenAIInputItem  # the request models' name for it
-_OpenAIOutputItem = OpenAIOutputItem
-
-_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
+ITEM_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),
     ("output", False): (output_item_adapter, output_items_adapter),
-    ("input", True): (TypeAdapter(_OpenAIInputItem, config=_DEFER), TypeAdapter(list[_OpenAIInputItem], config=_DEFER)),
+    ("input", True): (TypeAdapter(OpenAIInputItem, config=_DEFER), TypeAdapter(list[OpenAIInputItem], config=_DEFER)),
     ("output", True): (
-        TypeAdapter(_OpenAIOutputItem, config=_DEFER),
-        TypeAdapter(list[_OpenAIOutputItem], config=_DEFER),
+        TypeAdapter(OpenAIOutputItem, config=_DEFER),
+        TypeAdapter(list[OpenAIOutputItem], config=_DEFER),
     ),
 }
-_OPENAI_CONTEXT = {"provider": "openai"}
-
-
-def _clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """pydantic's errors as the library's (`replayable._validation.clean_errors`, the one normalizer)."""
-    return clean_errors(exc, raw, prefix)
+"""The item adapters by (side, OpenAI mode): (one item, a list of items)."""
+OPENAI_CONTEXT = {"provider": "openai"}
+"""The validation context of OpenAI mode (`provider="openai"`), read by the models' validators."""
 
 
 def _unknown_type(t: str, provider: Provider) -> str:
@@ -294,7 +288,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
     return []
 
 
-def _json_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, full: bool = False) -> ItemError:
+def json_item_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, full: bool = False) -> ItemError:
     """A strict-JSON failure as an `ItemError`: `type` is the rule (`duplicate_key`, `too_deep`, ...),
     `json_invalid` for text that is not JSON and `not_json` for a Python value JSON has no form for."""
     code = exc.reason if exc.reason != "not_json" else ("json_invalid" if text else "not_json")
@@ -339,28 +333,28 @@ def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max
         try:
             value = to_plain(value)
         except JSONError as exc:
-            raise _json_error(exc, text=False) from None
+            raise json_item_error(exc, text=False) from None
     elif isinstance(value, str | bytes | bytearray | memoryview):
         try:
             value = loads(value, what=what, max_depth=max_depth + 1)
             return value if isinstance(value, list) else check_value(value, what=what, max_depth=max_depth)
         except JSONError as exc:
-            raise _json_error(exc) from None
+            raise json_item_error(exc) from None
     elif not isinstance(value, Mapping):
         return value  # a scalar is JSON as it is; a list or iterable is read element by element
     try:
         return check_value(value, what=what, max_depth=max_depth)
     except JSONError as exc:
-        raise _json_error(exc, text=False) from None
+        raise json_item_error(exc, text=False) from None
 
 
-def _coerce(data: Any) -> tuple[Any, bool]:
+def coerce_sdk(data: Any) -> tuple[Any, bool]:
     """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
         try:
             return to_plain(data), is_openai_model(data)
         except JSONError as exc:
-            raise _json_error(exc, text=False) from None
+            raise json_item_error(exc, text=False) from None
     return data, False
 
 
@@ -376,10 +370,12 @@ _TOO_DEEP = _TooDeepValue()
 _FIELD_DEPTH = 64  # field values deeper than this are replaced by `_TOO_DEEP` once the item is too deep
 
 
-def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) -> Any:
+def validate_item(data: Any, side: Side, provider: Provider, index: int | None) -> Any:
+    """One item (a dict, JSON text or bytes, our model, an openai SDK object) validated on `side`; an SDK
+    object implies `provider="openai"`. Raises `ItemError` whose paths start with `index` when given."""
     prefix: tuple[Any, ...] = () if index is None else (index,)
     if type(data) is not bytes and type(data) is not str:  # JSON text (hot: JSONL lines) is no model
-        data, from_sdk = _coerce(data)
+        data, from_sdk = coerce_sdk(data)
         if from_sdk:
             provider = "openai"
         if isinstance(data, WireModel):
@@ -388,44 +384,44 @@ def _validate_one(data: Any, side: Side, provider: Provider, index: int | None) 
             try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
                 data = to_plain(data)
             except JSONError as exc:
-                raise _json_error(exc, prefix, text=False) from None
+                raise json_item_error(exc, prefix, text=False) from None
     from_text = isinstance(data, str | bytes | bytearray | memoryview)
     if from_text:  # a JSONL line or one item's JSON text: the strict reader vouches for every value in it
         try:
             data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
-            raise _json_error(exc, prefix) from None
+            raise json_item_error(exc, prefix) from None
     not_json: JSONError | None = None
     if not from_text and isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
         try:
             data = check_value(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
             if exc.reason == "lone_surrogate":  # pydantic cannot even render such a value in its errors
-                raise _json_error(exc, prefix, text=False) from None
+                raise json_item_error(exc, prefix, text=False) from None
             not_json = exc  # a field's own rule speaks first when there is one
             if exc.reason == "too_deep":  # pydantic may recurse into such a value (to quote it in an error)
                 try:
-                    data = {k: v if _why_not(v, _FIELD_DEPTH) is None else _TOO_DEEP for k, v in data.items()}
+                    data = {k: v if json_problem(v, _FIELD_DEPTH) is None else _TOO_DEEP for k, v in data.items()}
                 except Exception:  # a Mapping that fails while read: its own rules cannot be asked
-                    raise _json_error(exc, prefix, text=False) from None
+                    raise json_item_error(exc, prefix, text=False) from None
     try:
         problems = _precheck(data, side, provider)
     except Exception:  # only a value the check above refused (a Mapping that fails while read)
         if not_json is None:
             raise
-        raise _json_error(not_json, prefix, text=False) from None
+        raise json_item_error(not_json, prefix, text=False) from None
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
-    single, _ = _ADAPTERS[(side, provider == "openai")]
+    single, _ = ITEM_ADAPTERS[(side, provider == "openai")]
     try:  # the adapter's own validator: `TypeAdapter.validate_python` only forwards to it (one frame less)
-        model = single.validator.validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        model = single.validator.validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        raise ItemError(_clean_errors(exc, data, prefix)) from None
+        raise ItemError(clean_errors(exc, data, prefix)) from None
     except Exception as exc:  # only values the check above already refused (or a Mapping failing while read)
         if not_json is None:
             raise ItemError([{"loc": prefix, "type": "not_json", "msg": f"item cannot be read: {exc}"}]) from None
     if not_json is not None:
-        raise _json_error(not_json, prefix, text=False)
+        raise json_item_error(not_json, prefix, text=False)
     return model
 
 
@@ -487,7 +483,7 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     _check_side(side, provider)
     if type(data) is not bytes and type(data) is not str:  # JSON text is read as the side says
         data = _on_side(data, side)
-    return _validate_one(data, side, provider, None)  # type: ignore[no-any-return]
+    return validate_item(data, side, provider, None)  # type: ignore[no-any-return]
 
 
 _WS_STR = re.compile(r"\ufeff?[ \t\r\n]*")
@@ -507,7 +503,7 @@ def _first_char(data: str | bytes | bytearray | memoryview) -> str:
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a list is validated.
 
     Parsed items hold no reference cycles, but creating tens of thousands of objects triggers
@@ -572,7 +568,7 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
             if i > 0 and (raw.startswith("\ufeff") if isinstance(raw, str) else raw.startswith(b"\xef\xbb\xbf")):
                 msg = "a byte order mark is only allowed at the very start"
                 raise ItemError([{"loc": (i,), "type": "json_invalid", "msg": msg}])
-        yield _validate_one(_on_side(raw, side), side, provider, i)
+        yield validate_item(_on_side(raw, side), side, provider, i)
 
 
 @overload
@@ -592,15 +588,15 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items
     are read one by one so that the `ItemError` lists one precise error per bad item, each `loc` starting
     with the item's index (for JSONL, the index among non-blank lines). The garbage collector is paused
-    while a list is validated (see `_gc_paused`).
+    while a list is validated (see `gc_paused`).
 
     Raises `ItemError` when the text is not strict JSON (`type` names the rule: `json_invalid`,
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
     `too_deep`), when the value is not a list, or when any item does not parse (see `parse_item`).
     """
     _check_side(side, provider)
-    _, many = _ADAPTERS[(side, provider == "openai")]
-    ctx = _OPENAI_CONTEXT if provider == "openai" else None
+    _, many = ITEM_ADAPTERS[(side, provider == "openai")]
+    ctx = OPENAI_CONTEXT if provider == "openai" else None
     raw: Any
     checked = False  # every value already passed the strict reader (text input)
     done: list[Any] = []  # items already validated (the leading chunks of a JSON array)
@@ -609,17 +605,17 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         checked = True
         first = _first_char(data)
         if first == "[":
-            with _gc_paused():  # reading and validating create many objects and no cycles
+            with gc_paused():  # reading and validating create many objects and no cycles
                 try:  # the array may nest one level deeper than its items; the reader enforces that itself
                     raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
                 except JSONError as exc:
-                    raise _json_error(exc) from None
+                    raise json_item_error(exc) from None
                 if isinstance(raw, list) and all(type(x) is dict for x in raw):
                     done, start = _validate_releasing(many, raw, ctx)
                     if start == len(raw):
                         return done
         elif first == "{":
-            with _gc_paused():  # as for an array: read every line, then validate a chunk at a time
+            with gc_paused():  # as for an array: read every line, then validate a chunk at a time
                 raw = _jsonl_values(data)
                 if all(type(x) is dict for x in raw):
                     done, start = _validate_releasing(many, raw, ctx)
@@ -652,7 +648,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             plain = None  # reported item by item below
         if plain is not None:
             try:
-                with _gc_paused():
+                with gc_paused():
                     models: list[Any] = many.validate_python(plain, context=ctx)
                     share_fields_sets(models, {})
                     return models
@@ -663,7 +659,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     for i in range(start, len(raw)):
         x = raw[i]
         try:
-            items.append(_validate_one(_on_side(x, side), side, provider, i))
+            items.append(validate_item(_on_side(x, side), side, provider, i))
         except ItemError as exc:
             errors.extend(exc.errors)
     if errors:
@@ -702,7 +698,7 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
         for _, value in iter_jsonl(raw, what="line"):
             values.append(value)
     except JSONError as exc:
-        raise _json_error(exc, (len(values),), full=True) from None
+        raise json_item_error(exc, (len(values),), full=True) from None
     return values
 
 
@@ -746,12 +742,15 @@ def dump_item(item: Any) -> dict[str, Any]:
         out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")
         return check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)  # type: ignore[no-any-return]
     except JSONError as exc:
-        raise _json_error(exc, text=False) from None
+        raise json_item_error(exc, text=False) from None
     except (ValueError, TypeError, RecursionError) as exc:  # pydantic's serialization errors
         msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
-    """Dump parsed items (see `dump_item`)."""
+    """Dump parsed items (see `dump_item`). Raises `ItemError` when `items` is not a list of items."""
+    if isinstance(items, Mapping | str | bytes | bytearray) or not isinstance(items, Iterable):
+        got = "null" if items is None else type(items).__name__
+        raise ItemError([{"loc": (), "type": "list_type", "msg": f"items must be a list of items, got {got}"}])
     return [dump_item(i) for i in items]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ._pointers import pointer_token
+
 __all__ = ["Note", "NoteCode", "identifier_notes", "multi_agent_notes"]
 
 
@@ -61,10 +63,6 @@ def _is_string(node: Mapping[str, Any]) -> bool:
     return t == "string" or (isinstance(t, list) and "string" in t)
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def identifier_notes(schema: Any, base: str = "") -> list[Note]:
     """`unconstrained_identifier` notes for the properties of a JSON Schema (`base`: the schema's JSON
     Pointer in the tool, e.g. `/parameters`), walking nested `properties`, `items` and the `anyOf` /
@@ -80,7 +78,7 @@ def identifier_notes(schema: Any, base: str = "") -> list[Note]:
         props = node.get("properties")
         if isinstance(props, Mapping):
             for key, sub in props.items():
-                here = f"{path}/properties/{_escape(str(key))}"
+                here = f"{path}/properties/{pointer_token(key)}"
                 leaf = sub.get("items") if isinstance(sub, Mapping) and sub.get("type") == "array" else sub
                 if (
                     isinstance(key, str)
@@ -107,7 +105,7 @@ def identifier_notes(schema: Any, base: str = "") -> list[Note]:
                 stack.extend((sub, f"{path}/{key}/{n}") for n, sub in enumerate(subs))
         defs = node.get("$defs")
         if isinstance(defs, Mapping):
-            stack.extend((sub, f"{path}/$defs/{_escape(str(k))}") for k, sub in defs.items())
+            stack.extend((sub, f"{path}/$defs/{pointer_token(k)}") for k, sub in defs.items())
     out.sort(key=lambda n: n.path)
     return out
 

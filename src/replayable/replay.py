@@ -22,10 +22,10 @@ from ._base import NamespacedBase, WireModel, has_unchecked, is_unchecked, read_
 from ._generated.open_responses.function_call import FunctionCall
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, printable, to_plain
+from ._pointers import json_pointer
 from .arguments import (
     ArgumentsError,
     SchemaError,
-    _pointer,
     compile_schema,
     json_syntax_error,
     object_failure,
@@ -36,7 +36,7 @@ from .call_gate import GateReason, GateResult, allowed_tool_names, gate
 from .continuation import body_tools, unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
-from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
+from .items import ItemError, Provider, Side, gc_paused, is_openai_model, plain_json, validate_item
 from .notes import Note, identifier_notes
 from .profiles import TargetCheck, check_target, request_settings
 from .strict_schema import strict_findings
@@ -197,14 +197,15 @@ class TranscriptReport(Verdict):
         return self.ok
 
 
-_CHAT_HINT = (
+CHAT_HINT = (
     "convert it to Responses items: each tool_calls entry becomes a function_call item "
     "{type, call_id, name, arguments} and each tool message a function_call_output item "
     "{type, call_id, output} (replayable.from_chat_completions does this)"
 )
 
 
-def _chat_shape(raw: Mapping[str, Any]) -> str | None:
+def chat_shape(raw: Mapping[str, Any]) -> str | None:
+    """What Chat Completions shape a JSON item is (words for a message), or None for a Responses shape."""
     if "tool_calls" in raw:
         return "a Chat Completions assistant message with tool_calls"
     if raw.get("role") == "tool" or "tool_call_id" in raw:
@@ -219,7 +220,8 @@ def _chat_shape(raw: Mapping[str, Any]) -> str | None:
 _NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
 
 
-def _nested_call(raw: Mapping[str, Any]) -> int | None:
+def nested_call(raw: Mapping[str, Any]) -> int | None:
+    """The index of a call or output part nested in a message's `content`, or None."""
     content = raw.get("content")
     if isinstance(content, list):
         for j, part in enumerate(content):
@@ -429,7 +431,7 @@ def check_transcript(
     def add(index: int | None, code: ViolationCode, message: str, path: str = "") -> None:
         violations.append(Violation(index, code, message, path))
 
-    with _gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
+    with gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
         model_views = _model_views(raw_items, side)  # already parsed: only the views are needed
         if model_views is not None:
             parsed, views = raw_items, model_views
@@ -505,7 +507,7 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
         try:
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
-            pass  # reported by `_validate_one` below, with the item's index
+            pass  # reported by `validate_item` below, with the item's index
     if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
         try:
             raw = to_plain(raw)
@@ -521,16 +523,16 @@ def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any
     if isinstance(raw, WireModel):
         if side is None and isinstance(raw, _OUTPUT_CALLS):  # sent back as it is: the input rules hold
             try:
-                _validate_one(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+                validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
             except ItemError as exc:
                 _report_item_errors(i, raw, exc.errors, add)
         return raw, _view(raw)
     if isinstance(raw, Mapping):
-        shape = _chat_shape(raw)
+        shape = chat_shape(raw)
         if shape is not None:
-            add(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"{shape} is not a Responses item: {_CHAT_HINT}")
+            add(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"{shape} is not a Responses item: {CHAT_HINT}")
             return None, _view(raw)
-        j = _nested_call(raw)
+        j = nested_call(raw)
         if j is not None:
             add(
                 i,
@@ -553,9 +555,9 @@ def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], add: Any
     for err in errors:
         grouped.setdefault(_code_for(err, raw), []).append(err)
     for code, errs in grouped.items():  # one violation per rule, naming every offending field
-        path = _pointer(errs[0]["loc"][1:])
+        path = json_pointer(errs[0]["loc"][1:])
         detail = "; ".join(
-            f"{e['msg']}" + (f" at {_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+            f"{e['msg']}" + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
             for e in errs[:5]
         )
         if len(errs) > 5:
@@ -574,7 +576,7 @@ def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -
     first_errors: list[dict[str, Any]] | None = None
     for s in sides:
         try:
-            return _validate_one(raw, s, provider, index), []
+            return validate_item(raw, s, provider, index), []
         except ItemError as exc:
             if first_errors is None:
                 first_errors = exc.errors

@@ -60,15 +60,16 @@ from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors, value_at
-from .continuation import refuse_chat_completions_body
+from .chat_shapes import refuse_chat_completions_body
 from .forms import OUTPUT_FORMS, input_form
 from .items import (
     MAX_ITEM_DEPTH,
+    OPENAI_CONTEXT,
     ItemError,
+    OpenAIInputItem,
     Provider,
-    _coerce,
-    _json_error,
-    _OpenAIInputItem,
+    coerce_sdk,
+    json_item_error,
     openai_type_hint,
     parse_item,
 )
@@ -140,7 +141,7 @@ class _OpenAITextParam(TextParam):
 class _OpenAICreateResponseBody(CreateResponseBody):
     """The request body as OpenAI accepts it (see the module docstring); dumps back exactly as read."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
+    input: LongText | list[OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
     include: list[str] | None | MISSING = MISSING  # type: ignore[assignment]
     text: _OpenAITextParam | None | MISSING = MISSING
     reasoning: _OpenAIReasoningConfigParam | None | MISSING = MISSING
@@ -154,10 +155,9 @@ class _OpenAICreateResponseBody(CreateResponseBody):
 class _OpenAICompactRequestBody(CompactRequestBody):
     """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`."""
 
-    input: LongText | list[_OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
+    input: LongText | list[OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
 
 
-_OPENAI_CONTEXT = {"provider": "openai"}
 #: Deepest nesting accepted in a body: the items' limit plus the body and its `input` list.
 MAX_BODY_DEPTH = MAX_ITEM_DEPTH + 2
 
@@ -192,8 +192,8 @@ def validate_body(
         try:
             data = loads(data, what=what, max_depth=MAX_BODY_DEPTH)
         except JSONError as exc:
-            raise ItemError(_json_error(exc).errors, title=title) from None
-    data, from_sdk = _coerce(data)
+            raise ItemError(json_item_error(exc).errors, title=title) from None
+    data, from_sdk = coerce_sdk(data)
     if from_sdk:
         provider = "openai"
     model = openai_model if provider == "openai" else strict_model
@@ -207,11 +207,11 @@ def validate_body(
     try:
         data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
     except JSONError as exc:
-        raise ItemError(_json_error(exc, text=False).errors, title=title) from None
+        raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
     if what.endswith("request body"):
         refuse_chat_completions_body(data)
     try:
-        return _adapter(model).validate_python(data, context=_OPENAI_CONTEXT if provider == "openai" else None)
+        return _adapter(model).validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         errors = clean_body_errors(exc, data)
         # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else:
@@ -225,7 +225,7 @@ def validate_body(
 def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:
     """Does a body the strict reading refused read as OpenAI's? (Then the error names provider='openai'.)"""
     try:
-        _adapter(openai_model).validate_python(data, context=_OPENAI_CONTEXT)
+        _adapter(openai_model).validate_python(data, context=OPENAI_CONTEXT)
     except ValidationError:
         return False
     return True

@@ -31,6 +31,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
+from .errors import ReplayableError
+
 __all__ = [
     "MAX_LISTED_VALUES",
     "MAX_SCHEMA_FANOUT",
@@ -64,8 +66,9 @@ _ARRAY_ALWAYS = ("additionalItems", "contains", "unevaluatedItems")
 _ROOT = "https://replayable.invalid/schema"  # a base that `urljoin` can resolve against
 
 
-class SchemaLoopError(ValueError):
-    """The schema enters itself without stepping into the value, or names what cannot be found."""
+class SchemaLoopError(ReplayableError):
+    """The schema enters itself without stepping into the value, or names what cannot be found.
+    (`replayable.arguments.compile_schema` reports it as a `SchemaError`.)"""
 
 
 class SchemaProfile:

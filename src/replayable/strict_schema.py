@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from ._pointers import pointer_token
+
 __all__ = [
     "LARGE_ENUM",
     "LARGE_ENUM_BUDGET",
@@ -71,10 +73,6 @@ class StrictFinding(NamedTuple):
     path: str
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 class _Walk:
     def __init__(self) -> None:
         self.out: list[StrictFinding] = []
@@ -100,7 +98,7 @@ class _Walk:
         for key in node:
             if key not in SUPPORTED_KEYWORDS:
                 self.out.append(StrictFinding("strict_schema_keyword", f"schema at {at} uses {key!r}, which strict "
-                                              "mode does not support", f"{path}/{_escape(str(key))}"))  # fmt: skip
+                                              "mode does not support", f"{path}/{pointer_token(key)}"))  # fmt: skip
         t = node.get("type")
         props = node.get("properties")
         is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(props, Mapping)
@@ -112,7 +110,7 @@ class _Walk:
             self.properties += len(props)
             for name, sub in props.items():
                 self.budget += len(str(name))
-                self.node(sub, f"{path}/properties/{_escape(str(name))}", depth, limit - 1)
+                self.node(sub, f"{path}/properties/{pointer_token(name)}", depth, limit - 1)
         enum = node.get("enum")
         if isinstance(enum, list):
             self.enum_values += len(enum)
@@ -140,7 +138,7 @@ class _Walk:
             if isinstance(defs, Mapping):
                 for name, sub in defs.items():
                     self.budget += len(str(name))
-                    self.node(sub, f"{path}/{key}/{_escape(str(name))}", 0, limit - 1)
+                    self.node(sub, f"{path}/{key}/{pointer_token(name)}", 0, limit - 1)
 
 
 def strict_findings(schema: Any, base: str, max_depth: int = 128) -> list[StrictFinding]:

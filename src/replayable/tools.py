@@ -38,6 +38,7 @@ __all__ = [
     "SCHEMA_KEYWORDS",
     "ToolKind",
     "ToolSpec",
+    "as_tool_list",
     "is_tool_collection",
     "read_tool",
     "tool_index",
@@ -291,30 +292,37 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
 
+def as_tool_list(tools: Any) -> list[Any]:
+    """A `tools` argument (a list or another iterable of tool definitions) as a list. Raises `SchemaError`
+    for a single tool, a string, or anything else that is not a collection of tools."""
+    if isinstance(tools, str | bytes | bytearray | Mapping) or not isinstance(tools, Iterable):
+        raise SchemaError(f"tools must be a list of tool definitions, got {type(tools).__name__}")
+    return list(tools)
+
+
 def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError] | None:
     """The function tools of a `tools` list by name (`None` stays `None`).
 
     Hosted tools (a `type` other than `function`) are skipped, as are function tools without a string
     name (`check_tool` reports those; a call to them is an unknown tool). A named tool that `read_tool`
-    refuses maps to its `SchemaError` (a call to it is refused, naming why). Raises `ValueError` when
+    refuses maps to its `SchemaError` (a call to it is refused, naming why). Raises `SchemaError` when
     `tools` is not a list of tool objects and when two tools share a name (which one a call meant
     would be a guess).
     """
     if tools is None:
         return None
-    if isinstance(tools, str | bytes | bytearray | Mapping) or not isinstance(tools, Iterable):
-        raise ValueError(f"tools must be a list of tool definitions, got {type(tools).__name__}")
+    tools = as_tool_list(tools)
     index: dict[str, ToolSpec | SchemaError] = {}
     where: dict[str, int] = {}
     for n, raw in enumerate(tools):
         tool = _plain(raw)
         if not isinstance(tool, Mapping):
-            raise ValueError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
+            raise SchemaError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         kind = tool.get("type")
         if "name" not in tool and "function" not in tool and (
             kind in _JSON_TYPES or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
         ):
-            raise ValueError(
+            raise SchemaError(
                 f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "
                 "({type: 'function', name, parameters}) so that calls can be matched to it by name"
             )
@@ -330,7 +338,7 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
         except SchemaError as exc:
             spec = exc
         if name in index:
-            raise ValueError(f"tools[{n}] and tools[{where[name]}] are both named {name!r}: tool names must be unique")
+            raise SchemaError(f"tools[{n}] and tools[{where[name]}] are both named {name!r}: tool names must be unique")
         index[name] = spec
         where[name] = n
     return index

@@ -23,7 +23,7 @@ from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent
 from ._generated.open_responses.websocket_response_create_event import (
     WebSocketResponseCreateEvent as _WebSocketResponseCreateEvent,
 )
-from .continuation import refuse_chat_completions_body
+from .chat_shapes import refuse_chat_completions_body
 from .items import ItemError, plain_json
 from .request import MAX_BODY_DEPTH, validate_body
 

@@ -41,9 +41,9 @@ from typing import Any
 
 from replayable import reports
 from replayable._json import printable
-from replayable.items import _ADAPTERS, ItemError, Provider, _gc_paused
+from replayable.items import ITEM_ADAPTERS, ItemError, Provider, gc_paused
 from replayable.names import shown
-from replayable.replay import Violation, _chat_shape, _nested_call, check_transcript
+from replayable.replay import Violation, chat_shape, check_transcript, nested_call
 from replayable.replay import check_stream as check_item_stream
 from replayable.reports import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
@@ -195,7 +195,7 @@ def _check_input(
         # a JSON array of items is checked as a JSONL of items is, in batches (same violations)
         bar.checking(len(transcript.items))
         context = {"provider": "openai"} if args.provider == "openai" else None
-        many = _ADAPTERS[("input", args.provider == "openai")][1]
+        many = ITEM_ADAPTERS[("input", args.provider == "openai")][1]
         report = check_item_stream(
             _list_items(many, transcript.items, context, bar),
             tools=function_tools,
@@ -223,7 +223,7 @@ def _check_input(
 def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -> Iterator[Any]:
     """The items of a JSON array for check_stream, validated in batches of `BATCH_LINES` (see
     `jsonl_items`)."""
-    with _gc_paused():
+    with gc_paused():
         for start in range(0, len(values), BATCH_LINES):
             batch = values[start : start + BATCH_LINES]
             yield from _batch_items(many, batch, context)
@@ -263,11 +263,11 @@ def jsonl_items(
     `count[0]` counts the items; `bar` (`replayable._cli.progress`) is advanced after each batch.
 
     The garbage collector is paused while the items are read and checked (parsed items and the rule
-    state hold no cycles; see `replayable.items._gc_paused`); between batches only its young generations
+    state hold no cycles; see `replayable.items.gc_paused`); between batches only its young generations
     are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
-    many = _ADAPTERS[("input", provider == "openai")][1]
+    many = ITEM_ADAPTERS[("input", provider == "openai")][1]
     context = {"provider": "openai"} if provider == "openai" else None
-    with _gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
+    with gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
         for values in inp.batches():
             if count is not None:
                 count[0] += len(values)
@@ -280,7 +280,7 @@ def jsonl_items(
 
 def _batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
     """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [n for n, v in enumerate(values) if type(v) is dict and _chat_shape(v) is None and _nested_call(v) is None]
+    plain = [n for n, v in enumerate(values) if type(v) is dict and chat_shape(v) is None and nested_call(v) is None]
     if len(plain) == len(values):
         return _validated(many, values, context)
     parsed = iter(_validated(many, [values[n] for n in plain], context))
@@ -330,7 +330,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
         check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
     events = value if isinstance(value, list) else [value]
     if args.chain:  # the session link chain as JSON on stdout, nothing else
-        from replayable.chain import link_chain  # noqa: PLC0415
+        from replayable.agents.chain import link_chain  # noqa: PLC0415
 
         chain = link_chain(events)
         out.write(reports.as_json(chain.as_dict()))

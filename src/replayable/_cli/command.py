@@ -169,16 +169,6 @@ def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     return EXIT_OK
 
 
-def _version() -> str:
-    """The installed distribution's version (`importlib.metadata`), or "unknown" when not installed."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
-
-    try:
-        return version("replayable")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 class _VersionAction(argparse.Action):
     """`--version`: like argparse's own, but the installed version is looked up only when asked for
     (reading the package metadata is a noticeable part of a one-file `check`)."""
@@ -188,7 +178,9 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
-        parser._print_message(f"{parser.prog} {_version()}\n", sys.stdout)
+        from replayable.ci_formats import package_version  # noqa: PLC0415  loaded only for --version
+
+        parser._print_message(f"{parser.prog} {package_version()}\n", sys.stdout)
         parser.exit()
 
 

@@ -207,7 +207,7 @@ __all__ = [
 
 # ------------------------------------------------------------------ doors (issue #8): re-exports
 
-from replayable.cards import CardCheck, check_card  # noqa: E402
-from replayable.chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
+from .cards import CardCheck, check_card  # noqa: E402
+from .chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
 
 __all__ += ["CardCheck", "Link", "LinkKind", "SessionChain", "check_card", "link_chain"]

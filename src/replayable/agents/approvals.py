@@ -34,6 +34,7 @@ from replayable._generated.agents.session_input_computer_use_approval_request_re
 from replayable._generated.agents.session_input_mcp_approval_request_result import (
     SessionInputMcpApprovalRequestResult,
 )
+from replayable._validation import ItemError
 
 __all__ = ["MAX_SUBMITTED_FIELDS", "ApprovalAction", "ApprovalResult", "approval_problems"]
 
@@ -41,6 +42,9 @@ ApprovalAction: TypeAlias = McpApprovalRequestAction | ComputerUseApprovalReques
 """A required action that waits for an approval answer, keyed by `request_id`."""
 ApprovalResult: TypeAlias = SessionInputMcpApprovalRequestResult | SessionInputComputerUseApprovalRequestResult
 """A client input that answers an approval request."""
+
+_ACTIONS = (McpApprovalRequestAction, ComputerUseApprovalRequestAction)
+_RESULTS = (SessionInputMcpApprovalRequestResult, SessionInputComputerUseApprovalRequestResult)
 
 #: At most this many values in one login-form submission (Agents API: "up to six active fields").
 MAX_SUBMITTED_FIELDS = 6
@@ -59,7 +63,13 @@ def approval_problems(action: ApprovalAction, answer: ApprovalResult) -> list[st
     submission names a `selected_option` exactly when the form has options (and one of them), submits
     only fields of the form (of the selected option, when there is one), each at most once, at most
     `MAX_SUBMITTED_FIELDS`, and gives a non-empty value to every required field it must fill.
+    Raises `ItemError` when `action` or `answer` is not a parsed approval request or answer (read them
+    with `parse_required_action` and `parse_input`).
     """
+    for field, value, kinds, what in (("action", action, _ACTIONS, "request"), ("answer", answer, _RESULTS, "answer")):
+        if not isinstance(value, kinds):
+            msg = f"{field} must be a parsed approval {what}, got {type(value).__name__}"
+            raise ItemError([{"loc": (field,), "type": "model_type", "msg": msg}], "invalid approval")
     want = _ANSWERS.get(answer.type)
     if want != action.type:
         return [f"{answer.type} answers a {want} but request {action.request_id!r} is a {action.type}"]

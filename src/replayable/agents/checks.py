@@ -16,7 +16,8 @@ from replayable._generated.agents.function_tool import FunctionTool
 from replayable._generated.agents.function_tool_resource import FunctionToolResource
 from replayable._generated.agents.function_tool_snapshot import FunctionToolSnapshot
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
-from replayable.arguments import SchemaFailure, _pointer, compile_schema, schema_failures, value_problem
+from replayable._pointers import json_pointer
+from replayable.arguments import SchemaFailure, compile_schema, schema_failures, value_problem
 from replayable.errors import Verdict
 from replayable.items import ItemError
 from replayable.notes import Note, multi_agent_notes
@@ -24,13 +25,13 @@ from replayable.tools import read_tool
 
 from .events import (
     ToolResultError,
-    _parse_action,
-    _plain,
-    _tool_result_adapter,
+    checked_tool_result_adapter,
     dump,
     is_unknown,
     parse_event,
     parse_input,
+    parse_required_action,
+    plain_value,
     session_of,
 )
 from .ledger import PendingActions, duplicate_tool_names
@@ -98,9 +99,9 @@ class ArgumentCheck(Verdict):
             value, path = stack.pop()
             children: list[tuple[Any, str]] = []
             if isinstance(value, Mapping):
-                children = [(v, path + _pointer([k])) for k, v in value.items()]
+                children = [(v, path + json_pointer([k])) for k, v in value.items()]
             elif isinstance(value, list):
-                children = [(v, path + _pointer([i])) for i, v in enumerate(value)]
+                children = [(v, path + json_pointer([i])) for i, v in enumerate(value)]
             for child, child_path in reversed(children):
                 if child_path in failing:
                     continue
@@ -152,7 +153,7 @@ class ArgumentCheck(Verdict):
                 turn_id=self.action.turn_id,
                 call_id=self.action.call_id,
             )
-        return _tool_result_adapter.validate_python(
+        return checked_tool_result_adapter.validate_python(
             {
                 "type": "agent.session.input.tool_result",
                 "turn_id": self.action.turn_id,
@@ -178,7 +179,7 @@ def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | Non
     function_call action and `SchemaError` when the tool is in no known shape or its schema is not
     valid or refers outside itself (nothing is ever fetched).
     """
-    parsed = _parse_action(action)
+    parsed = parse_required_action(action)
     if not isinstance(parsed, FunctionCallAction):
         raise ItemError(
             [
@@ -365,8 +366,13 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     as a violation. Every event is read by `parse_event` (a session snapshot may be
     trimmed: `parse_session_snapshot`). Unknown event types are listed in `unknown_events`, not acted
     on; a log with events but no Agents API event at all is not `ok` (`nothing_recognised`). Never
-    raises on bad events.
+    raises on bad events; raises `ItemError` only when `events` is not a list of events.
     """
+    if isinstance(events, Mapping | str | bytes | bytearray) or not isinstance(events, Iterable):
+        got = "null" if events is None else type(events).__name__
+        raise ItemError(
+            [{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}], "invalid events"
+        )
     log = _Log()
     unknown: list[int] = []
     recognised = 0
@@ -376,7 +382,7 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     for i, raw in enumerate(events):
         n = i + 1
         try:
-            raw = _plain(raw)
+            raw = plain_value(raw)
         except ItemError as exc:
             log.violations.append(
                 AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, str(exc).splitlines()[-1].strip())
@@ -440,7 +446,7 @@ def session_notes(value: Any) -> list[Note]:
     `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
     articles). Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a
     JSON object."""
-    data = _plain(value)
+    data = plain_value(value)
     data = dump(data)
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__

@@ -155,7 +155,8 @@ session_item_list_page_adapter: TypeAdapter[SessionItemListPage] = TypeAdapter(S
 turn_list_page_adapter: TypeAdapter[TurnListPage] = TypeAdapter(TurnListPage)
 _known_event_adapter: TypeAdapter[Any] = TypeAdapter(KnownSessionEvent)
 _known_action_adapter: TypeAdapter[Any] = TypeAdapter(KnownRequiredAction)
-_tool_result_adapter: TypeAdapter[SessionInputToolResult] = TypeAdapter(_CheckedToolResult)
+checked_tool_result_adapter: TypeAdapter[SessionInputToolResult] = TypeAdapter(_CheckedToolResult)
+"""`agent.session.input.tool_result` with the library's rule on `success` / `output` / `error` applied."""
 _session_adapter: TypeAdapter[AgentSession] = TypeAdapter(AgentSession)
 _snapshot_adapter: TypeAdapter[SessionSnapshot] = TypeAdapter(SessionSnapshot)
 
@@ -195,7 +196,7 @@ def _why(loc: tuple[Any, ...], etype: str, msg: str) -> str:
     return _FAIL_CLOSED.get((etype, last), msg)
 
 
-def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
+def session_errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_DATA) -> list[dict[str, Any]]:
     """pydantic's errors as the library's (`replayable._validation.clean_errors`, the one normalizer):
     `{loc, type, msg}` with plain paths; an `output` of the wrong kind says to serialize it first."""
     out = clean_errors(exc, None if data is _NO_DATA else data, prefix)
@@ -206,9 +207,10 @@ def _errors(exc: ValidationError, prefix: tuple[Any, ...] = (), data: Any = _NO_
     return out
 
 
-def _plain(data: Any) -> Any:
-    """Accept JSON text, our models (kept, unless they skipped validation: `model_construct`,
-    `model_copy(update=...)`, read again from their JSON) and `openai` SDK models as plain JSON values."""
+def plain_value(data: Any) -> Any:
+    """Agents input as plain JSON for this package's readers: JSON text, our models (kept, unless they
+    skipped validation: `model_construct`, `model_copy(update=...)`, read again from their JSON) and
+    `openai` SDK models. Raises `ItemError` for what is not JSON."""
     return plain_json(data, keep_models=not is_unchecked(data))
 
 
@@ -243,7 +245,7 @@ def parse_event(data: Any) -> SessionEvent:
     when it is not strict JSON (`replayable._json`: duplicate keys, NaN, nesting past
     `replayable.items.MAX_ITEM_DEPTH`, ..., so that what parses always dumps).
     """
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, WireModel):
         return data  # type: ignore[return-value]
     data = _need_object(data, "event")
@@ -252,7 +254,7 @@ def parse_event(data: Any) -> SessionEvent:
             return _known_event_adapter.validate_python(data)  # type: ignore[no-any-return]
         return UnknownSessionEvent.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), f"invalid event {data['type']!r}") from None
+        raise ItemError(session_errors(exc, data=data), f"invalid event {data['type']!r}") from None
 
 
 def parse_input(data: Any) -> SessionInput:
@@ -261,7 +263,7 @@ def parse_input(data: Any) -> SessionInput:
     Raises `ItemError` naming the field and rule (e.g. `success` not a boolean, `output` an object,
     `success: false` without `error`); an unknown input type is an error (inputs are ours to send).
     """
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(
         data,
         SessionInputMessage
@@ -287,7 +289,7 @@ def parse_input(data: Any) -> SessionInput:
     try:
         return session_input_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), f"invalid input event {data['type']!r}") from None
+        raise ItemError(session_errors(exc, data=data), f"invalid input event {data['type']!r}") from None
 
 
 def parse_session_snapshot(data: Any) -> SessionSnapshot:
@@ -298,7 +300,7 @@ def parse_session_snapshot(data: Any) -> SessionSnapshot:
     `.from_session` and `check_event_log` all read sessions this way. A full `AgentSession` is
     accepted as is. Raises `ItemError` naming the field and rule.
     """
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, SessionSnapshot | AgentSession):
         return data  # type: ignore[return-value]
     if not isinstance(data, Mapping):
@@ -310,7 +312,7 @@ def parse_session_snapshot(data: Any) -> SessionSnapshot:
     try:
         return _snapshot_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), "invalid session") from None
+        raise ItemError(session_errors(exc, data=data), "invalid session") from None
 
 
 def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
@@ -329,25 +331,25 @@ def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
 def parse_events_body(data: Any) -> SessionEventsBody:
     """Parse the body of `POST /v1/agents/sessions/{session_id}/events`: `{"events": [input events]}`,
     each event read as `parse_input` reads it. Raises `ItemError` naming `events.<index>.<field>`."""
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, SessionEventsBody):
         return data
     try:
         return session_events_body_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), "invalid events body") from None
+        raise ItemError(session_errors(exc, data=data), "invalid events body") from None
 
 
 def parse_session(data: Any) -> AgentSession:
     """Parse a whole `agent.session` object strictly (`GET /v1/agents/sessions/{id}`); raises `ItemError`.
     For the session inside an event, which may be trimmed, use `parse_session_snapshot`."""
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, AgentSession):
         return data
     try:
         return _session_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), "invalid session") from None
+        raise ItemError(session_errors(exc, data=data), "invalid session") from None
 
 
 def parse_create_params(data: Any) -> SessionCreateParams:
@@ -366,28 +368,28 @@ def parse_update_params(data: Any) -> SessionUpdateParams:
 def _parse_body(data: Any, model: type[Any], adapter: TypeAdapter[Any], what: str) -> Any:
     """Read `data` once into plain JSON (an instance of `model` is returned as it is) and validate it
     with `adapter`; raises `ItemError` naming each field by its plain path and rule."""
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, model):
         return data
     data = _object(data, what)
     try:
         return adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), f"invalid {what}") from None
+        raise ItemError(session_errors(exc, data=data), f"invalid {what}") from None
 
 
 def parse_session_item(data: Any) -> SessionItem:
     """Parse one session item (`AgentSessionItem` / `AgentOutputItem`: a dict, JSON text, our model or an
     SDK item). A known `type` is validated strictly; an unknown one is an `UnknownSessionItem` kept
     verbatim. Raises `ItemError` naming the field and rule."""
-    data = _plain(data)
+    data = plain_value(data)
     if isinstance(data, WireModel):
         return data  # type: ignore[return-value]
     data = _need_object(data, "session item")
     try:
         return session_item_adapter.validate_python(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, data=data), f"invalid session item {data['type']!r}") from None
+        raise ItemError(session_errors(exc, data=data), f"invalid session item {data['type']!r}") from None
 
 
 def parse_required_action(data: Any) -> RequiredAction:
@@ -408,7 +410,7 @@ def _object(data: Any, what: str) -> Mapping[str, Any]:
 
 def _parse_action(data: Any, index: int | None = None) -> Any:
     try:
-        data = _plain(data)
+        data = plain_value(data)
     except ItemError as exc:
         # Nesting past MAX_ITEM_DEPTH inside a dict action is left to the arguments depth rule
         # (`check_arguments` reports it as a `too_deep` failure); anything else is not an action.
@@ -433,7 +435,7 @@ def _parse_action(data: Any, index: int | None = None) -> Any:
             return _known_action_adapter.validate_python(data)
         return UnknownRequiredAction.model_validate(data)
     except ValidationError as exc:
-        raise ItemError(_errors(exc, prefix, data), "invalid required action") from None
+        raise ItemError(session_errors(exc, prefix, data), "invalid required action") from None
 
 
 def dump(model: Any) -> Any:

@@ -19,13 +19,13 @@ from replayable.items import ItemError
 from .approvals import ApprovalAction, ApprovalResult, approval_problems
 from .events import (
     ToolResultError,
-    _errors,
-    _parse_action,
-    _plain,
-    _tool_result_adapter,
+    checked_tool_result_adapter,
     dump,
     parse_input,
+    parse_required_action,
     parse_session_snapshot,
+    plain_value,
+    session_errors,
     session_of,
 )
 
@@ -163,7 +163,7 @@ class PendingActions:
         return dict(self._approved)
 
     def _find(self, action: Any) -> FunctionCallAction:
-        parsed = action if isinstance(action, FunctionCallAction) else _parse_action(action)
+        parsed = action if isinstance(action, FunctionCallAction) else parse_required_action(action)
         if not isinstance(parsed, FunctionCallAction):
             raise ToolResultError("unknown_call", f"only function_call actions take a tool result, got {parsed.type!r}")
         return parsed
@@ -192,12 +192,12 @@ class PendingActions:
                     turn_id=a.turn_id,
                     call_id=a.call_id,
                 )
-            body.update(success=True, output=_plain(output) if isinstance(output, BaseModel) else output)
+            body.update(success=True, output=plain_value(output) if isinstance(output, BaseModel) else output)
         return self._validate(body)
 
     def _validate(self, data: Any) -> SessionInputToolResult:
         try:
-            data = _plain(data)
+            data = plain_value(data)
         except ItemError as exc:  # not strict JSON: a malformed tool result, never sent
             raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         if isinstance(data, SessionInputToolResult):
@@ -206,9 +206,9 @@ class PendingActions:
             got = data.get("type") if isinstance(data, Mapping) else type(data).__name__
             raise ToolResultError("malformed", f"expected an agent.session.input.tool_result, got {got!r}")
         try:
-            return _tool_result_adapter.validate_python(data)
+            return checked_tool_result_adapter.validate_python(data)
         except ValidationError as exc:
-            errs = _errors(exc, data=data)
+            errs = session_errors(exc, data=data)
             detail = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'tool_result'}: {e['msg']}" for e in errs)
             raise ToolResultError(
                 "malformed",
@@ -232,7 +232,7 @@ class PendingActions:
         also an identical one).
         """
         try:
-            data = _plain(answer)
+            data = plain_value(answer)
         except ItemError as exc:  # not strict JSON: a malformed answer, never sent
             raise ToolResultError("malformed", f"malformed tool result: {exc.errors[0]['msg']}") from None
         t = data.get("type") if isinstance(data, Mapping) else getattr(data, "type", None)
@@ -312,7 +312,7 @@ class PendingActions:
         """Why a required function_call `action` cannot be added: its (turn_id, call_id) is already
         known for another call (another name or other arguments); None when it is new or the same
         action listed again (which is idempotent). Raises `ItemError` when `action` does not parse."""
-        parsed = _parse_action(action)
+        parsed = parse_required_action(action)
         if not isinstance(parsed, FunctionCallAction):
             return None
         known = self._calls.get((parsed.turn_id, parsed.call_id))
@@ -328,7 +328,7 @@ class PendingActions:
         kept, and the same function_call listed again changes nothing. Raises `ItemError`
         (`action_conflict`) when a function_call reuses a known (turn_id, call_id) with another name or
         other arguments (nothing of `actions` is added then), and when an action does not parse."""
-        parsed_all = [_parse_action(a) for a in actions]
+        parsed_all: list[Any] = [parse_required_action(a) for a in actions]
         staged = PendingActions.__new__(PendingActions)
         staged._calls = dict(self._calls)
         for n, parsed in enumerate(parsed_all):

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from replayable._pointers import pointer_parts, pointer_token
+
 from .model import FieldRule, ItemRule, PartRule, Profile
 
 __all__ = [
@@ -64,10 +66,6 @@ def _fits(rule: FieldRule, value: Any) -> bool:
     return t in rule.types or (t == "integer" and "number" in rule.types)
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def item_type(raw: Mapping[str, Any], profile: Profile) -> str | None:
     """The wire type of a JSON item for `profile`: its `type` without the profile's native slug, `message`
     for a `{role, content}` shorthand, `item_reference` for an object with only an `id`; None otherwise."""
@@ -93,7 +91,7 @@ def _fields(
     for key, value in obj.items():
         if key == "type":
             continue
-        at = f"{base}/{_escape(str(key))}"
+        at = f"{base}/{pointer_token(key)}"
         accepted = rule.fields.get(key)
         if accepted is None:
             listed = ", ".join(sorted(rule.fields)) or "none"
@@ -281,7 +279,7 @@ def fix_item(profile: Profile, index: int, data: dict[str, Any], settings: Mappi
         if f.code == "reasoning_not_persisted":
             return Fix(None, [], f"reasoning sent as a bare id with store: false ({f.message})", [])
         if f.code in FIXABLE:
-            path = [p.replace("~1", "/").replace("~0", "~") for p in f.path.split("/")[1:]]
+            path = pointer_parts(f.path)
             if path and _remove(data, path):
                 what = {"field_not_accepted": "undeclared key", "null_not_accepted": "null",
                         "id_format": "id in another provider's format"}[f.code]  # fmt: skip

@@ -11,20 +11,19 @@ from pydantic import ValidationError
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
 from replayable.families import CallFamily, by_call_type
-from replayable.items import ItemError, OutputItem, Provider, dump_item, parse_item
+from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item
 from replayable.response import Response, parse_response
 
 from .events import (
-    _LIFECYCLE_TYPES,
-    _OPENAI_CONTEXT,
-    _TERMINAL_STATUS,
+    LIFECYCLE_EVENT_TYPES,
     SPEC_EVENT_TYPES,
     TERMINAL_EVENT_TYPES,
-    _coerce_event,
-    _light_adapter,
-    _schema_errors,
-    _schema_message,
+    TERMINAL_STATUS,
+    coerce_event,
     event_model,
+    event_schema_errors,
+    event_schema_message,
+    light_event_adapter,
 )
 from .openai_events import ResponseErrorEvent, native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
@@ -180,7 +179,7 @@ class StreamAssembler(SSEFeeding):
     def _feed(self, event: Any) -> list[OutputItem]:
         self._etype, self._seq, self._at = None, None, None
         try:
-            raw, sdk = _coerce_event(event)
+            raw, sdk = coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
             self._violate(exc.rule, exc.message)
             return []
@@ -235,7 +234,7 @@ class StreamAssembler(SSEFeeding):
                         return []
             found: list[OutputItem] = handler(self, raw, provider)
             return found
-        if etype in _LIFECYCLE_TYPES:
+        if etype in LIFECYCLE_EVENT_TYPES:
             return self._lifecycle(raw, etype)
         if etype == "error":
             return self._on_error(raw, provider)
@@ -279,7 +278,7 @@ class StreamAssembler(SSEFeeding):
     def _extension(self, raw: Mapping[str, Any], provider: Provider) -> bool:
         """Validate an extension event (OpenAI's own by their typed model); False after a finding."""
         try:
-            ExtensionEvent.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+            ExtensionEvent.model_validate(raw, context=OPENAI_CONTEXT if provider == "openai" else None)
             return True
         except ValidationError as exc:
             return self._schema_finding(exc, raw)
@@ -289,12 +288,12 @@ class StreamAssembler(SSEFeeding):
         its own by the sequence rule); True when nothing else was wrong."""
         errs = [
             e
-            for e in _schema_errors(exc, raw, one_model=one_model)
+            for e in event_schema_errors(exc, raw, one_model=one_model)
             if not (e["loc"] and e["loc"][-1] == "sequence_number" and "sequence_number" not in raw)
         ]
         if not errs:
             return True
-        self._violate(StreamRule.EVENT_SCHEMA, _schema_message(exc, raw, errs))
+        self._violate(StreamRule.EVENT_SCHEMA, event_schema_message(exc, raw, errs))
         return False
 
     def _openai_event(self, raw: Mapping[str, Any], name: str) -> list[OutputItem]:
@@ -322,7 +321,7 @@ class StreamAssembler(SSEFeeding):
         self.response = snap
         if etype not in TERMINAL_EVENT_TYPES:
             return []
-        status = _TERMINAL_STATUS[etype]
+        status = TERMINAL_STATUS[etype]
         self.status = status
         if snap.get("status") is not None and snap.get("status") != status:
             self._violate(StreamRule.RESPONSE_STATUS, f"{etype} carries a snapshot with status {snap.get('status')!r}")
@@ -682,7 +681,7 @@ class StreamAssembler(SSEFeeding):
         (`code`, `message`, `param` on the event: `ResponseErrorEvent`, kept whole in `self.error`)."""
         model = event_model(raw, provider)
         try:
-            event = model.model_validate(raw, context=_OPENAI_CONTEXT if provider == "openai" else None)
+            event = model.model_validate(raw, context=OPENAI_CONTEXT if provider == "openai" else None)
         except ValidationError as exc:
             if not self._schema_finding(exc, raw, one_model=model is not ResponseErrorEvent):
                 return []
@@ -711,4 +710,4 @@ _HANDLERS: dict[str, Any] = {
 }
 #: The spec's events inside a response -> handler (the lifecycle events go to `_lifecycle`).
 _SPEC_HANDLERS: dict[str, Any] = {t: h for t, h in _HANDLERS.items() if t in SPEC_EVENT_TYPES}
-_light_validate = _light_adapter.validator.validate_python  # the core validator: no per-call wrapper
+_light_validate = light_event_adapter.validator.validate_python  # the core validator: no per-call wrapper

@@ -13,7 +13,7 @@ from replayable.replay import TranscriptReport, check_transcript
 
 from .assembler import StreamAssembler
 from .rules import StreamWarning
-from .sse import _parse_sse
+from .sse import read_sse
 
 __all__ = ["StreamReport", "check_stream", "is_event_list"]
 
@@ -81,7 +81,7 @@ def check_stream(
         for ev in source:
             asm.feed(ev)
     else:  # read once by the strict reader, not checked again (StreamAssembler.feed_sse)
-        for _ in asm._feed_read(_parse_sse(source, notes, strict=False, provider=provider)):
+        for _ in asm._feed_read(read_sse(source, notes, strict=False, provider=provider)):
             pass
     n = asm._count
     asm.close()

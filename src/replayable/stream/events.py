@@ -50,11 +50,12 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
 from replayable._json import JSONError, check_value
+from replayable._validation import clean_errors
 from replayable.items import (
     MAX_ITEM_DEPTH,
+    OPENAI_CONTEXT,
     ItemError,
     Provider,
-    _clean_errors,
     is_openai_model,
     parse_item,
     plain_json,
@@ -158,7 +159,8 @@ StreamEvent: TypeAlias = Annotated[SpecStreamEvent | ExtensionEvent, Field(union
 
 stream_event_adapter: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
 response_resource_adapter: TypeAdapter[ResponseResource] = TypeAdapter(ResponseResource)
-_light_adapter: TypeAdapter[_LightEvent] = TypeAdapter(_LightEvent)
+light_event_adapter: TypeAdapter[_LightEvent] = TypeAdapter(_LightEvent)
+"""The adapter of the events the assembler reads without building the full model (deltas and the like)."""
 
 SPEC_EVENT_TYPES: frozenset[str] = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
@@ -185,15 +187,16 @@ SPEC_EVENT_TYPES: frozenset[str] = frozenset(
     )
 )
 """The 24 event types of the spec (2026-04-24)."""
-_LIFECYCLE_TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in _LIFECYCLE)  # type: ignore[union-attr]
+LIFECYCLE_EVENT_TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in _LIFECYCLE)  # type: ignore[union-attr]
+"""The response lifecycle events (`response.created`, `.queued`, `.in_progress`, and the terminal ones)."""
 TERMINAL_EVENT_TYPES: frozenset[str] = frozenset({"response.completed", "response.failed", "response.incomplete"})
 """Events that end a response; nothing may follow them but `[DONE]`."""
-_TERMINAL_STATUS = {
+TERMINAL_STATUS = {
     "response.completed": "completed",
     "response.failed": "failed",
     "response.incomplete": "incomplete",
 }
-_OPENAI_CONTEXT = {"provider": "openai"}
+"""The response status each terminal event sets."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -282,7 +285,7 @@ def event_model(raw: Mapping[str, Any], provider: Provider) -> Any:
 # One event
 
 
-def _coerce_event(data: Any) -> tuple[Any, bool]:
+def coerce_event(data: Any) -> tuple[Any, bool]:
     """Plain JSON for an event given as a dict, JSON text, our model or an openai SDK event (flagged)."""
     try:
         return plain_json(data, "event"), is_openai_model(data)
@@ -290,7 +293,7 @@ def _coerce_event(data: Any) -> tuple[Any, bool]:
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
 
 
-def _schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = False) -> list[dict[str, Any]]:
+def event_schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = False) -> list[dict[str, Any]]:
     """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
     surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
     cannot even render some of those in its messages. `one_model`: `exc` comes from the event's own model
@@ -301,14 +304,15 @@ def _schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = False) -
     except JSONError as why:
         return [{"loc": (), "type": "not_json", "msg": why.detail}]
     if one_model and isinstance(raw, Mapping):
-        return _clean_errors(exc, {**raw, "type": None})
-    return _clean_errors(exc, raw)
+        return clean_errors(exc, {**raw, "type": None})
+    return clean_errors(exc, raw)
 
 
-def _schema_message(
+def event_schema_message(
     exc: ValidationError, raw: Any, errs: list[dict[str, Any]] | None = None, *, one_model: bool = False
 ) -> str:
-    errs = _schema_errors(exc, raw, one_model=one_model) if errs is None else errs
+    """One line naming the first five errors of an event that failed validation (`event_schema_errors`)."""
+    errs = event_schema_errors(exc, raw, one_model=one_model) if errs is None else errs
     return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {_why(e)}" for e in errs[:5])
 
 
@@ -347,10 +351,10 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
         isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
     ):
         return data  # type: ignore[return-value]
-    raw, sdk = _coerce_event(data)
+    raw, sdk = coerce_event(data)
     if sdk:
         provider = "openai"
-    etype, seq = _peek(raw)
+    etype, seq = peek_event(raw)
     if not isinstance(raw, Mapping):
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
     model = event_model(raw, provider)
@@ -368,14 +372,14 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
             sequence_number=seq,
             event_type=etype,
         )
-    ctx = _OPENAI_CONTEXT if provider == "openai" else None
+    ctx = OPENAI_CONTEXT if provider == "openai" else None
     try:
         event: StreamEvent = model.model_validate(raw, context=ctx)
     except ValidationError as exc:
         one = model is not ExtensionEvent and not issubclass(model, ExtensionEvent)
         raise StreamError(
             StreamRule.EVENT_SCHEMA,
-            _schema_message(exc, raw, one_model=one),
+            event_schema_message(exc, raw, one_model=one),
             sequence_number=seq,
             event_type=etype,
         ) from None
@@ -398,7 +402,8 @@ def _check_item(item: Any, provider: Provider, seq: int | None, etype: str | Non
         raise StreamError(StreamRule.EVENT_SCHEMA, where, sequence_number=seq, event_type=etype) from None
 
 
-def _peek(raw: Any) -> tuple[str | None, int | None]:
+def peek_event(raw: Any) -> tuple[str | None, int | None]:
+    """An event's `type` and `sequence_number` when they have the right JSON types, else None for each."""
     if not isinstance(raw, Mapping):
         return None, None
     t = raw.get("type")

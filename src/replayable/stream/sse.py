@@ -10,7 +10,7 @@ from typing import IO, Any
 from replayable._json import loads, may_overflow
 from replayable.items import Provider
 
-from .events import _peek
+from .events import peek_event
 from .rules import StreamError, StreamRule, StreamWarning
 
 __all__ = ["parse_sse"]
@@ -42,6 +42,12 @@ def _chunks(source: Any) -> Iterator[tuple[bytes, bool]]:
                 return
             yield (_encode(block) if isinstance(block, str) else bytes(block)), False
     else:
+        if not isinstance(source, Iterable):
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                "an SSE source is bytes, text, a binary or text file, or an iterable of lines; "
+                f"got {type(source).__name__}",
+            )
         for piece in source:
             if isinstance(piece, str):
                 yield _encode(piece), True
@@ -387,7 +393,7 @@ def _frame(
             offset=at,
         )
     if name is not None and name != value.get("type"):
-        etype, seq = _peek(value)
+        etype, seq = peek_event(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if strict or notes is None:
             raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)

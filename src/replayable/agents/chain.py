@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .errors import Verdict
-from .items import ItemError, plain_json
+from replayable.errors import Verdict
+from replayable.items import ItemError, plain_json
 
 __all__ = ["Link", "LinkKind", "SessionChain", "link_chain"]
 

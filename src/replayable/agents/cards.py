@@ -16,11 +16,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._json import printable
-from .arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
-from .errors import Verdict
-from .items import ItemError, plain_json
-from .tools import read_tool
+from replayable._json import printable
+from replayable.arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
+from replayable.errors import Verdict
+from replayable.items import ItemError, plain_json
+from replayable.tools import read_tool
 
 # `parse_arguments` messages start "arguments: <rule>" (the strict reader) or "arguments are/have/...":
 # said of a card's text instead
