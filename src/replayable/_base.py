@@ -422,3 +422,59 @@ def read_field(item: Any, name: str) -> Any:
             value = (item.__pydantic_extra__ or {}).get(name)
         return None if value is MISSING else value
     return getattr(item, name, None)
+
+
+# --- one fields set per distinct set of fields ---------------------------------------------------------
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(
+        "the fields set of a parsed item is shared by items with the same fields and is read-only; "
+        "copy it (set(item.model_fields_set)) to change it"
+    )
+
+
+class SharedFieldsSet(set[str]):
+    """A model's `__pydantic_fields_set__` (`model_fields_set`) shared by every parsed model of its class
+    with the same set fields (`share_fields_sets`): a set with five or more names costs 728 bytes, more
+    than the model's own values. Read-only: every in-place change raises `TypeError` (our models are
+    frozen, so pydantic never changes it); `copy`, `deepcopy` and pickling give a plain `set`, which is
+    what pydantic's `model_copy(update=...)` then updates."""
+
+    __slots__ = ()
+
+    add = discard = remove = pop = clear = _refuse
+    update = difference_update = intersection_update = symmetric_difference_update = _refuse
+    __ior__ = __iand__ = __isub__ = __ixor__ = _refuse
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def __deepcopy__(self, memo: Any) -> set[str]:
+        return set(self)
+
+    def __reduce__(self) -> Any:
+        return (set, (list(self),))
+
+
+_set_slot = object.__setattr__
+
+
+def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
+    """Give the models just validated (ours, frozen) one read-only fields set per class and distinct set of
+    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse). Relies on pydantic storing
+    `model_fields_set` in the `__pydantic_fields_set__` slot and copying it before a change
+    (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps and
+    verdicts of the models are unchanged."""
+    last: dict[type, SharedFieldsSet] = {}
+    for model in models:
+        fields = model.__pydantic_fields_set__
+        cls = type(model)
+        same = last.get(cls)
+        if same is None or fields != same:
+            key = (cls, frozenset(fields))
+            same = shared.get(key)
+            if same is None:
+                same = shared[key] = SharedFieldsSet(fields)
+            last[cls] = same
+        _set_slot(model, "__pydantic_fields_set__", same)

@@ -252,12 +252,15 @@ def loads(
     what: str = "JSON text",
     max_depth: int = MAX_ITEM_DEPTH,
     count_values: bool = True,
+    numbers_checked: bool = False,
 ) -> Any:
     """Read one JSON text strictly (see the module docstring for the rules).
 
     `data` is `str` or UTF-8 `bytes`; one leading byte order mark is ignored. `max_depth` is the deepest
     nesting accepted (at most `READER_DEPTH`), counted as `check_value` does (`count_values`). Returns
-    plain `dict`/`list`/scalars. Raises `JSONError`
+    plain `dict`/`list`/scalars. `numbers_checked`: the caller ran `may_overflow` over a text holding
+    this one where every number of it starts after the same kind of byte, and it said no (an SSE
+    capture and its `data:` bodies), so the filter is not run again. Raises `JSONError`
     whose message starts with `what`; never `RecursionError`, `UnicodeError` or a bare `ValueError`.
     """
     if type(data) is str and data[:1] != _BOM:  # the common case, inlined (tool-call arguments are hot)
@@ -299,7 +302,7 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg) from None
-    overflow = may_overflow(raw)
+    overflow = False if numbers_checked else may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
         why = json_problem(value, max_depth, count_values)
         if why is None and overflow:

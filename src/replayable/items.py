@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked, share_fields_sets
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -47,7 +47,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, to_plain
+from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
@@ -319,9 +319,7 @@ def openai_type_hint(t: Any) -> str | None:
     )
 
 
-def plain_json(
-    value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH
-) -> Any:
+def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
     """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
     pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
     `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).
@@ -376,23 +374,25 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
     """One item (a dict, JSON text or bytes, our model, an openai SDK object) validated on `side`; an SDK
     object implies `provider="openai"`. Raises `ItemError` whose paths start with `index` when given."""
     prefix: tuple[Any, ...] = () if index is None else (index,)
-    data, from_sdk = coerce_sdk(data)
-    if from_sdk:
-        provider = "openai"
-    if isinstance(data, WireModel):
-        if not is_unchecked(data):
-            return data
-        try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
-            data = to_plain(data)
-        except JSONError as exc:
-            raise json_item_error(exc, prefix, text=False) from None
-    if isinstance(data, str | bytes | bytearray | memoryview):  # a JSONL line or one item's JSON text
+    if type(data) is not bytes and type(data) is not str:  # JSON text (hot: JSONL lines) is no model
+        data, from_sdk = coerce_sdk(data)
+        if from_sdk:
+            provider = "openai"
+        if isinstance(data, WireModel):
+            if not is_unchecked(data):
+                return data
+            try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
+                data = to_plain(data)
+            except JSONError as exc:
+                raise json_item_error(exc, prefix, text=False) from None
+    from_text = isinstance(data, str | bytes | bytearray | memoryview)
+    if from_text:  # a JSONL line or one item's JSON text: the strict reader vouches for every value in it
         try:
             data = loads(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
             raise json_item_error(exc, prefix) from None
     not_json: JSONError | None = None
-    if isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
+    if not from_text and isinstance(data, Mapping):  # unknown fields are kept as they are: they must stay JSON
         try:
             data = check_value(data, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
@@ -413,8 +413,8 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = ITEM_ADAPTERS[(side, provider == "openai")]
-    try:
-        model = single.validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
+    try:  # the adapter's own validator: `TypeAdapter.validate_python` only forwards to it (one frame less)
+        model = single.validator.validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
         raise ItemError(clean_errors(exc, data, prefix)) from None
     except Exception as exc:  # only values the check above already refused (or a Mapping failing while read)
@@ -481,7 +481,9 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     say so to type checkers; a model of the other side is read again from its JSON form).
     """
     _check_side(side, provider)
-    return validate_item(_on_side(data, side), side, provider, None)  # type: ignore[no-any-return]
+    if type(data) is not bytes and type(data) is not str:  # JSON text is read as the side says
+        data = _on_side(data, side)
+    return validate_item(data, side, provider, None)  # type: ignore[no-any-return]
 
 
 _WS_STR = re.compile(r"\ufeff?[ \t\r\n]*")
@@ -613,12 +615,12 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                     if start == len(raw):
                         return done
         elif first == "{":
-            raw = []
-            try:
-                for _, value in iter_jsonl(data, what="line"):
-                    raw.append(value)
-            except JSONError as exc:
-                raise json_item_error(exc, (len(raw),), full=True) from None
+            with gc_paused():  # as for an array: read every line, then validate a chunk at a time
+                raw = _jsonl_values(data)
+                if all(type(x) is dict for x in raw):
+                    done, start = _validate_releasing(many, raw, ctx)
+                    if start == len(raw):
+                        return done
         elif first == "":
             return []
         else:
@@ -647,7 +649,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         if plain is not None:
             try:
                 with gc_paused():
-                    return many.validate_python(plain, context=ctx)  # type: ignore[no-any-return]
+                    models: list[Any] = many.validate_python(plain, context=ctx)
+                    share_fields_sets(models, {})
+                    return models
             except ValidationError:
                 pass
     items: list[Item] = done
@@ -664,6 +668,40 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     return items
 
 
+def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
+    """The values of a JSONL text, as `iter_jsonl` reads them (blank lines skipped, one BOM at the very
+    start, a trailing `\r` dropped). Read in one batch (`loads_lines`: the whole-text filters run once)
+    when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
+    and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
+    raw: Any = data.tobytes() if isinstance(data, memoryview) else data
+    lines: list[bytes] | None = None
+    try:
+        text = raw.encode() if isinstance(raw, str) else bytes(raw)
+    except UnicodeEncodeError:  # a lone surrogate: iter_jsonl names the line
+        text = None
+    if text is not None:
+        lines = []
+        for n, line in enumerate(text.split(b"\n")):
+            if n == 0:
+                line = line.removeprefix(b"\xef\xbb\xbf")
+            elif line.startswith(b"\xef\xbb\xbf"):
+                lines = None  # refused by iter_jsonl, which names the line
+                break
+            line = line.removesuffix(b"\r")
+            if line.strip(b" \t"):
+                lines.append(line)
+    values = loads_lines(lines) if lines is not None else None
+    if values is not None:
+        return values
+    values = []
+    try:
+        for _, value in iter_jsonl(raw, what="line"):
+            values.append(value)
+    except JSONError as exc:
+        raise json_item_error(exc, (len(values),), full=True) from None
+    return values
+
+
 _CHUNK = 4096
 _NONES: list[None] = [None] * _CHUNK
 
@@ -671,17 +709,21 @@ _NONES: list[None] = [None] * _CHUNK
 def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
-    are then never all held at once. Returns the items of the chunks that validated and the index where
+    are then never all held at once; items of a class with the same fields share one read-only fields
+    set (`replayable._base.share_fields_sets`). Returns the items of the chunks that validated and the index where
     the first chunk that did not starts (`len(raw)` when all did); `raw` keeps the items from there on."""
     done: list[Any] = []
     n = len(raw)
+    shared: dict[Any, Any] = {}
     for start in range(0, n, _CHUNK):
         end = min(start + _CHUNK, n)
         try:
-            done.extend(many.validate_python(raw[start:end], context=ctx))
+            chunk = many.validate_python(raw[start:end], context=ctx)
         except ValidationError:
             return done, start
         raw[start:end] = _NONES[: end - start]
+        share_fields_sets(chunk, shared)
+        done.extend(chunk)
     return done, n
 
 

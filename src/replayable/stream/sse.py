@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import IO, Any
 
-from replayable._json import loads
+from replayable._json import loads, may_overflow
 from replayable.items import Provider
 
 from .events import peek_event
@@ -147,7 +147,7 @@ _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("at", "cut", "data", "done", "name")
+    __slots__ = ("at", "cut", "data", "done", "name", "numbers_ok")
 
     def __init__(self) -> None:
         self.name: str | None = None
@@ -155,6 +155,9 @@ class _Framer:
         self.at: int | None = None  # the offset of the open frame's first field, None when none is open
         self.cut: _Frame | None = None  # the frame open at the end of input (cut off, never dispatched)
         self.done = False  # `data: [DONE]` was read
+        #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
+        #: every cut scanned): each `data:` body, a part of those lines, then needs no filter of its own.
+        self.numbers_ok = False
 
     def line(self, offset: int, line: bytes) -> _Frame | None:
         """Apply one line (without its terminator); the frame a blank line ends, else None."""
@@ -234,8 +237,11 @@ def _frames(source: Any, framer: _Framer) -> Iterator[_Frame]:
     `str` lines, and a line longer than `_MAX_PENDING`, are read line by line (`_frames_by_line`) from
     there on. Linear in the input however it is chunked."""
     if isinstance(source, bytes | bytearray | memoryview | str):
-        yield from _scan(_encode(source) if isinstance(source, str) else bytes(source), 0, framer)
+        data = _encode(source) if isinstance(source, str) else bytes(source)
+        framer.numbers_ok = not may_overflow(data)  # once per capture instead of once per event
+        yield from _scan(data, 0, framer)
     else:
+        framer.numbers_ok = True
         base = 0
         pending: list[bytes] = []  # the bytes after the last LF so far
         size = 0
@@ -248,15 +254,19 @@ def _frames(source: Any, framer: _Framer) -> Iterator[_Frame]:
                     size += len(piece)
                     continue
                 rest = chain(((b"".join(pending), False),) if pending else (), ((piece, is_line),), pieces)
+                framer.numbers_ok = False  # read line by line from here: each body is checked
                 yield from _frames_by_line(rest, framer, base)
                 return
             cut = b"".join((*pending, piece[: k + 1])) if pending else piece[: k + 1]
+            framer.numbers_ok = framer.numbers_ok and not may_overflow(cut)
             yield from _scan(cut, base, framer)
             base += len(cut)
             pending = [piece[k + 1 :]] if k + 1 < len(piece) else []
             size = len(piece) - k - 1
         if pending:
-            yield from _scan(b"".join(pending), base, framer)
+            tail = b"".join(pending)
+            framer.numbers_ok = framer.numbers_ok and not may_overflow(tail)
+            yield from _scan(tail, base, framer)
     framer.end()
 
 
@@ -309,7 +319,7 @@ def _events(
             framer.done = True
             return
         try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
-            value = loads(body, what="data")
+            value = loads(body, what="data", numbers_checked=framer.numbers_ok)
         except (ValueError, RecursionError):
             value = None
         if type(value) is dict and (name is None or name == value.get("type")):
