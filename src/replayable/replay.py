@@ -33,12 +33,13 @@ from .arguments import (
     schema_failures,
 )
 from .call_gate import GateReason, GateResult, allowed_tool_names, gate
-from .continuation import body_tools, unwrap
+from .continuation import unwrap
 from .errors import Verdict
 from .families import CallFamily, by_call_type, by_output_type, program_call_waiting
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .notes import Note, identifier_notes
-from .profiles import TargetCheck, check_target, request_settings
+from .profiles import TargetCheck, check_target
+from .reading import read_document
 from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index, tool_json
 
@@ -391,7 +392,8 @@ def check_transcript(
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
     an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
-    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
+    came from (default: `provider`, else `openai` for SDK objects, else the one slug of the namespaced
+    items, as `prepare_replay` infers it, else unknown); with `target`,
     reasoning `encrypted_content` and compaction items from any other
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
@@ -412,14 +414,15 @@ def check_transcript(
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     check_target(target)
-    settings = request_settings(items)  # a request body: its own tools and tool_choice apply too
-    if settings is not None and (tools is None or allowed_tools is None):
-        own_tools, own_choice = body_tools(items)
-        tools = own_tools if tools is None else tools
-        allowed_tools = own_choice if allowed_tools is None else allowed_tools
+    doc = read_document(items, provider=provider, text=False)  # the one reader: kind, items, tools, settings
+    settings = doc.settings  # a request body: its own tools and tool_choice apply too
+    if tools is None:
+        tools = doc.tools
+    if allowed_tools is None:
+        allowed_tools = doc.tool_choice
     tool_params = tool_index(tools)
     allowed = _allowed(allowed_tools)
-    unwrapped = unwrap(items, previous, side, provider)
+    unwrapped = unwrap(doc, previous, side)
     raw_items, side, provider = unwrapped.items, unwrapped.side, unwrapped.provider
     pending_ok = pending_ok or unwrapped.response  # a response's trailing calls wait to be executed
     violations: list[Violation] = []
@@ -439,7 +442,7 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
+            source = infer_source(raw_items, provider)  # as prepare_replay infers it
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
         profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
