@@ -47,9 +47,12 @@ from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
 
 __all__ = [
+    "HOSTED_TOOL_TYPES",
     "Document",
     "DocumentKind",
     "allowed_from_tool_choice",
+    "chat_envelope",
+    "first_value_kind",
     "function_tools",
     "is_event_list",
     "looks_like_tools",
@@ -163,6 +166,8 @@ def read_document(
     Raises `ItemError` for what is no transcript (a scalar, an object that is neither an item, a body nor
     a Response, a Chat Completions body, an object both a body and a Response), for a body whose `input` /
     `output` is not a list (nor, for `input`, a string), and for text that is not strict JSON."""
+    if isinstance(data, Document):  # read already (the command line reads once, then checks)
+        return data
     if isinstance(data, str | bytes | bytearray):
         if not text:
             got = "JSON text"
@@ -196,6 +201,27 @@ def read_document(
             return Document(kind, items, provider, value=items)
     items, provider, sdk_items = _read_items(items, provider)
     return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data)
+
+
+_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
+
+
+def chat_envelope(raw: Mapping[str, Any]) -> bool:
+    """Whether a JSON object carries a Chat Completions shape (`tool_calls`, `tool_call_id`, `role` `tool`
+    or `function`, a legacy `function_call` field) or a call nested in a message's `content`: such an
+    object must reach the rules as it is (never as a parsed model, which would keep the key as an unknown
+    field), so that they report it (`chat_completions_envelope`, `function_call_in_content`)."""
+    if "tool_calls" in raw or "tool_call_id" in raw or raw.get("role") in ("tool", "function"):
+        return True
+    if "function_call" in raw and "type" not in raw:
+        return True
+    content = raw.get("content")
+    if isinstance(content, list):
+        for part in content:
+            t = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
+                return True
+    return False
 
 
 def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
