@@ -39,7 +39,7 @@ from .families import CallFamily, by_call_type, by_output_type, program_call_wai
 from .items import ItemError, Provider, Side, _gc_paused, _validate_one, is_openai_model, plain_json
 from .notes import Note, identifier_notes
 from .profiles import TargetCheck, check_target
-from .reading import read_document
+from .reading import Document, read_document
 from .strict_schema import strict_findings
 from .tools import ToolKind, ToolSpec, read_tool, tool_index, tool_json
 
@@ -361,7 +361,7 @@ def _allowed(allowed_tools: Any) -> frozenset[str] | None:
 
 
 def check_transcript(
-    items: Iterable[Any],
+    items: Iterable[Any] | Document,
     *,
     tools: Iterable[Any] | None = None,
     target: str | None = None,
@@ -398,8 +398,8 @@ def check_transcript(
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
-    `items` may also be a request body (its `input` is checked) or a whole response (its `output`, as
-    output). A request with `previous_response_id` continues a response: pass that response (or its
+    `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
+    output), one item, or a `replayable.reading.Document` (what the one reader made of any of these). A request with `previous_response_id` continues a response: pass that response (or its
     `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
     calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
 
