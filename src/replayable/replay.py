@@ -399,7 +399,8 @@ def check_transcript(
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
     `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
-    output), one item, or a `replayable.reading.Document` (what the one reader made of any of these). A request with `previous_response_id` continues a response: pass that response (or its
+    output), one item, or a `replayable.reading.Document` (what the one reader made of any of these).
+    A request with `previous_response_id` continues a response: pass that response (or its
     `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
     calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
 
