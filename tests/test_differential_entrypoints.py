@@ -336,3 +336,14 @@ def test_a_document_is_passed_through_as_read() -> None:
     assert _read_document(doc) is doc
 
 
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+def test_an_unknown_item_type_has_one_name_in_items_and_bodies(provider: str | None) -> None:
+    item = {"type": "web_searchy_call", "id": "ws_1", "status": "completed"}
+    with pytest.raises(rp.ItemError) as items_err:
+        rp.parse_items([item], provider=provider)  # type: ignore[arg-type]
+    with pytest.raises(rp.ItemError) as body_err:
+        rp.parse_request({"model": "m", "input": [item]}, provider=provider)  # type: ignore[arg-type]
+    assert {e["type"] for e in items_err.value.errors} == {e["type"] for e in body_err.value.errors}
+    assert {e["type"] for e in body_err.value.errors} == {"unknown_item_type"}
