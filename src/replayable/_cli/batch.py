@@ -105,11 +105,12 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     previous = _previous(args, max_bytes)
     with one_file(display_name(path), _size(path) if progress else None, enabled=progress) as bar:
         bar.reading()
-        inp = read_input(path, max_bytes=max_bytes)
+        inp = read_input(path, max_bytes=max_bytes)  # bytes -> an input of a known container
         try:
-            return _check_input(args, inp, tools, out, previous, bar)
+            record = _check_input(args, inp, tools, out, previous, bar)  # -> the reader -> the rules
         finally:
             inp.close()
+        return record if isinstance(record, int) else _emit(record, args, out)  # -> the renderer, once
 
 
 def _size(path: str) -> int | None:
@@ -150,15 +151,16 @@ def _check_input(
     out: Output,
     previous: Any = None,
     bar: FileProgress | None = None,
-) -> int:
-    """Check one opened input: read it (`inputs`, then the one reader, `replayable.reading`), run the
-    rules that apply to its kind, and write its record."""
+) -> dict[str, Any] | int:
+    """Check one opened input: read it (`inputs`, then the one reader, `replayable.reading`) and run the
+    rules that apply to its kind. Returns its record (for `_emit`), or the exit status when the output is
+    already written (`--agents --chain`)."""
     name, file = inp.name, inp.file or inp.name
     bar = bar or FileProgress(name, None, None)
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
-        return _emit(reports.stream_record(_stream_check(inp.data, args, tools), file), args, out)
+        return reports.stream_record(_stream_check(inp.data, args, tools), file)
     if inp.kind is Kind.JSONL and not args.agents and previous is None and is_item_stream(inp.first):
         function_tools, findings = _tool_file(tools())
         count = [0]
@@ -170,7 +172,7 @@ def _check_input(
             provider=args.provider,
             pending_ok=args.pending_ok,
         )
-        return _emit(reports.transcript_record(report, findings, count[0], file), args, out)
+        return reports.transcript_record(report, findings, count[0], file)
     value = inp.value()
     if args.agents and not is_event_list(value):
         return _agents(value, args, name, file, out)
@@ -178,9 +180,9 @@ def _check_input(
     if doc.kind is DocumentKind.EVENTS:
         if previous is not None:
             raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-        return _emit(reports.stream_record(_stream_check(value, args, tools), file), args, out)
+        return reports.stream_record(_stream_check(value, args, tools), file)
     if doc.kind is DocumentKind.TOOLS and previous is None:
-        return _tools(value, args, name, file, out)
+        return _tools(value, name, file)
     if doc.kind is DocumentKind.AGENTS_LOG:
         raise _agents_log(value if isinstance(value, list) else [value], name)
     if doc.kind is DocumentKind.TOOLS:  # with --previous: read as the transcript it is given as
@@ -210,7 +212,7 @@ def _check_input(
             pending_ok=args.pending_ok,
             previous=previous,
         )
-    return _emit(reports.transcript_record(report, findings, len(doc.items), file), args, out)
+    return reports.transcript_record(report, findings, len(doc.items), file)
 
 
 def _stream_check(source: Any, args: argparse.Namespace, tools: Callable[[], list[Any] | None]) -> Any:
@@ -304,14 +306,14 @@ def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violatio
     return [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")], lint_tools(tools)
 
 
-def _tools(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
+def _tools(value: Any, name: str, file: str) -> dict[str, Any]:
     """A file of tool definitions given to `check` (or found in a directory): linted with `check_tool`
     (strict-mode rules, schemas that compile, unique names), as a `--tools` file is."""
     tools = tools_of(value, name)
-    return _emit(reports.tools_record(lint_tools(tools), len(tools), file), args, out)
+    return reports.tools_record(lint_tools(tools), len(tools), file)
 
 
-def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
+def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> dict[str, Any] | int:
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
     if isinstance(value, dict):
@@ -329,7 +331,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
     if record.get("error") and args.format == "text":
         # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
         raise InputError(f"{name}: {record['error']}")
-    return _emit(record, args, out)  # in JSON the record (recognised: 0, error) stays on stdout
+    return record  # in JSON the record (recognised: 0, error) stays on stdout
 
 
 def first_line(exc: BaseException) -> str:
