@@ -241,7 +241,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same("prepare_replay result passes", report.check.ok, True)
         dumped = [rp.dump_item(i) for i in result]
         same("check_transcript(prepare_replay result)",
-             library(dumped, tools=tools, target="openai", source=report.source, provider=provider).__getitem__(0), True)
+             library(dumped, tools=tools, target="openai", provider=provider).__getitem__(0), True)
     return found
 
 
@@ -328,6 +328,10 @@ def test_prepare_replay_and_check_transcript_agree_on_reasoning_beside_a_target_
     kept = [rp.dump_item(i) for i in result]
     assert rp.check_transcript(kept, target="acme").ok == report.check.ok is True
     assert rp.check_transcript(items, target="acme").ok == (report.dropped == ())
+    assert [i for i, _ in report.dropped] == [0]  # whose reasoning it is is unknown: dropped, never guessed
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    assert check_stream(iter(kept), target="acme").ok
 
 
 def test_a_document_is_passed_through_as_read() -> None:

@@ -495,7 +495,9 @@ def prepare_replay(
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
     `provider="openai"`); each kept item is returned in its input form (see `to_input`). `source` is the
     slug of the provider the items came from; by default `provider`, else `openai` for SDK objects, else
-    the one slug of the namespaced items, else unknown (treated as different from `target`).
+    the one slug of the namespaced items (for ids), else unknown (treated as different from `target`). Whose
+    opaque state (reasoning `encrypted_content`, compaction) the items hold is never guessed from a
+    namespaced item: without `source` or `provider` it is unknown, as `check_transcript` reads it.
 
     Messages are never dropped. Dropped, with the input index and a reason in `report.dropped`:
     namespaced items of another slug; reasoning with `encrypted_content` and compaction items when the
@@ -528,7 +530,10 @@ def prepare_replay(
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else list(tools)
     parsed = [_read(r, provider, i, ("input", "output")) for i, r in enumerate(raws)]
-    src = source or infer_source(parsed, provider)  # as check_transcript infers it
+    src = source or infer_source(parsed, provider)  # whose ids these are (a namespaced item's slug says it)
+    # whose opaque state (reasoning encrypted_content, compaction) these are: never guessed from a namespaced
+    # item beside it, so that the result gets check_transcript's verdict (and check_stream's)
+    state_src = source or provider
     foreign = src != target
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
@@ -542,7 +547,7 @@ def prepare_replay(
             else:
                 models[i] = model
             continue
-        why = foreign_state(model, src, target)
+        why = foreign_state(model, state_src, target)
         if why is not None:
             dropped[i] = why
             continue
@@ -583,7 +588,9 @@ def prepare_replay(
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
-        report = check_transcript(_as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=src)
+        report = check_transcript(
+            _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src
+        )
         if report.ok:
             break
         progressed = False
@@ -609,7 +616,7 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     order = [i for i in range(len(raws)) if i in models and i not in dropped]
     result = [models[i] for i in order]
-    final = check_transcript(_as_read(result, doc), tools=tool_list, target=target, source=src)
+    final = check_transcript(_as_read(result, doc), tools=tool_list, target=target, source=state_src)
     rep = ReplayReport(
         target=target,
         source=src,

@@ -392,8 +392,7 @@ def check_transcript(
     reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
     limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
     an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
-    came from (default: `provider`, else `openai` for SDK objects, else the one slug of the namespaced
-    items, as `prepare_replay` infers it, else unknown); with `target`,
+    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
     reasoning `encrypted_content` and compaction items from any other
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
@@ -443,7 +442,7 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = infer_source(raw_items, provider)  # as prepare_replay infers it
+            source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
         pending = _run_rules(views, add, target, tool_params, allowed, side, pending_ok, source, registry)
         profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
