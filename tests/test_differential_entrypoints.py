@@ -163,6 +163,12 @@ def _sdk(items: list[Any]) -> list[Any] | None:
     return [ResponseFunctionToolCall.model_construct(**i) if i.get("type") == "function_call" else i for i in items]
 
 
+def _streamed(items: list[Any], tools: list[Any] | None) -> Verdict:
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    return _verdict(check_stream(iter(items), provider="openai", tools=tools))
+
+
 def _response(items: list[Any], with_object: bool) -> dict[str, Any]:
     resp: dict[str, Any] = {"id": "resp_1", "created_at": 1, "status": "completed", "model": "m", "output": items}
     if with_object:
@@ -196,7 +202,8 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same("check_transcript(parse_items)", library(parsed, **kw), want)
     sdk = _sdk(items) if provider == "openai" else None  # SDK objects imply provider="openai"
     if sdk is not None and any(not isinstance(i, dict) for i in sdk):
-        same("check_transcript(SDK objects)", library(sdk, tools=tools), want)
+        same("check_transcript(SDK objects)", library(sdk, provider="openai", tools=tools), want)
+        same("check_stream(SDK objects)", _streamed(sdk, tools), want)
     text = json.dumps(items)
     same("assert_replay_safe(text)", helper(text, **kw), want[0])
     same("assert_replay_safe(bytes)", helper(text.encode(), **kw), want[0])

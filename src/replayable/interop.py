@@ -526,21 +526,24 @@ def prepare_replay(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
     raws, provider = doc.items, doc.provider
+    sdk_source = "openai" if doc.sdk else None  # SDK objects imply OpenAI
     if tools is None:
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else list(tools)
-    parsed = [_read(r, provider, i, ("input", "output")) for i, r in enumerate(raws)]
-    src = source or infer_source(parsed, provider)  # whose ids these are (a namespaced item's slug says it)
+    parsed = [
+        _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
+    ]
+    src = source or provider or sdk_source or infer_source(parsed)  # whose ids (a namespaced slug says it)
     # whose opaque state (reasoning encrypted_content, compaction) these are: never guessed from a namespaced
     # item beside it, so that the result gets check_transcript's verdict (and check_stream's)
-    state_src = source or provider
+    state_src = source or provider or sdk_source
     foreign = src != target
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
     models: dict[int, Item] = {}
 
     for i, model in enumerate(parsed):
-        model = input_form(model, provider, i)
+        model = input_form(model, "openai" if is_openai_model(raws[i]) else provider, i)
         if isinstance(model, NamespacedBase):
             if model.slug != target:
                 dropped[i] = f"namespaced item {model.type} belongs to provider {model.slug!r}, not {target!r}"

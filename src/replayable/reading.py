@@ -23,11 +23,11 @@ The kind is decided from what the data says, never guessed from a stray key (spe
   is ambiguous and refused, as is a Chat Completions body (`messages`) and an object that is none of these;
 - a list (or other iterable) is a list of items.
 
-Every refusal is an `ItemError` whose message says what to pass instead. Items are read as they are,
-except what must be read from its JSON so that every path sees the same thing: an `openai` SDK object
-becomes its plain JSON (and the document is read with `provider="openai"`, which SDK objects imply), and a
-parsed message holding a Chat Completions key among its unknown fields (`tool_calls`, `tool_call_id`,
-`function_call`) is read from its JSON, where the envelope rule sees it.
+Every refusal is an `ItemError` whose message says what to pass instead. Items are read as they are
+(an `openai` SDK item is read by the rules as its JSON, in OpenAI mode; a whole SDK Response makes the
+document OpenAI's), except a parsed message holding a Chat Completions key among its unknown fields
+(`tool_calls`, `tool_call_id`, `function_call`), which is read from its JSON, where the envelope rule
+sees it.
 
 Library code reads its input here and nowhere else: `check_transcript`, `prepare_replay`,
 `replayable.testing.assert_replay_safe`, the integrations and the command line.
@@ -225,29 +225,27 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 
 
 def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
-    """The items as every path must see them: SDK objects as their JSON (they imply `openai`), parsed
-    messages holding a Chat Completions key among their unknown fields as their JSON."""
+    """The items as every path must see them, and whether any is an `openai` SDK object (each of those is
+    read as its JSON in OpenAI mode by the rules, item by item, as `check_stream` reads it): a parsed
+    message holding a Chat Completions key among its unknown fields is replaced by its JSON, where the
+    envelope rule sees it."""
     sdk = False
     out: list[Any] | None = None
     for n, item in enumerate(items):
         if type(item) is dict:
             continue
-        if isinstance(item, WireModel):
-            extra = item.__pydantic_extra__
-            if not extra or not any(k in extra for k in _CHAT_KEYS):
-                continue
-        elif not is_openai_model(item):
+        if not isinstance(item, WireModel):
+            sdk = sdk or is_openai_model(item)
             continue
-        else:
-            sdk = True
+        extra = item.__pydantic_extra__
+        if not extra or not any(k in extra for k in _CHAT_KEYS):
+            continue
         if out is None:
             out = list(items)
         try:
             out[n] = plain_json(item)
         except ItemError:
             pass  # not JSON: the rules report it at its index, as for any item
-    if sdk:
-        provider = "openai"
     return (items if out is None else out), provider, sdk
 
 

@@ -504,6 +504,13 @@ def check_stream(
 
 def _read_item(i: int, raw: Any, side: Side | None, provider: Provider, add: Any) -> tuple[Any, _View]:
     """Parse item `i`, report its own violations through `add`, and return (model or None, its view)."""
+    if type(raw) is not dict and not isinstance(raw, WireModel | Mapping) and is_openai_model(raw):
+        try:  # an openai SDK object: its JSON is what is checked, in OpenAI mode (the reader's reading)
+            raw = plain_json(raw)
+        except ItemError as exc:
+            add(i, ViolationCode.ITEM_INVALID, f"item is not JSON: {exc.errors[0]['msg'] if exc.errors else exc}")
+            return None, _NO_VIEW
+        provider = "openai"
     if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
         try:
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
