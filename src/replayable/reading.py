@@ -224,6 +224,18 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
     return False
 
 
+#: Per class: 1 one of our models (its unknown fields are looked at), 2 an `openai` SDK model, 0 anything
+#: else. `isinstance` on pydantic models goes through `ABCMeta`; the answer is kept per class.
+_CLASS_KINDS: dict[type, int] = {}
+
+
+def _class_kind(cls: type, item: Any) -> int:
+    kind = 1 if isinstance(item, WireModel) else 2 if is_openai_model(item) else 0
+    if len(_CLASS_KINDS) < 4096:  # classes made on the fly never grow it without bound
+        _CLASS_KINDS[cls] = kind
+    return kind
+
+
 def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
     """The items as every path must see them, and whether any is an `openai` SDK object (each of those is
     read as its JSON in OpenAI mode by the rules, item by item, as `check_stream` reads it): a parsed
@@ -231,11 +243,18 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     envelope rule sees it."""
     sdk = False
     out: list[Any] | None = None
+    kinds = _CLASS_KINDS
     for n, item in enumerate(items):
-        if type(item) is dict:
+        cls = type(item)
+        if cls is dict:
             continue
-        if not isinstance(item, WireModel):
-            sdk = sdk or is_openai_model(item)
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = _class_kind(cls, item)
+        if kind == 0:
+            continue
+        if kind == 2:
+            sdk = True
             continue
         extra = item.__pydantic_extra__
         if not extra or not any(k in extra for k in _CHAT_KEYS):
