@@ -156,7 +156,7 @@ def test_recorded_compaction_round_trips(path: Path) -> None:
     ("change", "loc", "code"),
     [
         ({"output": [{"type": "function_call", "id": "fc", "call_id": "c", "name": "f", "arguments": {}, "status": "completed"}]}, ("output", 0, "arguments"), "string_type"),
-        ({"output": [{"type": "web_search_call", "id": "ws"}]}, ("output", 0), "namespaced_type"),
+        ({"output": [{"type": "web_search_call", "id": "ws"}]}, ("output", 0), "unknown_item_type"),
         ({"usage": {"input_tokens": 1}}, ("usage", "output_tokens"), "missing"),
         ({"tool_choice": "sometimes"}, ("tool_choice",), "literal_error"),
         ({"tools": [{"type": "function", "name": "f"}]}, ("tools", 0, "description"), "missing"),

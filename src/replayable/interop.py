@@ -23,7 +23,6 @@ from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
 from .codes import code_info
-from .continuation import body_items, body_tools
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
@@ -40,8 +39,9 @@ from .items import (
     plain_json,
     validate_item,
 )
-from .profiles import check_target, get_profile, request_settings
+from .profiles import check_target, get_profile
 from .profiles import fix_item as profile_fix
+from .reading import Document, read_document
 from .replay import (
     TranscriptReport,
     Violation,
@@ -96,22 +96,6 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
         except ItemError as exc:
             failures.append(exc)
     raise min(failures, key=lambda e: len(e.errors))
-
-
-def _item_list(items: Any) -> list[Any]:
-    """A list of items: a list (or iterable) of items, a Response (`openai` SDK object, dict or ours) whose
-    `output` holds them, or a request body whose `input` does. Raises `ItemError` for anything else."""
-    if isinstance(items, BaseModel) and isinstance(getattr(items, "output", None), list):
-        return list(getattr(items, "output"))  # noqa: B009 - an openai Response object
-    if isinstance(items, Mapping) and items.get("object") == "response" and isinstance(items.get("output"), list):
-        return list(items["output"])
-    body = body_items(items)  # a request body: its input
-    if body is not None:
-        return body[0]
-    if isinstance(items, str | bytes | bytearray | Mapping | BaseModel) or not isinstance(items, Iterable):
-        got = "a JSON object" if isinstance(items, Mapping) else type(items).__name__
-        raise _error((), "list_type", f"expected a list of items or a Response, got {got}")
-    return list(items)
 
 
 def to_input(item: Any, *, provider: Provider = None) -> Item:
@@ -382,7 +366,9 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
     """
     out: list[dict[str, Any]] = []
     prev: str | None = None
-    for i, raw in enumerate(_item_list(items)):
+    doc = read_document(items, provider=provider, text=False)
+    provider = doc.provider
+    for i, raw in enumerate(doc.items):
         model = input_form(_read(raw, provider, i, ("input", "output")), provider, i)
         if isinstance(model, NamespacedBase | ReasoningParam | CompactionParam | ItemReferenceParam):
             kind = getattr(model, "type", None) or "item_reference"
@@ -510,7 +496,9 @@ def prepare_replay(
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
     `provider="openai"`); each kept item is returned in its input form (see `to_input`). `source` is the
     slug of the provider the items came from; by default `provider`, else `openai` for SDK objects, else
-    the one slug of the namespaced items, else unknown (treated as different from `target`).
+    the one slug of the namespaced items (for ids), else unknown (treated as different from `target`). Whose
+    opaque state (reasoning `encrypted_content`, compaction) the items hold is never guessed from a
+    namespaced item: without `source` or `provider` it is unknown, as `check_transcript` reads it.
 
     Messages are never dropped. Dropped, with the input index and a reason in `report.dropped`:
     namespaced items of another slug; reasoning with `encrypted_content` and compaction items when the
@@ -537,14 +525,19 @@ def prepare_replay(
         raise ValueError("target must be a provider slug such as 'openai' or 'acme'")
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
-    raws = _item_list(items)
-    if tools is None and request_settings(items) is not None:
-        tools = body_tools(items)[0]  # a request body's own function tools, as check_transcript reads them
+    doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
+    raws, provider = doc.items, doc.provider
+    sdk_source = "openai" if doc.sdk else None  # SDK objects imply OpenAI
+    if tools is None:
+        tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else as_tool_list(tools)
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]
-    src = source or provider or ("openai" if any(is_openai_model(r) for r in raws) else infer_source(parsed))
+    src = source or provider or sdk_source or infer_source(parsed)  # whose ids (a namespaced slug says it)
+    # whose opaque state (reasoning encrypted_content, compaction) these are: never guessed from a namespaced
+    # item beside it, so that the result gets check_transcript's verdict (and check_stream's)
+    state_src = source or provider or sdk_source
     foreign = src != target
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
@@ -558,7 +551,7 @@ def prepare_replay(
             else:
                 models[i] = model
             continue
-        why = foreign_state(model, src, target)
+        why = foreign_state(model, state_src, target)
         if why is not None:
             dropped[i] = why
             continue
@@ -591,7 +584,7 @@ def prepare_replay(
             changed.extend((i, e) for e in edits)
         models[i] = model
 
-    _fit_profile(models, dropped, changed, target, request_settings(items))
+    _fit_profile(models, dropped, changed, target, doc.settings)
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
@@ -599,7 +592,9 @@ def prepare_replay(
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
-        report = check_transcript([models[i] for i in order], tools=tool_list, target=target, source=src)
+        report = check_transcript(
+            _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src
+        )
         if report.ok:
             break
         progressed = False
@@ -625,7 +620,7 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     order = [i for i in range(len(raws)) if i in models and i not in dropped]
     result = [models[i] for i in order]
-    final = check_transcript(result, tools=tool_list, target=target, source=src)
+    final = check_transcript(_as_read(result, doc), tools=tool_list, target=target, source=state_src)
     rep = ReplayReport(
         target=target,
         source=src,
@@ -635,6 +630,14 @@ def prepare_replay(
         check=final,
     )
     return result, rep
+
+
+def _as_read(items: list[Item], doc: Document) -> Any:
+    """What the kept items are checked as: a continuation request's input stays a continuation (its
+    outputs may answer calls of the previous response), anything else a list of items."""
+    if doc.continues:
+        return {"previous_response_id": doc.previous_response_id, "input": items}
+    return items
 
 
 def _fit_profile(

@@ -18,10 +18,11 @@ from typing import Any
 from replayable._base import read_field
 from replayable.call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable.codes import ViolationCode
-from replayable.continuation import body_tools, unwrap
+from replayable.continuation import unwrap
 from replayable.findings import Findings, TranscriptReport, Violation
 from replayable.items import Provider, Side, gc_paused, is_openai_model
-from replayable.profiles import TargetCheck, check_target, request_settings
+from replayable.profiles import TargetCheck, check_target
+from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
 from replayable.rules.items import foreign_state_kind
 from replayable.rules.reading import read_item
@@ -46,7 +47,7 @@ __all__ = [
 
 
 def check_transcript(
-    items: Iterable[Any],
+    items: Iterable[Any] | Document,
     *,
     tools: Iterable[Any] | None = None,
     target: str | None = None,
@@ -82,8 +83,9 @@ def check_transcript(
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
     Calls and outputs of every family in `replayable.families.FAMILIES` are paired and checked alike.
 
-    `items` may also be a request body (its `input` is checked) or a whole response (its `output`, as
-    output). A request with `previous_response_id` continues a response: pass that response (or its
+    `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
+    output), one item, or a `replayable.reading.Document` (what the one reader made of any of these).
+    A request with `previous_response_id` continues a response: pass that response (or its
     `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
     calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
 
@@ -98,14 +100,15 @@ def check_transcript(
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     check_target(target)
-    settings = request_settings(items)  # a request body: its own tools and tool_choice apply too
-    if settings is not None and (tools is None or allowed_tools is None):
-        own_tools, own_choice = body_tools(items)
-        tools = own_tools if tools is None else tools
-        allowed_tools = own_choice if allowed_tools is None else allowed_tools
+    doc = read_document(items, provider=provider, text=False)  # the one reader: kind, items, tools, settings
+    settings = doc.settings  # a request body: its own tools and tool_choice apply too
+    if tools is None:
+        tools = doc.tools
+    if allowed_tools is None:
+        allowed_tools = doc.tool_choice
     tool_params = tool_index(tools)
     allowed = allowed_tool_names(allowed_tools)
-    unwrapped = unwrap(items, previous, side, provider)
+    unwrapped = unwrap(doc, previous, side)
     raw_items, side, provider = unwrapped.items, unwrapped.side, unwrapped.provider
     pending_ok = pending_ok or unwrapped.response  # a response's trailing calls wait to be executed
     violations = Findings()
@@ -121,7 +124,7 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = provider or ("openai" if any(is_openai_model(r) for r in raw_items) else None)
+            source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
         engine = Engine(violations, target, tool_params, allowed, side, source, registry)
         pending = run_rules(views, engine, pending_ok)
         profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)

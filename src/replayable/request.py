@@ -246,6 +246,15 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
             owner, tag = value, value.get("type") if isinstance(value, Mapping) else None
         if not isinstance(owner, Mapping) or err["type"] not in _TYPE_ERRORS:
             continue
+        if (
+            err["type"] == "namespaced_type"
+            and path[:1] in (("input",), ("output",))
+            and len(path) in (2, 3)
+            and isinstance(tag, str)
+            and tag
+            and ":" not in tag
+        ):  # an un-prefixed unknown item type: named as parse_items names it
+            err["type"] = "unknown_item_type"
         hint = openai_type_hint(tag)
         if hint is not None:
             err["msg"] = hint

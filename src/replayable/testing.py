@@ -15,22 +15,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from ._json import JSONError
 from .errors import ReplayError
+from .reading import read_text
 from .replay import TranscriptReport, check_transcript
 
 __all__ = ["assert_replay_safe"]
-
-
-def _read_text(data: str | bytes | bytearray, what: str) -> Any:
-    """One JSON value (an array of items, a body, a response) or, failing that, JSONL (a list)."""
-    try:
-        return loads(data, what=what, max_depth=READER_DEPTH)
-    except JSONError as first:
-        lines = data.splitlines() if isinstance(data, str) else bytes(data).splitlines()
-        if sum(1 for line in lines if line.strip()) < 2:
-            raise first from None
-        return [value for _, value in iter_jsonl(data, what=f"{what} line")]
 
 
 def assert_replay_safe(data: Any, **kw: Any) -> TranscriptReport:
@@ -53,7 +43,7 @@ def assert_replay_safe(data: Any, **kw: Any) -> TranscriptReport:
             data = f.read()
     if isinstance(data, str | bytes | bytearray):
         try:
-            data = _read_text(data, what)
+            data = read_text(data, what)  # the one reader: one JSON document or, failing that, JSONL
         except JSONError as exc:
             raise AssertionError(f"not replay-safe: {exc}") from None
     report = check_transcript(data, **kw)

@@ -320,7 +320,8 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
             raise SchemaError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         kind = tool.get("type")
         if "name" not in tool and "function" not in tool and (
-            kind in _JSON_TYPES or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
+            (isinstance(kind, str) and kind in _JSON_TYPES)
+            or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
         ):
             raise SchemaError(
                 f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "

@@ -43,9 +43,9 @@ from replayable import render as reports
 from replayable._json import printable
 from replayable.items import ITEM_ADAPTERS, ItemError, Provider, gc_paused
 from replayable.names import shown
+from replayable.reading import DocumentKind, chat_envelope, is_event_list
 from replayable.replay import Violation, check_transcript
 from replayable.replay import check_stream as check_item_stream
-from replayable.rules.reading import chat_shape, nested_call
 
 from . import output
 from .inputs import (
@@ -60,10 +60,10 @@ from .inputs import (
     is_item_stream,
     lint_tools,
     load_tools,
-    looks_like_tools,
+    read_document,
     read_input,
-    read_transcript,
     tools_of,
+    transcript_of,
 )
 from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 from .progress import FileProgress, files_bar, one_file
@@ -106,11 +106,12 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     previous = _previous(args, max_bytes)
     with one_file(display_name(path), _size(path) if progress else None, enabled=progress) as bar:
         bar.reading()
-        inp = read_input(path, max_bytes=max_bytes)
+        inp = read_input(path, max_bytes=max_bytes)  # bytes -> an input of a known container
         try:
-            return _check_input(args, inp, tools, out, previous, bar)
+            record = _check_input(args, inp, tools, out, previous, bar)  # -> the reader -> the rules
         finally:
             inp.close()
+        return record if isinstance(record, int) else _emit(record, args, out)  # -> the renderer, once
 
 
 def _size(path: str) -> int | None:
@@ -151,75 +152,74 @@ def _check_input(
     out: Output,
     previous: Any = None,
     bar: FileProgress | None = None,
-) -> int:
+) -> dict[str, Any] | int:
+    """Check one opened input: read it (`inputs`, then the one reader, `replayable.reading`) and run the
+    rules that apply to its kind. Returns its record (for `_emit`), or the exit status when the output is
+    already written (`--agents --chain`)."""
     name, file = inp.name, inp.file or inp.name
     bar = bar or FileProgress(name, None, None)
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
     if inp.kind is Kind.SSE:
-        from replayable import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
-
-        streamed = stream.check_stream(inp.data, provider=args.provider, tools=tools(), target=args.target)
-        return _emit(reports.stream_record(streamed, file), args, out)
-    if inp.kind is Kind.JSONL and not args.agents and previous is None and not looks_like_tools(inp.first):
-        if is_item_stream(inp.first):
-            _not_an_agents_log([inp.first], name)
-            function_tools, findings = _tool_file(tools())
-            count = [0]
-            bar.checking(None)
-            report = check_item_stream(
-                jsonl_items(inp, args.provider, count, bar),
-                tools=function_tools,
-                target=args.target,
-                provider=args.provider,
-                pending_ok=args.pending_ok,
-            )
-            return _emit(reports.transcript_record(report, findings, count[0], file), args, out)
-    value = inp.value()
-    if _may_be_events(value):
-        from replayable import stream  # noqa: PLC0415
-
-        if stream.is_event_list(value):
-            if previous is not None:
-                raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-            streamed = stream.check_stream(value, provider=args.provider, tools=tools(), target=args.target)
-            return _emit(reports.stream_record(streamed, file), args, out)
-    if args.agents:
-        return _agents(value, args, name, file, out)
-    if previous is None and looks_like_tools(value):
-        return _tools(value, args, name, file, out)
-    _not_an_agents_log(value if isinstance(value, list) else [value], name)
-    transcript = read_transcript(value, name)
-    function_tools, findings = transcript.tools, transcript.tool_findings
-    if args.tools:  # a --tools file replaces the request body's tools
+        return reports.stream_record(_stream_check(inp.data, args, tools), file)
+    if inp.kind is Kind.JSONL and not args.agents and previous is None and is_item_stream(inp.first):
         function_tools, findings = _tool_file(tools())
-    if transcript.kind == "items" and previous is None:
-        # a JSON array of items is checked as a JSONL of items is, in batches (same violations)
-        bar.checking(len(transcript.items))
-        context = {"provider": "openai"} if args.provider == "openai" else None
-        many = ITEM_ADAPTERS[("input", args.provider == "openai")][1]
+        count = [0]
+        bar.checking(None)
         report = check_item_stream(
-            _list_items(many, transcript.items, context, bar),
+            jsonl_items(inp, args.provider, count, bar),
             tools=function_tools,
             target=args.target,
             provider=args.provider,
             pending_ok=args.pending_ok,
-            allowed_tools=transcript.allowed_tools,
         )
-        return _emit(reports.transcript_record(report, findings, len(transcript.items), file), args, out)
-    report = check_transcript(
-        # a request body as a whole: with previous_response_id its outputs may answer calls outside it
-        # a Response as a whole when it says so: its own status is checked against its last item
-        value if transcript.kind == "request" or (_whole_response(value) and previous is None) else transcript.items,
-        tools=function_tools,
-        target=args.target,
-        provider=args.provider,
-        pending_ok=args.pending_ok or transcript.kind == "response",  # a response asks for its calls to run
-        allowed_tools=transcript.allowed_tools,
-        side=transcript.side,  # type: ignore[arg-type]
-        previous=previous,
-    )
-    return _emit(reports.transcript_record(report, findings, len(transcript.items), file), args, out)
+        return reports.transcript_record(report, findings, count[0], file)
+    value = inp.value()
+    if args.agents and not is_event_list(value):
+        return _agents(value, args, name, file, out)
+    doc = read_document(value, name, args.provider, streams=True)  # the one reader decides what it is
+    if doc.kind is DocumentKind.EVENTS:
+        if previous is not None:
+            raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
+        return reports.stream_record(_stream_check(value, args, tools), file)
+    if doc.kind is DocumentKind.TOOLS and previous is None:
+        return _tools(value, name, file)
+    if doc.kind is DocumentKind.AGENTS_LOG:
+        raise _agents_log(value if isinstance(value, list) else [value], name)
+    if doc.kind is DocumentKind.TOOLS:  # with --previous: read as the transcript it is given as
+        doc = read_document(value, name, args.provider)
+    transcript = transcript_of(doc, name)
+    function_tools, findings = transcript.tools, transcript.tool_findings
+    if args.tools:  # a --tools file replaces the request body's tools
+        function_tools, findings = _tool_file(tools())
+    if doc.kind is DocumentKind.ITEMS and previous is None:
+        # a JSON array of items is checked as a JSONL of items is, in batches (same violations)
+        bar.checking(len(doc.items))
+        context = {"provider": "openai"} if doc.provider == "openai" else None
+        many = ITEM_ADAPTERS[("input", doc.provider == "openai")][1]
+        report = check_item_stream(
+            _list_items(many, doc.items, context, bar),
+            tools=function_tools,
+            target=args.target,
+            provider=doc.provider,
+            pending_ok=args.pending_ok,
+        )
+    else:
+        report = check_transcript(
+            doc,  # read once: check_transcript takes the reader's document as it is
+            tools=function_tools,
+            target=args.target,
+            provider=args.provider,
+            pending_ok=args.pending_ok,
+            previous=previous,
+        )
+    return reports.transcript_record(report, findings, len(doc.items), file)
+
+
+def _stream_check(source: Any, args: argparse.Namespace, tools: Callable[[], list[Any] | None]) -> Any:
+    from replayable import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
+
+    return stream.check_stream(source, provider=args.provider, tools=tools(), target=args.target)
 
 
 def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -> Iterator[Any]:
@@ -232,20 +232,17 @@ def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -
             bar.advance(len(batch))
 
 
-def _not_an_agents_log(values: list[Any], name: str) -> None:
-    """Raise `InputError` (one line) for an OpenAI Agents API event log given without `--agents`: its
-    `agent.*` events are no Open Responses items, and one error per event would hide what to do."""
+def _agents_log(values: list[Any], name: str) -> InputError:
+    """The one-line error for an OpenAI Agents API event log given without `--agents`: its `agent.*`
+    events are no Open Responses items, and one error per event would hide what to do."""
     for n, v in enumerate(values):
         t = v.get("type") if isinstance(v, dict) else None
         if isinstance(t, str) and t.startswith("agent."):
-            raise InputError(
+            return InputError(
                 f"{name} is an OpenAI Agents API event log (value {n} is a {printable(t[:80])!r} event), "
                 "not a transcript: check it with --agents"
             )
-
-
-def _whole_response(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("object") in ("response", "response.compaction")
+    return InputError(f"{name} is an OpenAI Agents API event log, not a transcript: check it with --agents")
 
 
 def jsonl_items(
@@ -282,7 +279,7 @@ def jsonl_items(
 
 def _batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
     """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [n for n, v in enumerate(values) if type(v) is dict and chat_shape(v) is None and nested_call(v) is None]
+    plain = [n for n, v in enumerate(values) if type(v) is dict and not chat_envelope(v)]
     if len(plain) == len(values):
         return _validated(many, values, context)
     parsed = iter(_validated(many, [values[n] for n in plain], context))
@@ -303,14 +300,6 @@ def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
     return _validated(many, values[:half], context) + _validated(many, values[half:], context)
 
 
-def _may_be_events(value: Any) -> bool:
-    """Could `value` be a list of stream events (`replayable.stream.is_event_list` needs a `response.*`
-    event)? False means surely not, so that checking items never loads the streaming models."""
-    return isinstance(value, list) and any(
-        isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"].startswith("response.") for v in value
-    )
-
-
 def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violation]]:
     """The function tools of a --tools file (None without one) and their `check_tool` findings."""
     if tools is None:
@@ -318,14 +307,14 @@ def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violatio
     return [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")], lint_tools(tools)
 
 
-def _tools(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
+def _tools(value: Any, name: str, file: str) -> dict[str, Any]:
     """A file of tool definitions given to `check` (or found in a directory): linted with `check_tool`
     (strict-mode rules, schemas that compile, unique names), as a `--tools` file is."""
     tools = tools_of(value, name)
-    return _emit(reports.tools_record(lint_tools(tools), len(tools), file), args, out)
+    return reports.tools_record(lint_tools(tools), len(tools), file)
 
 
-def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> int:
+def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> dict[str, Any] | int:
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
     if isinstance(value, dict):
@@ -343,7 +332,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
     if record.get("error") and args.format == "text":
         # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
         raise InputError(f"{name}: {record['error']}")
-    return _emit(record, args, out)  # in JSON the record (recognised: 0, error) stays on stdout
+    return record  # in JSON the record (recognised: 0, error) stays on stdout
 
 
 def first_line(exc: BaseException) -> str:
@@ -437,7 +426,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
                 if res.output:
                     out.write(res.output.rstrip("\n"))
                 if res.error:
-                    out.write(f"{reports.shown(res.file)}: unreadable: {res.error}")
+                    out.write(f"{shown(res.file)}: unreadable: {res.error}")
             if bar is not None:
                 bar.advance(task)
     summary = {

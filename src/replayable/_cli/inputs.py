@@ -35,10 +35,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import IO, Any
 
-from replayable import _json
+from replayable import _json, reading
 from replayable.errors import ReplayableError
+from replayable.items import ItemError
 from replayable.names import shown
-from replayable.replay import Violation, check_tool
+from replayable.reading import (
+    HOSTED_TOOL_TYPES,
+    Document,
+    DocumentKind,
+    allowed_from_tool_choice,
+    first_value_kind,
+    looks_like_tools,
+)
+from replayable.replay import Violation, ViolationCode, check_tool
 from replayable.tools import tool_index
 
 __all__ = [
@@ -61,8 +70,10 @@ __all__ = [
     "looks_like_sse",
     "looks_like_tools",
     "parse_size",
+    "read_document",
     "read_input",
     "read_transcript",
+    "transcript_of",
     "tools_of",
 ]
 
@@ -384,20 +395,16 @@ _NOT_JSON = object()
 
 def is_item_stream(first: Any) -> bool:
     """Is a JSONL whose first value is `first` a JSONL of items (checked line by line, in bounded
-    memory)? Responses, request bodies and stream events are read as one document instead."""
-    if not isinstance(first, dict) or not ("type" in first or "role" in first):
-        return False
-    t = first.get("type")
-    if isinstance(t, str) and (t.startswith("response.") or t == "error"):
-        return False
-    return not (isinstance(first.get("output"), list) or "input" in first)
+    memory)? Decided by the one reader (`replayable.reading.first_value_kind`): Responses, request bodies,
+    tool definitions and stream or Agents events are read as one document instead."""
+    return first_value_kind(first) is DocumentKind.ITEMS
 
 
 @dataclass
 class Transcript:
     """The items of a document, and what its envelope says about them: `kind` (`items`, `response`,
     `request`, `item`), `side` (`output` for a Response), the request's function `tools`, the names
-    its `tool_choice` allows, and the `check_tool` findings of its tools."""
+    its `tool_choice` allows, the `check_tool` findings of its tools, and the reader's `document`."""
 
     items: list[Any]
     kind: str
@@ -405,17 +412,7 @@ class Transcript:
     tools: list[Any] | None = None
     allowed_tools: list[str] | None = None
     tool_findings: list[Violation] = field(default_factory=list)
-
-
-def _allowed_from_tool_choice(choice: Any) -> list[str] | None:
-    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
-        tools = choice.get("tools")
-        if choice.get("mode") == "none":  # nothing may be called (`replayable.call_gate.allowed_tool_names`)
-            return []
-        if isinstance(tools, list):
-            return [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        return []
-    return None
+    document: Document | None = field(default=None, repr=False)
 
 
 def lint_tools(tools: list[Any]) -> list[Violation]:
@@ -423,7 +420,11 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
     `/tools/N`); a tool that is not a JSON object is a finding too."""
     findings: list[Violation] = []
     for n, tool in enumerate(tools):
-        if not isinstance(tool, dict) or tool.get("type") in (None, "function"):  # not an object: invalid_tool
+        if not isinstance(tool, dict):
+            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "not a tool definition", f"/tools/{n}"))
+        elif tool.get("type") is not None and not isinstance(tool.get("type"), str):
+            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "'type' must be a string", f"/tools/{n}/type"))
+        elif tool.get("type") in (None, "function"):
             findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool))
     return findings
 
@@ -432,12 +433,11 @@ def function_tools(tools: list[Any], name: str) -> list[Any] | None:
     """The function tools of a request body or a --tools file (any shape `replayable.tools.read_tool`
     knows: Responses, Agents, Chat Completions, MCP; hosted tools are left out). Raises `InputError`
     when two share a name (which one a call meant would be a guess)."""
-    usable = [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")]
     try:
         tool_index([t for t in tools if isinstance(t, dict)])  # a bare schema among them is refused there
     except ValueError as exc:
         raise InputError(f"{name}: {exc}") from None
-    return usable or None
+    return reading.function_tools(tools)
 
 
 def check_depth(value: Any, name: str) -> None:
@@ -449,42 +449,37 @@ def check_depth(value: Any, name: str) -> None:
         raise InputError(f"{exc} (the input is refused)") from None
 
 
-def read_transcript(value: Any, name: str) -> Transcript:
-    """Find the items in a parsed document: a list, a Response (`output`), a request body (`input`,
-    `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
-    if isinstance(value, list):
-        return Transcript(value, "items")
-    if isinstance(value, dict):
-        if isinstance(value.get("output"), list) and ("object" in value or "input" not in value):
-            return Transcript(value["output"], "response", side="output")
-        if "input" in value:
-            inp = value["input"]
-            if isinstance(inp, str):
-                inp = [{"type": "message", "role": "user", "content": inp}]
-            if not isinstance(inp, list):
-                raise InputError(f"{name}: request body 'input' must be a string or a list of items")
-            tools = value.get("tools")
-            tools = tools if isinstance(tools, list) else None
-            findings = lint_tools(tools or [])
-            return Transcript(
-                inp,
-                "request",
-                tools=function_tools(tools or [], name),
-                allowed_tools=_allowed_from_tool_choice(value.get("tool_choice")),
-                tool_findings=findings,
-            )
-        if "type" in value or "role" in value:
-            check_depth(value, name)
-            return Transcript([value], "item")
-        if "messages" in value:
-            raise InputError(
-                f"{name}: a Chat Completions request body ({{model, messages}}) is not a Responses request: convert "
-                "its messages with replayable.from_chat_completions and send them as 'input'"
-            )
-    raise InputError(
-        f"{name}: expected a JSON array of items, JSONL, a Response object (with 'output') or a request body "
-        "(with 'input')"
+def read_document(value: Any, name: str, provider: Any = None, *, streams: bool = False) -> Document:
+    """The one reader's `Document` of a parsed input (`replayable.reading.read_document`); what it
+    refuses is an `InputError` naming the input and saying what to pass."""
+    try:
+        return reading.read_document(value, provider=provider, text=False, streams=streams)
+    except ItemError as exc:
+        first = exc.errors[0]["msg"] if exc.errors else str(exc)
+        raise InputError(f"{name}: {first}") from None
+
+
+def transcript_of(doc: Document, name: str) -> Transcript:
+    """The `Transcript` of a document the reader read: its items, and its request's tools linted. Raises
+    `InputError` for one item nested deeper than an item may, or two tools sharing a name."""
+    if doc.kind is DocumentKind.ITEM:
+        check_depth(doc.value, name)
+    tool_list = doc.tool_list or []
+    return Transcript(
+        doc.items,
+        str(doc.kind),
+        side=doc.side,
+        tools=function_tools(tool_list, name),
+        allowed_tools=allowed_from_tool_choice(doc.tool_choice),
+        tool_findings=lint_tools(tool_list),
+        document=doc,
     )
+
+
+def read_transcript(value: Any, name: str, provider: Any = None) -> Transcript:
+    """Find the items in a parsed document with the one reader: a list, a Response (`output`), a
+    request body (`input`, `tools`, `tool_choice`) or one item. Raises `InputError` for anything else."""
+    return transcript_of(read_document(value, name, provider), name)
 
 
 def load_tools(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Any]:
@@ -505,63 +500,6 @@ def tools_of(value: Any, name: str) -> list[Any]:
         raise InputError(f"{name}: expected a JSON array of tool definitions")
     function_tools(value, name)  # two tools with one name: an error, not a guess
     return value
-
-
-#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
-#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
-HOSTED_TOOL_TYPES = frozenset(
-    {
-        "web_search",
-        "web_search_preview",
-        "file_search",
-        "code_interpreter",
-        "computer",
-        "computer_use_preview",
-        "image_generation",
-        "mcp",
-        "local_shell",
-        "shell",
-        "apply_patch",
-        "custom",
-        "tool_search",
-    }
-)
-_ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
-
-
-def _function_tool(v: Any) -> bool:
-    """A function tool in a shape `replayable.tools.read_tool` knows (Responses, Chat Completions,
-    Agents: `type` `function`; MCP: `name` and `inputSchema`; `name` and `parameters`)."""
-    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
-        return False
-    if v.get("type") == "function":
-        return "name" in v or isinstance(v.get("function"), dict)
-    return "type" not in v and "name" in v and ("inputSchema" in v or "parameters" in v)
-
-
-def _hosted_tool(v: Any) -> bool:
-    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
-        return False
-    t = v.get("type")
-    return isinstance(t, str) and t in HOSTED_TOOL_TYPES
-
-
-def looks_like_tools(value: Any) -> bool:
-    """Is a document (or a JSONL's first value) a file of tool definitions rather than a transcript?
-    True for one function tool, a non-empty JSON array of tools with at least one function tool (the
-    rest hosted tools, `HOSTED_TOOL_TYPES`), or an object whose only key is `tools` (a request body,
-    with `input` or `messages` beside it, is never one). No Open Responses item has type `function`,
-    and an item is never read as a tool: a value with an item's keys (`role`, `content`, `call_id`,
-    `id`, ...) is not one."""
-    if isinstance(value, dict):
-        if isinstance(value.get("tools"), list) and value.keys() == {"tools"}:
-            return not value["tools"] or looks_like_tools(value["tools"])
-        return _function_tool(value)
-    if not isinstance(value, list) or not value:
-        return False
-    hosted = [_hosted_tool(v) for v in value]
-    functions = [_function_tool(v) for v in value]
-    return any(functions) and all(f or h for f, h in zip(functions, hosted, strict=True))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import Any
 from replayable._json import READER_DEPTH, JSONError, loads
 from replayable.errors import ReplayError
 from replayable.items import Provider
+from replayable.reading import DocumentKind, read_document
 from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
 __all__ = ["async_event_hooks", "check_request_body", "event_hooks", "is_checked_request"]
@@ -69,7 +70,13 @@ def check_request_body(
     if not isinstance(value, dict):
         raise _refusal(f"request body: expected a JSON object, got {type(value).__name__} (the request is not sent)")
     try:
-        report = check_transcript(value, provider=provider, target=target)
+        doc = read_document(value, provider=provider, text=False)  # the one reader, as check_transcript's
+    except ValueError as exc:  # ItemError: no request body, or `input` is not a list of items
+        raise _refusal(f"request body: {exc} (the request is not sent)") from None
+    if doc.kind is not DocumentKind.REQUEST:
+        raise _refusal(f"request body: expected a request body, got one {doc.kind} (the request is not sent)")
+    try:
+        report = check_transcript(doc, provider=provider, target=target)
     except ValueError as exc:  # ItemError and the like: `input` is not a list of items
         raise _refusal(f"request body: {exc} (the request is not sent)") from None
     return report.raise_for_violations()

@@ -48,10 +48,6 @@ __all__ = [
 PROFILES: Mapping[str, Profile] = MappingProxyType({p.name: p for p in (OPENRESPONSES, OPENAI)})
 """Every shipped profile by target slug."""
 
-#: The body keys the profiles read.
-_SETTINGS = ("store", "include", "previous_response_id", "conversation")
-
-
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -92,19 +88,14 @@ def _plain(value: Any) -> Any:
 
 def request_settings(value: Any) -> dict[str, Any] | None:
     """The keys of a request body the profiles read (`store`, `include`, `previous_response_id`,
-    `conversation`), or None when `value` is not a request body (a list of items, a response, ...)."""
-    from replayable.continuation import body_items  # noqa: PLC0415
+    `conversation`), or None when `value` is not a request body (a list of items, a response, ...).
+    Read by the one reader (`replayable.reading.read_document`)."""
+    from replayable.reading import read_document  # noqa: PLC0415
 
     try:
-        body = body_items(value)
+        return read_document(value, text=False).settings
     except ValueError:
         return None
-    if body is None or body[1] != "request":
-        return None
-    data = _plain(value)
-    if not isinstance(data, Mapping):
-        return None
-    return {k: data[k] for k in _SETTINGS if k in data}
 
 
 class TargetCheck:

@@ -11,7 +11,7 @@ from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_p
 from replayable._pointers import json_pointer
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
-from replayable.items import ItemError, Provider, Side, validate_item
+from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json, validate_item
 from replayable.rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
 
 __all__ = ["chat_shape", "nested_call", "read_item"]
@@ -61,6 +61,14 @@ def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
 
 def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:
     """Parse item `i`, add its own findings to `out`, and return (model or None, its view)."""
+    if type(raw) is not dict and not isinstance(raw, WireModel | Mapping) and is_openai_model(raw):
+        try:  # an openai SDK object: its JSON is what is checked, in OpenAI mode (the reader's reading)
+            raw = plain_json(raw)
+        except ItemError as exc:
+            why = exc.errors[0]["msg"] if exc.errors else str(exc)
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {why}")
+            return None, NO_VIEW
+        provider = "openai"
     if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
         try:
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)

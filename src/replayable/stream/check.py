@@ -9,6 +9,7 @@ from typing import Any
 
 from replayable.errors import Verdict
 from replayable.items import OutputItem, Provider
+from replayable.reading import is_event_list
 from replayable.replay import TranscriptReport, check_transcript
 
 from .assembler import StreamAssembler
@@ -44,23 +45,6 @@ class StreamReport(Verdict):
             if f.violation
         ]
         return [*events, *self.transcript.violation_lines()]
-
-
-def is_event_list(value: Any) -> bool:
-    """True for a non-empty list of objects that are streaming events rather than items: every `type`
-    starts with `response.` or is `error` (extension events typed `slug:name` may be mixed in), and at
-    least one is a `response.*` event."""
-    if not isinstance(value, list) or not value:
-        return False
-    types: list[str] = []
-    for v in value:
-        t = v.get("type") if isinstance(v, dict) else None
-        if not isinstance(t, str):
-            return False
-        types.append(t)
-    return any(t.startswith("response.") for t in types) and all(
-        t.startswith("response.") or t == "error" or ":" in t for t in types
-    )
 
 
 def check_stream(

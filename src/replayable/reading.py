@@ -1,0 +1,523 @@
+"""The one reader: whatever a caller passes, read once into a typed `Document`.
+
+`read_document(data)` takes any input a transcript comes in, JSON text or bytes (one document, or JSONL),
+a list of items (dicts, our parsed models, `openai` SDK objects), one item, a request body (create or
+compact; a dict, `CreateResponseBody`, `CompactRequestBody`), a Response (`object: "response"`, a dict,
+`Response`, an SDK `Response`), a compaction result (`object: "response.compaction"`), and, where the
+caller allows it (`streams=True`, the command line), a list of stream events, an Agents API event log or a
+file of tool definitions, and returns a `Document`: its `kind`, its `items`, the request's function `tools`
+and `tool_choice` (`allowed_tools`), the request settings the target profiles read (`settings`), what it
+continues (`previous_response_id`), the Response's own `status`, and the `provider` to read it with.
+
+The kind is decided from what the data says, never guessed from a stray key (spec: Open Responses
+2026-04-24, `CreateResponseBody`, `CompactResponseMethodPublicBody`, `ResponseResource`, "Items"):
+
+- an object with a string `type` is one item (a `function_call_output` whose `output` is a list, a
+  `custom_tool_call` with an `input`, stay items); an object with `role` and no `type` is the shorthand
+  message; `{id}` alone is an item reference;
+- an object without `type` whose `object` is `response` is a Response, `response.compaction` a compaction
+  result (any other `object` is refused); without `object`, one holding a Response's own fields (`output`,
+  `created_at`, `completed_at`, `status`, `incomplete_details`, `error`, `usage`) is a Response, one
+  holding a request body's fields (`input`, `model`, `instructions`, `tools`, `tool_choice`,
+  `previous_response_id`, ...) a request body; one holding both a body's `input` and a Response's own fields
+  is ambiguous and refused, as is a Chat Completions body (`messages`) and an object that is none of these;
+- a list (or other iterable) is a list of items.
+
+Every refusal is an `ItemError` whose message says what to pass instead. Items are read as they are
+(an `openai` SDK item is read by the rules as its JSON, in OpenAI mode; a whole SDK Response makes the
+document OpenAI's), except a parsed message holding a Chat Completions key among its unknown fields
+(`tool_calls`, `tool_call_id`, `function_call`), which is read from its JSON, where the envelope rule
+sees it.
+
+Library code reads its input here and nowhere else: `check_transcript`, `prepare_replay`,
+`replayable.testing.assert_replay_safe`, the integrations and the command line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel
+
+from ._base import WireModel
+from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from .items import ItemError, Provider, Side, is_openai_model, plain_json
+
+__all__ = [
+    "HOSTED_TOOL_TYPES",
+    "Document",
+    "DocumentKind",
+    "allowed_from_tool_choice",
+    "chat_envelope",
+    "first_value_kind",
+    "function_tools",
+    "is_event_list",
+    "looks_like_tools",
+    "read_document",
+    "read_previous",
+    "read_text",
+]
+
+
+class DocumentKind(StrEnum):
+    """What a document is."""
+
+    ITEMS = "items"
+    """A list of items (a JSON array, JSONL, a Python list)."""
+    ITEM = "item"
+    """One item on its own."""
+    REQUEST = "request"
+    """A request body (`POST /responses` or `/responses/compact`): its `input` is checked."""
+    RESPONSE = "response"
+    """A Response or a compaction result: its `output` is checked, as output."""
+    EVENTS = "events"
+    """A list of stream events (only with `streams=True`)."""
+    AGENTS_LOG = "agents_log"
+    """An OpenAI Agents API event log (only with `streams=True`)."""
+    TOOLS = "tools"
+    """A file of tool definitions (only with `streams=True`)."""
+
+
+@dataclasses.dataclass(slots=True)
+class Document:
+    """One input, read. `items` are the items to check (a request's `input`, a Response's `output`, a
+    list's elements, the one item), `provider` the reading they get (`openai` when SDK objects were
+    given), `side` `output` for a Response (else None: read each item in its input form, then its output
+    form). For a request body: `tools` (its function tools, hosted tools left out; None when it has none),
+    `tool_list` (every tool it lists, for linting), `tool_choice` (its `allowed_tools` choice, else None),
+    `settings` (the keys the target profiles read), `previous_response_id` (what it continues). For a
+    Response: its own `status`. `value` is the input as given (after JSON text was read)."""
+
+    kind: DocumentKind
+    items: list[Any]
+    provider: Provider = None
+    side: Side | None = None
+    tools: list[Any] | None = None
+    tool_list: list[Any] | None = None
+    tool_choice: Any = None
+    settings: dict[str, Any] | None = None
+    previous_response_id: str | None = None
+    status: Any = None
+    sdk: bool = False
+    value: Any = dataclasses.field(default=None, repr=False)
+
+    @property
+    def continues(self) -> bool:
+        """Whether this is a request that continues a previous response (`previous_response_id`)."""
+        return self.previous_response_id is not None
+
+    @property
+    def is_body(self) -> bool:
+        return self.kind in (DocumentKind.REQUEST, DocumentKind.RESPONSE)
+
+
+#: A request body's own fields (spec `CreateResponseBody`, `CompactResponseMethodPublicBody`) that a
+#: Response does not have.
+_REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options", "conversation"})
+#: Fields a request body and a Response share: with no field of either side's own, they make a body.
+_SHARED = frozenset(
+    {"model", "previous_response_id", "instructions", "tools", "tool_choice", "store", "metadata", "text",
+     "temperature", "top_p", "parallel_tool_calls", "max_output_tokens", "max_tool_calls", "reasoning",
+     "truncation", "background", "service_tier", "safety_identifier", "prompt_cache_key", "top_logprobs",
+     "presence_penalty", "frequency_penalty", "user", "prompt"}
+)
+#: A Response's own fields (spec `ResponseResource`) that no request body has.
+_RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "incomplete_details", "error", "usage"})
+_RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
+#: The request keys the target profiles read (`replayable.profiles`).
+_SETTINGS = ("store", "include", "previous_response_id", "conversation")
+#: Chat Completions keys that, among a parsed message's unknown fields, make it an envelope to report.
+_CHAT_KEYS = ("tool_calls", "tool_call_id", "function_call")
+
+_WHAT_TO_PASS = (
+    "pass a list of items, one item (with 'type'), a request body (with 'input') or a Response "
+    "(with 'object': 'response')"
+)
+
+
+def _refuse(loc: tuple[Any, ...], kind: str, msg: str, title: str = "cannot check") -> ItemError:
+    return ItemError([{"loc": loc, "type": kind, "msg": msg}], title)
+
+
+def read_text(data: str | bytes | bytearray, what: str = "data") -> Any:
+    """One JSON value from text (an array of items, a body, a Response, one item) or, failing that and
+    when it has two or more non-blank lines, JSONL (a list). Read by the one strict reader; raises
+    `JSONError` when the text is neither."""
+    try:
+        return loads(data, what=what, max_depth=READER_DEPTH)
+    except JSONError as first:
+        lines = data.splitlines() if isinstance(data, str) else bytes(data).splitlines()
+        if sum(1 for line in lines if line.strip()) < 2:
+            raise first from None
+        return [value for _, value in iter_jsonl(data, what=f"{what} line")]
+
+
+def read_document(
+    data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False
+) -> Document:
+    """Read `data` into a `Document` (see the module docstring for what it takes and how the kind is
+    decided). `provider` is the caller's reading (None strict, `openai`); SDK objects imply `openai`.
+    `text=False` refuses JSON text (`check_transcript` takes values, not text); `streams=True` also
+    recognises stream events, Agents API logs and tool definitions (the command line).
+
+    Raises `ItemError` for what is no transcript (a scalar, an object that is neither an item, a body nor
+    a Response, a Chat Completions body, an object both a body and a Response), for a body whose `input` /
+    `output` is not a list (nor, for `input`, a string), and for text that is not strict JSON."""
+    if isinstance(data, Document):  # read already (the command line reads once, then checks)
+        return data
+    if isinstance(data, str | bytes | bytearray):
+        if not text:
+            got = "JSON text"
+            raise _refuse(
+                (), "not_items", f"items must be a list of items, a request body or a response, got {got}; read JSON "
+                "text with parse_items (or replayable.parse_request / parse_response) first",
+            )
+        try:
+            data = read_text(data)
+        except JSONError as exc:
+            raise _refuse((), exc.reason, str(exc), "cannot read") from None
+    sdk = False
+    if isinstance(data, BaseModel) and not isinstance(data, WireModel):
+        if not is_openai_model(data):
+            raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got "
+                          f"{type(data).__name__}; {_WHAT_TO_PASS}")
+        sdk, provider = True, "openai"
+        data = plain_json(data, "document", max_depth=READER_DEPTH)
+    if isinstance(data, WireModel):
+        return _model_document(data, provider)
+    if isinstance(data, Mapping):
+        return _object_document(data, provider, streams, sdk)
+    if not isinstance(data, Iterable):
+        got = "None" if data is None else type(data).__name__
+        raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got {got}; "
+                      f"{_WHAT_TO_PASS}")
+    items = list(data)
+    if streams:
+        kind = _list_kind(items)
+        if kind is not None:
+            return Document(kind, items, provider, value=items)
+    items, provider, sdk_items = _read_items(items, provider)
+    return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data)
+
+
+_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
+
+
+def chat_envelope(raw: Mapping[str, Any]) -> bool:
+    """Whether a JSON object carries a Chat Completions shape (`tool_calls`, `tool_call_id`, `role` `tool`
+    or `function`, a legacy `function_call` field) or a call nested in a message's `content`: such an
+    object must reach the rules as it is (never as a parsed model, which would keep the key as an unknown
+    field), so that they report it (`chat_completions_envelope`, `function_call_in_content`)."""
+    if "tool_calls" in raw or "tool_call_id" in raw or raw.get("role") in ("tool", "function"):
+        return True
+    if "function_call" in raw and "type" not in raw:
+        return True
+    content = raw.get("content")
+    if isinstance(content, list):
+        for part in content:
+            t = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
+                return True
+    return False
+
+
+#: Per class: 1 one of our models (its unknown fields are looked at), 2 an `openai` SDK model, 0 anything
+#: else. `isinstance` on pydantic models goes through `ABCMeta`; the answer is kept per class.
+_CLASS_KINDS: dict[type, int] = {}
+
+
+def _class_kind(cls: type, item: Any) -> int:
+    kind = 1 if isinstance(item, WireModel) else 2 if is_openai_model(item) else 0
+    if len(_CLASS_KINDS) < 4096:  # classes made on the fly never grow it without bound
+        _CLASS_KINDS[cls] = kind
+    return kind
+
+
+def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
+    """The items as every path must see them, and whether any is an `openai` SDK object (each of those is
+    read as its JSON in OpenAI mode by the rules, item by item, as `check_stream` reads it): a parsed
+    message holding a Chat Completions key among its unknown fields is replaced by its JSON, where the
+    envelope rule sees it."""
+    sdk = False
+    out: list[Any] | None = None
+    kinds = _CLASS_KINDS
+    for n, item in enumerate(items):
+        cls = type(item)
+        if cls is dict:
+            continue
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = _class_kind(cls, item)
+        if kind == 0:
+            continue
+        if kind == 2:
+            sdk = True
+            continue
+        extra = item.__pydantic_extra__
+        if not extra or not any(k in extra for k in _CHAT_KEYS):
+            continue
+        if out is None:
+            out = list(items)
+        try:
+            out[n] = plain_json(item)
+        except ItemError:
+            pass  # not JSON: the rules report it at its index, as for any item
+    return (items if out is None else out), provider, sdk
+
+
+def _model_document(model: WireModel, provider: Provider) -> Document:
+    """A body model of ours (`CreateResponseBody`, `CompactRequestBody`, `Response`, `CompactResource`) or
+    one parsed item."""
+    from .request import CompactRequestBody, CreateResponseBody  # noqa: PLC0415  the body models load when used
+    from .response import CompactResource, Response  # noqa: PLC0415
+
+    if isinstance(model, CreateResponseBody | CompactRequestBody | Response | CompactResource):
+        fields = {k: getattr(model, k) for k in model.model_fields_set}
+        if model.__pydantic_extra__:
+            fields.update(model.__pydantic_extra__)
+        request = isinstance(model, CreateResponseBody | CompactRequestBody)
+        return _body_document(fields, request, provider, False, model)
+    items, provider, sdk = _read_items([model], provider)
+    return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model)
+
+
+def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
+    t = data.get("type", _ABSENT)
+    if t is not _ABSENT and t is not None:
+        if streams and isinstance(t, str) and t.startswith("agent."):
+            return Document(DocumentKind.AGENTS_LOG, [data], provider, value=data)
+        if streams and looks_like_tools(data):
+            return Document(DocumentKind.TOOLS, [data], provider, value=data)
+        items, provider, _ = _read_items([data], provider)
+        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+    keys = data.keys()
+    if "object" in data:
+        obj = data["object"]
+        if obj in _RESPONSE_OBJECTS:
+            return _body_document(data, False, provider, sdk, data)
+        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {obj!r} is neither a "
+                      f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
+    if "messages" in data and "role" not in data:
+        raise _refuse(("messages",), "chat_completions_body", "a Chat Completions request body ({model, messages}) "
+                      "is not a Responses request: convert its messages with replayable.from_chat_completions("
+                      "body['messages']) and send them as 'input'", "invalid request body")
+    if "role" in data:
+        items, provider, _ = _read_items([data], provider)
+        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+    if streams and looks_like_tools(data):
+        return Document(DocumentKind.TOOLS, [data], provider, value=data)
+    request = not _REQUEST_ONLY.isdisjoint(keys)
+    response = not _RESPONSE_ONLY.isdisjoint(keys)
+    if request and response:
+        raise _refuse((), "ambiguous_body", "this JSON object has both a request body's fields ("
+                      f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
+                      f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
+                      "with 'object': 'response'")
+    if response:
+        return _body_document(data, False, provider, sdk, data)
+    if request or not _SHARED.isdisjoint(keys):
+        return _body_document(data, True, provider, sdk, data)
+    if keys <= {"id", "type"} and "id" in data:  # an item reference: its keys are `id` (and a null `type`)
+        return Document(DocumentKind.ITEM, [data], provider, sdk=sdk, value=data)
+    raise _refuse((), "not_items", "items must be a list of items, a request body or a response, got a JSON object "
+                  f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}")
+
+
+_ABSENT = object()
+
+
+def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, sdk: bool, value: Any) -> Document:
+    key = "input" if request else "output"
+    raw = data.get(key)
+    if raw is None:
+        items: list[Any] = []
+    elif request and isinstance(raw, str):
+        items = [{"type": "message", "role": "user", "content": raw}]
+    elif isinstance(raw, list):
+        items = list(raw)
+    else:
+        got = type(raw).__name__
+        raise _refuse((key,), "list_type", f"'{key}' must be a list of items, got {got}", "invalid body")
+    items, provider, sdk_items = _read_items(items, provider)
+    if not request:
+        return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
+                        sdk=sdk or sdk_items, value=value)
+    tools = data.get("tools")
+    tool_list = [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools] if isinstance(
+        tools, list) else None
+    prev = data.get("previous_response_id")
+    return Document(
+        DocumentKind.REQUEST,
+        items,
+        provider,
+        tools=function_tools(tool_list or []),
+        tool_list=tool_list,
+        tool_choice=_allowed_choice(data.get("tool_choice")),
+        settings={k: _plain(data[k]) for k in _SETTINGS if k in data},
+        previous_response_id=prev if isinstance(prev, str) else None,
+        sdk=sdk or sdk_items,
+        value=value,
+    )
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return plain_json(value, "request body")
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _allowed_choice(choice: Any) -> Any:
+    """A request's `tool_choice` when it is an `allowed_tools` choice (a JSON object), else None."""
+    if isinstance(choice, BaseModel):
+        choice = plain_json(choice, "tool_choice")
+    return choice if isinstance(choice, Mapping) and choice.get("type") == "allowed_tools" else None
+
+
+def allowed_from_tool_choice(choice: Any) -> list[str] | None:
+    """The names an `allowed_tools` tool choice allows (`mode: "none"`: none), else None (no limit)."""
+    if isinstance(choice, Mapping) and choice.get("type") == "allowed_tools":
+        if choice.get("mode") == "none":
+            return []
+        tools = choice.get("tools")
+        if isinstance(tools, list):
+            return [t["name"] for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)]
+        return []
+    return None
+
+
+def function_tools(tools: list[Any]) -> list[Any] | None:
+    """The function tools of a list of tools (any shape `replayable.tools.read_tool` knows; hosted tools
+    left out), None when there is none."""
+    usable = [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")]
+    return usable or None
+
+
+def read_previous(previous: Any) -> tuple[list[Any], Provider]:
+    """The items of the response a request continues (`previous=`): a Response (any form) or its output
+    items. Raises `ItemError` (loc `previous`, type `previous_type`) for anything else."""
+    if isinstance(previous, str | bytes | bytearray) or (
+        not isinstance(previous, Mapping | BaseModel) and not isinstance(previous, Iterable)
+    ):
+        raise _not_previous(previous)
+    try:
+        doc = read_document(previous, text=False)
+    except ItemError:
+        raise _not_previous(previous) from None
+    if doc.kind not in (DocumentKind.RESPONSE, DocumentKind.ITEMS):
+        raise _not_previous(previous)
+    return doc.items, doc.provider
+
+
+def _not_previous(previous: Any) -> ItemError:
+    got = "null" if previous is None else type(previous).__name__
+    msg = f"previous must be the response this request continues (or its output items), got {got}"
+    return ItemError([{"loc": ("previous",), "type": "previous_type", "msg": msg}], "invalid previous response")
+
+
+# --- what a list is, on the command line ------------------------------------------------------------------
+
+
+def is_event_list(value: Any) -> bool:
+    """True for a non-empty list of objects that are streaming events rather than items: every `type`
+    starts with `response.` or is `error` (extension events typed `slug:name` may be mixed in), and at
+    least one is a `response.*` event."""
+    if not isinstance(value, list) or not value:
+        return False
+    types: list[str] = []
+    for v in value:
+        t = v.get("type") if isinstance(v, dict) else None
+        if not isinstance(t, str):
+            return False
+        types.append(t)
+    return any(t.startswith("response.") for t in types) and all(
+        t.startswith("response.") or t == "error" or ":" in t for t in types
+    )
+
+
+def _list_kind(values: list[Any]) -> DocumentKind | None:
+    if looks_like_tools(values):
+        return DocumentKind.TOOLS
+    if is_event_list(values):
+        return DocumentKind.EVENTS
+    for v in values:
+        t = v.get("type") if isinstance(v, dict) else None
+        if isinstance(t, str) and t.startswith("agent."):
+            return DocumentKind.AGENTS_LOG
+    return None
+
+
+def first_value_kind(first: Any) -> DocumentKind | None:
+    """What a JSONL whose first value is `first` holds, when that value says so line by line: ITEMS for an
+    item (a JSONL of items, read in bounded memory), else None (read the whole input as one document)."""
+    if not isinstance(first, dict) or looks_like_tools(first):
+        return None
+    t = first.get("type")
+    if isinstance(t, str) and (t.startswith(("response.", "agent.")) or t == "error"):
+        return None
+    try:
+        doc = read_document(first)
+    except ItemError:
+        return None
+    return DocumentKind.ITEMS if doc.kind is DocumentKind.ITEM else None
+
+
+#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
+#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
+HOSTED_TOOL_TYPES = frozenset(
+    {
+        "web_search",
+        "web_search_preview",
+        "file_search",
+        "code_interpreter",
+        "computer",
+        "computer_use_preview",
+        "image_generation",
+        "mcp",
+        "local_shell",
+        "shell",
+        "apply_patch",
+        "custom",
+        "tool_search",
+    }
+)
+_ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
+
+
+def _function_tool(v: Any) -> bool:
+    """A function tool in a shape `replayable.tools.read_tool` knows (Responses, Chat Completions,
+    Agents: `type` `function`; MCP: `name` and `inputSchema`; `name` and `parameters`)."""
+    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
+        return False
+    if v.get("type") == "function":
+        return "name" in v or isinstance(v.get("function"), dict)
+    return "type" not in v and "name" in v and ("inputSchema" in v or "parameters" in v)
+
+
+def _hosted_tool(v: Any) -> bool:
+    if not isinstance(v, dict) or not v.keys().isdisjoint(_ITEM_KEYS):
+        return False
+    t = v.get("type")
+    return isinstance(t, str) and t in HOSTED_TOOL_TYPES
+
+
+def looks_like_tools(value: Any) -> bool:
+    """Is a document (or a JSONL's first value) a file of tool definitions rather than a transcript?
+    True for one function tool, a non-empty JSON array of tools with at least one function tool (the
+    rest hosted tools, `HOSTED_TOOL_TYPES`), or an object whose only key is `tools` (a request body,
+    with `input` or `messages` beside it, is never one). No Open Responses item has type `function`,
+    and an item is never read as a tool: a value with an item's keys (`role`, `content`, `call_id`,
+    `id`, ...) is not one."""
+    if isinstance(value, dict):
+        if isinstance(value.get("tools"), list) and value.keys() == {"tools"}:
+            return not value["tools"] or looks_like_tools(value["tools"])
+        return _function_tool(value)
+    if not isinstance(value, list) or not value:
+        return False
+    hosted = [_hosted_tool(v) for v in value]
+    functions = [_function_tool(v) for v in value]
+    return any(functions) and all(f or h for f, h in zip(functions, hosted, strict=True))
