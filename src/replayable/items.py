@@ -584,7 +584,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     object per line, as one text or as an iterable of lines; blank lines are skipped). JSON text is read
     by the one strict reader (`replayable._json`): duplicate keys, `NaN`/`Infinity` and numbers that
     read as infinity (`1e400`), integers over 4300 digits, invalid UTF-8 and lone surrogates are refused,
-    one leading byte order mark is ignored, and JSONL lines end at `\n` only. Items nest at most
+    one leading byte order mark is ignored, and JSONL lines end at `\\n` only. Items nest at most
     `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items
     are read one by one so that the `ItemError` lists one precise error per bad item, each `loc` starting
     with the item's index (for JSONL, the index among non-blank lines). The garbage collector is paused

@@ -337,9 +337,16 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
 
 def first_line(exc: BaseException) -> str:
     """The one-line message of an error (its first line, or its type's name), with anything quoted from
-    the input that could break the line escaped (`replayable.names.shown`)."""
-    text = str(exc)
-    return shown(text.splitlines()[0]) if text.strip() else type(exc).__name__
+    the input that could break the line escaped (`replayable.names.shown`). A title that ends in `:`
+    (`invalid previous response (1 problem):`, an `ItemError`) is joined with its first problem, so
+    the line says what is wrong."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    text = lines[0]
+    if text.endswith(":") and len(lines) > 1:
+        text = f"{text} {lines[1]}" + (f" (and {len(lines) - 2} more)" if len(lines) > 2 else "")
+    return shown(text)
 
 
 def check_file(args: argparse.Namespace, path: str) -> FileResult:

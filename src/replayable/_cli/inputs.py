@@ -449,9 +449,25 @@ def check_depth(value: Any, name: str) -> None:
         raise InputError(f"{exc} (the input is refused)") from None
 
 
+def _json_kind(value: Any) -> str:
+    """The JSON name of a scalar read from a document (`null`, `boolean`, `number`, `string`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return "string" if isinstance(value, str) else "number"
+
+
 def read_document(value: Any, name: str, provider: Any = None, *, streams: bool = False) -> Document:
     """The one reader's `Document` of a parsed input (`replayable.reading.read_document`); what it
-    refuses is an `InputError` naming the input and saying what to pass."""
+    refuses is an `InputError` naming the input and saying what to pass. A document that is a JSON
+    scalar (a string, a number, `true`, `null`) is named as such: the file held it, it was not text
+    handed to the library."""
+    if value is None or isinstance(value, str | int | float):
+        raise InputError(
+            f"{name}: the document is a JSON {_json_kind(value)}, not a transcript: give a JSON array of items, "
+            "JSONL, one item (an object with 'type'), a request body, a Response, stream events or tool definitions"
+        )
     try:
         return reading.read_document(value, provider=provider, text=False, streams=streams)
     except ItemError as exc:

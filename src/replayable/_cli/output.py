@@ -107,7 +107,7 @@ class Output:
 
 
 # library arguments named in messages, and the command line flag a CLI user sets instead
-_CLI_FLAGS = (("provider='openai'", "--provider openai"),)
+_CLI_FLAGS = (("provider='openai'", "--provider openai"), ("pending_ok=True", "--pending-ok"))
 
 
 def cli_message(text: str) -> str:

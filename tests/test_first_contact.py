@@ -1,0 +1,91 @@
+"""What a new user meets first: the command line's one-line errors and hints, and `help()` texts."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import replayable
+from replayable._cli import main
+
+CALL = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}
+
+
+def _check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"), [('"hello"', "string"), ("null", "null"), ("5", "number"), ("1.5", "number"), ("true", "boolean")]
+)
+def test_a_scalar_document_is_named_as_json_not_as_library_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, kind: str
+) -> None:
+    f = tmp_path / "scalar.json"
+    f.write_text(text)
+    code, out, err = _check(capsys, str(f))
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert f"scalar.json: the document is a JSON {kind}, not a transcript" in err
+    assert "parse_items" not in err  # a Python API hint means nothing on the command line
+
+
+def test_a_scalar_on_standard_input_json_format(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'"hello"\n')))
+    code, out, _ = _check(capsys, "-", "--format", "json")
+    record = json.loads(out)
+    assert code == 2
+    assert record["exit"] == 2
+    assert record["error"].startswith("<stdin>: the document is a JSON string")
+
+
+@pytest.mark.parametrize("previous", ['"a response"', '{"foo": 1}'])
+def test_a_bad_previous_says_what_is_wrong_on_its_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], previous: str
+) -> None:
+    body = tmp_path / "next.json"
+    body.write_text(json.dumps({"model": "m", "previous_response_id": "resp_1", "input": "hi"}))
+    prev = tmp_path / "prev.json"
+    prev.write_text(previous)
+    code, out, err = _check(capsys, str(body), "--previous", str(prev))
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "invalid previous response (1 problem): field previous: previous must be the response" in err
+    assert "[previous_type]" in err
+
+
+def test_the_pending_hint_names_the_flag_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps([CALL]))
+    code, out, _ = _check(capsys, str(f))
+    assert code == 1
+    assert "pass --pending-ok when the transcript ends with calls" in out
+    assert "pending_ok=True" not in out
+    # the library's own message keeps the keyword argument
+    report = replayable.check_transcript([CALL])
+    assert "pass pending_ok=True" in report.violations[0].message
+    code, out, _ = _check(capsys, str(f), "--pending-ok")
+    assert code == 0
+
+
+def test_public_docstrings_keep_their_backslash_escapes() -> None:
+    """A docstring that writes `\\n` without escaping it prints a line break inside the backticks."""
+    broken = []
+    for name in replayable.__all__:
+        doc = getattr(getattr(replayable, name), "__doc__", None)
+        if isinstance(doc, str) and "`\n`" in doc:
+            broken.append(name)
+    assert broken == []
+    assert "end at `\\n` only" in (replayable.parse_items.__doc__ or "")
