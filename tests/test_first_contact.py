@@ -89,3 +89,19 @@ def test_public_docstrings_keep_their_backslash_escapes() -> None:
             broken.append(name)
     assert broken == []
     assert "end at `\\n` only" in (replayable.parse_items.__doc__ or "")
+
+
+def test_check_help_names_every_exit_status_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "2 on unreadable input or bad usage, 3 when the report could not be written" in text
+    assert "Several files, a directory or --jobs end with a summary line" in text
+
+
+def test_a_directory_without_jobs_ends_with_the_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.json").write_text(json.dumps([CALL]))
+    code, out, _ = _check(capsys, str(tmp_path))
+    assert code == 1
+    assert out.splitlines()[-1] == "checked 1 file: 0 replay-safe, 1 with violations, 0 unreadable"

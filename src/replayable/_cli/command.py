@@ -193,8 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = sub.add_parser(
         "check",
-        help="check a transcript (items, JSONL, a Response or a request body) for replay rules",
-        description="Exit 0 when replay-safe, 1 on violations, 2 on unreadable input.",
+        help="check a transcript (items, JSONL, a Response, a request body, a stream, an Agents log or "
+        "tool definitions) for replay rules",
+        description="Exit 0 when replay-safe, 1 on violations, 2 on unreadable input or bad usage, 3 when the "
+        "report could not be written. Several files, a directory or --jobs end with a summary line.",
     )
     check.add_argument(
         "files",
@@ -207,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="check several files or directories in N worker processes (0: one per CPU; at most "
-        f"{batch.MAX_JOBS} and one per file); prints a summary",
+        f"{batch.MAX_JOBS} and one per file)",
     )
     check.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions to check arguments against")
     check.add_argument("--target", metavar="SLUG", help="provider the items are replayed to (e.g. openai, acme)")
