@@ -9,7 +9,7 @@ JSONL of items is checked with `replayable.replay.check_stream`, from a file or 
 its lines read and validated in batches (`jsonl_items`), so memory holds one batch and the rule state
 (ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
 read whole, then checked the same way, in batches (`_list_items`). Each input's report is a record of
-`replayable.reports`, written in the format asked for; a large input shows progress on a terminal
+`replayable.render`, written in the format asked for; a large input shows progress on a terminal
 (`replayable._cli.progress`).
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
@@ -21,8 +21,9 @@ summary). A progress bar is drawn on standard error when it is a terminal and `r
 `progress` extra); reports always go to standard output. The exit status is the worst
 of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
 
-The path runs one way: `cli` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the rules
-(`replay`, `stream`, `agents`, `chain`) -> `reports` (formatting, exit statuses).
+The path runs one way: `command` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the
+one reader (`replayable.reading`) -> the rules (`replayable.rules`, `stream`, `agents`, `chain`) ->
+`replayable.render` (records, text, JSON) -> `output` (standard output, exit statuses).
 """
 
 from __future__ import annotations
