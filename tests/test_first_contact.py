@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -105,3 +106,33 @@ def test_a_directory_without_jobs_ends_with_the_summary_line(
     code, out, _ = _check(capsys, str(tmp_path))
     assert code == 1
     assert out.splitlines()[-1] == "checked 1 file: 0 replay-safe, 1 with violations, 0 unreadable"
+
+
+@pytest.mark.parametrize(
+    ("entry", "says"),
+    [
+        ({"foo": 1}, "tools[0] is no tool definition in a known shape"),
+        ({"type": "message", "role": "user", "content": "hi"}, "tools[0] is a message item, not a tool definition"),
+        (CALL, "tools[0] is a function_call item, not a tool definition"),
+    ],
+)
+def test_a_tools_entry_in_no_tool_shape_is_refused_not_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: dict[str, object], says: str
+) -> None:
+    """`check_transcript` documents `SchemaError` for a tool in no known shape; a skipped entry made a
+    wrong `--tools` file (a transcript) read as "no tools" and every call as an unknown tool."""
+    with pytest.raises(replayable.SchemaError, match=re.escape(says)):
+        replayable.check_transcript([CALL], tools=[entry])
+    with pytest.raises(replayable.SchemaError, match=re.escape(says)):
+        replayable.prepare_replay([CALL], target="acme", tools=[entry])
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([entry]))
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([CALL]))
+    code, out, err = _check(capsys, str(items), "--tools", str(tools), "--pending-ok")
+    assert code == 2
+    assert out == ""
+    assert f"tools.json: {says}" in err
+    # a hosted tool is still skipped: its calls are not function calls
+    report = replayable.check_transcript([CALL], tools=[{"type": "web_search"}], pending_ok=True)
+    assert [str(v.code) for v in report.violations] == ["unknown_tool"]

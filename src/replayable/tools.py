@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from ._base import SPEC_ITEM_TYPES
 from .arguments import SchemaError
 from .items import plain_json
 
@@ -304,7 +305,9 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
     """The function tools of a `tools` list by name (`None` stays `None`).
 
     Hosted tools (a `type` other than `function`) are skipped, as are function tools without a string
-    name (`check_tool` reports those; a call to them is an unknown tool). A named tool that `read_tool`
+    name (`check_tool` reports those; a call to them is an unknown tool). An entry that is an item
+    (`type` `message`, `function_call`, ...) or has neither `type`, `name` nor `function` is in no
+    tool shape: `SchemaError`, never skipped. A named tool that `read_tool`
     refuses maps to its `SchemaError` (a call to it is refused, naming why). Raises `SchemaError` when
     `tools` is not a list of tool objects and when two tools share a name (which one a call meant
     would be a guess).
@@ -327,10 +330,17 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
                 f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "
                 "({type: 'function', name, parameters}) so that calls can be matched to it by name"
             )
+        if kind in SPEC_ITEM_TYPES:  # a transcript given as tools (a wrong --tools file): no tool is read
+            raise SchemaError(f"tools[{n}] is a {kind} item, not a tool definition")
         if kind is not None and kind != "function":
             continue  # a hosted tool (web_search, mcp, custom, ...): its calls are not function calls
         function = tool.get("function")
         name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        if kind is None and "name" not in tool and not isinstance(function, Mapping):
+            raise SchemaError(
+                f"tools[{n}] is no tool definition in a known shape (no 'type', 'name' or 'function'; "
+                "see replayable.tools.read_tool)"
+            )
         if not isinstance(name, str):
             continue
         spec: ToolSpec | SchemaError
