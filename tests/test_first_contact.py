@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES, ROOT, needs_checkout
 
 import replayable
 from replayable._cli import main
@@ -136,3 +137,20 @@ def test_a_tools_entry_in_no_tool_shape_is_refused_not_skipped(
     # a hosted tool is still skipped: its calls are not function calls
     report = replayable.check_transcript([CALL], tools=[{"type": "web_search"}], pending_ok=True)
     assert [str(v.code) for v in report.violations] == ["unknown_tool"]
+
+
+@needs_checkout
+def test_the_readme_says_what_its_violations_example_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    code, out, _ = _check(
+        capsys,
+        str(EXAMPLES / "sales_report_broken.json"),
+        "--tools",
+        str(EXAMPLES / "sales_report.tools.json"),
+        "--target",
+        "acme",
+    )
+    assert code == 1
+    verdict = out.splitlines()[-1].split(": ", 1)[1]
+    assert verdict == "NOT replay-safe: 9 violations in 7 places, 10 items"
+    assert f"then `{verdict}`; exit status 1" in readme
