@@ -154,3 +154,15 @@ def test_the_readme_says_what_its_violations_example_prints(capsys: pytest.Captu
     verdict = out.splitlines()[-1].split(": ", 1)[1]
     assert verdict == "NOT replay-safe: 9 violations in 7 places, 10 items"
     assert f"then `{verdict}`; exit status 1" in readme
+
+
+def test_an_agents_log_without_agents_is_named_in_one_grammatical_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    event = {"type": "agent.session.requires_action", "event_id": "evt_1", "session": {"id": "sess_1"}}
+    f = tmp_path / "log.jsonl"
+    f.write_text(json.dumps(event) + "\n" + json.dumps(event) + "\n")
+    code, out, err = _check(capsys, str(f))
+    assert code == 2
+    assert out == ""
+    assert "(value 0 is an 'agent.session.requires_action' event), not a transcript: check it with --agents" in err

@@ -240,7 +240,7 @@ def _agents_log(values: list[Any], name: str) -> InputError:
         t = v.get("type") if isinstance(v, dict) else None
         if isinstance(t, str) and t.startswith("agent."):
             return InputError(
-                f"{name} is an OpenAI Agents API event log (value {n} is a {printable(t[:80])!r} event), "
+                f"{name} is an OpenAI Agents API event log (value {n} is an {printable(t[:80])!r} event), "
                 "not a transcript: check it with --agents"
             )
     return InputError(f"{name} is an OpenAI Agents API event log, not a transcript: check it with --agents")
