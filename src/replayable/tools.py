@@ -330,7 +330,8 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
                 f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "
                 "({type: 'function', name, parameters}) so that calls can be matched to it by name"
             )
-        if kind in SPEC_ITEM_TYPES:  # a transcript given as tools (a wrong --tools file): no tool is read
+        # a transcript given as tools (a wrong --tools file): no tool is read
+        if isinstance(kind, str) and kind in SPEC_ITEM_TYPES:
             raise SchemaError(f"tools[{n}] is a {kind} item, not a tool definition")
         if kind is not None and kind != "function":
             continue  # a hosted tool (web_search, mcp, custom, ...): its calls are not function calls
