@@ -111,7 +111,8 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
 
     Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
     newlines). Comment lines (`:`), `id:` and `retry:` are ignored, and so is one leading byte order
-    mark (U+FEFF); CRLF, LF and CR end lines; a frame ends at a blank line. `data: [DONE]` ends the stream and is not yielded (nothing after it is read).
+    mark (U+FEFF); CRLF, LF and CR end lines; a frame ends at a blank line. `data: [DONE]` ends the
+    stream and is not yielded (nothing after it is read).
 
     The end of input is checked once the last event is yielded (a reader with no lenient mode raises):
     a last frame without its terminating blank line is cut off and dropped, as the SSE standard and the
