@@ -364,7 +364,9 @@ TALLY: Counter[tuple[str, str]] = Counter()
 def _names_the_field(errors: list[tuple[tuple[Any, ...], str]], want: Path_, host: Path_) -> bool:
     """An error's location is the mutated path, lies below it, or is a field above it inside the value
     (an untagged union reports at its own field, a removed tag at the object it tagged)."""
-    for loc, _ in errors:
+    for loc, etype in errors:
+        if want[-1:] == ("type",) and loc == want[:-1] and etype in ("namespaced_type", "union_tag_invalid"):
+            return True  # a tag no one knows, reported at the tagged object with the rule it breaks
         if loc[: len(want)] == want:
             return True
         if want[: len(loc)] == loc and len(loc) > len(host) and isinstance(loc[-1], str):
