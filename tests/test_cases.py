@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CASES, load
+from conftest import CASES, CORPUS, load
 
 import replayable as rp
 
@@ -20,7 +20,11 @@ REASON_CODES = {
     "custom_tool_call_without_output": "function_call_without_output",
     "local_shell_call_without_output": "function_call_without_output",
     "tool_name_invalid": "invalid_tool",
+    "assistant_content_not_output_text": "item_invalid",  # an input_text part in an assistant message
 }
+#: Where each case of ../shared/cases is kept as a fixture (the stream cases beside the stream tests).
+FIXTURE_DIRS = (CASES, CASES.parent / "agents", CASES.parent / "stream" / "cases")
+SHARED_CASES = CORPUS.parent / "cases"  # ../shared/cases, read in place when present
 
 
 def tools_for(items: list[Any], schema: Any) -> list[dict[str, Any]] | None:
@@ -31,7 +35,27 @@ def tools_for(items: list[Any], schema: Any) -> list[dict[str, Any]] | None:
 
 
 def test_cases_are_present() -> None:
-    assert len(R_CASES) >= 14 and len(GATE_CASES) == 12
+    assert len(R_CASES) >= 30 and len(GATE_CASES) == 12
+
+
+@pytest.mark.skipif(not SHARED_CASES.is_dir(), reason="../shared/cases is not beside this checkout")
+def test_every_shared_case_is_a_fixture() -> None:
+    """Every case of ../shared/cases (R*, S*) is kept, unchanged, as a fixture read by a test: the items
+    and request cases here, the stream cases by tests/test_stream_rules.py, the Agents ones (S20-S22) by
+    tests/test_articles_shapes.py and tests/test_agents.py."""
+    shared = sorted(SHARED_CASES.glob("[RS]*.json"))
+    assert len(shared) >= 50
+    for path in shared:
+        kept = [d / path.name for d in FIXTURE_DIRS if (d / path.name).is_file()]
+        assert len(kept) == 1, f"{path.name}: kept as {kept}"
+        assert load(kept[0]) == load(path), f"{path.name}: the fixture differs from ../shared/cases"
+
+
+def test_r27_names_the_assistant_part() -> None:
+    """R27: an `input_text` part in an assistant message is refused at that part's `type`."""
+    report = rp.check_transcript(load(CASES / "R27.json")["input"])
+    assert [(v.index, v.path) for v in report.violations] == [(1, "/content/0/type")]
+    assert "'output_text', 'refusal'" in report.violations[0].message
 
 
 @pytest.mark.parametrize("path", R_CASES, ids=lambda p: p.stem)

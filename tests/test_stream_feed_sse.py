@@ -163,6 +163,12 @@ def test_hostile_frames_give_the_same_verdict_on_every_path(name: str) -> None:
         elif name in BAD_DATA:  # parse_sse raises it; a lenient assembler records it as `feed` does (README)
             assert lenient[0] == "ok" and "event_schema" in [w["rule"] for w in lenient[1][1]], form
             assert lenient == _by_feeding_the_body(HOSTILE[name]), form
+        elif name == "not an SSE field":  # the SSE standard ignores the line: a lenient reader notes it
+            without = _by_feed_sse(_forms(HEAD + b"data: [DONE]\n\n")[form], False)
+            notes = [w for w in lenient[1][1] if w["rule"] == "sse_malformed"]
+            assert [(w["violation"], "'delta: x'" in w["message"]) for w in notes] == [(False, True)], form
+            rest = [w for w in lenient[1][1] if w not in notes]
+            assert (lenient[0], (*lenient[1][:1], rest, *lenient[1][2:])) == without, form
         else:
             assert lenient == _by_loop(source, False), form
     # check_stream (the command line's path) refuses it too

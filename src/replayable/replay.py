@@ -25,7 +25,7 @@ from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
 from replayable.rules.items import foreign_state_kind
-from replayable.rules.reading import read_item
+from replayable.rules.reading import read_item, recheck_sent_as_is
 from replayable.rules.view import View, model_views
 from replayable.tool_lint import ToolFindings, check_tool
 from replayable.tools import tool_index
@@ -115,9 +115,12 @@ def check_transcript(
     parsed: list[Any] = []
     views: list[View] = []
     with gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        already = model_views(raw_items, side)  # already parsed: only the views are needed
+        resend: list[int] = []
+        already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
         if already is not None:
             parsed, views = raw_items, already
+            if resend:  # output-form calls sent back as they are: their input form is checked too
+                recheck_sent_as_is(raw_items, resend, provider, violations)
         else:
             for i, raw in enumerate(raw_items):
                 model, view = read_item(i, raw, side, provider, violations)

@@ -11,10 +11,19 @@ from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_p
 from replayable._pointers import json_pointer
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
-from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json, validate_item
+from replayable.items import (
+    ITEM_ADAPTERS,
+    OPENAI_CONTEXT,
+    ItemError,
+    Provider,
+    Side,
+    is_openai_model,
+    plain_json,
+    validate_item,
+)
 from replayable.rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
 
-__all__ = ["chat_shape", "nested_call", "read_item"]
+__all__ = ["chat_shape", "nested_call", "read_item", "recheck_sent_as_is"]
 
 
 def chat_shape(raw: Mapping[str, Any]) -> str | None:
@@ -57,6 +66,25 @@ def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
     if t == "reasoning" and first == "summary":
         return ViolationCode.REASONING_MISSING_SUMMARY if err.get("type") == "missing" else ViolationCode.ITEM_INVALID
     return ViolationCode.ITEM_INVALID
+
+
+def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider, out: Findings) -> None:
+    """Check the input form of the parsed output-form calls `items[i]` for `i` in `indexes` (they are
+    replayed as they are, so the input rules hold: a `call_id` of 1-64 characters, ...), adding their
+    findings to `out` exactly as `read_item` does. All are validated in one batch; only when that batch
+    fails is each read again on its own, for its findings."""
+    dumps = [items[i].model_dump(mode="json", by_alias=True, exclude_unset=True) for i in indexes]
+    many = ITEM_ADAPTERS[("input", provider == "openai")][1]
+    try:
+        many.validator.validate_python(dumps, context=OPENAI_CONTEXT if provider == "openai" else None)
+        return
+    except Exception:  # at least one breaks an input rule: each is read alone below, for its own findings
+        pass
+    for i, data in zip(indexes, dumps, strict=True):
+        try:
+            validate_item(data, "input", provider, i)
+        except ItemError as exc:
+            _report_item_errors(i, items[i], exc.errors, out)
 
 
 def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:

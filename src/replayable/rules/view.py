@@ -85,17 +85,23 @@ def _model_view(item: Any, namespaced: bool) -> View:
     )
 
 
-def model_views(items: list[Any], side: Side | None) -> list[View] | None:
-    """The views of a list of parsed models, or None when one item is not a model (or is an output-form call
-    that must be re-read in its input form, `side=None`)."""
+def model_views(items: list[Any], side: Side | None, resend: list[int] | None = None) -> list[View] | None:
+    """The views of a list of parsed models, or None when one item is not a model. An output-form call
+    with `side=None` is sent back as it is, so its input form must be checked too: its index is added to
+    `resend` when a list is given (the caller checks them, `rules.reading.recheck_sent_as_is`), else the
+    answer is None (every item is then read by `read_item`)."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
     views: list[View] = []
     append = views.append
-    for item in items:
+    for i, item in enumerate(items):
         kind = _kind(type(item))
-        if kind == 0 or (kind == 3 and side is None):
+        if kind == 0:
             return None
+        if kind == 3 and side is None:
+            if resend is None:
+                return None
+            resend.append(i)
         append(_model_view(item, kind == 2))
     return views
 

@@ -26,7 +26,10 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 *note* are never errors (not even in strict mode): `StreamWarning` with `violation=False`.
 
 - `sse_malformed`: SSE framing that cannot be read (a line that is not an SSE field, data that is not a
-  JSON object, an `event:` without data).
+  JSON object, an `event:` without data). A line with an unknown field (not `event`, `data`, `id`,
+  `retry`) is refused by a strict reader, naming the line (most often a `data:` line that lost its
+  prefix); a lenient one ignores it as the SSE standard says, with a *note* naming it. One leading byte
+  order mark is ignored in both modes (WHATWG SSE).
 - `sse_truncated`: the last frame of an SSE capture lacks its terminating blank line: it is cut off and
   dropped (WHATWG SSE; the openai SDK drops it too). A cut-off `data: [DONE]` is a *note*.
 - `done_missing`: an SSE capture does not end with the literal `data: [DONE]` (spec "Streaming"). A *note*

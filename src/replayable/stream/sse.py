@@ -116,8 +116,9 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     of `str` lines (terminators optional, e.g. `httpx.Response.iter_lines()`).
 
     Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
-    newlines). Comment lines (`:`), `id:` and `retry:` are ignored; CRLF, LF and CR end lines; a frame
-    ends at a blank line. `data: [DONE]` ends the stream and is not yielded (nothing after it is read).
+    newlines). Comment lines (`:`), `id:` and `retry:` are ignored, and so is one leading byte order
+    mark (U+FEFF); CRLF, LF and CR end lines; a frame ends at a blank line. `data: [DONE]` ends the
+    stream and is not yielded (nothing after it is read).
 
     The end of input is checked once the last event is yielded (a reader with no lenient mode raises):
     a last frame without its terminating blank line is cut off and dropped, as the SSE standard and the
@@ -127,7 +128,9 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     at the terminal event without `[DONE]`, which is read as the end.
 
     Raises `StreamError` with `.offset` (the frame's byte offset): rule `sse_malformed` for a line that
-    is not an SSE field, data that is not a JSON object, or an `event:` without data; rule
+    is not an SSE field (the SSE standard ignores one; this strict reader refuses it, naming the line, as
+    it is most often a `data:` line that lost its prefix; a lenient `StreamAssembler` and `check_stream`
+    ignore it with a note), data that is not a JSON object, or an `event:` without data; rule
     `event_name` when the `event:` field differs from the body's `type`; `sse_truncated` and
     `done_missing` as above.
     """
@@ -141,13 +144,14 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
 _FRAME = re.compile(rb"(?:event: (.*)\n)?data: (.*)\n\n")
 _EOL = re.compile(rb"[\r\n]")
 _DONE = b"[DONE]"
+_BOM = b"\xef\xbb\xbf"  # U+FEFF in UTF-8
 _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 
 
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("at", "cut", "data", "done", "name", "numbers_ok")
+    __slots__ = ("at", "cut", "data", "done", "name", "notes", "numbers_ok", "strict")
 
     def __init__(self) -> None:
         self.name: str | None = None
@@ -158,9 +162,13 @@ class _Framer:
         #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
         #: every cut scanned): each `data:` body, a part of those lines, then needs no filter of its own.
         self.numbers_ok = False
+        self.strict = True  # an unknown field line raises (strict) or is ignored with a note (set by `_events`)
+        self.notes: list[StreamWarning] | None = None
 
     def line(self, offset: int, line: bytes) -> _Frame | None:
         """Apply one line (without its terminator); the frame a blank line ends, else None."""
+        if offset == 0 and line.startswith(_BOM):
+            line = line[len(_BOM) :]  # WHATWG SSE: one leading U+FEFF is ignored
         if not line:
             at, name, payload = self.at, self.name, self.data
             if at is None:
@@ -183,13 +191,23 @@ class _Framer:
         elif key == b"event":
             self.name = value.decode("utf-8", "replace")
         elif key not in (b"id", b"retry"):
-            shown = line[:60].decode("utf-8", "replace")
+            self._unknown_field(offset, line)
+        return None
+
+    def _unknown_field(self, offset: int, line: bytes) -> None:
+        """A line whose field is not `event`, `data`, `id` or `retry`. WHATWG SSE ignores it; a strict
+        reader refuses it (`sse_malformed`, naming the line): the Open Responses streams use `event:` and
+        `data:` only, and such a line is most often a `data:` line that lost its prefix (an event silently
+        lost). A lenient reader follows the standard: the line is ignored and a note names it."""
+        shown = line[:60].decode("utf-8", "replace")
+        if self.strict or self.notes is None:
             raise StreamError(
                 StreamRule.SSE_MALFORMED,
                 f"line {shown!r} is not an SSE field (expected 'event:', 'data:', 'id:', 'retry:' or a ':' comment)",
                 offset=offset,
             )
-        return None
+        msg = f"line {shown!r} (byte {offset}) is not an SSE field; ignored, as the SSE standard (WHATWG) says"
+        self.notes.append(StreamWarning(None, None, None, StreamRule.SSE_MALFORMED, msg, violation=False))
 
     def end(self) -> None:
         """End of input: a frame still open lacks its terminating blank line. It is cut off and never
@@ -313,6 +331,7 @@ def _events(
 ) -> Iterator[Any]:
     """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`); with `final`, the
     end of input is checked once the frames run out (`_end`)."""
+    framer.strict, framer.notes = strict, notes  # read as the frames are (lazily): an unknown field line
     count = first
     for name, body, at in frames:
         if body.strip() == _DONE:
