@@ -199,3 +199,80 @@ def test_a_body_without_tools_sets_no_limit() -> None:
     assert doc.kind is DocumentKind.REQUEST and doc.tools is None
     assert read_document({"model": "m", "input": [], "tools": [{"type": "web_search"}]}).tools == []
     assert rp.check_transcript({"model": "m", "input": [CALL, OUTPUT]}).ok
+
+
+# --- a call into a `namespace` tool is never matched to the top-level tool of the same name ---------------
+
+NS_CALL = {**CALL, "name": "get_weather", "namespace": "admin"}
+NS_OUT_CALL = {**NS_CALL, "id": "fc_1", "status": "completed"}
+
+
+def test_a_namespaced_call_is_no_call_of_the_top_level_tool_on_every_door(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    items = [NS_CALL, OUTPUT]
+    assert rp.check_transcript([{**CALL, "name": "get_weather"}, OUTPUT], tools=[WEATHER]).ok  # the control
+    for gate_tools in (WEATHER, [WEATHER], {"get_weather": WEATHER}):
+        assert rp.gate(NS_OUT_CALL, gate_tools).reason is rp.GateReason.UNKNOWN_TOOL
+    parsed = rp.parse_items(items)
+    assert rp.gate(rp.parse_item(NS_OUT_CALL), WEATHER).reason is rp.GateReason.UNKNOWN_TOOL
+    for value in (items, parsed, {"model": "m", "input": items, "tools": [WEATHER]}):
+        report = rp.check_transcript(value, tools=None if isinstance(value, dict) else [WEATHER])
+        assert _codes(report) == ["unknown_tool"], _codes(report)
+    assert _codes(rp.check_transcript(items, allowed_tools=["get_weather"])) == ["tool_not_allowed"]
+    assert _codes(check_stream(iter(items), tools=[WEATHER])) == ["unknown_tool"]
+    resp = {"object": "response", "status": "completed", "output": [NS_OUT_CALL], "tools": [WEATHER]}
+    assert _codes(rp.check_transcript(resp)) == ["unknown_tool"]
+    sdk = pytest.importorskip("openai.types.responses")
+    sdk_items = [sdk.ResponseFunctionToolCall.model_construct(**NS_OUT_CALL), OUTPUT]
+    assert rp.gate(sdk_items[0], WEATHER).reason is rp.GateReason.UNKNOWN_TOOL
+    assert _codes(rp.check_transcript(sdk_items, tools=[WEATHER])) == ["unknown_tool"]
+    body = {"model": "m", "input": items, "tools": [WEATHER]}
+    with pytest.raises(rp.ReplayError):
+        check_request_body(json.dumps(body).encode())
+    for data in (json.dumps(body), json.dumps(body).encode()):
+        with pytest.raises(AssertionError):
+            assert_replay_safe(data)
+    for stdin in (False, True):
+        exit_code, codes, err = _cli(body, tmp_path, monkeypatch, capsys, stdin=stdin)
+        assert exit_code == 1 and "unknown_tool" in codes, (codes, err)
+    kept, prepared = rp.prepare_replay(body, target="openai")
+    assert kept == [] and prepared.check.ok
+
+
+# --- hostile text quoted by a finding reaches no CI log as raw control characters ------------------------
+
+EVIL = "x\x1b[31mRED\x1b]0;t\x07\r\n::error::forged%0A\u202e\x9b2J"
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "text"])
+def test_quoted_input_is_printable_in_every_report_format(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = [{"type": "acme:" + EVIL}, {"type": EVIL}, {**OUTPUT, "call_id": EVIL}]
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(items))
+    assert main(["check", str(path), "--format", fmt]) == 1
+    out = capsys.readouterr().out
+    texts = [out]
+    if fmt == "sarif":
+        log = json.loads(out)
+        texts = [r["message"]["text"] for r in log["runs"][0]["results"]]
+        texts += [loc["fullyQualifiedName"] for r in log["runs"][0]["results"] for x in r["locations"]
+                  for loc in x.get("logicalLocations", [])]  # fmt: skip
+    for text in texts:
+        assert not any(ch in text for ch in "\x1b\x07\x9b\u202e\r"), repr(text)
+    if fmt == "github":
+        assert all(line.startswith("::error file=") for line in out.splitlines())  # no line forged
+
+
+def test_the_github_renderer_escapes_a_record_it_is_handed() -> None:
+    from replayable.ci_formats import github_lines, sarif_log  # noqa: PLC0415
+
+    record = {"file": "a\x1b.json", "error": f"unreadable {EVIL}\nsecond line"}
+    (line,) = github_lines([record])
+    assert "\x1b" not in line and "\u202e" not in line and "%0Asecond line" in line
+    (result,) = sarif_log([record])["runs"][0]["results"]
+    assert "\x1b" not in result["message"]["text"] and result["properties"]["file"] == "a\x1b.json"
