@@ -169,6 +169,7 @@ REFUSED = {
     "object a list": {"object": ["response"], "output": [OUT_CALL]},
     "object an object": {"object": {"response": 1}, "output": [OUT_CALL]},
     "object a number": {"object": 1, "output": [OUT_CALL]},
+    "response with an input": {"object": "response", "status": "completed", "output": [], "input": [CALL]},
 }
 
 

@@ -20,7 +20,8 @@ The kind is decided from what the data says, never guessed from a stray key (spe
   `created_at`, `completed_at`, `status`, `incomplete_details`, `error`, `usage`) is a Response, one
   holding a request body's fields (`input`, `model`, `instructions`, `tools`, `tool_choice`,
   `previous_response_id`, ...) a request body; one holding both a body's `input` and a Response's own fields
-  is ambiguous and refused, as is a Chat Completions body (`messages`) and an object that is none of these;
+  (or an `object` that says Response) is ambiguous and refused, as is a Chat Completions body
+  (`messages`) and an object that is none of these;
 - a list (or other iterable) is a list of items.
 
 Every refusal is an `ItemError` whose message says what to pass instead. Items are read as they are
@@ -299,6 +300,13 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
     if "object" in data:
         obj = data["object"]
         if isinstance(obj, str) and obj in _RESPONSE_OBJECTS:  # an unhashable `object` is refused, not a crash
+            if "input" in data:  # a Response has no `input`: which list is meant would be a guess
+                raise _refuse(
+                    ("input",),
+                    "ambiguous_body",
+                    f"this JSON object is a Response ('object': {obj!r}) with a request body's 'input' beside "
+                    "its 'output': pass the request body alone, or the Response without 'input'",
+                )
             return _body_document(data, False, provider, sdk, data)
         shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
         raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
