@@ -277,3 +277,15 @@ def test_the_github_renderer_escapes_a_record_it_is_handed() -> None:
     assert "\x1b" not in line and "\u202e" not in line and "%0Asecond line" in line
     (result,) = sarif_log([record])["runs"][0]["results"]
     assert "\x1b" not in result["message"]["text"] and result["properties"]["file"] == "a\x1b.json"
+
+
+def test_a_responses_empty_tools_echo_sets_no_limit_on_every_door(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    resp = {"object": "response", "status": "completed", "output": [OUT_CALL], "tools": []}
+    assert read_document(resp).tools is None  # providers that do not echo the tools send []
+    report = rp.check_transcript(resp)
+    assert report.ok and len(report.pending) == 1
+    for stdin in (False, True):
+        exit_code, codes, err = _cli(resp, tmp_path, monkeypatch, capsys, stdin=stdin)
+        assert exit_code == 0 and codes == [], (codes, err)

@@ -89,7 +89,8 @@ class Document:
     given), `side` `output` for a Response (else None: read each item in its input form, then its output
     form). For a request body or a Response (which echoes its request's): `tools` (its function tools,
     hosted tools left out; empty when it lists tools but no function tool, which lets no function call
-    through; None when it has no `tools`), `tool_list` (every tool it lists, for linting), `tool_choice`
+    through; None when it has no `tools`, and for a Response whose `tools` is `[]`, an echo that says
+    nothing), `tool_list` (every tool it lists, for linting), `tool_choice`
     (its `allowed_tools` choice, else None). For a request body: `settings` (the keys the target profiles
     read), `previous_response_id` (what it continues). For a Response: its own `status`. `value` is the
     input as given (after JSON text was read)."""
@@ -355,7 +356,8 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     items, provider, sdk_items = _read_items(items, provider)
     # A body's `tools` (a Response echoes its request's) are a list: the calls it holds are checked against
     # them, on every path, as `check_transcript(tools=...)` checks them; a listed set without a function
-    # tool (`[]`, hosted tools only) lets no function call through. Anything else is refused, not ignored.
+    # tool lets no function call through (a request's `[]` too; a Response's `[]` says nothing: providers
+    # that do not echo the tools send it). Anything else is refused, not ignored.
     tools = data.get("tools")
     if tools is not None and not isinstance(tools, list):
         raise _refuse(("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}",
@@ -364,7 +366,8 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     tool_choice = _allowed_choice(data.get("tool_choice"))
     if not request:
         return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
-                        tools=None if tool_list is None else function_tools(tool_list), tool_list=tool_list,
+                        tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
+                        tool_list=tool_list,
                         tool_choice=tool_choice, sdk=sdk or sdk_items, value=value)
     prev = data.get("previous_response_id")
     return Document(
