@@ -289,3 +289,11 @@ def test_a_responses_empty_tools_echo_sets_no_limit_on_every_door(
     for stdin in (False, True):
         exit_code, codes, err = _cli(resp, tmp_path, monkeypatch, capsys, stdin=stdin)
         assert exit_code == 0 and codes == [], (codes, err)
+
+
+def test_a_namespace_equal_to_the_name_is_the_top_level_tool() -> None:
+    """OpenAI's form of a call to a deferred function tool loaded by `tool_search` (recorded in the corpus,
+    pai-23): its `namespace` is its own name, and it is the top-level tool."""
+    call = {**CALL, "name": "get_weather", "namespace": "get_weather"}
+    assert rp.gate({**call, "status": "completed"}, WEATHER).ok
+    assert rp.check_transcript([call, OUTPUT], tools=[WEATHER], allowed_tools=["get_weather"]).ok

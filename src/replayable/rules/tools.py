@@ -27,10 +27,12 @@ def called_name(v: View) -> Any:
     """The name a call calls its tool by: its `name`, or `namespace.name` when it names a tool inside a
     `namespace` tool (OpenAI's `namespace` field). Tools are known by their top-level names only, so a
     call into a namespace never matches a top-level tool of the same name (it would be checked against
-    another tool's schema than the one that runs): it is an unknown tool, and not an allowed one."""
+    another tool's schema than the one that runs): it is an unknown tool, and not an allowed one. A
+    namespace equal to the name is the top-level tool itself (OpenAI sends a deferred function tool
+    loaded by `tool_search` so: `{"name": "get_weather", "namespace": "get_weather"}`)."""
     name = v.name
     namespace = read_field(v.src, "namespace")
-    if namespace is None or not isinstance(name, str):
+    if namespace is None or namespace == name or not isinstance(name, str):
         return name
     return f"{namespace if isinstance(namespace, str) else repr(namespace)}.{name}"
 
