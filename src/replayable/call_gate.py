@@ -365,7 +365,10 @@ def gate(
     `:` or is not a string), `not_function_call`, `status` (not `completed`, except an `in_progress` call
     whose `caller` is a program: it waits for its output), `arguments_type` (not a string),
     `item_invalid` (not a valid function_call item in its input form: `call_id` missing or not 1-64
-    characters, invalid `name`, a value JSON has no form for, ...), `not_allowed` (the name is outside
+    characters, invalid `name`, a value JSON has no form for, ...), `unknown_tool` (the call names a tool
+    inside a `namespace` tool, OpenAI's `namespace` field other than the call's own name: only
+    top-level function tools are known, and the same-named top-level tool is not the one that runs),
+    `not_allowed` (the name is outside
     `allowed_tools`), `unknown_tool` (a collection declares no tool of that name), `no_schema` (no
     tool given), `name` (a whole tool was given and the call names another), `arguments_parse` (not
     strict JSON, see `replayable.arguments.parse_arguments`), `arguments_schema` (not a JSON object,
@@ -406,6 +409,16 @@ def gate(
     if problem is not None:
         return GateResult(GateReason.ITEM_INVALID, detail=f"not a valid function_call item: {problem}")
     name: str = call["name"]
+    namespace = call.get("namespace")
+    # a tool inside a `namespace` tool is never the top-level tool of that name (a namespace equal to the
+    # name is the top-level tool itself: OpenAI's form for a deferred tool loaded by `tool_search`)
+    if namespace is not None and namespace != name:
+        shown = namespace if isinstance(namespace, str) else repr(namespace)
+        return GateResult(
+            GateReason.UNKNOWN_TOOL,
+            detail=f"the call names {name!r} in namespace {shown!r}, a tool that is not among the tools given "
+            "(only top-level function tools are known); never run it",
+        )
     if allowed is not None and name not in allowed:
         listed = ", ".join(sorted(map(repr, allowed))) or "none"
         return GateResult(

@@ -14,6 +14,10 @@ Both render the records of `replayable.render` (one per input, each with its `fi
   `::error file=FILE,title=replayable CODE::MESSAGE` (`::notice` for a note). Values are escaped as
   GitHub's toolkit does (`@actions/core`, `toCommandValue`/`escapeData`/`escapeProperty`): `%`, CR and
   LF in the message; also `:` and `,` in a property. An unreadable input is an `::error` of its own.
+  Before that, every line of a value is made safe to print (`replayable.names.shown`: control
+  characters such as a terminal escape, format characters and lone surrogates become Python escapes),
+  as the text report does: a quoted input never reaches the CI log as raw escapes. The SARIF messages
+  and logical locations are made printable alike (`properties` keep the values as they are).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import json
 import os
 from typing import Any
 from urllib.parse import quote
+
+from replayable.names import shown
 
 __all__ = ["SARIF_SCHEMA", "escape_data", "escape_property", "github_lines", "package_version", "render", "sarif_log"]
 
@@ -92,7 +98,7 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
                     "ruleId": UNREADABLE,
                     "ruleIndex": rule(UNREADABLE),
                     "level": "error",
-                    "message": {"text": str(record["error"])},
+                    "message": {"text": _printable(str(record["error"]))},
                     "locations": physical,
                     "properties": {"file": file},
                 }
@@ -100,13 +106,13 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         for f in record.get("findings", []):
             location: dict[str, Any] = dict(physical[0]) if physical else {}
-            location["logicalLocations"] = [{"fullyQualifiedName": _where(f), "kind": "element"}]
+            location["logicalLocations"] = [{"fullyQualifiedName": shown(_where(f)), "kind": "element"}]
             results.append(
                 {
                     "ruleId": f["code"],
                     "ruleIndex": rule(f["code"]),
                     "level": "error" if f["severity"] == "error" else "note",
-                    "message": {"text": f["message"]},
+                    "message": {"text": _printable(f["message"])},
                     "locations": [location],
                     "properties": {"file": file, "where": f["where"], "index": f["index"], "path": f["path"]},
                 }
@@ -140,10 +146,15 @@ def _file(record: dict[str, Any]) -> str | None:
     return file if isinstance(file, str) else None
 
 
+def _printable(text: str) -> str:
+    """`text` with every line made safe to print (`shown`); the line breaks between them stay."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
 def _command(level: str, file: str | None, title: str, message: str) -> str:
-    props = [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(file)}"]
-    props.append(f"title={escape_property(title)}")
-    return f"::{level} {','.join(props)}::{escape_data(message)}"
+    props = [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(_printable(file))}"]
+    props.append(f"title={escape_property(_printable(title))}")
+    return f"::{level} {','.join(props)}::{escape_data(_printable(message))}"
 
 
 def github_lines(records: list[dict[str, Any]]) -> list[str]:

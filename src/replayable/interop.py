@@ -504,7 +504,8 @@ def prepare_replay(
     namespaced items of another slug; reasoning with `encrypted_content` and compaction items when the
     source differs from the target (their state is opaque to other providers); `in_progress` /
     `incomplete` calls, unanswered calls, duplicate calls and outputs answering nothing (or answering a
-    dropped call); calls `tools` does not allow; reasoning whose produced item was dropped. Changed, in
+    dropped call); calls `tools` (or a body's `allowed_tools` choice) does not allow; reasoning whose
+    produced item was dropped. Changed, in
     `report.changed`: provider-scoped item `id`s removed when the source differs from the target, content
     parts holding a `file_id` removed likewise, shorthand messages given `"type": "message"`.
 
@@ -531,6 +532,7 @@ def prepare_replay(
     if tools is None:
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else as_tool_list(tools)
+    allowed = doc.tool_choice  # a body's `allowed_tools` choice limits what is kept, as check_transcript reads it
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]
@@ -593,7 +595,8 @@ def prepare_replay(
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
-            _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src
+            _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,
+            allowed_tools=allowed,
         )
         if report.ok:
             break
@@ -620,7 +623,9 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     order = [i for i in range(len(raws)) if i in models and i not in dropped]
     result = [models[i] for i in order]
-    final = check_transcript(_as_read(result, doc), tools=tool_list, target=target, source=state_src)
+    final = check_transcript(
+        _as_read(result, doc), tools=tool_list, target=target, source=state_src, allowed_tools=allowed
+    )
     rep = ReplayReport(
         target=target,
         source=src,

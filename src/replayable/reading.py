@@ -20,7 +20,8 @@ The kind is decided from what the data says, never guessed from a stray key (spe
   `created_at`, `completed_at`, `status`, `incomplete_details`, `error`, `usage`) is a Response, one
   holding a request body's fields (`input`, `model`, `instructions`, `tools`, `tool_choice`,
   `previous_response_id`, ...) a request body; one holding both a body's `input` and a Response's own fields
-  is ambiguous and refused, as is a Chat Completions body (`messages`) and an object that is none of these;
+  (or an `object` that says Response) is ambiguous and refused, as is a Chat Completions body
+  (`messages`) and an object that is none of these;
 - a list (or other iterable) is a list of items.
 
 Every refusal is an `ItemError` whose message says what to pass instead. Items are read as they are
@@ -86,10 +87,13 @@ class Document:
     """One input, read. `items` are the items to check (a request's `input`, a Response's `output`, a
     list's elements, the one item), `provider` the reading they get (`openai` when SDK objects were
     given), `side` `output` for a Response (else None: read each item in its input form, then its output
-    form). For a request body: `tools` (its function tools, hosted tools left out; None when it has none),
-    `tool_list` (every tool it lists, for linting), `tool_choice` (its `allowed_tools` choice, else None),
-    `settings` (the keys the target profiles read), `previous_response_id` (what it continues). For a
-    Response: its own `status`. `value` is the input as given (after JSON text was read)."""
+    form). For a request body or a Response (which echoes its request's): `tools` (its function tools,
+    hosted tools left out; empty when it lists tools but no function tool, which lets no function call
+    through; None when it has no `tools`, and for a Response whose `tools` is `[]`, an echo that says
+    nothing), `tool_list` (every tool it lists, for linting), `tool_choice`
+    (its `allowed_tools` choice, else None). For a request body: `settings` (the keys the target profiles
+    read), `previous_response_id` (what it continues). For a Response: its own `status`. `value` is the
+    input as given (after JSON text was read)."""
 
     kind: DocumentKind
     items: list[Any]
@@ -296,9 +300,17 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
     keys = data.keys()
     if "object" in data:
         obj = data["object"]
-        if obj in _RESPONSE_OBJECTS:
+        if isinstance(obj, str) and obj in _RESPONSE_OBJECTS:  # an unhashable `object` is refused, not a crash
+            if "input" in data:  # a Response has no `input`: which list is meant would be a guess
+                raise _refuse(
+                    ("input",),
+                    "ambiguous_body",
+                    f"this JSON object is a Response ('object': {obj!r}) with a request body's 'input' beside "
+                    "its 'output': pass the request body alone, or the Response without 'input'",
+                )
             return _body_document(data, False, provider, sdk, data)
-        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {obj!r} is neither a "
+        shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
+        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
                       f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
     if "messages" in data and "role" not in data:
         raise _refuse(("messages",), "chat_completions_body", "a Chat Completions request body ({model, messages}) "
@@ -342,20 +354,29 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         got = type(raw).__name__
         raise _refuse((key,), "list_type", f"'{key}' must be a list of items, got {got}", "invalid body")
     items, provider, sdk_items = _read_items(items, provider)
+    # A body's `tools` (a Response echoes its request's) are a list: the calls it holds are checked against
+    # them, on every path, as `check_transcript(tools=...)` checks them; a listed set without a function
+    # tool lets no function call through (a request's `[]` too; a Response's `[]` says nothing: providers
+    # that do not echo the tools send it). Anything else is refused, not ignored.
+    tools = data.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        raise _refuse(("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}",
+                      "invalid body")
+    tool_list = None if tools is None else [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools]
+    tool_choice = _allowed_choice(data.get("tool_choice"))
     if not request:
         return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
-                        sdk=sdk or sdk_items, value=value)
-    tools = data.get("tools")
-    tool_list = [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools] if isinstance(
-        tools, list) else None
+                        tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
+                        tool_list=tool_list,
+                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value)
     prev = data.get("previous_response_id")
     return Document(
         DocumentKind.REQUEST,
         items,
         provider,
-        tools=function_tools(tool_list or []),
+        tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
-        tool_choice=_allowed_choice(data.get("tool_choice")),
+        tool_choice=tool_choice,
         settings={k: _plain(data[k]) for k in _SETTINGS if k in data},
         previous_response_id=prev if isinstance(prev, str) else None,
         sdk=sdk or sdk_items,
@@ -390,11 +411,11 @@ def allowed_from_tool_choice(choice: Any) -> list[str] | None:
     return None
 
 
-def function_tools(tools: list[Any]) -> list[Any] | None:
+def function_tools(tools: list[Any]) -> list[Any]:
     """The function tools of a list of tools (any shape `replayable.tools.read_tool` knows; hosted tools
-    left out), None when there is none."""
-    usable = [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")]
-    return usable or None
+    left out). Empty when there is none: a list of tools with no function tool lets no function call
+    through (as `check_transcript(tools=[])` does); only the absence of a list is "no limit"."""
+    return [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")]
 
 
 def read_previous(previous: Any) -> tuple[list[Any], Provider]:

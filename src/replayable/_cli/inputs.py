@@ -429,7 +429,7 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
     return findings
 
 
-def function_tools(tools: list[Any], name: str) -> list[Any] | None:
+def function_tools(tools: list[Any], name: str) -> list[Any]:
     """The function tools of a request body or a --tools file (any shape `replayable.tools.read_tool`
     knows: Responses, Agents, Chat Completions, MCP; hosted tools are left out). Raises `InputError`
     when two share a name (which one a call meant would be a guess)."""
@@ -485,7 +485,7 @@ def transcript_of(doc: Document, name: str) -> Transcript:
         doc.items,
         str(doc.kind),
         side=doc.side,
-        tools=function_tools(tool_list, name),
+        tools=None if doc.tools is None else function_tools(tool_list, name),  # as the reader limits them
         allowed_tools=allowed_from_tool_choice(doc.tool_choice),
         tool_findings=lint_tools(tool_list),
         document=doc,

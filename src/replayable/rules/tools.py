@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from replayable._base import read_field
 from replayable.arguments import (
     ArgumentsError,
     SchemaError,
@@ -19,13 +20,30 @@ from replayable.families import CallFamily
 from replayable.rules.state import Context, Slot
 from replayable.rules.view import View
 
-__all__ = ["allowed_tool", "arguments_fit_tool"]
+__all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
+
+
+def called_name(v: View) -> Any:
+    """The name a call calls its tool by: its `name`, or `namespace.name` when it names a tool inside a
+    `namespace` tool (OpenAI's `namespace` field). Tools are known by their top-level names only, so a
+    call into a namespace never matches a top-level tool of the same name (it would be checked against
+    another tool's schema than the one that runs): it is an unknown tool, and not an allowed one. A
+    namespace equal to the name is the top-level tool itself (OpenAI sends a deferred function tool
+    loaded by `tool_search` so: `{"name": "get_weather", "namespace": "get_weather"}`)."""
+    name = v.name
+    namespace = read_field(v.src, "namespace")
+    if namespace is None or namespace == name or not isinstance(name, str):
+        return name
+    return f"{namespace if isinstance(namespace, str) else repr(namespace)}.{name}"
 
 
 def allowed_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
     """`tool_not_allowed` (with `allowed_tools`): a call to a tool outside the allowed names."""
-    name, allowed = v.name, ctx.allowed
-    if allowed is not None and isinstance(name, str) and name not in allowed:
+    allowed = ctx.allowed
+    if allowed is None:
+        return
+    name = called_name(v)
+    if isinstance(name, str) and name not in allowed:
         ctx.out.at(i, ViolationCode.TOOL_NOT_ALLOWED, "/name", name=name, listed=", ".join(sorted(allowed)) or "none")
 
 
@@ -33,7 +51,7 @@ def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any,
     """`unknown_tool`, `arguments_parse`, `arguments_schema`, `invalid_tool`: with `tools`, the call names a
     declared tool and its arguments pass its schema; without them, a finished call's arguments are still a
     strict JSON object (a call whose arguments are not could not have run)."""
-    out, name, tool_params = ctx.out, v.name, ctx.tool_params
+    out, tool_params = ctx.out, ctx.tool_params
     if tool_params is None:
         arguments = v.arguments
         if type(arguments) is str and ctx.finished:
@@ -43,6 +61,7 @@ def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any,
             elif arguments.lstrip(" \t\r\n")[:1] != "{":
                 out.at(i, ViolationCode.ARGUMENTS_SCHEMA, "/arguments", variant="not_object")
         return
+    name = called_name(v)
     if not isinstance(name, str):
         return
     if name not in tool_params:
