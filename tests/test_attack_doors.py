@@ -297,3 +297,14 @@ def test_a_namespace_equal_to_the_name_is_the_top_level_tool() -> None:
     call = {**CALL, "name": "get_weather", "namespace": "get_weather"}
     assert rp.gate({**call, "status": "completed"}, WEATHER).ok
     assert rp.check_transcript([call, OUTPUT], tools=[WEATHER], allowed_tools=["get_weather"]).ok
+
+
+# ---- review after the attack pass: a Response's `conversation` is no request field
+
+
+def test_a_response_without_object_that_names_its_conversation_is_a_response() -> None:
+    response = {"id": "resp_1", "created_at": 1, "status": "completed", "conversation": {"id": "conv_1"},
+                "output": [{"type": "message", "id": "m1", "role": "assistant", "status": "completed",
+                            "content": [{"type": "output_text", "text": "hi", "annotations": []}]}]}
+    report = rp.check_transcript(response)
+    assert report.ok and len(report.items) == 1

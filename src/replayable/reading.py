@@ -120,13 +120,13 @@ class Document:
 
 #: A request body's own fields (spec `CreateResponseBody`, `CompactResponseMethodPublicBody`) that a
 #: Response does not have.
-_REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options", "conversation"})
+_REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options"})
 #: Fields a request body and a Response share: with no field of either side's own, they make a body.
 _SHARED = frozenset(
     {"model", "previous_response_id", "instructions", "tools", "tool_choice", "store", "metadata", "text",
      "temperature", "top_p", "parallel_tool_calls", "max_output_tokens", "max_tool_calls", "reasoning",
      "truncation", "background", "service_tier", "safety_identifier", "prompt_cache_key", "top_logprobs",
-     "presence_penalty", "frequency_penalty", "user", "prompt"}
+     "presence_penalty", "frequency_penalty", "user", "prompt", "conversation"}
 )
 #: A Response's own fields (spec `ResponseResource`) that no request body has.
 _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "incomplete_details", "error", "usage"})
