@@ -155,6 +155,22 @@ def test_a_tool_the_agent_does_not_have_is_rejected() -> None:
     assert ok.behavior["type"] == "allow" and isinstance(ok.output_info, rp.GateResult) and ok.output_info.ok
 
 
+def test_a_call_in_another_namespace_never_reaches_the_top_level_tool_of_its_name() -> None:
+    calc = Calculator()
+    agent = Agent(name="calc", tools=[calc.tool])
+
+    def data(namespace: str | None) -> ToolInputGuardrailData:
+        ctx = ToolContext(context=None, tool_name="add", tool_call_id="c1", tool_arguments='{"a": 1, "b": 2}',
+                          tool_namespace=namespace)
+        return ToolInputGuardrailData(context=ctx, agent=agent)
+
+    refused = asyncio.run(replay_guardrail.run(data("admin")))  # the only `add` is a top-level tool
+    assert refused.behavior["type"] == "reject_content"
+    assert "no single function tool named 'add'" in refused.behavior["message"]
+    for top_level in (None, "add"):  # no namespace, or OpenAI's form for a deferred top-level tool
+        assert asyncio.run(replay_guardrail.run(data(top_level))).behavior["type"] == "allow"
+
+
 def test_check_tool_call_reads_the_tools_own_schema() -> None:
     tool = Calculator().tool
     assert check_tool_call(tool, '{"a": 1, "b": 2}').ok

@@ -78,14 +78,17 @@ def _tool_namespace(tool: Any) -> str | None:
 
 
 def _find_tool(agent: Any, name: str, namespace: str | None) -> Any:
-    """The agent's function tool called `name` (in `namespace` when several share the name), or None."""
+    """The agent's one function tool called `name` in the call's `namespace`, or None. A call is never
+    matched to a tool of another namespace, even when that is the only tool of the name (a namespace equal
+    to the call's own name, or none, is the top level: OpenAI's form for a deferred tool)."""
+    want = None if not namespace or namespace == name else namespace
     found = [
         t
         for t in getattr(agent, "tools", None) or ()
-        if getattr(t, "name", None) == name and isinstance(getattr(t, "params_json_schema", None), Mapping)
+        if getattr(t, "name", None) == name
+        and isinstance(getattr(t, "params_json_schema", None), Mapping)
+        and _tool_namespace(t) in (want, name if want is None else want)
     ]
-    if len(found) > 1:
-        found = [t for t in found if _tool_namespace(t) == namespace]
     return found[0] if len(found) == 1 else None
 
 
