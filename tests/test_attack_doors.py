@@ -308,3 +308,15 @@ def test_a_response_without_object_that_names_its_conversation_is_a_response() -
                             "content": [{"type": "output_text", "text": "hi", "annotations": []}]}]}
     report = rp.check_transcript(response)
     assert report.ok and len(report.items) == 1
+
+
+def test_a_previous_output_that_holds_no_items_is_refused_not_ignored(tmp_path: Path) -> None:
+    request = {"input": [{"type": "function_call_output", "call_id": "c1", "output": "ok"}],
+               "previous_response_id": "resp_1"}
+    with pytest.raises(rp.ItemError) as caught:
+        rp.check_transcript(request, previous=[1, 2, None])
+    assert caught.value.errors[0]["loc"] == ("previous", 0)
+    body, prev = tmp_path / "body.json", tmp_path / "prev.json"
+    body.write_text(json.dumps(request))
+    prev.write_text("[1, 2, null]")
+    assert main(["check", str(body), "--previous", str(prev)]) == 2

@@ -431,6 +431,11 @@ def read_previous(previous: Any) -> tuple[list[Any], Provider]:
         raise _not_previous(previous) from None
     if doc.kind not in (DocumentKind.RESPONSE, DocumentKind.ITEMS):
         raise _not_previous(previous)
+    for n, item in enumerate(doc.items):  # its own findings are not reported: it must at least hold items
+        if not isinstance(item, Mapping | BaseModel):
+            got = "null" if item is None else type(item).__name__
+            msg = f"previous output item {n} must be a JSON object (an item), got {got}"
+            raise ItemError([{"loc": ("previous", n), "type": "item_type", "msg": msg}], "invalid previous response")
     return doc.items, doc.provider
 
 
