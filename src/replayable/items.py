@@ -51,7 +51,15 @@ from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_prob
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
-from .openai_forms import OpenAIAssistantMessageParam, OpenAICompaction, OpenAIMessage, OpenAIReasoning
+from .openai_forms import (
+    OpenAIAssistantMessageParam,
+    OpenAICompaction,
+    OpenAIFunctionCallOutput,
+    OpenAIFunctionCallOutputParam,
+    OpenAIMessage,
+    OpenAIReasoning,
+    OpenAIUserMessageParam,
+)
 
 __all__ = [
     "AssistantMessageParam",
@@ -192,17 +200,17 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 # OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable.openai_forms).
 _OpenAIKnownInputItem: TypeAlias = Annotated[
     Annotated[
-        UserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
+        OpenAIUserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
         Field(discriminator="role"),
     ]
     | FunctionCallParam
-    | FunctionCallOutputParam
+    | OpenAIFunctionCallOutputParam
     | ReasoningParam
     | CompactionParam,
     Field(discriminator="type"),
 ]
 _OpenAIKnownOutputItem: TypeAlias = Annotated[
-    OpenAIMessage | FunctionCall | FunctionCallOutput | OpenAIReasoning | OpenAICompaction,
+    OpenAIMessage | FunctionCall | OpenAIFunctionCallOutput | OpenAIReasoning | OpenAICompaction,
     Field(discriminator="type"),
 ]
 OpenAIInputItem: TypeAlias = Annotated[
