@@ -400,7 +400,8 @@ def _names_the_field(errors: list[tuple[tuple[Any, ...], str]], want: Path_, hos
 #: inside the lifecycle events), and still need their findings fixed or listed in schemas/differences.json.
 PENDING = {
     "JsonSchemaResponseFormatParam",
-    *(n for n in SCHEMAS if n >= "ResponseCompletedStreamingEvent"),
+    *(n for n in SCHEMAS if n.endswith("StreamingEvent") and n >= "ResponseCompletedStreamingEvent"),
+    "ResponseResource", "TextFormatParam", "TextParam", "WebSocketResponseCreateEvent",
 }  # fmt: skip
 #: `SWEEP_SCHEMAS="Name Other" pytest tests/test_sweep_official.py -k official_sweep` sweeps just those
 #: schemas (pending or not): how a pending schema is tried before it leaves the list.
@@ -410,7 +411,7 @@ SWEPT = (
 
 
 def test_the_pending_schemas_are_few_and_named() -> None:
-    assert PENDING <= set(SCHEMAS) and len(SWEPT) >= 59
+    assert PENDING <= set(SCHEMAS) and len(SWEPT) >= 80
 
 
 @pytest.mark.parametrize("name", SWEPT)
