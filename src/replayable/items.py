@@ -51,7 +51,15 @@ from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_prob
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
-from .openai_forms import OpenAIAssistantMessageParam, OpenAICompaction, OpenAIMessage, OpenAIReasoning
+from .openai_forms import (
+    OpenAIAssistantMessageParam,
+    OpenAICompaction,
+    OpenAIFunctionCallOutput,
+    OpenAIFunctionCallOutputParam,
+    OpenAIMessage,
+    OpenAIReasoning,
+    OpenAIUserMessageParam,
+)
 
 __all__ = [
     "AssistantMessageParam",
@@ -192,17 +200,17 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 # OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable.openai_forms).
 _OpenAIKnownInputItem: TypeAlias = Annotated[
     Annotated[
-        UserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
+        OpenAIUserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
         Field(discriminator="role"),
     ]
     | FunctionCallParam
-    | FunctionCallOutputParam
+    | OpenAIFunctionCallOutputParam
     | ReasoningParam
     | CompactionParam,
     Field(discriminator="type"),
 ]
 _OpenAIKnownOutputItem: TypeAlias = Annotated[
-    OpenAIMessage | FunctionCall | FunctionCallOutput | OpenAIReasoning | OpenAICompaction,
+    OpenAIMessage | FunctionCall | OpenAIFunctionCallOutput | OpenAIReasoning | OpenAICompaction,
     Field(discriminator="type"),
 ]
 OpenAIInputItem: TypeAlias = Annotated[
@@ -248,14 +256,35 @@ def _openai_type_problem(t: str) -> str | None:
 NamespacedItem.native_problem = staticmethod(_openai_type_problem)
 
 
+def reference_id_problems(item: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The problems of an input item without `type` (or with `type: null`) whose only keys are `id` and
+    `type`, which makes it an `item_reference`: a missing `id` (rule `missing`) or a non-string one
+    (`string_type`), each at `("id",)`, not a missing `type`; `[]` for a good reference. None for any
+    other item (it is not a reference, and a missing type is its problem). Spec: `ItemReferenceParam`."""
+    if not isinstance(item, Mapping) or item.get("type") is not None or not set(item) <= {"id", "type"}:
+        return None
+    if "id" not in item:
+        msg = (
+            "missing 'id': an item without 'type' (or with type null) is an item_reference, which needs the "
+            "referenced item's 'id'; every other item needs a 'type'"
+        )
+        return [{"loc": ("id",), "type": "missing", "msg": msg}]
+    ref_id = item["id"]
+    if not isinstance(ref_id, str):
+        got = type(ref_id).__name__ if ref_id is not None else "null"
+        return [{"loc": ("id",), "type": "string_type", "msg": f"an item_reference's 'id' must be a string, got {got}"}]
+    return []
+
+
 def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:
     """Errors that are clearer said before validation: not an object, missing or non-string type."""
     if not isinstance(data, Mapping):
         got = type(data).__name__ if data is not None else "null"
         return [{"loc": (), "type": "item_type", "msg": f"an item must be a JSON object, got {got}"}]
     if "type" not in data or data.get("type") is None:
-        if "id" in data and set(data) <= {"id", "type"} and side == "input":
-            return []  # an item_reference
+        reference = reference_id_problems(data) if side == "input" else None
+        if reference is not None:  # an item_reference: its `id` is what it needs
+            return reference
         if provider == "openai" and "role" in data and "type" not in data:
             return []  # OpenAI's shorthand message
         return [

@@ -3,27 +3,34 @@
 OpenAI's SDK (`openai.types.responses` 3.57) types every optional field of the spec's items
 `Optional[...]`, and OpenAI's servers and the SDK's `model_dump()` write `null` for them: an output
 message's `phase`, a reasoning item's `encrypted_content` and `content`, a compaction item's `created_by`,
-an `output_text` part's `logprobs`, an input assistant message's `phase`. The official Open Responses
-document does not allow `null` there, so strict mode (`provider=None`) keeps refusing it; with
-`provider="openai"` these subclasses read it, keep it (`None`, inside the annotation) and dump it back as
-`null`. Each is a subclass of the spec model it widens, so `isinstance(item, Message)` holds in both
+an `output_text` part's `logprobs`, an input assistant message's `phase`, an output `input_file` part's
+`filename` and `file_url`. Its `input_image.detail` also takes `"original"` (the image as sent, not
+resized). The official Open Responses document allows none of these, so strict mode (`provider=None`)
+keeps refusing them; with `provider="openai"` these subclasses read them, keep them (`None`, inside the
+annotation) and dump them back as read. The widened parts are read wherever OpenAI places them: a
+message's content (input user messages, output messages) and a `function_call_output`'s output parts
+(both sides). Each is a subclass of the spec model it widens, so `isinstance(item, Message)` holds in both
 modes. Where OpenAI's OpenAPI document (2.3.0) and the SDK disagree, the SDK wins (README, "Deliberate
 differences").
 """
 
 from __future__ import annotations
 
-from typing import Annotated, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._generated.open_responses import content as _content
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
-from ._generated.open_responses.common import MessagePhase
+from ._generated.open_responses.common import LongText, MessagePhase
 from ._generated.open_responses.compaction import Compaction
+from ._generated.open_responses.function_call_output import FunctionCallOutput
+from ._generated.open_responses.function_call_output_param import FunctionCallOutputParam
 from ._generated.open_responses.input_file import InputFileContent
+from ._generated.open_responses.input_file_param import InputFileContentParam
 from ._generated.open_responses.input_image import InputImageContent
+from ._generated.open_responses.input_image_param import InputImageContentParam
 from ._generated.open_responses.input_text import InputTextContent
 from ._generated.open_responses.input_video import InputVideoContent
 from ._generated.open_responses.log_prob import LogProb
@@ -34,16 +41,55 @@ from ._generated.open_responses.reasoning_text import ReasoningTextContent
 from ._generated.open_responses.refusal import RefusalContent
 from ._generated.open_responses.summary_text import SummaryTextContent
 from ._generated.open_responses.text_content import TextContent
+from ._generated.open_responses.user_message_param import UserMessageParam
 
 __all__ = [
     "OPENAI_FORMS",
     "OpenAIAssistantMessageParam",
     "OpenAICompaction",
+    "OpenAIFunctionCallOutput",
+    "OpenAIFunctionCallOutputParam",
+    "OpenAIFunctionOutputContent",
+    "OpenAIFunctionOutputContentParam",
+    "OpenAIImageDetail",
+    "OpenAIInputFile",
+    "OpenAIInputImage",
+    "OpenAIInputImageParam",
     "OpenAIMessage",
     "OpenAIMessageContent",
     "OpenAIOutputText",
     "OpenAIReasoning",
+    "OpenAIUserContentParam",
+    "OpenAIUserMessageParam",
 ]
+
+OpenAIImageDetail: TypeAlias = Literal["low", "high", "auto", "original"]
+"""An image's detail level as OpenAI takes it: the spec's `low`, `high`, `auto`, and OpenAI's `original`
+(the image at its own resolution; SDK 3.57 `ImageDetail`)."""
+
+
+class OpenAIInputImageParam(InputImageContentParam):
+    """An input `input_image` part as OpenAI's SDK writes it: `detail` may be `"original"`."""
+
+    detail: OpenAIImageDetail | None | MISSING = MISSING  # type: ignore[assignment]
+    """Detail level: `low`, `high`, `auto` (when absent) or OpenAI's `original`."""
+
+
+class OpenAIInputImage(InputImageContent):
+    """An output `input_image` part as OpenAI sends it: `detail` may be `"original"`."""
+
+    detail: OpenAIImageDetail  # type: ignore[assignment]
+    """Detail level used for the image: `low`, `high`, `auto` or OpenAI's `original`."""
+
+
+class OpenAIInputFile(InputFileContent):
+    """An output `input_file` part as OpenAI sends it: `filename` and `file_url` may be `null`
+    (SDK `ResponseInputFile`, every field `Optional`)."""
+
+    filename: str | None | MISSING = MISSING  # type: ignore[assignment]
+    """Name of the file; `null` when OpenAI has none."""
+    file_url: str | None | MISSING = MISSING  # type: ignore[assignment]
+    """URL of the file; `null` when the file was sent otherwise."""
 
 
 class OpenAIOutputText(OutputTextContent):
@@ -60,12 +106,34 @@ OpenAIMessageContent: TypeAlias = Annotated[
     | SummaryTextContent
     | ReasoningTextContent
     | RefusalContent
-    | InputImageContent
-    | InputFileContent
+    | OpenAIInputImage
+    | OpenAIInputFile
     | InputVideoContent,
     Field(discriminator="type"),
 ]
-"""A content part of an output message in OpenAI mode (the spec's `MessageContent`, `output_text` widened)."""
+"""A content part of an output message in OpenAI mode (the spec's `MessageContent`; `output_text`,
+`input_image` and `input_file` widened)."""
+
+OpenAIUserContentParam: TypeAlias = Annotated[
+    InputTextContent | OpenAIInputImageParam | InputFileContentParam,
+    Field(discriminator="type"),
+]
+"""A content part of an input user message in OpenAI mode (the spec's `UserContentParam`, `input_image`
+widened; the input `input_file` already takes `null`s)."""
+
+OpenAIFunctionOutputContentParam: TypeAlias = Annotated[
+    InputTextContent | OpenAIInputImageParam | InputFileContentParam | InputVideoContent,
+    Field(discriminator="type"),
+]
+"""A part of an input function_call_output's output in OpenAI mode (the spec's `FunctionOutputContentParam`,
+`input_image` widened)."""
+
+OpenAIFunctionOutputContent: TypeAlias = Annotated[
+    InputTextContent | OpenAIInputImage | OpenAIInputFile,
+    Field(discriminator="type"),
+]
+"""A part of an output function_call_output's output in OpenAI mode (the spec's `FunctionOutputContent`,
+`input_image` and `input_file` widened)."""
 
 
 class OpenAIMessage(Message):
@@ -75,6 +143,29 @@ class OpenAIMessage(Message):
     """The content parts, in order."""
     phase: MessagePhase | None | MISSING = MISSING  # type: ignore[assignment]
     """commentary or final_answer on assistant messages; `null` when OpenAI sets none."""
+
+
+class OpenAIUserMessageParam(UserMessageParam):
+    """An input user message as OpenAI's SDK writes it: its `input_image` parts may have `detail: "original"`."""
+
+    content: LongText | list[OpenAIUserContentParam]  # type: ignore[assignment]
+    """The text, or the content parts in order."""
+
+
+class OpenAIFunctionCallOutputParam(FunctionCallOutputParam):
+    """An input `function_call_output` as OpenAI's SDK writes it: its image parts may have
+    `detail: "original"`."""
+
+    output: LongText | list[OpenAIFunctionOutputContentParam]  # type: ignore[assignment]
+    """The tool's result: a string, or content parts."""
+
+
+class OpenAIFunctionCallOutput(FunctionCallOutput):
+    """An output `function_call_output` as OpenAI sends it: image parts may have `detail: "original"`,
+    file parts `filename: null` / `file_url: null`."""
+
+    output: str | list[OpenAIFunctionOutputContent]  # type: ignore[assignment]
+    """The tool's result: a string, or content parts."""
 
 
 class OpenAIReasoning(Reasoning):
@@ -104,6 +195,12 @@ class OpenAIAssistantMessageParam(AssistantMessageParam):
 #: The classes above: an item of one of them was read in OpenAI mode, and converts in OpenAI mode.
 OPENAI_FORMS: tuple[type, ...] = (
     OpenAIMessage,
+    OpenAIUserMessageParam,
+    OpenAIFunctionCallOutputParam,
+    OpenAIFunctionCallOutput,
+    OpenAIInputImageParam,
+    OpenAIInputImage,
+    OpenAIInputFile,
     OpenAIReasoning,
     OpenAICompaction,
     OpenAIOutputText,

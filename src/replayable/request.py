@@ -72,6 +72,7 @@ from .items import (
     json_item_error,
     openai_type_hint,
     parse_item,
+    reference_id_problems,
 )
 
 __all__ = [
@@ -236,7 +237,7 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
     normalizer): each `loc` a plain path of field names and list indexes into `raw`. An un-prefixed type
     that is one of OpenAI's own gets the message naming `provider='openai'` (never a renamed `slug:name`),
     and a `{role, content}` message without `type` says the shorthand needs OpenAI mode."""
-    out = clean_errors(exc, raw, prefix)
+    out = _reference_errors(clean_errors(exc, raw, prefix), raw, prefix)
     for err in out:
         path = err["loc"][len(prefix) :]
         value = value_at(raw, path)
@@ -260,6 +261,26 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
             err["msg"] = hint
         elif tag is None and "role" in owner and "shorthand" not in err["msg"]:
             err["msg"] += " (a {role, content} shorthand message is read only with provider='openai')"
+    return out
+
+
+def _reference_errors(errors: list[dict[str, Any]], raw: Any, prefix: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """An input item without `type` whose only keys are `id` and `type` is an `item_reference`: its
+    errors name its `id` (`items.reference_id_problems`), as `parse_item` names them, never its `type`."""
+    out: list[dict[str, Any]] = []
+    done: set[tuple[Any, ...]] = set()
+    for err in errors:
+        path = err["loc"][len(prefix) :]
+        if len(path) >= 3 and path[0] == "input" and isinstance(path[1], int) and path[2] == "type":
+            item = value_at(raw, path[:2])
+            reference = reference_id_problems(item) if isinstance(item, Mapping) else None
+            if reference:
+                at = (*prefix, *path[:2])
+                if at not in done:
+                    done.add(at)
+                    out.extend({**p, "loc": (*at, *p["loc"])} for p in reference)
+                continue
+        out.append(err)
     return out
 
 
