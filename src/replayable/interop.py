@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
+from .chat_shapes import chat_shape
 from .codes import code_info
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
@@ -50,7 +51,6 @@ from .replay import (
     foreign_state,
     infer_source,
 )
-from .rules.reading import chat_shape
 from .tools import as_tool_list
 
 __all__ = [

@@ -45,6 +45,7 @@ from pydantic import BaseModel
 
 from ._base import WireModel
 from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from .chat_shapes import chat_shape, nested_call
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
 
 __all__ = [
@@ -207,25 +208,12 @@ def read_document(
     return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data)
 
 
-_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
-
-
 def chat_envelope(raw: Mapping[str, Any]) -> bool:
     """Whether a JSON object carries a Chat Completions shape (`tool_calls`, `tool_call_id`, `role` `tool`
     or `function`, a legacy `function_call` field) or a call nested in a message's `content`: such an
     object must reach the rules as it is (never as a parsed model, which would keep the key as an unknown
     field), so that they report it (`chat_completions_envelope`, `function_call_in_content`)."""
-    if "tool_calls" in raw or "tool_call_id" in raw or raw.get("role") in ("tool", "function"):
-        return True
-    if "function_call" in raw and "type" not in raw:
-        return True
-    content = raw.get("content")
-    if isinstance(content, list):
-        for part in content:
-            t = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
-                return True
-    return False
+    return chat_shape(raw) is not None or nested_call(raw) is not None
 
 
 #: Per class: 1 one of our models (its unknown fields are looked at), 2 an `openai` SDK model, 0 anything

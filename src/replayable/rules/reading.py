@@ -9,6 +9,7 @@ from typing import Any
 from replayable._base import WireModel, is_unchecked
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
+from replayable.chat_shapes import chat_shape, nested_call
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
 from replayable.items import (
@@ -23,34 +24,7 @@ from replayable.items import (
 )
 from replayable.rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
 
-__all__ = ["chat_shape", "nested_call", "read_item", "recheck_sent_as_is"]
-
-
-def chat_shape(raw: Mapping[str, Any]) -> str | None:
-    """What Chat Completions shape the JSON object `raw` has (a phrase for the message), or None."""
-    if "tool_calls" in raw:
-        return "a Chat Completions assistant message with tool_calls"
-    if raw.get("role") == "tool" or "tool_call_id" in raw:
-        return "a Chat Completions tool message (role 'tool' / tool_call_id)"
-    if raw.get("role") == "function":
-        return "a legacy Chat Completions function message"
-    if "function_call" in raw and "type" not in raw:
-        return "a legacy Chat Completions function_call field"
-    return None
-
-
-_NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})
-
-
-def nested_call(raw: Mapping[str, Any]) -> int | None:
-    """The index of the first content part of `raw` that is a call or a call's output, or None."""
-    content = raw.get("content")
-    if isinstance(content, list):
-        for j, part in enumerate(content):
-            t = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(t, str) and t in _NESTED_CALL_TYPES:
-                return j
-    return None
+__all__ = ["read_item", "recheck_sent_as_is"]
 
 
 def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
