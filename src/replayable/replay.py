@@ -26,6 +26,7 @@ from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
 from replayable.rules.items import foreign_state_kind
 from replayable.rules.reading import read_item, recheck_sent_as_is
+from replayable.rules.state import Context
 from replayable.rules.view import View, model_views
 from replayable.tool_lint import ToolFindings, check_tool
 from replayable.tools import tool_index
@@ -128,7 +129,7 @@ def check_transcript(
                 views.append(view)
         if target is not None and source is None:
             source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
-        engine = Engine(violations, target, tool_params, allowed, side, source, registry)
+        engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok)
         profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
@@ -167,7 +168,7 @@ def check_stream(
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
     violations = Findings()
     allowed = allowed_tool_names(allowed_tools)
-    rules = Engine(violations, target, tool_index(tools), allowed, side, source or provider, registry)
+    rules = Engine(Context(violations, target, tool_index(tools), allowed, side, source or provider, registry))
     profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: View | None = None
     for i, raw in enumerate(items):

@@ -9,20 +9,16 @@ pending calls are allowed (`function_call_without_output`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from replayable._base import read_field
-from replayable.arguments import SchemaError
 from replayable.codes import ViolationCode
 from replayable.families import CallFamily, by_call_type, by_output_type
-from replayable.findings import Findings
-from replayable.items import Side
 from replayable.rules.calls import listed_ids
 from replayable.rules.state import Context
 from replayable.rules.table import active, select
 from replayable.rules.view import View, field_of
-from replayable.tools import ToolSpec
 
 __all__ = ["Engine", "run_rules"]
 
@@ -44,17 +40,10 @@ class Engine:
 
     __slots__ = ("ctx", "_rows", "_plans", "_every")
 
-    def __init__(
-        self,
-        out: Findings,
-        target: str | None,
-        tool_params: dict[str, ToolSpec | SchemaError] | None,
-        allowed: frozenset[str] | None,
-        side: Side | None,
-        source: str | None = None,
-        registry: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.ctx = ctx = Context(out, target, tool_params, allowed, side, source, registry)
+    def __init__(self, ctx: Context) -> None:
+        """Run the rules with `ctx` (`rules.state.Context`: where findings go, the target, the tools and
+        the allowed names, the side, the source provider, the Agents registry)."""
+        self.ctx = ctx
         self._rows = {on: active(ctx, on) for on in ("item", "call", "output", "pending")}
         self._every: _Fns = select(self._rows["item"], None)  # the rules of an item whose type is not a string
         self._plans: dict[str, _Plan] = {}
