@@ -99,7 +99,13 @@ def test_the_wheel_ships_types_license_and_bundles_and_nothing_else() -> None:
     assert "replayable/py.typed" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert {"replayable/schemas/input.json", "replayable/schemas/output.json"} <= set(names)
-    assert "replayable/stream/assembler.py" in names and "replayable/inputs.py" in names
+    # every module of the source tree is shipped (read from src/, so a moved module never makes this stale)
+    sources = {
+        "replayable/" + f.relative_to(ROOT / "src" / "replayable").as_posix()
+        for f in (ROOT / "src" / "replayable").rglob("*.py")
+    }
+    assert "replayable/stream/assembler.py" in sources and "replayable/_cli/inputs.py" in sources
+    assert sorted(sources - set(names)) == []
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "src/", "schemas/"))]
 
 
