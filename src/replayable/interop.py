@@ -375,6 +375,7 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
             raise _error((i, "type"), "no_chat_form", f"a {kind} item has no Chat Completions form")
         d = dump_item(model)
         t = d.get("type", "message")
+        _refuse_fields_without_chat_form(d, t, i)
         if t == "function_call":
             if d.get("status") in ("in_progress", "incomplete"):
                 raise _error(
@@ -409,6 +410,31 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
             out.append({"role": role, "content": content})
             prev = role
     return out
+
+
+# The fields each core item may carry that Chat Completions has no place for and that change nothing a
+# replay means (the docstring of to_chat_completions names them); any other field would be lost.
+_LEFT_OUT = {
+    "message": frozenset({"type", "id", "role", "content", "status", "phase"}),
+    "function_call": frozenset({"type", "id", "call_id", "name", "arguments", "status"}),
+    "function_call_output": frozenset({"type", "id", "call_id", "output", "status"}),
+}
+
+
+def _refuse_fields_without_chat_form(d: dict[str, Any], t: str, i: int) -> None:
+    """Refuse a field the conversion would drop although it changes what the item means: a call's
+    `namespace` (other than OpenAI's form for a top-level tool, the call's own name) names another tool,
+    and an unknown field would be lost without a word."""
+    known = _LEFT_OUT.get(t, _LEFT_OUT["message"])
+    for key in d:
+        if key in known or (key == "namespace" and t == "function_call" and d[key] in (None, d.get("name"))):
+            continue
+        what = (
+            f"a call in namespace {d[key]!r} names another tool than the top-level {d.get('name')!r}"
+            if key == "namespace"
+            else f"field {key!r} would be lost"
+        )
+        raise _error((i, key), "no_chat_form", f"{what}; Chat Completions has no form for it")
 
 
 # --- prepare_replay ---------------------------------------------------------------------------------------
