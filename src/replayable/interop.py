@@ -570,6 +570,7 @@ def prepare_replay(
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
     models: dict[int, Item] = {}
+    dumps: dict[int, dict[str, Any]] = {}  # each kept model's JSON, for the profile (dumped once)
 
     for i, model in enumerate(parsed):
         model = input_form(model, "openai" if is_openai_model(raws[i]) else provider, i)
@@ -611,8 +612,9 @@ def prepare_replay(
             model = reparse_input(data, None, i)
             changed.extend((i, e) for e in edits)
         models[i] = model
+        dumps[i] = data
 
-    _fit_profile(models, dropped, changed, target, doc.settings)
+    _fit_profile(models, dumps, dropped, changed, target, doc.settings)
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
@@ -625,7 +627,7 @@ def prepare_replay(
             allowed_tools=allowed,
         )
         if report.ok:
-            break
+            break  # `report` is the check of exactly the result: it is `report.check`
         progressed = False
         for v in report.violations:
             if v.index is None:
@@ -647,20 +649,17 @@ def prepare_replay(
                 progressed = True
         if not progressed:
             raise _error((), "prepare_failed", "could not make the items replay-safe")
-    order = [i for i in range(len(raws)) if i in models and i not in dropped]
-    result = [models[i] for i in order]
-    final = check_transcript(
-        _as_read(result, doc), tools=tool_list, target=target, source=state_src, allowed_tools=allowed
-    )
+    else:  # every round dropped something and the last one still had findings
+        raise _error((), "prepare_failed", "could not make the items replay-safe")
     rep = ReplayReport(
         target=target,
         source=src,
         dropped=tuple(sorted(dropped.items())),
         changed=tuple(sorted(changed)),
         kept=tuple(order),
-        check=final,
+        check=report,
     )
-    return result, rep
+    return [models[i] for i in order], rep
 
 
 def _as_read(items: list[Item], doc: Document) -> Any:
@@ -673,6 +672,7 @@ def _as_read(items: list[Item], doc: Document) -> Any:
 
 def _fit_profile(
     models: dict[int, Item],
+    dumps: dict[int, dict[str, Any]],
     dropped: dict[int, str],
     changed: list[tuple[int, str]],
     target: str,
@@ -688,7 +688,8 @@ def _fit_profile(
     for i in sorted(models):
         if i in dropped:
             continue
-        fix = profile_fix(profile, i, dump_item(models[i]), settings)
+        data = dumps[i] if i in dumps else dump_item(models[i])  # namespaced items kept as they are
+        fix = profile_fix(profile, i, data, settings)
         if fix.dropped is not None:
             dropped[i] = fix.dropped
         elif fix.refused:
