@@ -65,7 +65,8 @@ class Unwrapped:
             for v in report.violations
             if v.index is None or v.index >= off or v.code is ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT
         ]
-        for status, path, variant in ((self.status, "/status", None), (self.previous_status, "/previous/status", "previous")):
+        statuses = ((self.status, "/status", None), (self.previous_status, "/previous/status", "previous"))
+        for status, path, variant in statuses:
             if isinstance(status, str) and status not in _FINISHED:
                 params = {"status": status, "variant": variant} if variant else {"status": status}
                 violations.append(Finding(None, ViolationCode.RESPONSE_NOT_FINISHED, None, path, params=params))

@@ -91,7 +91,8 @@ class Finding:
             if key.endswith("_index") and type(value) is int:
                 params[key] = value - offset if value >= offset else f"{value} of the previous output"
         if self.index is not None and self.index < offset:
-            previous: Finding = type(self)._from(self, index=None, path=f"/previous/{self.index}{self.path}", params=params)
+            path = f"/previous/{self.index}{self.path}"
+            previous: Finding = type(self)._from(self, index=None, path=path, params=params)
             return previous
         index = self.index - offset if self.index is not None else None
         shifted: Finding = type(self)._from(self, index=index, params=params)
