@@ -14,7 +14,8 @@ import pytest
 
 from replayable._cli import batch, inputs, main
 from replayable.reading import files
-from replayable.reading.files import InputError, InputKind as Kind, read_input
+from replayable.reading.files import InputError, read_input
+from replayable.reading.files import InputKind as Kind
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replayable._cli import batch, inputs, main
+from replayable._cli import inputs, main
 from replayable.reading import files
 
 

@@ -225,8 +225,8 @@ def test_lenient_assembly_never_raises_and_strict_raises_only_stream_error(event
 
 
 def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
-    from replayable import render as reports
     from replayable import reading
+    from replayable import render as reports
     from replayable.stream import assembler, check, events, rules, sse
 
     assert S.StreamAssembler is assembler.StreamAssembler and S.parse_sse is sse.parse_sse
