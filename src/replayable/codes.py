@@ -131,7 +131,8 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "chat_completions_envelope",
         V,
-        'A Chat Completions shape (`tool_calls`, `role: "tool"`, `tool_call_id`, `role: "function"`).',
+        'A Chat Completions shape (`tool_calls`, `role: "tool"`, `tool_call_id`, `role: "function"`, a message\'s '
+        "legacy `function_call`); the path names the key.",
         "{shape} is not a Responses item: " + _CHAT_HINT,
     ),
     _row(

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
-from .chat_shapes import chat_shape
+from .chat_shapes import chat_key, chat_shape
 from .codes import code_info
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
@@ -84,7 +84,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
         shape = chat_shape(raw)
         if shape is not None:
             raise _error(
-                prefix,
+                (*prefix, chat_key(raw)),
                 "chat_completions_envelope",
                 code_info(ViolationCode.CHAT_COMPLETIONS_ENVELOPE).render({"shape": shape}),
                 "not a Responses item",

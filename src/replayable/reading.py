@@ -45,7 +45,7 @@ from pydantic import BaseModel
 
 from ._base import WireModel
 from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
-from .chat_shapes import chat_shape, nested_call
+from .chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
 
 __all__ = [
@@ -134,8 +134,6 @@ _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "i
 _RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
 #: The request keys the target profiles read (`replayable.profiles`).
 _SETTINGS = ("store", "include", "previous_response_id", "conversation")
-#: Chat Completions keys that, among a parsed message's unknown fields, make it an envelope to report.
-_CHAT_KEYS = ("tool_calls", "tool_call_id", "function_call")
 
 _WHAT_TO_PASS = (
     "pass a list of items, one item (with 'type'), a request body (with 'input') or a Response "
@@ -249,7 +247,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
             sdk = True
             continue
         extra = item.__pydantic_extra__
-        if not extra or not any(k in extra for k in _CHAT_KEYS):
+        if not extra or not any(k in extra for k in CHAT_KEYS):
             continue
         if out is None:
             out = list(items)
