@@ -639,9 +639,12 @@ def prepare_replay(
 
 def _as_read(items: list[Item], doc: Document) -> Any:
     """What the kept items are checked as: a continuation request's input stays a continuation (its
-    outputs may answer calls of the previous response), anything else a list of items."""
+    outputs may answer calls of the previous response or of the conversation), anything else a list of
+    items."""
     if doc.continues:
-        return {"previous_response_id": doc.previous_response_id, "input": items}
+        if doc.previous_response_id is not None:
+            return {"previous_response_id": doc.previous_response_id, "input": items}
+        return {"conversation": (doc.settings or {}).get("conversation"), "input": items}
     return items
 
 

@@ -111,8 +111,10 @@ class Document:
 
     @property
     def continues(self) -> bool:
-        """Whether this is a request that continues a previous response (`previous_response_id`)."""
-        return self.previous_response_id is not None
+        """Whether this is a request that continues what the server holds: a previous response
+        (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
+        before `input`), so its outputs may answer calls this body does not show."""
+        return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
 
     @property
     def is_body(self) -> bool:
