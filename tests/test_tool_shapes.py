@@ -217,3 +217,16 @@ def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [("invalid_tool", "/tools/5/type")]
     assert main(["check", items, "--tools", _write(tmp_path, "tools2.json", [*tools, {"type": "web_serch"}])]) == 1
+
+
+def test_check_tool_lints_each_tool_of_a_namespace() -> None:
+    loose = {"type": "function", "name": "f", "strict": True,
+             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    namespace = {"type": "namespace", "name": "ns", "description": "d", "tools": [loose, {"type": "custom", "name": "c"}]}
+    found = rp.check_tool(namespace)
+    assert [(v.code, v.path) for v in found] == [
+        ("strict_schema_additional_properties", "/tools/0/parameters/additionalProperties"),
+        ("strict_schema_required_incomplete", "/tools/0/parameters/required"),
+    ]
+    assert [(n.code, n.path) for n in found.notes] == [("hosted_tool", "/tools/1/type")]
+    assert found == [v.under("/tools/0") for v in rp.check_tool(loose)]

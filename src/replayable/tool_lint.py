@@ -6,7 +6,7 @@ follow OpenAI's strict-mode subset too). Findings are `replayable.findings.Findi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -116,13 +116,21 @@ def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
     """A tool that is not a function tool: no parameters schema to lint (a `hosted_tool` note says so). A
     type that is neither a hosted tool OpenAI defines (`replayable.native.TOOL_TYPES`) nor a provider's
     `slug:name` is `invalid_tool` (variant `unknown_type`); a `name` it carries (a custom tool's) follows
-    the name rule."""
+    the name rule; the tools of a `namespace` tool are linted each (paths under `/tools/N`)."""
     out = Findings()
     if kind not in TOOL_TYPES and ":" not in kind:
         out.at(None, ViolationCode.INVALID_TOOL, "/type", variant="unknown_type", type=kind)
         return ToolFindings(out)
     if "name" in tool:
         _lint_name(tool["name"], "/name", out)
+    inner = tool.get("tools")
+    if kind == "namespace" and isinstance(inner, list):  # OpenAI's group of function / custom tools
+        notes: list[Note] = []
+        for n, each in enumerate(inner):
+            found = check_tool(each)
+            out.extend(f.under(f"/tools/{n}") for f in found)
+            notes.extend(cast(Note, note.under(f"/tools/{n}")) for note in found.notes)  # under() keeps the class
+        return ToolFindings(out, notes)
     variant = "custom" if kind == "custom" else ""
     return ToolFindings(out, [Note(NoteCode.HOSTED_TOOL, path="/type", params={"type": kind, "variant": variant})])
 
