@@ -47,6 +47,7 @@ from ._base import WireModel
 from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
 from .chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from .items import ItemError, Provider, Side, is_openai_model, plain_json
+from .native import TOOL_TYPES
 
 __all__ = [
     "HOSTED_TOOL_TYPES",
@@ -480,25 +481,9 @@ def first_value_kind(first: Any) -> DocumentKind | None:
     return DocumentKind.ITEMS if doc.kind is DocumentKind.ITEM else None
 
 
-#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
-#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
-HOSTED_TOOL_TYPES = frozenset(
-    {
-        "web_search",
-        "web_search_preview",
-        "file_search",
-        "code_interpreter",
-        "computer",
-        "computer_use_preview",
-        "image_generation",
-        "mcp",
-        "local_shell",
-        "shell",
-        "apply_patch",
-        "custom",
-        "tool_search",
-    }
-)
+#: Types of the hosted (built-in) tools a tools file may list beside function tools (OpenAI's, the one
+#: list in `replayable.native`): none of them is an item type (their calls are `web_search_call`, ...).
+HOSTED_TOOL_TYPES = TOOL_TYPES
 _ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
 
 
