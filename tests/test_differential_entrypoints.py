@@ -81,6 +81,7 @@ ITEM = st.one_of(
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
     st.just({"role": "tool", "tool_call_id": "c1", "content": "x"}),
     st.just({"type": "message", "role": "assistant", "content": "x", "tool_calls": [{"id": "c1"}]}),
+    st.just({"type": "message", "role": "assistant", "content": "x", "function_call": {"name": "f", "arguments": "{}"}}),
     st.just(
         {
             "role": "assistant",
