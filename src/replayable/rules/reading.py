@@ -88,20 +88,20 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
         except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
             out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
             return None, NO_VIEW
-    extra = raw.__pydantic_extra__ if isinstance(raw, WireModel) else None
-    if extra and not extra.keys().isdisjoint(CHAT_KEYS):
+    if isinstance(raw, WireModel):
+        extra = raw.__pydantic_extra__
+        if not extra or extra.keys().isdisjoint(CHAT_KEYS):
+            if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
+                try:
+                    validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+                except ItemError as exc:
+                    _report_item_errors(i, raw, exc.errors, out)
+            return raw, view_of(raw)
         try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
             raw = to_plain(raw)
         except JSONError as exc:
             out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
             return None, NO_VIEW
-    if isinstance(raw, WireModel):
-        if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
-            try:
-                validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
-            except ItemError as exc:
-                _report_item_errors(i, raw, exc.errors, out)
-        return raw, view_of(raw)
     if isinstance(raw, Mapping):
         shape = chat_shape(raw)
         if shape is not None:
