@@ -261,19 +261,28 @@ def test_which_requests_are_checked(method: str, path: str, checked: bool) -> No
     assert is_checked_request(method, path) is checked
 
 
+def _added_items(raw: bytes) -> Any:
+    return check_conversation_body(raw, conversation_id="conv_1")
+
+
 @pytest.mark.parametrize(
-    ("raw", "words"),
+    ("check", "raw", "words"),
     [
-        (b'{"model": "m", "input": [], "model": "n"}', "duplicate key"),
-        (b'{"model": "m", "input": [{"type": "message", "role": "user", "content": NaN}]}', "NaN"),
-        (b"not json", "not valid JSON"),
-        (b'["a list"]', "expected a JSON object"),
-        (b'{"model": "m", "input": 5}', "input"),
+        (check_request_body, b'{"model": "m", "input": [], "model": "n"}', "duplicate key"),
+        (check_request_body, b'{"model": "m", "input": [{"type": "message", "role": "user", "content": NaN}]}', "NaN"),
+        (check_request_body, b"not json", "not valid JSON"),
+        (check_request_body, b'["a list"]', "expected a JSON object"),
+        (check_request_body, b'{"model": "m", "input": 5}', "input"),
+        (_added_items, b'{"items": [], "items": []}', "duplicate key"),
+        (_added_items, b"[]", "expected a JSON object"),
+        (_added_items, b'{"items": 5}', "'items' must be a list of items, got int"),
+        (_added_items, b'{"include": []}', "'items' must be a list of items, got nothing"),
+        (check_conversation_body, b'{"items": null}', "'items' must be a list of items, got null"),
     ],
 )
-def test_an_unreadable_body_is_refused_not_sent(raw: bytes, words: str) -> None:
+def test_an_unreadable_body_is_refused_not_sent(check: Any, raw: bytes, words: str) -> None:
     with pytest.raises(rp.ReplayError) as info:
-        check_request_body(raw)
+        check(raw)
     (v,) = info.value.report.violations
     assert v.index is None and v.code == "item_invalid" and words in v.message
 
@@ -283,6 +292,9 @@ def test_a_compressed_body_is_refused_rather_than_waved_through() -> None:
     assert check_request_body(raw).ok
     with pytest.raises(rp.ReplayError) as info:
         check_request_body(gzip.compress(raw), content_encoding="gzip")
+    assert "Content-Encoding 'gzip'" in str(info.value)
+    with pytest.raises(rp.ReplayError) as info:
+        check_conversation_body(gzip.compress(b'{"items": []}'), content_encoding="gzip")
     assert "Content-Encoding 'gzip'" in str(info.value)
 
 
@@ -371,21 +383,3 @@ def test_async_conversation_items_are_checked_too() -> None:
 
     asyncio.run(run())
     assert len(server.requests) == 1
-
-
-@pytest.mark.parametrize(
-    ("raw", "words"),
-    [
-        (b'{"items": [], "items": []}', "duplicate key"),
-        (b"[]", "expected a JSON object"),
-        (b'{"items": 5}', "'items' must be a list of items, got int"),
-        (b'{"include": []}', "'items' must be a list of items, got nothing"),
-    ],
-)
-def test_an_unreadable_conversation_body_is_refused_not_sent(raw: bytes, words: str) -> None:
-    with pytest.raises(rp.ReplayError) as info:
-        check_conversation_body(raw, conversation_id="conv_1")
-    (v,) = info.value.report.violations
-    assert v.index is None and v.code == "item_invalid" and words in v.message
-    with pytest.raises(rp.ReplayError):
-        check_conversation_body(gzip.compress(b'{"items": []}'), content_encoding="gzip")
