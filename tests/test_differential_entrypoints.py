@@ -4,7 +4,8 @@ violation codes and their indexes.
 
 Doors: `check_transcript` on the dicts, on parsed models (`parse_items`, where the items parse), on a
 request body, on a Response (with and without `object`), on one item; `replayable.testing.assert_replay_safe`
-on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a body's bytes; the command
+on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a body's bytes, and on the
+Conversations API's bodies (`check_conversation_body`: a new conversation, items added to one); the command
 line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item; the
 library's file reader (`replayable.reading.read_file`, then `check_transcript`, or `check_stream` over a
 JSONL read line by line) on the same files; and `prepare_replay`, whose result must pass the check it
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable._cli import main
-from replayable.integrations.openai import check_request_body
+from replayable.integrations.openai import check_conversation_body, check_request_body
 from replayable.testing import assert_replay_safe
 
 TOOLS = [
@@ -82,6 +83,7 @@ ITEM = st.one_of(
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
     st.just({"role": "tool", "tool_call_id": "c1", "content": "x"}),
     st.just({"type": "message", "role": "assistant", "content": "x", "tool_calls": [{"id": "c1"}]}),
+    st.just({"type": "message", "role": "assistant", "content": "x", "function_call": {"name": "f", "arguments": "{}"}}),
     st.just(
         {
             "role": "assistant",
@@ -167,6 +169,17 @@ def hook(body: dict[str, Any], provider: str | None) -> Verdict:
         return _verdict(report)  # type: ignore[arg-type]
 
 
+def conversation_hook(items: list[Any], provider: str | None, conversation_id: str | None) -> Verdict:
+    """The SDK hook on a Conversations API body: a new conversation's `items`, or items added to one."""
+    raw = json.dumps({"items": items}).encode()
+    try:
+        return _verdict(check_conversation_body(raw, conversation_id=conversation_id, provider=provider))  # type: ignore[arg-type]
+    except rp.ReplayError as exc:
+        if any(v.index is None for v in exc.report.violations):
+            return _raised(exc)
+        return _verdict(exc.report)  # type: ignore[arg-type]
+
+
 def _parsed(items: list[Any], provider: str | None) -> list[Any] | None:
     try:
         return rp.parse_items(items, provider=provider)  # type: ignore[arg-type]
@@ -246,6 +259,12 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     same("read_file(body)", file_door(body, provider, None), want_body)
     same("hook(body)", hook(body, provider), want_body)
     same("assert_replay_safe(body text)", helper(json.dumps(body), provider=provider), want_body[0])
+
+    # the Conversations API through the SDK hook: a new conversation's items are a transcript; items added
+    # to one continue it, as a request body with `conversation` does (an output may answer a stored call)
+    same("hook(new conversation)", conversation_hook(items, provider, None), library(items, provider=provider))
+    same("hook(conversation items)", conversation_hook(items, provider, "conv_1"),
+         library({"model": "m", "conversation": "conv_1", "input": items}, provider=provider))
 
     # a Response, with and without `object`
     for with_object in (True, False):

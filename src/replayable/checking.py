@@ -267,15 +267,16 @@ CHECKERS: dict[DocumentKind, Callable[[Document, CheckOptions], Record]] = {
 
 
 def lint_tools(tools: list[Any]) -> list[Violation]:
-    """`check_tool` findings for the function tools of a request body or a --tools file (paths under
-    `/tools/N`); a tool that is not a JSON object is a finding too."""
+    """`check_tool` findings for the tools of a request body or a --tools file (paths under `/tools/N`):
+    a hosted tool has none (no schema to lint), a tool type that is neither `function`, a hosted tool
+    type nor a `slug:name` is `invalid_tool`, and so is a tool that is not a JSON object."""
     findings: list[Violation] = []
     for n, tool in enumerate(tools):
         if not isinstance(tool, dict):
             findings.append(Violation(None, ViolationCode.INVALID_TOOL, "not a tool definition", f"/tools/{n}"))
         elif tool.get("type") is not None and not isinstance(tool.get("type"), str):
             findings.append(Violation(None, ViolationCode.INVALID_TOOL, "'type' must be a string", f"/tools/{n}/type"))
-        elif tool.get("type") in (None, "function"):
+        else:  # a hosted tool has no violation (check_tool notes it); an unknown tool type is invalid_tool
             findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool))
     return findings
 

@@ -45,8 +45,9 @@ from pydantic import BaseModel
 
 from replayable._base import WireModel
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads
-from replayable.chat_shapes import chat_shape, nested_call
+from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
+from replayable.native import TOOL_TYPES
 
 __all__ = [
     "HOSTED_TOOL_TYPES",
@@ -124,8 +125,10 @@ class Document:
 
     @property
     def continues(self) -> bool:
-        """Whether this is a request that continues a previous response (`previous_response_id`)."""
-        return self.previous_response_id is not None
+        """Whether this is a request that continues what the server holds: a previous response
+        (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
+        before `input`), so its outputs may answer calls this body does not show."""
+        return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
 
     @property
     def is_body(self) -> bool:
@@ -147,8 +150,6 @@ _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "i
 _RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
 #: The request keys the target profiles read (`replayable.profiles`).
 _SETTINGS = ("store", "include", "previous_response_id", "conversation")
-#: Chat Completions keys that, among a parsed message's unknown fields, make it an envelope to report.
-_CHAT_KEYS = ("tool_calls", "tool_call_id", "function_call")
 
 _WHAT_TO_PASS = (
     "pass a list of items, one item (with 'type'), a request body (with 'input') or a Response "
@@ -276,7 +277,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
             sdk = True
             continue
         extra = item.__pydantic_extra__
-        if not extra or not any(k in extra for k in _CHAT_KEYS):
+        if not extra or not any(k in extra for k in CHAT_KEYS):
             continue
         if out is None:
             out = list(items)
@@ -524,25 +525,9 @@ def first_value_kind(first: Any) -> DocumentKind | None:
     return DocumentKind.ITEMS if kind is DocumentKind.ITEM else None
 
 
-#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
-#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
-HOSTED_TOOL_TYPES = frozenset(
-    {
-        "web_search",
-        "web_search_preview",
-        "file_search",
-        "code_interpreter",
-        "computer",
-        "computer_use_preview",
-        "image_generation",
-        "mcp",
-        "local_shell",
-        "shell",
-        "apply_patch",
-        "custom",
-        "tool_search",
-    }
-)
+#: Types of the hosted (built-in) tools a tools file may list beside function tools (OpenAI's, the one
+#: list in `replayable.native`): none of them is an item type (their calls are `web_search_call`, ...).
+HOSTED_TOOL_TYPES = TOOL_TYPES
 _ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
 
 
