@@ -399,6 +399,16 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "Two request keys the target refuses together (`previous_response_id` and `conversation`).",
     ),
+    _row(
+        "transcript",
+        "body_invalid",
+        V,
+        "A request body field other than `input` and `tools` that breaks the body's schema (`model: 5`, "
+        "`store: \"yes\"`, a `tool_choice` of an unknown type): what the body says decides how its items are "
+        "checked (what it continues, which tools are allowed), so a field that cannot be read is refused, "
+        "never ignored.",
+        "field {field}: {msg} [{rule}]",
+    ),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
@@ -594,6 +604,7 @@ class ViolationCode(StrEnum):
     ITEM_REFERENCE_NOT_PERSISTED = "item_reference_not_persisted"
     INCLUDE_INVALID = "include_invalid"
     BODY_CONFLICT = "body_conflict"
+    BODY_INVALID = "body_invalid"
 
 
 class AgentsViolationCode(StrEnum):

@@ -113,6 +113,8 @@ class Document:
     previous_response_id: str | None = None
     status: Any = None
     response_id: str | None = None
+    #: a request body's fields (other than `input` and `tools`) that break its schema: `{loc, type, msg}`
+    envelope_errors: tuple[dict[str, Any], ...] = ()
     sdk: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
@@ -402,6 +404,7 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         DocumentKind.REQUEST,
         items,
         provider,
+        envelope_errors=() if isinstance(value, BaseModel) else _envelope_errors(data, provider),
         tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
         tool_choice=tool_choice,
@@ -410,6 +413,18 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         sdk=sdk or sdk_items,
         value=value,
     )
+
+
+def _envelope_errors(data: Mapping[str, Any], provider: Provider) -> tuple[dict[str, Any], ...]:
+    """The body's own fields read against the request model (`input` and `tools` are read on their own:
+    items one by one, tools by the tool reader): `{loc, type, msg}` for each field that breaks it."""
+    from replayable.request import parse_request  # noqa: PLC0415  the body models load when a body is read
+
+    try:
+        parse_request({k: v for k, v in data.items() if k not in ("input", "tools")}, provider=provider)
+    except ItemError as exc:
+        return tuple(exc.errors)
+    return ()
 
 
 def _plain(value: Any) -> Any:
