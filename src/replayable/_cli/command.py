@@ -113,7 +113,9 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     transcript = read_transcript(_document(args.file, args), name)
     tools = load_tools(args.tools, max_bytes=args.max_bytes) if args.tools else transcript.tools
     try:
-        items, report = prepare_replay(transcript.items, target=args.target, tools=tools, provider=args.provider)
+        source = transcript.document if transcript.document is not None else transcript.items
+        # the document, not its items alone: a body's allowed_tools, settings and continuation apply too
+        items, report = prepare_replay(source, target=args.target, tools=tools, provider=args.provider)
     except ItemError as exc:
         raise InputError(f"{name}: {_one_line(exc)}") from None
     dumped = dump_items(items)
