@@ -360,7 +360,7 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "field_not_accepted",
         V,
-        "A key the target's input form of the item (or content part) does not declare.",
+        "A key the target's input form of the item (or content part), or its request body, does not declare.",
     ),
     _row("transcript", "field_shape", V, "A field of a JSON type the target does not accept there."),
     _row("transcript", "null_not_accepted", V, "An explicit `null` the target refuses (the key may be absent)."),

@@ -141,7 +141,7 @@ def check_transcript(
                 None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
                 msg=err.get("msg", ""), rule=err.get("type", ""),
             )  # fmt: skip
-        profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
+        profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)

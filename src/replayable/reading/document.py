@@ -115,6 +115,8 @@ class Document:
     response_id: str | None = None
     #: a request body's fields (other than `input` and `tools`) that break its schema: `{loc, type, msg}`
     envelope_errors: tuple[dict[str, Any], ...] = ()
+    #: a request body's keys, all of them (what the target profile accepts is checked against them)
+    body_keys: tuple[str, ...] = ()
     sdk: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
@@ -405,6 +407,7 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         items,
         provider,
         envelope_errors=() if isinstance(value, BaseModel) else _envelope_errors(data, provider),
+        body_keys=tuple(k for k in data if isinstance(k, str)),
         tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
         tool_choice=tool_choice,
