@@ -510,7 +510,7 @@ _DROP_CODES: dict[ViolationCode, str] = {
 
 
 def prepare_replay(
-    items: Iterable[Any],
+    items: Iterable[Any] | Document,
     *,
     target: str,
     tools: Iterable[Any] | None = None,
@@ -520,7 +520,8 @@ def prepare_replay(
     """Keep what can be replayed to the provider `target` (a slug such as `openai` or `acme`).
 
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
-    `provider="openai"`); each kept item is returned in its input form (see `to_input`). `source` is the
+    `provider="openai"`), a request body or a Response, or a `replayable.reading.Document` (what the one
+    reader made of any of these); each kept item is returned in its input form (see `to_input`). `source` is the
     slug of the provider the items came from; by default `provider`, else `openai` for SDK objects, else
     the one slug of the namespaced items (for ids), else unknown (treated as different from `target`). Whose
     opaque state (reasoning `encrypted_content`, compaction) the items hold is never guessed from a
