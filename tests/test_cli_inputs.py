@@ -337,3 +337,19 @@ def test_endless_blank_lines_after_a_document_end_at_the_limit(stdin: Any, capsy
     stdin(json.dumps([USER]).encode() + b"\n" + b"\n" * 5000)
     assert main(["check", "-", "--max-bytes", "1K"]) == 2
     assert "1024-byte limit" in capsys.readouterr().err
+
+
+def test_a_strict_rule_broken_inside_a_big_array_names_the_item(tmp_path: Path) -> None:
+    """New-user report (session 6): a duplicate key in item 777 of a one-line array was reported as
+    'neither JSON nor JSONL' with a column only. The item is named; a syntax error keeps its message."""
+    items = [{"type": "message", "role": "user", "content": "x \u00e9"}] * 800
+    text = json.dumps(items)
+    at = text.index('"content"', len(json.dumps(items[:777])) - 5)
+    path = tmp_path / "dup.json"
+    path.write_text(text[:at] + '"content": "y", ' + text[at:], encoding="utf-8")
+    with pytest.raises(InputError, match=r"dup\.json: item 777: duplicate key"):
+        read_input(str(path))
+    broken = tmp_path / "broken.json"
+    broken.write_text(text[:-1] + ",", encoding="utf-8")
+    with pytest.raises(InputError, match="neither JSON nor JSONL"):
+        read_input(str(broken))

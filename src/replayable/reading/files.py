@@ -25,6 +25,7 @@ waiting for a writer. Names in messages are escaped (`display_name`).
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -336,6 +337,9 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         try:
             value = loads(data, name)
         except InputError as exc:
+            strict = _strict_rule_item(data, str(exc))
+            if strict is not None:  # well-formed JSON that breaks a strict rule: name the item it is in
+                raise InputError(f"{name}: item {strict}: {str(exc).removeprefix(name).lstrip(': ')}") from None
             detail = str(exc).removeprefix(name).lstrip(": ")
             detail = detail.removeprefix("is not valid JSON: ").removeprefix("is ")
             raise InputError(f"{name} is neither JSON nor JSONL: {detail}") from None
@@ -348,6 +352,22 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
 
 
 _NOT_JSON = object()
+_AT = re.compile(r"at line (\d+) column (\d+)")
+
+
+def _strict_rule_item(data: bytes, message: str) -> int | None:
+    """For a document that is one JSON array and is refused by a strict rule (a duplicate key, ...) rather
+    than for its syntax: the index of the item the error is in (from the reader's line and column), else
+    None. Only run once the document is refused, so its cost never touches a valid input."""
+    found = _AT.search(message)
+    if found is None or not data.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"["):
+        return None
+    line, column = int(found.group(1)), int(found.group(2))
+    lines = data.split(b"\n", line - 1)
+    if len(lines) < line:
+        return None
+    offset = sum(len(x) + 1 for x in lines[: line - 1]) + column - 1
+    return _json.array_element_at(data, offset)
 
 
 def is_item_stream(first: Any) -> bool:
