@@ -30,7 +30,7 @@ from pydantic_core import PydanticCustomError
 from ._json import printable
 from .errors import ReplayableError
 
-__all__ = ["ItemError", "ModelError", "clean_errors", "model_defined", "value_at"]
+__all__ = ["ItemError", "ModelError", "clean_errors", "json_type", "model_defined", "value_at"]
 
 
 class ItemError(ReplayableError):
@@ -208,20 +208,36 @@ _KIND_ERRORS: dict[str, str] = {
 _OBJECT_ERRORS = frozenset({"model_type", "model_attributes_type", "dict_type", "is_instance_of"})
 
 
-def _kind(value: Any) -> str:
-    """The JSON kind of a Python value, for messages."""
+def json_type(value: Any) -> str | None:
+    """The JSON Schema type name of a plain Python value: `null`, `boolean`, `integer`, `number`,
+    `string`, `array` or `object` (a tuple is an array, any mapping an object); None for a value that
+    is none of these. The one namer of JSON kinds: error messages here and the profile checks use it."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, Mapping):
-        return "an object"
+        return "object"
     if isinstance(value, list | tuple):
-        return "an array"
+        return "array"
+    return None
+
+
+_ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "a number", "number": "a number",
+            "string": "a string", "object": "an object", "array": "an array"}  # fmt: skip
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a Python value, for messages (`a string`; an integer is `a number`)."""
+    name = json_type(value)
+    if name is not None:
+        return _ARTICLE[name]
     try:  # a stand-in (a value nested too deeply) names itself; anything else by its class
         text = repr(value)
     except Exception:
