@@ -184,3 +184,11 @@ def test_openai_steer_errors_name_the_field() -> None:
         W.parse_websocket_event({**STEER_PENDING, "required_input": [{"type": "function_call_output",
                                                                       "call_id": 5}]}, provider="openai")  # fmt: skip
     assert [e["loc"] for e in err.value.errors] == [("required_input", 0, "call_id")]
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+@pytest.mark.parametrize("bad_type", [["response.create"], {"a": 1}, 5, None])
+def test_a_type_of_any_json_kind_is_a_library_error(bad_type: Any, provider: str | None) -> None:
+    with pytest.raises(rp.ItemError) as err:
+        W.parse_websocket_event({"type": bad_type}, provider=provider)  # type: ignore[arg-type]
+    assert err.value.errors[0]["loc"] == ("type",)

@@ -327,7 +327,8 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
         err: WebSocketErrorEvent = validate_body(raw, WebSocketErrorEvent, WebSocketErrorEvent, None, "WebSocket error")
         return err
     shown = repr(t) if isinstance(t, str) else f"of type {type(t).__name__}" if "type" in raw else "missing"
-    hint = " (an OpenAI WebSocket message: read it with provider='openai')" if t in OPENAI_WEBSOCKET_TYPES else ""
+    openai_type = isinstance(t, str) and t in OPENAI_WEBSOCKET_TYPES
+    hint = " (an OpenAI WebSocket message: read it with provider='openai')" if openai_type else ""
     raise ItemError(
         [
             {
