@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from replayable._pointers import pointer_parts, pointer_token
+from replayable._validation import json_type
 
 from .model import FieldRule, ItemRule, PartRule, Profile
 
@@ -44,19 +45,7 @@ class Finding:
 
 
 def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
+    return json_type(value) or type(value).__name__
 
 
 def _fits(rule: FieldRule, value: Any) -> bool:
