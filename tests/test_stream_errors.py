@@ -174,3 +174,23 @@ def test_a_rule_without_a_field_has_one_error_at_the_event() -> None:
     assert info.value.rule == S.StreamRule.SEQUENCE_ORDER
     assert _locs(info.value) == [((), "sequence_order")]
     assert info.value.errors[0]["msg"] == info.value.message
+
+
+def test_the_stream_events_bundle_types_the_same_values() -> None:
+    """The exported `stream-events` JSON Schema judges the nested values as `parse_event` does."""
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+    bundle = jsonschema_rs.validator_for(rp.json_schema("stream-events"))
+    bad = [
+        {**PART_ADDED, "part": {"type": "input_image", "image_url": 5}},
+        {**DELTA, "logprobs": [{"token": "t", "logprob": 0.0, "bytes": [1]}]},
+        {"type": "response.output_text.annotation.added", "sequence_number": 4, "item_id": "m1", "output_index": 0,
+         "content_index": 0, "annotation_index": 0, "annotation": {"type": "url_citation", "url": "u"}},
+    ]  # fmt: skip
+    for event in bad:
+        with pytest.raises(S.StreamError):
+            S.parse_event(event)
+        assert not bundle.is_valid(event), event
+    good = [PART_ADDED, {**DELTA, "logprobs": [{"token": "t", "logprob": 0.0, "bytes": [1], "top_logprobs": []}]}]
+    for event in good:
+        S.parse_event(event)
+        assert bundle.is_valid(event), event
