@@ -545,9 +545,13 @@ def _type_stream_items(b: _Bundler, root: Path) -> None:
         props = b.defs[name]["properties"]
         props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
     # the parts, annotations and logprobs events carry, typed as parse_event reads them (inside an output message)
-    part = {"allOf": [{"$ref": b.ref(_OR + "content.json#/$defs/MessageContent", None)}]}  # no `$ref` sibling
-    note = {"anyOf": [{"$ref": b.ref(_OR + "output_text.json#/$defs/Annotation", None)}, {"type": "null"}]}
-    logprobs = {"type": "array", "items": {"$ref": b.ref(_OR + "log_prob.json", None)}}
+    part: dict[str, Any] = {
+        "allOf": [{"$ref": b.ref(_OR + "content.json#/$defs/MessageContent", None)}]
+    }  # no `$ref` sibling
+    note: dict[str, Any] = {
+        "anyOf": [{"$ref": b.ref(_OR + "output_text.json#/$defs/Annotation", None)}, {"type": "null"}]
+    }
+    logprobs: dict[str, Any] = {"type": "array", "items": {"$ref": b.ref(_OR + "log_prob.json", None)}}
     for name, field, schema in (
         *((n, "part", part) for n in _PART_EVENTS),
         ("ResponseOutputTextAnnotationAddedEvent", "annotation", note),
