@@ -463,6 +463,8 @@ def nested_errors(raw: Mapping[str, Any], provider: Provider) -> list[dict[str, 
     if nested is None:
         return []
     field, host = nested
+    if field == "logprobs" and provider == "openai":
+        return []  # OpenAI streams its own logprob shape ({token, logprob, top_logprobs}, no bytes): not a part's
     value = raw.get(field)
     if not isinstance(value, Mapping if field != "logprobs" else list) or value == []:
         return []
