@@ -455,7 +455,8 @@ def nested_errors(raw: Mapping[str, Any], provider: Provider) -> list[dict[str, 
     """The errors (`{"loc", "type", "msg"}`, located in the event) of the value a spec event carries as a
     JSON object: an output_item event's `item` read as an output item (`parse_item(item, side="output")`),
     a content part event's `part` as a part of an output message, an annotation event's `annotation`, an
-    output_text event's `logprobs`, each read inside a minimal output message by the same reader, and (Open
+    output_text event's `logprobs` (Open Responses mode: OpenAI streams its own logprob shape), each read
+    inside a minimal output message by the same reader, and (Open
     Responses mode; OpenAI mode's lifecycle models type it already) a lifecycle event's `response` by
     `parse_response`. Empty when the event has no such value, or when it is not an object (or list) at all
     (the event's own model reports that)."""
