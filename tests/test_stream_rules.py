@@ -239,3 +239,27 @@ def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
     assert S.looks_like_sse is reading.looks_like_sse
     with pytest.raises(AttributeError):
         S.no_such_name  # noqa: B018
+
+
+def test_lenient_mode_holds_back_a_call_when_every_event_lacks_sequence_number() -> None:
+    """Attacker report (session 6): the lenient finding for a missing sequence_number is recorded once
+    per stream, and the call whose events lacked it was still handed out when every event lacked it."""
+    import copy
+    import json
+    from pathlib import Path
+
+    from replayable import stream
+
+    raw = (Path(__file__).parent / "fixtures/stream/message_and_call.sse").read_text()
+    events = [json.loads(line[6:]) for line in raw.splitlines() if line.startswith("data: {")]
+    for cut in (slice(None), slice(10, 15)):
+        evs = copy.deepcopy(events)
+        for e in evs[cut]:
+            e.pop("sequence_number")
+        asm = stream.StreamAssembler(strict=False)
+        handed = [i for e in evs for i in asm.feed(e) if i.type == "function_call"]
+        asm.close()
+        assert handed == []
+        assert [w.rule for w in asm.warnings if w.violation] == [stream.StreamRule.SEQUENCE_MISSING]
+    asm = stream.StreamAssembler(strict=False)
+    assert [i.call_id for e in events for i in asm.feed(e) if i.type == "function_call"]  # intact: handed out

@@ -279,6 +279,8 @@ class StreamAssembler(SSEFeeding):
             elif self.strict or not self._noted_missing_seq:
                 self._noted_missing_seq = True  # lenient: one finding per stream, not one per event
                 self._violate(StreamRule.SEQUENCE_MISSING, "every event needs an integer sequence_number")
+            elif self._at is not None:  # reported once, but each item whose events lack it is never handed out
+                self._flagged.add(self._at)
             return
         if type(seq) is not int:
             self._violate(StreamRule.EVENT_SCHEMA, f"sequence_number must be an integer, got {seq!r}")
