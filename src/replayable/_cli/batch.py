@@ -44,7 +44,7 @@ from replayable import render as reports
 from replayable._json import printable
 from replayable.items import ITEM_ADAPTERS, ItemError, Provider, gc_paused
 from replayable.names import shown
-from replayable.reading import DocumentKind, chat_envelope, is_event_list
+from replayable.reading import DocumentKind, chat_envelope
 from replayable.replay import Violation, check_transcript
 from replayable.replay import check_stream as check_item_stream
 
@@ -100,6 +100,7 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     max_bytes = _max_bytes(args)
     if getattr(args, "chain", False) and not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
+    _agents_flags(args)
 
     def tools() -> list[Any] | None:
         return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
@@ -161,8 +162,22 @@ def _check_input(
     bar = bar or FileProgress(name, None, None)
     if previous is not None and (inp.kind is Kind.SSE or args.agents):
         raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
+    if inp.kind is Kind.SSE and args.agents:  # an Agents API log captured as SSE: read as the log it is
+        from replayable.stream import parse_sse  # noqa: PLC0415
+
+        return _agents(list(parse_sse(inp.data, provider="openai")), args, name, file, out, tools)
     if inp.kind is Kind.SSE:
-        return reports.stream_record(_stream_check(inp.data, args, tools), file)
+        report = _stream_check(inp.data, args, tools)
+        agents_event = next((f for f in report.findings if _is_agents_type(f.event_type)), None)
+        if agents_event is not None:  # an Agents API event in a Responses stream: the log door's refusal
+            raise _agents_log(
+                [{"type": agents_event.event_type}],
+                name,
+                first=agents_event.index or 0,
+                unit="event",
+                what="a Responses stream",
+            )
+        return reports.stream_record(report, file)
     if inp.kind is Kind.JSONL and not args.agents and previous is None and is_item_stream(inp.first):
         function_tools, findings = _tool_file(tools())
         count = [0]
@@ -176,8 +191,8 @@ def _check_input(
         )
         return reports.transcript_record(report, findings, count[0], file)
     value = inp.value()
-    if args.agents and not is_event_list(value):
-        return _agents(value, args, name, file, out)
+    if args.agents:  # the flag says what the file is: a Responses stream in it is nothing recognised
+        return _agents(value, args, name, file, out, tools)
     doc = read_document(value, name, args.provider, streams=True)  # the one reader decides what it is
     if doc.kind is DocumentKind.EVENTS:
         if previous is not None:
@@ -233,17 +248,45 @@ def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -
             bar.advance(len(batch))
 
 
-def _agents_log(values: list[Any], name: str) -> InputError:
+def _is_agents_type(t: Any) -> bool:
+    return isinstance(t, str) and t.startswith("agent.")
+
+
+def _agents_log(
+    values: list[Any], name: str, *, first: int = 0, unit: str = "value", what: str = "a transcript"
+) -> InputError:
     """The one-line error for an OpenAI Agents API event log given without `--agents`: its `agent.*`
-    events are no Open Responses items, and one error per event would hide what to do."""
+    events are no Open Responses items (nor Responses stream events: `what`, `unit`, `first` the index
+    of `values[0]`), and one error per event would hide what to do."""
     for n, v in enumerate(values):
         t = v.get("type") if isinstance(v, dict) else None
-        if isinstance(t, str) and t.startswith("agent."):
+        if _is_agents_type(t):
             return InputError(
-                f"{name} is an OpenAI Agents API event log (value {n} is an {printable(t[:80])!r} event), "
-                "not a transcript: check it with --agents"
+                f"{name} is an OpenAI Agents API event log ({unit} {first + n} is an {printable(t[:80])!r} event), "
+                f"not {what}: check it with --agents"
             )
-    return InputError(f"{name} is an OpenAI Agents API event log, not a transcript: check it with --agents")
+    return InputError(f"{name} is an OpenAI Agents API event log, not {what}: check it with --agents")
+
+
+#: `check` options that mean nothing for an Agents API event log (`--agents`): refused, never ignored.
+_NOT_FOR_AGENTS = (("target", "--target"), ("provider", "--provider"), ("pending_ok", "--pending-ok"))
+
+
+def _agents_flags(args: argparse.Namespace) -> None:
+    """Refuse (`InputError`, exit 2) the options `--agents` cannot honour: `--target`, `--provider`,
+    `--pending-ok` (they concern Responses items), and `--tools` with `--chain` (the chain judges no
+    arguments). `--tools` with `--agents` judges the log's calls against those tools."""
+    if not getattr(args, "agents", False):
+        return
+    given = [flag for key, flag in _NOT_FOR_AGENTS if getattr(args, key, None)]
+    if given:
+        one = len(given) == 1
+        raise InputError(
+            f"{', '.join(given)} {'means' if one else 'mean'} nothing for an Agents API event log (--agents): "
+            f"drop {'it' if one else 'them'} (--tools gives the function tools the log's calls are checked against)"
+        )
+    if getattr(args, "chain", False) and getattr(args, "tools", None):
+        raise InputError("--tools means nothing with --chain (the link chain judges no arguments): drop it")
 
 
 def jsonl_items(
@@ -315,7 +358,14 @@ def _tools(value: Any, name: str, file: str) -> dict[str, Any]:
     return reports.tools_record(lint_tools(tools), len(tools), file)
 
 
-def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> dict[str, Any] | int:
+def _agents(
+    value: Any,
+    args: argparse.Namespace,
+    name: str,
+    file: str,
+    out: Output,
+    tools: Callable[[], list[Any] | None] = lambda: None,
+) -> dict[str, Any] | int:
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
     if isinstance(value, dict):
@@ -329,7 +379,7 @@ def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Out
         return EXIT_OK if chain.ok else EXIT_VIOLATIONS
     from replayable.agents import check_event_log  # noqa: PLC0415
 
-    record = reports.agents_record(check_event_log(events), file)
+    record = reports.agents_record(check_event_log(events, tools=_tool_file(tools())[0]), file)
     if record.get("error") and args.format == "text":
         # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
         raise InputError(f"{name}: {record['error']}")
