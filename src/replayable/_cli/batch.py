@@ -38,7 +38,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from replayable import render as reports
 from replayable._json import printable
@@ -248,7 +248,7 @@ def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -
             bar.advance(len(batch))
 
 
-def _is_agents_type(t: Any) -> bool:
+def _is_agents_type(t: Any) -> TypeGuard[str]:
     return isinstance(t, str) and t.startswith("agent.")
 
 

@@ -324,9 +324,9 @@ class _Log:
         if tools is not None and tools != self.tools:
             self.tools = tools
             self.version += 1
-            for key, (at, path) in self.where.items():  # calls waiting for tools: judged now
-                action = self.ledger.call(*key)
-                if key not in self.judged and action is not None and not self.ledger.is_answered(*key):
+            for call, (at, path) in self.where.items():  # calls waiting for tools: judged now
+                action = self.ledger.call(*call)
+                if call not in self.judged and action is not None and not self.ledger.is_answered(*call):
                     self.judge_call(at, action, path)
         for n, name in duplicate_tool_names(session):
             if name not in self.duplicates:

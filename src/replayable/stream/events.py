@@ -345,7 +345,8 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     snapshots leniently.
 
     Raises `StreamError` (rule `unknown_event` for an un-prefixed type outside the spec in Open Responses
-    mode, else `event_schema`) naming the event's sequence_number.
+    mode and, in every mode, for an OpenAI Agents API `agent.*` event; else `event_schema`) naming the
+    event's sequence_number.
     """
     if isinstance(data, ExtensionEvent) or (
         isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
@@ -357,6 +358,14 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     etype, seq = peek_event(raw)
     if not isinstance(raw, Mapping):
         raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
+    if isinstance(etype, str) and etype.startswith("agent.") and ":" not in etype:  # in every mode
+        raise StreamError(
+            StreamRule.UNKNOWN_EVENT,
+            f"'{etype}' is an OpenAI Agents API event, not a Responses stream event: this is an Agents API "
+            "event log, check it with --agents (replayable.agents.check_event_log)",
+            sequence_number=seq,
+            event_type=etype,
+        )
     model = event_model(raw, provider)
     if model is None:
         if etype is None:
