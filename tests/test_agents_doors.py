@@ -237,6 +237,23 @@ def test_a_log_that_mixes_sessions_is_flagged_and_the_other_session_changes_noth
     assert A.check_event_log([mine, requires("me"), result(), mine]).ok
 
 
+def test_the_link_chain_skips_unknown_events_and_breaks_on_another_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unknown_ask = snapshot("agent.session.zzz", actions=[action("me")])
+    chain = A.link_chain([unknown_ask, result()])
+    assert not chain.ok and [x.kind for x in chain.broken] == ["tool_result"]  # the result answers no call
+    mine = snapshot("agent.session.created", sid="s1", tools=[STRICT_TOOL])
+    theirs = snapshot("agent.session.created", sid="s2", tools=[OPEN_TOOL])
+    chain = A.link_chain([mine, theirs, requires("me"), result()])
+    assert [(x.event, x.kind) for x in chain.broken] == [(1, "event")] and "'s2'" in str(chain.broken[0].problem)
+    assert chain.session_id == "s1"
+    path = _write(tmp_path, [mine, theirs, requires("me"), result()], "jsonl")
+    assert main(["check", "--agents", "--chain", str(path)]) == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+    assert A.link_chain([mine, requires("me"), result(), mine]).ok  # one session named again and again
+
+
 # --- 3. check --agents: --tools is used, flags that mean nothing are refused ----------------------------
 
 
