@@ -277,16 +277,18 @@ def test_check_agents_chain_refuses_tools(tmp_path: Path, capsys: pytest.Capture
     assert "--tools means nothing with --chain" in capsys.readouterr().err
 
 
-def test_check_agents_on_a_responses_stream_is_nothing_recognised(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_check_agents_on_a_responses_stream_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     events = list(
         stream.parse_sse((Path(__file__).parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes())
     )
     path = tmp_path / "events.json"
     path.write_text(json.dumps(events))
-    assert main(["check", "--agents", str(path)]) == 2  # --agents says what the file is: not checked as a stream
-    assert "nothing" in capsys.readouterr().err
+    assert main(["check", "--agents", str(path)]) == 2  # --agents says what the file is: never checked as a stream
+    assert "not an OpenAI Agents API event log: check it without --agents" in capsys.readouterr().err
+    sse = tmp_path / "events.sse"  # the same stream captured as SSE, also refused (not read as a stream)
+    sse.write_bytes((Path(__file__).parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes())
+    assert main(["check", "--agents", str(sse)]) == 2
+    assert "SSE capture of a Responses stream, not an OpenAI Agents API event log" in capsys.readouterr().err
 
 
 # --- 4. SSE: --agents reads a log; an agent.* event in a Responses stream is refused --------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -220,10 +220,18 @@ def _stateless(index: int, raw: Mapping[str, Any], t: str, out: list[Finding]) -
         )  # fmt: skip
 
 
-def check_body(profile: Profile, settings: Mapping[str, Any]) -> list[Finding]:
-    """What `profile` refuses in a request body's own keys (`include`, keys that exclude each other)."""
+def check_body(profile: Profile, settings: Mapping[str, Any], keys: Iterable[str] = ()) -> list[Finding]:
+    """What `profile` refuses in a request body's own keys (`keys`, all of them: a key the target does not
+    accept; `settings`: `include`, keys that exclude each other)."""
     out: list[Finding] = []
     rules = profile.body
+    if rules.keys is not None:
+        for key in keys:
+            if key not in rules.keys:
+                out.append(
+                    Finding(None, "field_not_accepted", f"request key {key!r} is not one {profile.name} accepts "
+                            f"[{rules.sources.get('keys', '')}]", f"/{pointer_token(key)}")
+                )  # fmt: skip
     include = settings.get("include")
     if rules.include is not None and isinstance(include, list):
         for j, value in enumerate(include):
