@@ -375,8 +375,13 @@ def test_schemas_are_valid_and_describe_every_property():
 
 
 def test_check_event_log_s22_and_full_stream():
-    assert A.check_event_log(S22["events"][:2]).ok
-    rep = A.check_event_log(S22["events"])
+    # S22's requires_action snapshot is trimmed (no agent, no tools): the host's tool judges the call
+    assert A.check_event_log(S22["events"][:2], tools=[S20["tool"]]).ok
+    # with no tool known at all, an executed call is never replay-safe (fail closed, like gate's no_schema)
+    blind = A.check_event_log(S22["events"][:2])
+    assert [(v.index, str(v.code)) for v in blind.violations] == [(1, "executed_rejected_call")]
+    assert "no tool schema is known" in blind.violations[0].message
+    rep = A.check_event_log(S22["events"], tools=[S20["tool"]])
     assert [(v.index, str(v.code)) for v in rep.violations] == [
         (2, "result_without_action"),
         (3, "result_without_action"),
@@ -418,7 +423,11 @@ def test_cli_check_agents(tmp_path, capsys):
     ok.write_text("".join(json.dumps(e) + "\n" for e in S22["events"][:2]))
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(e) + "\n" for e in S22["events"]))
-    assert main(["check", "--agents", str(ok)]) == 0
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([S20["tool"]]))
+    assert main(["check", "--agents", str(ok), "--tools", str(tools)]) == 0
+    assert main(["check", "--agents", str(ok)]) == 1  # no tool known: the executed call is not judged safe
+    assert "executed_rejected_call" in capsys.readouterr().out
     assert main(["check", "--agents", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "event 2: result_without_action" in out and "event 5: malformed_result" in out

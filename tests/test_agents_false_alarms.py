@@ -102,12 +102,14 @@ def test_identical_resubmission_is_idempotent_in_the_ledger():
 
 
 def test_identical_resubmission_is_idempotent_in_the_log_check_chain_and_cli(tmp_path):
-    log = [REQ, RESULT, RESULT]
-    assert A.check_event_log(log).ok
+    log = [REQ, RESULT, RESULT]  # REQ's snapshot is trimmed (no tools): the host's tool is given
+    assert A.check_event_log(log, tools=[S20["tool"]]).ok
     assert A.link_chain(log).ok
-    assert main(["check", "--agents", write(tmp_path, log)]) == 0
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([S20["tool"]]))
+    assert main(["check", "--agents", write(tmp_path, log), "--tools", str(tools)]) == 0
     different = [REQ, RESULT, dict(RESULT, output="another")]
-    assert [str(v.code) for v in A.check_event_log(different).violations] == ["double_answer"]
+    assert [str(v.code) for v in A.check_event_log(different, tools=[S20["tool"]]).violations] == ["double_answer"]
     assert not A.link_chain(different).ok
 
 
@@ -157,7 +159,7 @@ def test_parse_event_reads_the_trimmed_snapshot_like_the_ledger_and_the_log_chec
     assert [a.call_id for a in ev.session.required_actions] == ["call_3c91"]
     assert [a.call_id for a in A.PendingActions.from_event(REQ).pending] == ["call_3c91"]
     assert [a.call_id for a in A.PendingActions.from_event(ev).pending] == ["call_3c91"]
-    assert A.check_event_log([REQ, RESULT]).ok
+    assert A.check_event_log([REQ, RESULT], tools=[S20["tool"]]).ok
     # a field that is present is still checked, by every reader the same way
     broken = copy.deepcopy(REQ)
     broken["session"]["status"] = "sleeping"

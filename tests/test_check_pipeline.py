@@ -103,9 +103,14 @@ def test_read_file_reads_an_agents_log_only_when_told_and_never_a_stream_as_one(
     doc = read_file(write(tmp_path, "log.jsonl", AGENTS_LOG * 2), agents=True)
     assert doc.kind is DocumentKind.AGENTS_LOG and len(doc.items) == 2
     assert read_file(write(tmp_path, "one.json", AGENTS_LOG[0]), agents=True).items == AGENTS_LOG
-    for name, value in (("events.json", EVENTS), ("capture.sse", SSE)):
-        with pytest.raises(InputError, match="not an OpenAI Agents API event log: check it without agents=True"):
-            read_file(write(tmp_path, name, value), agents=True)
+    with pytest.raises(InputError, match="not an OpenAI Agents API event log: check it without agents=True"):
+        read_file(write(tmp_path, "events.json", EVENTS), agents=True)
+    # an SSE capture told to be a log is one (the reader cannot parse SSE): a Responses stream is refused
+    # where its events are read, by the checker
+    sse = read_file(write(tmp_path, "capture.sse", SSE), agents=True)
+    assert sse.kind is DocumentKind.AGENTS_LOG
+    with pytest.raises(InputError, match="not an OpenAI Agents API event log: check it without agents=True"):
+        checking.agents_events(sse, "capture.sse")
     with pytest.raises(InputError, match="expected Agents API events"):
         read_file(write(tmp_path, "s.json", "text"), agents=True)
 

@@ -99,9 +99,9 @@ def test_stream_report() -> None:
 
 
 def test_agents_report() -> None:
-    ok = A.check_event_log([REQ, RESULT])
+    ok = A.check_event_log([REQ, RESULT], tools=[S20["tool"]])  # REQ is trimmed: the host's tool judges the call
     assert ok.raise_for_violations() is ok
-    bad = A.check_event_log([REQ, RESULT, WRONG_CALL])
+    bad = A.check_event_log([REQ, RESULT, WRONG_CALL], tools=[S20["tool"]])
     text = str(raised(bad))
     assert "event 2: result_without_action:" in text and "item 2" not in text
 

@@ -24,9 +24,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from replayable._json import printable
 from replayable.findings import Finding, Violation
 from replayable.items import ITEM_ADAPTERS, Provider, gc_paused
-from replayable.reading import Document, DocumentKind, InputError, chat_envelope
+from replayable.reading import Document, DocumentKind, InputError, chat_envelope, is_event_list
 from replayable.reading import function_tools as reader_function_tools
 from replayable.reading.files import BATCH_LINES, Input, document_of
 from replayable.render import agents_record, stream_record, tools_record, transcript_record
@@ -39,6 +40,7 @@ __all__ = [
     "CheckOptions",
     "Progress",
     "Record",
+    "agents_events",
     "check_agents_log",
     "check_document",
     "check_events",
@@ -224,16 +226,45 @@ def check_events(doc: Document, options: CheckOptions) -> Record:
     from replayable import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
 
     report = stream.check_stream(doc.value, provider=options.provider, tools=options.tools, target=options.target)
+    found = next((f for f in report.findings if _agents_type(f.event_type)), None)
+    if found is not None:  # an Agents API event in a Responses stream: the log door's refusal
+        raise InputError(
+            f"{options.name} is an OpenAI Agents API event log (event {found.index} is an "
+            f"{printable(str(found.event_type)[:80])!r} event), not a Responses stream: check it with agents=True"
+        )
     return stream_record(report, options.file)
 
 
+def _agents_type(t: Any) -> bool:
+    return isinstance(t, str) and t.startswith("agent.")
+
+
+def agents_events(doc: Document, name: str = "<events>") -> list[Any]:
+    """The events of an Agents API log document: its items, or, for an SSE capture (its bytes in
+    `doc.value`), the events `replayable.stream.parse_sse` reads from it (OpenAI's framing: no
+    `data: [DONE]` needed). Raises `InputError` for a capture of a Responses stream (every event a
+    `response.*` one) and `StreamError` when the SSE framing cannot be read."""
+    if isinstance(doc.value, bytes | bytearray | str) and not doc.items:
+        from replayable.stream import parse_sse  # noqa: PLC0415
+
+        events = list(parse_sse(doc.value, provider="openai"))
+        if is_event_list(events):  # checking it as a log would call every event unknown
+            raise InputError(
+                f"{name} is an SSE capture of a Responses stream, not an OpenAI Agents API event log: "
+                "check it without agents=True"
+            )
+        return events
+    return list(doc.items)
+
+
 def check_agents_log(doc: Document, options: CheckOptions) -> Record:
-    """An OpenAI Agents API event log (`replayable.agents.check_event_log`). Its record has an `error`
+    """An OpenAI Agents API event log (`replayable.agents.check_event_log`; JSONL, a JSON array or an SSE
+    capture), its calls judged against `options.tools` when given (`--tools`). Its record has an `error`
     when nothing in it is an Agents API event."""
     _no_previous(options, "an Agents API event log")
     from replayable.agents import check_event_log  # noqa: PLC0415  the Agents models load only for a log
 
-    return agents_record(check_event_log(doc.items), options.file)
+    return agents_record(check_event_log(agents_events(doc, options.name), tools=options.tools), options.file)
 
 
 def check_tools(doc: Document, options: CheckOptions) -> Record:

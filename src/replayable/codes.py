@@ -477,6 +477,15 @@ CODES: tuple[CodeInfo, ...] = (
         "the tool schema, or a tool schema that cannot be checked).",
         "call {call_id!r} was refused before execution but answered with success: true ({why})",
     ),
+    _row(
+        "agents",
+        "mixed_sessions",
+        V,
+        "Events of more than one session in one log: a tool result names no session, so which session it "
+        "answers would be a guess; the other session's events are not acted on (check each session's log alone).",
+        "an event of session {session_id!r} in the log of session {first!r}: a tool result names no session, so "
+        "which one it answers would be a guess (check each session's log on its own)",
+    ),
     # --- streams (replayable.stream) -------------------------------------------------------------------
     _row("stream", "sse_malformed", V, "SSE framing that cannot be read."),
     _row("stream", "sse_truncated", V, "The last frame of an SSE capture lacks its terminating blank line."),
@@ -620,6 +629,7 @@ class AgentsViolationCode(StrEnum):
     DUPLICATE_TOOL = "duplicate_tool"
     ACTION_CONFLICT = "action_conflict"
     EXECUTED_REJECTED_CALL = "executed_rejected_call"
+    MIXED_SESSIONS = "mixed_sessions"
 
 
 class StreamRule(StrEnum):

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replayable import render as reports
-from replayable.checking import CheckOptions, check_document, lint_tools
+from replayable.checking import CheckOptions, agents_events, check_document, lint_tools
 from replayable.items import ItemError
 from replayable.names import shown
 from replayable.reading import InputError, display_name, function_tools, read_file
@@ -81,6 +81,7 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     One pipeline: the file reader (`replayable.reading.read_file`: bytes -> one `Document`, a JSONL of
     items left open to be read in batches), the checker of the document's kind
     (`replayable.checking.check_document`) -> one record, the renderer (`_emit`)."""
+    _agents_flags(args)
     options = _options(args, path)
     with one_file(path, enabled=progress) as bar:
         bar.reading()
@@ -138,6 +139,27 @@ def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
     return EXIT_OK if record["ok"] else EXIT_VIOLATIONS
 
 
+#: `check` options that mean nothing for an Agents API event log (`--agents`): refused, never ignored.
+_NOT_FOR_AGENTS = (("target", "--target"), ("provider", "--provider"), ("pending_ok", "--pending-ok"))
+
+
+def _agents_flags(args: argparse.Namespace) -> None:
+    """Refuse (`InputError`, exit 2) the options `--agents` cannot honour: `--target`, `--provider`,
+    `--pending-ok` (they concern Responses items), and `--tools` with `--chain` (the chain judges no
+    arguments). `--tools` with `--agents` judges the log's calls against those tools."""
+    if not getattr(args, "agents", False):
+        return
+    given = [flag for key, flag in _NOT_FOR_AGENTS if getattr(args, key, None)]
+    if given:
+        one = len(given) == 1
+        raise InputError(
+            f"{', '.join(given)} {'means' if one else 'mean'} nothing for an Agents API event log (--agents): "
+            f"drop {'it' if one else 'them'} (--tools gives the function tools the log's calls are checked against)"
+        )
+    if getattr(args, "chain", False) and getattr(args, "tools", None):
+        raise InputError("--tools means nothing with --chain (the link chain judges no arguments): drop it")
+
+
 def chain_one(args: argparse.Namespace, path: str, out: Output, *, progress: bool = True) -> int:
     """`check --agents --chain` of `path`: the session link chain of the Agents API event log as JSON on
     standard output, nothing else (exit status 0 when the chain holds, else 1). Raises `InputError` as
@@ -146,8 +168,9 @@ def chain_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
 
     if not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
+    _agents_flags(args)
     doc = read_file(path, provider=args.provider, max_bytes=_max_bytes(args), agents=True)
-    chain = link_chain(doc.items)
+    chain = link_chain(agents_events(doc, display_name(path)))
     out.write(output.as_json(chain.as_dict()))
     return EXIT_OK if chain.ok else EXIT_VIOLATIONS
 

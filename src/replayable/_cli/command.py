@@ -234,7 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="output format: text, json, sarif (SARIF 2.1.0 for code scanning) or github (workflow "
         "annotations); default: text",
     )
-    check.add_argument("--agents", action="store_true", help="FILE is an Agents API event log (JSONL)")
+    check.add_argument(
+        "--agents", action="store_true", help="FILE is an Agents API event log (JSONL, a JSON array or SSE)"
+    )
     check.add_argument(
         "--chain", action="store_true", help="with --agents: print the session link chain as JSON (only that)"
     )

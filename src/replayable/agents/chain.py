@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replayable._agents_base import KNOWN_EVENT_TYPES
 from replayable.errors import Verdict
 from replayable.items import ItemError, plain_json
 
@@ -50,7 +51,7 @@ class LinkKind(StrEnum):
     """The answer to an approval request (`agent.session.input.*_approval_request_result` inputs and
     `computer_use_approval_request_result` items), keyed by the same `request_id`, its parent."""
     EVENT = "event"
-    """An event that cannot be read at all (only in `broken`)."""
+    """An event that cannot be read at all, or one of another session (only in `broken`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +94,8 @@ class SessionChain(Verdict):
     result or answer yet (not an error; a `function_call` history item is never pending on its own);
     `broken` the links that match nothing: a result whose (turn_id, call_id) matches no call, a second,
     different result for one call, an approval answer to no request or a second, different one, a
-    message or call to a subagent never announced, and events that are not JSON objects. `ok` is true
-    when nothing is broken.
+    message or call to a subagent never announced, events that are not JSON objects and events of
+    another session. `ok` is true when nothing is broken.
     """
 
     session_id: str | None
@@ -299,15 +300,30 @@ class _Chain:
         elif t == "computer_use_approval_request_result":
             self.answer(item, i, t, "item")
 
+    def other_session(self, ev: Mapping[str, Any], i: int, t: str) -> bool:
+        """Whether `ev` belongs to another session than the log's (the first session id seen): then it is
+        a broken `event` link and is not linked (a tool result names no session)."""
+        session = ev.get("session")
+        for sid in (ev.get("session_id"), session.get("id") if isinstance(session, Mapping) else None):
+            if not isinstance(sid, str):
+                continue
+            if self.session_id is None:
+                self.session_id = sid
+            elif sid != self.session_id:
+                why = f"an event of session {sid!r} in the log of session {self.session_id!r}: not linked"
+                self.broken.append(Link(LinkKind.EVENT, None, i, source=t, problem=why))
+                return True
+        return False
+
     def event(self, ev: Mapping[str, Any], i: int) -> None:
         t = ev.get("type")
         t = t if isinstance(t, str) else ""
-        if self.session_id is None and isinstance(ev.get("session_id"), str):
-            self.session_id = ev["session_id"]
+        if t.startswith("agent.") and t not in KNOWN_EVENT_TYPES and not t.startswith("agent.session.input."):
+            return  # an unknown event: kept by the readers, never acted on (its session is not read)
+        if self.other_session(ev, i, t):
+            return
         session = ev.get("session")
         if isinstance(session, Mapping):
-            if self.session_id is None and isinstance(session.get("id"), str):
-                self.session_id = session["id"]
             agent = session.get("agent")
             if isinstance(agent, Mapping):
                 self.agent(agent.get("id"), i, t)
@@ -351,7 +367,9 @@ def link_chain(events: Any) -> SessionChain:
 
     `events` is a list (or iterable) of events as JSON objects, our models, `openai` SDK objects or JSON
     texts; session items on their own (as `GET .../items` lists them) are read too. Reading is lenient:
-    a partial event gives what it has, an unknown event type is skipped. Calls come from
+    a partial event gives what it has, an unknown `agent.*` event type is skipped (whatever session it
+    carries), and an event of another session than the first one seen is a broken `event` link, not
+    linked (a tool result names no session). Calls come from
     `session.required_actions` and `function_call` items (one per (turn_id, call_id)); results from
     `agent.session.input.tool_result` events and `function_call_output` items (an output item echoing
     a tool result already sent is the same result, and so is the same tool_result event resent). Only a

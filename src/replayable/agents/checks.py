@@ -21,7 +21,7 @@ from replayable.arguments import SchemaFailure, compile_schema, schema_failures,
 from replayable.errors import Verdict
 from replayable.items import ItemError
 from replayable.notes import Note, multi_agent_notes
-from replayable.tools import read_tool
+from replayable.tools import ToolSpec, read_tool, tool_table
 
 from .events import (
     ToolResultError,
@@ -242,19 +242,53 @@ def _function_tools(session: Any) -> dict[str, Any] | None:
 
 _AMBIGUOUS = object()  # the tool of a name that two function tools of the agent share
 
+#: Why a call answered with `success: true` cannot be judged when no tool is known at all.
+_NO_SCHEMA = (
+    "no tool schema is known: the log carries no agent tools and none were given (tools=, --tools); "
+    "an executed call must be checked against its tool"
+)
+
+
+def _given_tools(tools: Any) -> dict[str, Any]:
+    """The function tools given to `check_event_log(tools=...)` by name (`replayable.tools.tool_table`:
+    a list of tools in any shape `read_tool` knows, or a name -> tool mapping). Raises `SchemaError`."""
+    return dict(tool_table(tools))
+
 
 class _Log:
-    """State of one `check_event_log` pass."""
+    """State of one `check_event_log` pass (one session: the first session id seen)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tools: dict[str, Any] | None = None) -> None:
         self.violations: list[AgentsViolation] = []
         self.refused: list[AgentsViolation] = []
         self.ledger = PendingActions()
         self.origin: dict[Any, int] = {}  # (turn_id, call_id) or request_id -> index of the requires_action event
+        self.where: dict[tuple[str, str], tuple[int, str]] = {}  # call -> (event index, path) of its action
         self.rejected: dict[tuple[str, str], str] = {}  # refused calls -> why
-        self.tools: dict[str, Any] | None = None
+        self.given = tools is not None  # tools passed by the caller: the log's agent tools are not used
+        self.tools: dict[str, Any] | None = tools
+        self.version = 0  # bumped whenever the known tools change
+        self.judged: dict[tuple[str, str], int] = {}  # call -> the tools version it was judged against
         self.session_id: str | None = None
+        self.foreign: set[str] = set()  # other sessions' ids already reported (`mixed_sessions`)
         self.duplicates: set[str] = set()  # tool names already reported as shared by two tools
+
+    def same_session(self, i: int, sid: Any) -> bool:
+        """Whether an event of session `sid` (None: unnamed) belongs to this log's session; the first
+        session id seen is the log's. An event of another session is reported once per session
+        (`mixed_sessions`) and never acted on: a tool result names no session, so state kept per session
+        could not tell which one it answers."""
+        if not isinstance(sid, str):
+            return True
+        if self.session_id is None:
+            self.session_id = sid
+        if sid == self.session_id:
+            return True
+        if sid not in self.foreign:
+            self.foreign.add(sid)
+            params = {"session_id": sid, "first": self.session_id}
+            self.violations.append(AgentsViolation(i, AgentsViolationCode.MIXED_SESSIONS, params=params))
+        return False
 
     def answer(self, i: int, raw: Any) -> None:
         tid = raw.get("turn_id") if isinstance(raw, Mapping) else getattr(raw, "turn_id", None)
@@ -268,7 +302,14 @@ class _Log:
             return
         if not isinstance(r, SessionInputToolResult) or resent:
             return  # an approval answer, or the same result resent: nothing new
-        why = self.rejected.get((r.turn_id, r.call_id))
+        key = (r.turn_id, r.call_id)
+        if r.success and key not in self.rejected and self.judged.get(key) != self.version:
+            # executed: judged against the tools known now, even when none were known at the action
+            action = self.ledger.call(*key)
+            if action is not None:
+                at, path = self.where.get(key, (i, ""))
+                self.judge_call(at, action, path, final=True)
+        why = self.rejected.get(key)
         if r.success and why is not None:
             self.violations.append(
                 AgentsViolation(
@@ -277,10 +318,16 @@ class _Log:
             )
 
     def session(self, i: int, session: Any) -> None:
-        sid = getattr(session, "id", None)
-        self.session_id = sid if isinstance(sid, str) else self.session_id
-        tools = _function_tools(session)
-        self.tools = tools if tools is not None else self.tools
+        if not self.same_session(i, getattr(session, "id", None)):
+            return  # another session's snapshot changes nothing of this session
+        tools = None if self.given else _function_tools(session)
+        if tools is not None and tools != self.tools:
+            self.tools = tools
+            self.version += 1
+            for call, (at, path) in self.where.items():  # calls waiting for tools: judged now
+                action = self.ledger.call(*call)
+                if call not in self.judged and action is not None and not self.ledger.is_answered(*call):
+                    self.judge_call(at, action, path)
         for n, name in duplicate_tool_names(session):
             if name not in self.duplicates:
                 self.duplicates.add(name)
@@ -312,13 +359,21 @@ class _Log:
             self.origin[key] = i
             self.ledger.add([a])
             if isinstance(a, FunctionCallAction):
-                self.judge_call(i, a, f"/session/required_actions/{n}")
+                self.where[(a.turn_id, a.call_id)] = (i, f"/session/required_actions/{n}")
+                if self.tools is not None:
+                    self.judge_call(i, a, f"/session/required_actions/{n}")
 
-    def judge_call(self, i: int, a: FunctionCallAction, path: str) -> None:
-        """Check a required call against the agent's tools; a refusal is a note, not a violation."""
-        if self.tools is None:
-            return
+    def judge_call(self, i: int, a: FunctionCallAction, path: str, *, final: bool = False) -> None:
+        """Check a required call against the tools known now; a refusal is a warning (`refused`), a
+        violation only once the call is run anyway. With no tool known at all, the call is refused only
+        when it is run (`final`): tools may still arrive before its answer."""
         key = (a.turn_id, a.call_id)
+        self.judged[key] = self.version
+        if self.tools is None:
+            if final:
+                params = {"name": a.name, "detail": _NO_SCHEMA, "variant": "unusable"}
+                self.refuse(key, AgentsViolation(i, AgentsViolationCode.ARGUMENTS_SCHEMA, None, path, params=params))
+            return
         tool = self.tools.get(a.name)
         if tool is _AMBIGUOUS or tool is None:
             variant = "shared" if tool is _AMBIGUOUS else ""
@@ -326,7 +381,11 @@ class _Log:
             self.refuse(key, AgentsViolation(i, AgentsViolationCode.UNKNOWN_TOOL, None, path, params=params))
             return
         try:
-            if "parameters" not in tool:  # a trimmed snapshot tool: no schema to check against
+            if isinstance(tool, ValueError):  # a given tool that cannot be read (`tool_table`)
+                raise tool
+            if isinstance(tool, ToolSpec):
+                tool = tool.schema
+            elif "parameters" not in tool:  # a trimmed snapshot tool: no schema to check against
                 raise ValueError("the session snapshot gives the tool without `parameters`")
             chk = check_arguments(a, tool)
         except ValueError as exc:
@@ -349,8 +408,8 @@ def _recognised(t: Any) -> bool:
     return isinstance(t, str) and (t in KNOWN_EVENT_TYPES or t.startswith("agent."))
 
 
-def check_event_log(events: Iterable[Any]) -> AgentsReport:
-    """Check an Agents API event log: server events and the client's input events, in order.
+def check_event_log(events: Iterable[Any], *, tools: Any = None) -> AgentsReport:
+    """Check an Agents API event log of one session: server events and the client's input events, in order.
 
     Reports (`AgentsViolationCode`): events that do not parse, malformed tool results and approval
     answers (including answers that do not fit their request), answers whose (turn_id, call_id) pair or
@@ -361,17 +420,30 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
     name are refused), and a later required function_call that reuses a (turn_id, call_id) with
     another name or other arguments (`action_conflict`; the same action listed again is fine). A
     refused call answered with `success: false` is the safe outcome: it is listed in `refused`, never
-    as a violation. Every event is read by `parse_event` (a session snapshot may be
-    trimmed: `parse_session_snapshot`). Unknown event types are listed in `unknown_events`, not acted
-    on; a log with events but no Agents API event at all is not `ok` (`nothing_recognised`). Never
-    raises on bad events; raises `ItemError` only when `events` is not a list of events.
+    as a violation.
+
+    A call answered with `success: true` is judged against the tools known when the answer arrives
+    (the agent's tools of the latest session snapshot that carries them, even when the requires_action
+    snapshot was trimmed), and when no tool is known at all it is an `executed_rejected_call` (nothing
+    could check it, as `gate(call)` refuses with `no_schema`). `tools`: the function tools the host
+    runs (a list of tools in any shape `replayable.tools.read_tool` knows, or a name -> tool mapping);
+    given, every call is judged against them and the log's agent tools are not used.
+
+    The log is one session's: the first session id seen (a snapshot's `id`, an event's `session_id`)
+    is the log's; an event of another session is a `mixed_sessions` violation (once per session) and
+    is not acted on, since a tool result names no session. Every event is read by `parse_event` (a
+    session snapshot may be trimmed: `parse_session_snapshot`). Unknown event types are listed in
+    `unknown_events` and never acted on (a session inside one changes nothing); a log with events but
+    no Agents API event at all is not `ok` (`nothing_recognised`). Never raises on bad events; raises
+    `ItemError` only when `events` is not a list of events, `SchemaError` when `tools` is not a
+    collection of tools.
     """
     if isinstance(events, Mapping | str | bytes | bytearray) or not isinstance(events, Iterable):
         got = "null" if events is None else type(events).__name__
         raise ItemError(
             [{"loc": (), "type": "list_type", "msg": f"events must be a list of events, got {got}"}], "invalid events"
         )
-    log = _Log()
+    log = _Log(None if tools is None else _given_tools(tools))
     unknown: list[int] = []
     recognised = 0
     notes: list[Note] = []
@@ -405,16 +477,16 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
             log.violations.append(AgentsViolation(i, AgentsViolationCode.EVENT_INVALID, _first(exc), path))
             continue
         if is_unknown(ev):
-            unknown.append(i)
+            unknown.append(i)  # kept verbatim, never acted on (`session_of` gives None)
+            continue
+        if not log.same_session(i, getattr(ev, "session_id", None)):
+            continue
         if session is not None:
             log.session(i, session)
             for note in multi_agent_notes(getattr(session, "agent", None) and dump(session.agent), "/session/agent", i):
                 if (note.code, note.message) not in seen_notes:  # once per session, not once per event
                     seen_notes.add((note.code, note.message))
                     notes.append(note)
-        sid = getattr(ev, "session_id", None)
-        if log.session_id is None and isinstance(sid, str):
-            log.session_id = sid
     pending: list[tuple[int, Any]] = [(log.origin[(a.turn_id, a.call_id)], a) for a in log.ledger.pending]
     pending += [(log.origin[a.request_id], a) for a in log.ledger.pending_approvals]
     pending.sort(key=lambda p: p[0])
@@ -432,7 +504,7 @@ def check_event_log(events: Iterable[Any]) -> AgentsReport:
         log.session_id,
         n,
         tuple(pending),
-        tuple(log.refused),
+        tuple(sorted(log.refused, key=lambda f: f.index if f.index is not None else -1)),
         recognised,
         tuple(notes),
     )

@@ -331,11 +331,12 @@ def parse_session_snapshot(data: Any) -> SessionSnapshot:
 def session_of(event: Any) -> SessionSnapshot | AgentSession | None:
     """The session an event carries (`agent.session.*` status events), read with
     `parse_session_snapshot`, or `None` when the event has no `session` key. An event of an unknown
-    type that carries a session object is read the same way. Raises `ItemError` on a bad event."""
+    type gives `None` whatever it holds: it is kept verbatim and never acted on (its fields stay in
+    `model_extra` for whoever inspects it). Raises `ItemError` on a bad event."""
     ev = parse_event(event)
+    if is_unknown(ev):
+        return None
     session = getattr(ev, "session", None)
-    if session is None and is_unknown(ev):
-        session = (ev.model_extra or {}).get("session")
     if session is None:
         return None
     return parse_session_snapshot(session)

@@ -21,6 +21,8 @@ from .events import (
     ToolResultError,
     checked_tool_result_adapter,
     dump,
+    is_unknown,
+    parse_event,
     parse_input,
     parse_required_action,
     parse_session_snapshot,
@@ -117,8 +119,22 @@ class PendingActions:
     def from_event(cls, event: Any) -> PendingActions:
         """From an event carrying a session (`agent.session.requires_action`, or any `agent.session.*`
         status event; a dict, strict JSON text or SDK object), read as `parse_event` reads it. Raises
-        `ItemError` when the event does not parse (strict JSON included) or has no session object."""
-        session = session_of(event)
+        `ItemError` when the event does not parse (strict JSON included), is of an unknown type (kept
+        verbatim and never acted on: `unknown_event`) or has no session object."""
+        ev = parse_event(event)
+        if is_unknown(ev):
+            raise ItemError(
+                [
+                    {
+                        "loc": ("type",),
+                        "type": "unknown_event",
+                        "msg": f"{ev.type!r} is not a known session event: an unknown event is kept verbatim "
+                        "and never acted on (expected agent.session.requires_action)",
+                    }
+                ],
+                "invalid event",
+            )
+        session = session_of(ev)
         if session is None:
             raise ItemError(
                 [
@@ -141,6 +157,10 @@ class PendingActions:
     def actions(self) -> tuple[Any, ...]:
         """Every required action, in order (function calls, approvals, environment connections, unknown ones)."""
         return tuple(self._actions)
+
+    def call(self, turn_id: str, call_id: str) -> FunctionCallAction | None:
+        """The required function_call action of (turn_id, call_id), answered or not; None when unknown."""
+        return self._calls.get((turn_id, call_id))
 
     def is_answered(self, turn_id: str, call_id: str) -> bool:
         """Whether a tool result for (turn_id, call_id) has been accepted."""

@@ -432,16 +432,17 @@ def read_file(
     at a time as `Document.iter_items()` is consumed (memory holds one line; the file is closed at its
     end, or by `Document.source.close()`); otherwise everything is read here and the file closed.
     An OpenAI Agents API event log is read only when the caller says the file is one (`agents=True`;
-    without it such a log is refused, saying so); with `agents=True`, anything but a JSON array, JSONL or
-    one event, and a Responses stream (an SSE capture, a list of stream events), is refused.
+    without it such a log is refused, saying so); with `agents=True`, an SSE capture is a log (kind
+    `agents_log`, `value` the capture's bytes), and anything but a JSON array, JSONL, SSE or one event,
+    and a list of Responses stream events, is refused.
 
     Raises `InputError` (one line naming the file, and the line for JSONL) when the file cannot be read,
     is empty, is not UTF-8 or strict JSON, is larger than `max_bytes` (a whole document or capture; for
     JSONL, one line), nests deeper than an item may, or holds no transcript (saying what to pass)."""
     inp = read_input(path, max_bytes=max_bytes)
     if inp.kind is InputKind.SSE:
-        if agents:
-            raise InputError(f"{inp.name} is an SSE capture of a Responses stream, {_NOT_A_LOG}")
+        if agents:  # an Agents API log captured as SSE: its events are read by `checking.agents_events`
+            return Document(DocumentKind.AGENTS_LOG, [], provider, value=inp.data)
         return Document(DocumentKind.EVENTS, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
         return Document(DocumentKind.ITEMS, [], provider, source=inp)

@@ -37,7 +37,9 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `event_schema`: an event does not match the model of its type (missing field, wrong type); the message
   names each field and rule.
 - `unknown_event`: an un-prefixed `type` that is not a spec event (extension events must be `slug:name`;
-  with `provider="openai"` such events are OpenAI's own and are read as `openai:` extension events).
+  with `provider="openai"` such events are OpenAI's own and are read as `openai:` extension events, an
+  undocumented one with a *note*, once per type, saying it is ignored). An OpenAI Agents API `agent.*`
+  event breaks it in every mode: the stream is an Agents API event log (`replayable.agents`).
 - `event_name`: the SSE `event:` line differs from the body's `type`.
 - `sequence_order`: `sequence_number` not strictly increasing.
 - `sequence_missing`: an event without `sequence_number` (error in strict Open Responses mode; a *note*,

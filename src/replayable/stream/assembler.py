@@ -253,10 +253,24 @@ class StreamAssembler(SSEFeeding):
             return self._lifecycle(raw, etype)
         if etype == "error":
             return self._on_error(raw, provider)
+        if etype.startswith("agent.") and ":" not in etype:  # in every mode: never a Responses stream event
+            self._violate(
+                StreamRule.UNKNOWN_EVENT,
+                f"'{etype}' is an OpenAI Agents API event, not a Responses stream event: this is an Agents API "
+                "event log, check it with --agents (replayable.agents.check_event_log)",
+            )
+            return []
         if ":" in etype or provider == "openai":
             name = native_event_name(etype)
             if self._extension(raw, provider) and name is not None:
                 return self._openai_event(raw, name)
+            if name is None and ":" not in etype and etype not in self._unknown_seen:
+                self._unknown_seen.add(etype)  # read as openai:<type> and ignored: say so, once per type
+                self._note(
+                    StreamRule.UNKNOWN_EVENT,
+                    f"'{etype}' is not an event OpenAI documents: read as the extension event "
+                    f"openai:{etype} and ignored (nothing of it is applied)",
+                )
         elif self.strict or etype not in self._unknown_seen:
             self._unknown_seen.add(etype)  # lenient: one finding per unknown type
             self._violate(

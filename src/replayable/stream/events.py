@@ -349,8 +349,9 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     snapshots leniently.
 
     Raises `StreamError` (rule `unknown_event` for an un-prefixed type outside the spec in Open Responses
-    mode, else `event_schema`) naming the event's sequence_number; its `.errors` list each problem as
-    `{"loc", "type", "msg"}` (`ItemError.errors`' shape), `loc` a path into the event.
+    mode and, in every mode, for an OpenAI Agents API `agent.*` event; else `event_schema`) naming the
+    event's sequence_number; its `.errors` list each problem as `{"loc", "type", "msg"}` (`ItemError.errors`'
+    shape), `loc` a path into the event.
     """
     if isinstance(data, ExtensionEvent) or (
         isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
@@ -363,6 +364,15 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     if not isinstance(raw, Mapping):
         msg = f"an event must be a JSON object, got {type(raw).__name__}"
         raise StreamError(StreamRule.EVENT_SCHEMA, msg, errors=[{"loc": (), "type": "model_type", "msg": msg}])
+    if isinstance(etype, str) and etype.startswith("agent.") and ":" not in etype:  # in every mode
+        msg = (
+            f"'{etype}' is an OpenAI Agents API event, not a Responses stream event: this is an Agents API "
+            "event log, check it with --agents (replayable.agents.check_event_log)"
+        )
+        raise StreamError(
+            StreamRule.UNKNOWN_EVENT, msg, sequence_number=seq, event_type=etype,
+            errors=[{"loc": ("type",), "type": "unknown_event", "msg": msg}],
+        )  # fmt: skip
     model = event_model(raw, provider)
     if model is None:
         if etype is None:
