@@ -414,8 +414,9 @@ _ABSENT = object()
 def read_field(item: Any, name: str) -> Any:
     """A field of a raw item (a `Mapping`) or a parsed one (`None` when absent or the `MISSING`
     sentinel; unknown fields of our models are read from their extras; other objects by attribute)."""
-    if isinstance(item, Mapping):
-        return item.get(name)
+    if isinstance(item, Mapping):  # raw JSON, or a model's own storage (`replayable.rules.view`)
+        value = item.get(name)
+        return None if value is MISSING else value
     if isinstance(item, WireModel):
         value = item.__dict__.get(name, _ABSENT)
         if value is _ABSENT:
@@ -431,6 +432,13 @@ def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
     raise TypeError(
         "the fields set of a parsed item is shared by items with the same fields and is read-only; "
         "copy it (set(item.model_fields_set)) to change it"
+    )
+
+
+def _refuse_extras(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(
+        "the unknown fields of a parsed item that has none are one shared, read-only empty dict; "
+        "copy it (dict(item.model_extra)) to change it"
     )
 
 
@@ -457,16 +465,45 @@ class SharedFieldsSet(set[str]):
         return (set, (list(self),))
 
 
+class SharedExtras(dict[str, Any]):
+    """The `__pydantic_extra__` (`model_extra`) of a parsed model that holds no unknown field: one empty,
+    read-only dict shared by every such model of a parse (`share_fields_sets`), where pydantic gives each
+    its own (64 bytes, and one more object to reach for each item the rules read). Every in-place change
+    raises `TypeError` (our models are frozen, so pydantic never changes it); `copy`, `deepcopy` and
+    pickling give a plain `dict`, which is what pydantic's `model_copy(update=...)` then updates."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = setdefault = update = pop = popitem = clear = __ior__ = _refuse_extras
+
+    def __copy__(self) -> dict[str, Any]:
+        return {}
+
+    def __deepcopy__(self, memo: Any) -> dict[str, Any]:
+        return {}
+
+    def __reduce__(self) -> Any:
+        return (dict, ())
+
+
+#: The one shared empty extras (see `SharedExtras`).
+NO_EXTRAS = SharedExtras()
+
 _set_slot = object.__setattr__
+_EXTRA_SLOT = BaseModel.__dict__["__pydantic_extra__"]  # read without `BaseModel.__getattr__`'s slow path
+_read_extra = _EXTRA_SLOT.__get__
+_write_extra = _EXTRA_SLOT.__set__
 
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
     """Give the models just validated (ours, frozen) one read-only fields set per class and distinct set of
-    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse). Relies on pydantic storing
-    `model_fields_set` in the `__pydantic_fields_set__` slot and copying it before a change
-    (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps and
-    verdicts of the models are unchanged."""
+    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse), and, when a model holds no
+    unknown field, the one shared empty extras (`NO_EXTRAS`). Relies on pydantic storing
+    `model_fields_set` and `model_extra` in the `__pydantic_fields_set__` and `__pydantic_extra__` slots
+    and copying them before a change (`tests/test_shared_fields_set.py` fails loudly if pydantic stops
+    doing so). The values, dumps and verdicts of the models are unchanged."""
     last: dict[type, SharedFieldsSet] = {}
+    empty = NO_EXTRAS
     for model in models:
         fields = model.__pydantic_fields_set__
         cls = type(model)
@@ -478,3 +515,6 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
                 same = shared[key] = SharedFieldsSet(fields)
             last[cls] = same
         _set_slot(model, "__pydantic_fields_set__", same)
+        extra = _read_extra(model)
+        if not extra and extra is not None:
+            _write_extra(model, empty)
