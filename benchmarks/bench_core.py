@@ -16,7 +16,6 @@ import argparse
 import gc
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,10 +25,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from timing import Fn, paired, rounds, table  # the benchmarks' one timing home (benchmarks/timing.py)
+
 import replayable as rp
 from replayable.replay import check_stream
 
-Fn = Callable[[Any], Any]
 HERE = Path(__file__).resolve().parent
 
 
@@ -159,32 +159,6 @@ WEATHER_TOOL = {
 
 
 # --- timing ---------------------------------------------------------------------------------------------
-
-
-def rounds(cands: dict[str, Fn], data: Any, n_rounds: int, gc_off: bool = True) -> dict[str, list[float]]:
-    """Every round runs each candidate once, in turn; returns all times per candidate."""
-    times: dict[str, list[float]] = {k: [] for k in cands}
-    for _ in range(n_rounds):
-        for k, fn in cands.items():
-            gc.collect()
-            if gc_off:
-                gc.disable()
-            t = time.perf_counter()
-            fn(data)
-            times[k].append(time.perf_counter() - t)
-            gc.enable()
-    return times
-
-
-def paired(times: dict[str, list[float]], a: str, b: str) -> float:
-    return statistics.median(x / y for x, y in zip(times[a], times[b], strict=True))
-
-
-def table(title: str, times: dict[str, list[float]], n: int, base: str) -> None:
-    print(f"\n{title}")
-    print(f"  {'candidate':44s} {'us/item':>8s} {'x ' + base:>18s}")
-    for k, v in times.items():
-        print(f"  {k:44s} {min(v) / n * 1e6:8.3f} {paired(times, k, base):18.2f}")
 
 
 # --- sections -------------------------------------------------------------------------------------------

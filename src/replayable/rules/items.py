@@ -27,11 +27,9 @@ def unique_item_id(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`duplicate_item_id`: two items with one `id`."""
     vid = v.get("id")
     if vid and type(vid) is str:
-        ids = ctx.ids
-        if vid in ids:
-            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=ids[vid])
-        else:
-            ids[vid] = i
+        first = ctx.ids.setdefault(vid, i)  # one lookup: the first index stays
+        if first != i:
+            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first)
 
 
 def foreign_extension_item(ctx: Context, i: int, v: View, nxt: View | None) -> None:
