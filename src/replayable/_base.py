@@ -489,10 +489,11 @@ class SharedExtras(dict[str, Any]):
 #: The one shared empty extras (see `SharedExtras`).
 NO_EXTRAS = SharedExtras()
 
-_set_slot = object.__setattr__
-_EXTRA_SLOT = BaseModel.__dict__["__pydantic_extra__"]  # read without `BaseModel.__getattr__`'s slow path
-_read_extra = _EXTRA_SLOT.__get__
-_write_extra = _EXTRA_SLOT.__set__
+# pydantic's slots, read and written without `BaseModel.__getattr__`'s slow path of attribute lookup
+_FIELDS_SET_SLOT = BaseModel.__dict__["__pydantic_fields_set__"]
+_EXTRA_SLOT = BaseModel.__dict__["__pydantic_extra__"]
+_read_fields_set, _write_fields_set = _FIELDS_SET_SLOT.__get__, _FIELDS_SET_SLOT.__set__
+_read_extra, _write_extra = _EXTRA_SLOT.__get__, _EXTRA_SLOT.__set__
 
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
@@ -505,7 +506,7 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
     last: dict[type, SharedFieldsSet] = {}
     empty = NO_EXTRAS
     for model in models:
-        fields = model.__pydantic_fields_set__
+        fields = _read_fields_set(model)
         cls = type(model)
         same = last.get(cls)
         if same is None or fields != same:
@@ -514,7 +515,7 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
             if same is None:
                 same = shared[key] = SharedFieldsSet(fields)
             last[cls] = same
-        _set_slot(model, "__pydantic_fields_set__", same)
+        _write_fields_set(model, same)
         extra = _read_extra(model)
         if not extra and extra is not None:
             _write_extra(model, empty)
