@@ -115,3 +115,17 @@ def test_the_short_way_never_says_yes_where_loads_refuses(text: Any) -> None:
     if _json.reads_cleanly(text, MAX_DEPTH):
         assert _long_way(text) is None
     assert json_syntax_error(text) == _long_way(text)
+
+
+def test_unknown_fields_are_found_through_the_shared_fields_sets() -> None:
+    """Parsed items whose shared fields set names an undeclared field are read with their extras; the
+    others in place. A model made otherwise (a copy) is asked about its extras directly."""
+    raw = [USER, {**CALL, "x_note": "n"}, CALL]
+    items = rp.parse_items(json.dumps(raw))
+    views = model_views(items, None)
+    assert views is not None
+    assert views[0] is items[0].__dict__ and views[2] is items[2].__dict__
+    assert views[1]["x_note"] == "n" and views[1] is not items[1].__dict__
+    copied = [i.model_copy() for i in items]
+    again = model_views(copied, None)
+    assert again is not None and again[1]["x_note"] == "n" and again[0] is copied[0].__dict__

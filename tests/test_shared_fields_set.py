@@ -1,9 +1,9 @@
 """Parsed items share one read-only fields set per class and set of fields (issue 26, memory).
 
 `replayable._base.share_fields_sets` replaces pydantic's per-instance `__pydantic_fields_set__` of the
-items `parse_items` returns, and their empty `__pydantic_extra__` (one shared `NO_EXTRAS`). That leans on
-pydantic's internals (the slots, and pydantic copying the set and the extras before it changes them), so
-these tests fail loudly when pydantic changes either.
+items `parse_items` returns (each set also says whether its items hold unknown fields). That leans on
+pydantic's internals (the slot, the unknown keys named in the set, and pydantic copying the set before
+it changes it), so these tests fail loudly when pydantic changes any of them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 import replayable as rp
-from replayable._base import NO_EXTRAS, SharedFieldsSet
+from replayable._base import SharedFieldsSet
 
 ITEMS: list[dict[str, Any]] = (
     [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"q{i}"}]} for i in range(3)]
@@ -121,62 +121,33 @@ def test_shared_set_reads_as_a_set() -> None:
     assert s - {"type"} == {"role", "content"}
 
 
-# ------------------------------------------------ the shared empty extras (`model_extra` of most items)
+# ------------------------------------------------ whether the items of a shared set hold unknown fields
 
 
-def test_pydantic_keeps_the_extras_in_its_slot() -> None:
-    """What sharing the empty extras relies on: pydantic stores `model_extra` in the `__pydantic_extra__`
-    slot, and gives every parsed model of ours (`extra="allow"`) a dict there."""
+def test_pydantic_names_the_unknown_keys_in_the_fields_set() -> None:
+    """What `holds_unknown` relies on: pydantic keeps the unknown keys of a model in its extras and names
+    them in its fields set too, so a set naming a field its class does not declare means extras."""
     assert "__pydantic_extra__" in BaseModel.__slots__
-    item = rp.parse_item(ITEMS[0])
-    assert item.model_extra is item.__pydantic_extra__ == {}
+    item = rp.parse_item({**ITEMS[0], "x_trace": "t1"})
+    assert item.model_extra is item.__pydantic_extra__ == {"x_trace": "t1"}
+    assert "x_trace" in item.model_fields_set and "x_trace" not in type(item).model_fields
 
 
 @pytest.mark.parametrize(
     "parse",
     [
-        lambda: rp.parse_items(json.dumps(ITEMS)),
-        lambda: rp.parse_items("\n".join(map(json.dumps, ITEMS))),
-        lambda: rp.parse_items(ITEMS),
+        lambda raw: rp.parse_items(json.dumps(raw)),
+        lambda raw: rp.parse_items("\n".join(map(json.dumps, raw))),
+        lambda raw: rp.parse_items(raw),
     ],
     ids=["array", "jsonl", "dicts"],
 )
-def test_items_without_unknown_fields_share_one_empty_extras(parse: Any) -> None:
+def test_each_shared_set_knows_whether_its_items_hold_unknown_fields(parse: Any) -> None:
     raw = [*ITEMS, {**ITEMS[0], "x_trace": "t1"}]
-    items = parse() + rp.parse_items(json.dumps(raw[-1:]))
-    assert all(i.model_extra is NO_EXTRAS for i in items[:-1])
-    assert type(items[-1].model_extra) is dict and items[-1].model_extra == {"x_trace": "t1"}
+    items = parse(raw)
+    sets = [i.model_fields_set for i in items]
+    assert all(type(s) is SharedFieldsSet for s in sets)
+    assert [s.holds_unknown for s in sets] == [False] * len(ITEMS) + [True]
+    assert [bool(i.model_extra) for i in items] == [False] * len(ITEMS) + [True]
     assert [rp.dump_item(i) for i in items] == raw
     assert items == [rp.parse_item(x) for x in raw]
-
-
-def test_the_shared_extras_refuse_changes_loudly() -> None:
-    e = _parsed()[0].model_extra
-    assert e is NO_EXTRAS
-    for change in (
-        lambda: e.__setitem__("x", 1),
-        lambda: e.__delitem__("x"),
-        lambda: e.setdefault("x", 1),
-        lambda: e.update({"x": 1}),
-        lambda: e.pop("x", None),
-        lambda: e.popitem(),
-        lambda: e.clear(),
-    ):
-        with pytest.raises(TypeError, match="read-only"):
-            change()
-    f = e
-    with pytest.raises(TypeError, match="read-only"):
-        f |= {"x": 1}
-    assert e == {} and len(e) == 0
-
-
-def test_model_copy_copies_the_shared_extras_first() -> None:
-    """pydantic's `model_copy(update=...)` copies the extras, then adds the unknown keys to the copy."""
-    items = _parsed()
-    copied = items[0].model_copy(update={"x_trace": "t1"})
-    assert copied.model_extra == {"x_trace": "t1"} and type(copied.model_extra) is dict
-    assert items[1].model_extra == {} and rp.dump_item(items[1]) == ITEMS[1]
-    for other in (copy.copy(items[0]), copy.deepcopy(items[0]), pickle.loads(pickle.dumps(items[0]))):
-        assert other == items[0]
-        assert type(other.model_extra) is dict and other.model_extra == {}
-        assert rp.dump_item(other) == ITEMS[0]

@@ -435,13 +435,6 @@ def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
     )
 
 
-def _refuse_extras(self: Any, *args: Any, **kwargs: Any) -> Any:
-    raise TypeError(
-        "the unknown fields of a parsed item that has none are one shared, read-only empty dict; "
-        "copy it (dict(item.model_extra)) to change it"
-    )
-
-
 class SharedFieldsSet(set[str]):
     """A model's `__pydantic_fields_set__` (`model_fields_set`) shared by every parsed model of its class
     with the same set fields (`share_fields_sets`): a set with five or more names costs 728 bytes, more
@@ -449,7 +442,11 @@ class SharedFieldsSet(set[str]):
     frozen, so pydantic never changes it); `copy`, `deepcopy` and pickling give a plain `set`, which is
     what pydantic's `model_copy(update=...)` then updates."""
 
-    __slots__ = ()
+    __slots__ = ("holds_unknown",)
+
+    holds_unknown: bool
+    """Whether the set names a field its models' class does not declare: those models hold unknown
+    fields (`model_extra`); the rules read them only then (`replayable.rules.view`)."""
 
     add = discard = remove = pop = clear = _refuse
     update = difference_update = intersection_update = symmetric_difference_update = _refuse
@@ -465,48 +462,19 @@ class SharedFieldsSet(set[str]):
         return (set, (list(self),))
 
 
-class SharedExtras(dict[str, Any]):
-    """The `__pydantic_extra__` (`model_extra`) of a parsed model that holds no unknown field: one empty,
-    read-only dict shared by every such model of a parse (`share_fields_sets`), where pydantic gives each
-    its own (64 bytes, and one more object to reach for each item the rules read). Every in-place change
-    raises `TypeError` (our models are frozen, so pydantic never changes it); `copy`, `deepcopy` and
-    pickling give a plain `dict`, which is what pydantic's `model_copy(update=...)` then updates."""
-
-    __slots__ = ()
-
-    __setitem__ = __delitem__ = setdefault = update = pop = popitem = clear = __ior__ = _refuse_extras
-
-    def __copy__(self) -> dict[str, Any]:
-        return {}
-
-    def __deepcopy__(self, memo: Any) -> dict[str, Any]:
-        return {}
-
-    def __reduce__(self) -> Any:
-        return (dict, ())
-
-
-#: The one shared empty extras (see `SharedExtras`).
-NO_EXTRAS = SharedExtras()
-
-# pydantic's slots, read and written without `BaseModel.__getattr__`'s slow path of attribute lookup
-_FIELDS_SET_SLOT = BaseModel.__dict__["__pydantic_fields_set__"]
-_EXTRA_SLOT = BaseModel.__dict__["__pydantic_extra__"]
-_read_fields_set, _write_fields_set = _FIELDS_SET_SLOT.__get__, _FIELDS_SET_SLOT.__set__
-_read_extra, _write_extra = _EXTRA_SLOT.__get__, _EXTRA_SLOT.__set__
+_set_slot = object.__setattr__
 
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
     """Give the models just validated (ours, frozen) one read-only fields set per class and distinct set of
-    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse), and, when a model holds no
-    unknown field, the one shared empty extras (`NO_EXTRAS`). Relies on pydantic storing
-    `model_fields_set` and `model_extra` in the `__pydantic_fields_set__` and `__pydantic_extra__` slots
-    and copying them before a change (`tests/test_shared_fields_set.py` fails loudly if pydantic stops
-    doing so). The values, dumps and verdicts of the models are unchanged."""
+    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse); each set says once whether its
+    models hold unknown fields (`holds_unknown`). Relies on pydantic storing `model_fields_set` in the
+    `__pydantic_fields_set__` slot, naming the unknown keys it keeps there too, and copying it before a
+    change (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps
+    and verdicts of the models are unchanged."""
     last: dict[type, SharedFieldsSet] = {}
-    empty = NO_EXTRAS
     for model in models:
-        fields = _read_fields_set(model)
+        fields = model.__pydantic_fields_set__
         cls = type(model)
         same = last.get(cls)
         if same is None or fields != same:
@@ -514,8 +482,6 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
             same = shared.get(key)
             if same is None:
                 same = shared[key] = SharedFieldsSet(fields)
+                same.holds_unknown = not fields.issubset(cls.__pydantic_fields__)
             last[cls] = same
-        _write_fields_set(model, same)
-        extra = _read_extra(model)
-        if not extra and extra is not None:
-            _write_extra(model, empty)
+        _set_slot(model, "__pydantic_fields_set__", same)

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, WireModel, has_unchecked, is_unchecked
+from replayable._base import NamespacedBase, SharedFieldsSet, WireModel, has_unchecked, is_unchecked
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
 from replayable.items import Side
@@ -36,6 +36,7 @@ OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 # and these two are read for every item checked. (`tests/test_engine_views.py` pins them.)
 _storage = BaseModel.__dict__["__dict__"].__get__
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
 
 #: Per class: 0 not one of our models, 1 a model, 2 a namespaced model, 3 an output-form call
 #: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
@@ -82,7 +83,8 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
     item is not a model. An output-form call with `side=None` is sent back as it is, so its input form
     must be checked too: its index is added to `resend` when a list is given (the caller checks them,
     `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
-    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy."""
+    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
+    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them)."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
     kinds = {_kind(cls) for cls in set(map(type, items))}
@@ -93,7 +95,15 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
     views: list[View] = list(map(_storage, items))
-    extras = list(map(_extras, items))
+    fields_sets = list(map(_fields_set, items))
+    if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
+        distinct = dict(zip(map(id, fields_sets), fields_sets, strict=True)).values()
+        if any(s.holds_unknown for s in distinct):
+            for i, fields in enumerate(fields_sets):
+                if fields.holds_unknown:
+                    views[i] = _with_extras(items[i])
+        return views
+    extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
         for i, extra in enumerate(extras):
             if extra:
