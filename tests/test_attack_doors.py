@@ -320,3 +320,39 @@ def test_a_previous_output_that_holds_no_items_is_refused_not_ignored(tmp_path: 
     body.write_text(json.dumps(request))
     prev.write_text("[1, 2, null]")
     assert main(["check", str(body), "--previous", str(prev)]) == 2
+
+
+# --- a body's own fields are read, not ignored (attacker report, session 6) ------------------------------
+
+BAD_ENVELOPE = {
+    "model": 5,
+    "input": [{"type": "message", "role": "user", "content": "x"}],
+    "store": "yes",
+    "previous_response_id": 7,
+    "tool_choice": {"type": "ALLOWED_TOOLS", "mode": "auto", "tools": []},
+}
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_body_whose_own_fields_break_its_schema_is_refused_on_every_door(
+    stdin: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`previous_response_id: 7` would silently make the body no continuation and `ALLOWED_TOOLS` no
+    allowed-tools choice: each field that breaks the body's schema is body_invalid, on every door, as
+    `parse_request` refuses it."""
+    expected = ["body_invalid"] * 4
+    report = rp.check_transcript(BAD_ENVELOPE)
+    assert _codes(report) == expected
+    assert {v.path for v in report.violations} == {"/model", "/store", "/previous_response_id", "/tool_choice"}
+    assert all(v.index is None for v in report.violations)
+    assert _codes(rp.check_transcript(read_document(json.dumps(BAD_ENVELOPE)))) == expected  # JSON text, read
+    with pytest.raises(rp.ReplayError):
+        check_request_body(json.dumps(BAD_ENVELOPE).encode())
+    with pytest.raises(AssertionError, match="body_invalid"):
+        assert_replay_safe(json.dumps(BAD_ENVELOPE).encode())
+    with pytest.raises(rp.ItemError):
+        rp.parse_request(BAD_ENVELOPE)
+    code, codes, _ = _cli(BAD_ENVELOPE, tmp_path, monkeypatch, capsys, stdin=stdin)
+    assert code == 1 and codes == expected
+    fine = {**BAD_ENVELOPE, "model": "m", "store": True, "previous_response_id": "resp_1", "tool_choice": "auto"}
+    assert rp.check_transcript(fine).ok

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from replayable._cli import batch, inputs, main
-from replayable._cli.inputs import InputError, Kind, read_input
+from replayable.reading import files
+from replayable.reading.files import InputError, read_input
+from replayable.reading.files import InputKind as Kind
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}
@@ -113,7 +115,7 @@ def test_strict_json_on_every_line_names_the_line(
 def test_stdin_jsonl_is_checked_line_by_line(
     stdin: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inputs.Input, "value", lambda self: pytest.fail("standard input was read whole"))
+    monkeypatch.setattr(files.Input, "value", lambda self: pytest.fail("standard input was read whole"))
     stdin(jsonl([USER, CALL, OUT] * 1000 + [ORPHAN]))
     assert main(["check", "-"]) == 1
     out = capsys.readouterr().out
@@ -281,7 +283,7 @@ def test_a_symlink_loop_is_walked_once(tmp_path: Path) -> None:
 def test_a_directory_given_as_a_file_is_unreadable_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(inputs.InputError, match="Is a directory"):
+    with pytest.raises(files.InputError, match="Is a directory"):
         read_input(str(tmp_path))
     assert main(["diff", str(tmp_path), str(tmp_path)]) == 2
     assert "Traceback" not in capsys.readouterr().err
@@ -335,3 +337,19 @@ def test_endless_blank_lines_after_a_document_end_at_the_limit(stdin: Any, capsy
     stdin(json.dumps([USER]).encode() + b"\n" + b"\n" * 5000)
     assert main(["check", "-", "--max-bytes", "1K"]) == 2
     assert "1024-byte limit" in capsys.readouterr().err
+
+
+def test_a_strict_rule_broken_inside_a_big_array_names_the_item(tmp_path: Path) -> None:
+    """New-user report (session 6): a duplicate key in item 777 of a one-line array was reported as
+    'neither JSON nor JSONL' with a column only. The item is named; a syntax error keeps its message."""
+    items = [{"type": "message", "role": "user", "content": "x \u00e9"}] * 800
+    text = json.dumps(items)
+    at = text.index('"content"', len(json.dumps(items[:777])) - 5)
+    path = tmp_path / "dup.json"
+    path.write_text(text[:at] + '"content": "y", ' + text[at:], encoding="utf-8")
+    with pytest.raises(InputError, match=r"dup\.json: item 777: duplicate key"):
+        read_input(str(path))
+    broken = tmp_path / "broken.json"
+    broken.write_text(text[:-1] + ",", encoding="utf-8")
+    with pytest.raises(InputError, match="neither JSON nor JSONL"):
+        read_input(str(broken))

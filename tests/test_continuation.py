@@ -167,3 +167,48 @@ def test_previous_must_be_a_response_or_items(previous: Any) -> None:
 def test_prepare_replay_takes_a_request_body() -> None:
     items, report = rp.prepare_replay(rp.CreateResponseBody(input=[rp.UserMessageParam(content="hi")]), target="openai")
     assert [rp.dump_item(x) for x in items] == [{"type": "message", "role": "user", "content": "hi"}] and report.check.ok
+
+
+@pytest.mark.parametrize("conversation", ["conv_1", {"id": "conv_1"}])
+def test_a_request_with_a_conversation_continues_it(conversation: Any, tmp_path: Path) -> None:
+    """OpenAI's `conversation`: the server puts the conversation's items before `input`, so an output may
+    answer a call the conversation holds (as with `previous_response_id`); `null` continues nothing."""
+    import json  # noqa: PLC0415
+
+    from replayable._cli import main  # noqa: PLC0415
+
+    body = {"model": "m", "conversation": conversation, "input": [answer("call_1")]}
+    report = rp.check_transcript(body)
+    assert report.ok and report.external == (0,)
+    items, prepared = rp.prepare_replay(body, target="openai")
+    assert len(items) == 1 and prepared.dropped == () and prepared.check.external == (0,)
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    assert main(["check", str(path)]) == 0
+    assert [v.code for v in rp.check_transcript({**body, "conversation": None}).violations] == [
+        "output_without_function_call"
+    ]
+    with_previous = rp.check_transcript(body, previous=response(CALL))  # what it continues, when given
+    assert with_previous.ok and with_previous.external == ()
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        {"type": "custom_tool_call_output", "call_id": "call_1", "output": "done"},
+        {"type": "shell_call_output", "call_id": "call_1", "output": []},
+        {"type": "local_shell_call_output", "call_id": "call_1", "output": "x"},
+        {"type": "apply_patch_call_output", "call_id": "call_1", "status": "completed"},
+    ],
+)
+def test_an_output_after_an_item_reference_may_answer_the_referenced_call(output: dict[str, Any]) -> None:
+    """New-user report (session 6): vercel/ai sends a stored provider tool call as an item_reference and
+    then its output; OpenAI pairs them. Such an output is external; a function_call_output is not."""
+    ref = {"type": "item_reference", "id": "ctc_1"}
+    user = {"type": "message", "role": "user", "content": "x"}
+    report = rp.check_transcript({"model": "m", "store": True, "input": [user, ref, output]}, provider="openai")
+    assert report.ok and report.external == (2,), report.violations
+    before = rp.check_transcript({"model": "m", "store": True, "input": [user, output, ref]}, provider="openai")
+    assert [v.code for v in before.violations] == [rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]
+    plain = rp.check_transcript({"model": "m", "store": True, "input": [user, ref, answer("call_1")]}, provider="openai")
+    assert [v.code for v in plain.violations] == [rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]

@@ -670,3 +670,26 @@ def test_prepare_replay_and_to_chat_take_a_response_object() -> None:
         rp.prepare_replay({"type": "message"}, target="acme")
     with pytest.raises(rp.ItemError):
         rp.to_chat_completions(5)
+
+
+def test_cli_prepare_on_a_body_applies_its_allowed_tools(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replayable prepare BODY` gives the library's result for the body, its `allowed_tools` choice included
+    (it read the items alone before: attacker report, session 6)."""
+    tool = {"type": "object", "properties": {}, "additionalProperties": False}
+    body = {
+        "model": "m",
+        "tools": [{"type": "function", "name": n, "parameters": tool} for n in ("f", "g")],
+        "tool_choice": {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "f"}]},
+        "input": [
+            {"type": "message", "role": "user", "content": "hi"},
+            {"type": "function_call", "call_id": "c1", "name": "g", "arguments": "{}", "status": "completed"},
+            {"type": "function_call_output", "call_id": "c1", "output": "x"},
+        ],
+    }
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    assert main(["prepare", "--target", "openai", str(path), "--report"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    _, library = rp.prepare_replay(body, target="openai")
+    assert [d["index"] for d in shown["dropped"]] == [i for i, _ in library.dropped] == [1, 2]
+    assert "not in allowed_tools" in shown["dropped"][0]["reason"]

@@ -533,3 +533,19 @@ def test_cli_prepare_fixes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["prepare", "--target", "openai", str(f)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "image_source_missing" in err and "Traceback" not in err
+
+
+def test_target_openai_refuses_request_keys_openai_does_not_accept(tmp_path: Path) -> None:
+    """New-user report (session 6): a misspelt key (`tmperature`) passed `--target openai`; OpenAI refuses
+    unknown parameters. Without a target the spec reading keeps unknown keys (extensions)."""
+    body = {"model": "gpt-5", "input": "hi", "tmperature": 0.5, "store": False}
+    report = rp.check_transcript(body, target="openai")
+    assert [(v.index, str(v.code), v.path) for v in report.violations] == [(None, "field_not_accepted", "/tmperature")]
+    assert "'tmperature'" in report.violations[0].message
+    assert rp.check_transcript(body).ok
+    ok = {"model": "gpt-5", "input": "hi", "temperature": 0.5, "stream": True, "background_options": {}}
+    assert rp.check_transcript(ok, target="openai").ok
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    assert main(["check", str(path), "--target", "openai"]) == 1
+    assert main(["check", str(path)]) == 0

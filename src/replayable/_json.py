@@ -655,3 +655,40 @@ def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[
         except ValueError:
             return None
     return out
+
+
+def array_element_at(data: bytes, offset: int) -> int | None:
+    """The index of the element of the top-level JSON array in `data` (UTF-8) whose text holds the byte at
+    `offset`, or None (not an array, or past its elements). Read with the standard library's decoder,
+    which only finds each element's end here (the value itself was judged by `loads`); meant for naming
+    the item of an error, never for reading."""
+    import json  # noqa: PLC0415  only on the error path
+
+    try:
+        text = data.decode("utf-8").lstrip("\ufeff")
+        skipped = len(data) - len(text.encode("utf-8"))
+        char_offset = len(data[skipped:offset].decode("utf-8", errors="ignore"))
+    except UnicodeDecodeError:
+        return None
+    decoder, space = json.JSONDecoder(), " \t\r\n"
+    i, n, end = len(text) - len(text.lstrip(space)), 0, len(text)
+    if text[i : i + 1] != "[":
+        return None
+    i += 1
+    try:
+        while i < end:
+            while i < end and text[i] in space:
+                i += 1
+            _, stop = decoder.raw_decode(text, i)
+            if char_offset < stop:
+                return n
+            i = stop
+            while i < end and text[i] in space:
+                i += 1
+            if text[i : i + 1] != ",":
+                return None
+            i, n = i + 1, n + 1
+    except (ValueError, RecursionError):
+        return n
+    return None
+

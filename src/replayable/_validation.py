@@ -30,7 +30,7 @@ from pydantic_core import PydanticCustomError
 from ._json import printable
 from .errors import ReplayableError
 
-__all__ = ["ItemError", "ModelError", "clean_errors", "model_defined", "value_at"]
+__all__ = ["ItemError", "ModelError", "clean_errors", "json_type", "model_defined", "value_at"]
 
 
 class ItemError(ReplayableError):
@@ -208,20 +208,36 @@ _KIND_ERRORS: dict[str, str] = {
 _OBJECT_ERRORS = frozenset({"model_type", "model_attributes_type", "dict_type", "is_instance_of"})
 
 
-def _kind(value: Any) -> str:
-    """The JSON kind of a Python value, for messages."""
+def json_type(value: Any) -> str | None:
+    """The JSON Schema type name of a plain Python value: `null`, `boolean`, `integer`, `number`,
+    `string`, `array` or `object` (a tuple is an array, any mapping an object); None for a value that
+    is none of these. The one namer of JSON kinds: error messages here and the profile checks use it."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, Mapping):
-        return "an object"
+        return "object"
     if isinstance(value, list | tuple):
-        return "an array"
+        return "array"
+    return None
+
+
+_ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "a number", "number": "a number",
+            "string": "a string", "object": "an object", "array": "an array"}  # fmt: skip
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a Python value, for messages (`a string`; an integer is `a number`)."""
+    name = json_type(value)
+    if name is not None:
+        return _ARTICLE[name]
     try:  # a stand-in (a value nested too deeply) names itself; anything else by its class
         text = repr(value)
     except Exception:
@@ -324,12 +340,29 @@ def _tag_here(
             return False  # the field, with a path inside it
         consumed.add(key)
         return True
+    if (
+        "type" not in value
+        and "type" not in consumed
+        and seg not in value
+        and (rest or err_type.startswith("union_tag"))
+        and _implied_tag(seg)
+    ):
+        # a value whose `type` a reader implies (OpenAI's `{role, content}` shorthand is a `message`): the
+        # tag stands in the location although the value has no `type` key
+        consumed.add("type")
+        return True
     if seg not in value and rest:  # a union tagged on another field (`action`): its value, never a key
         for key, tag in value.items():
             if key not in consumed and isinstance(tag, str) and tag == seg:
                 consumed.add(key)
                 return True
     return False
+
+
+def _implied_tag(seg: str) -> bool:
+    """Is `seg` a `type` value some model of the library takes (`message`), so that it may stand in a
+    location as the tag of a value whose reader implied its `type`?"""
+    return any(seg in tags for tags in _models().values() if tags)
 
 
 def _discriminator(ctx: Any) -> str:
@@ -426,7 +459,9 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
     that refuse a value of the wrong JSON kind are reported once at the value's path (`expected a string
     or an array, got an object`); a `type` that is not a string is one `type_not_string` error at
     `....type`; a tagged union's missing or unknown tag is reported at the tag's own field (`type` or
-    `role`). Never raises, whatever `raw` holds."""
+    `role`). A rule over a whole object (a model validator) that raises
+    `PydanticCustomError(code, message, {"field": name})` is reported at that field, not at the object.
+    Never raises, whatever `raw` holds."""
     try:
         errors = exc.errors(include_url=False, include_context=True, include_input=True)
     except TypeError:  # an ErrorList of a ModelError: already clean
@@ -467,6 +502,12 @@ def clean_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -
             msg = f"'{field}' must be a string naming the type, got {_kind(value)}"
             kept.append({"loc": loc, "type": code, "msg": msg})
             continue
+        ctx = err.get("ctx")
+        field = ctx.get("field") if isinstance(ctx, Mapping) else None
+        if isinstance(field, str) and field:  # a rule over the whole object that names the field it is about
+            loc = (*loc, field)
+        elif isinstance(field, tuple | list) and all(isinstance(f, str | int) for f in field):  # or its path
+            loc = (*loc, *(f for f in field if f != ""))
         kept.append({"loc": loc, "type": err["type"], "msg": _message(err, value, loc, parent)})
     # A union position where every branch was dropped (deepest first): say why once, at that position.
     for pos in sorted(dropped, key=len, reverse=True):

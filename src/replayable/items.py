@@ -58,6 +58,7 @@ from .openai_forms import (
     OpenAIFunctionCallOutputParam,
     OpenAIMessage,
     OpenAIReasoning,
+    OpenAIReasoningParam,
     OpenAIUserMessageParam,
 )
 
@@ -205,7 +206,7 @@ _OpenAIKnownInputItem: TypeAlias = Annotated[
     ]
     | FunctionCallParam
     | OpenAIFunctionCallOutputParam
-    | ReasoningParam
+    | OpenAIReasoningParam
     | CompactionParam,
     Field(discriminator="type"),
 ]

@@ -4,19 +4,21 @@ OpenAI's SDK (`openai.types.responses` 3.57) types every optional field of the s
 `Optional[...]`, and OpenAI's servers and the SDK's `model_dump()` write `null` for them: an output
 message's `phase`, a reasoning item's `encrypted_content` and `content`, a compaction item's `created_by`,
 an `output_text` part's `logprobs`, an input assistant message's `phase`, an output `input_file` part's
-`filename` and `file_url`. Its `input_image.detail` also takes `"original"` (the image as sent, not
-resized). The official Open Responses document allows none of these, so strict mode (`provider=None`)
-keeps refusing them; with `provider="openai"` these subclasses read them, keep them (`None`, inside the
-annotation) and dump them back as read. The widened parts are read wherever OpenAI places them: a
-message's content (input user messages, output messages) and a `function_call_output`'s output parts
-(both sides). Each is a subclass of the spec model it widens, so `isinstance(item, Message)` holds in both
-modes. Where OpenAI's OpenAPI document (2.3.0) and the SDK disagree, the SDK wins (README, "Deliberate
-differences").
+`filename` and `file_url`; an output `input_image` may lack `image_url` (an image sent by `file_id`), an
+input reasoning item may carry its raw `content` back, and a Response's function tools may lack
+`description`, `parameters` and `strict` and carry OpenAI's own options. Its `input_image.detail` also
+takes `"original"` (the image as sent, not resized). The official Open Responses document allows none of
+these, so strict mode (`provider=None`) keeps refusing them; with `provider="openai"` these subclasses
+read them, keep them (`None`, inside the annotation) and dump them back as read. The widened parts are
+read wherever OpenAI places them: a message's content (input user messages, output messages) and a
+`function_call_output`'s output parts (both sides). Each is a subclass of the spec model it widens, so
+`isinstance(item, Message)` holds in both modes. Where OpenAI's OpenAPI document (2.3.0) and the SDK
+disagree, the SDK wins (README, "Deliberate differences").
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
@@ -27,6 +29,7 @@ from ._generated.open_responses.common import LongText, MessagePhase
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.function_call_output import FunctionCallOutput
 from ._generated.open_responses.function_call_output_param import FunctionCallOutputParam
+from ._generated.open_responses.function_tool import FunctionTool
 from ._generated.open_responses.input_file import InputFileContent
 from ._generated.open_responses.input_file_param import InputFileContentParam
 from ._generated.open_responses.input_image import InputImageContent
@@ -37,6 +40,7 @@ from ._generated.open_responses.log_prob import LogProb
 from ._generated.open_responses.message import Message
 from ._generated.open_responses.output_text import OutputTextContent
 from ._generated.open_responses.reasoning import Reasoning
+from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.reasoning_text import ReasoningTextContent
 from ._generated.open_responses.refusal import RefusalContent
 from ._generated.open_responses.summary_text import SummaryTextContent
@@ -51,6 +55,7 @@ __all__ = [
     "OpenAIFunctionCallOutputParam",
     "OpenAIFunctionOutputContent",
     "OpenAIFunctionOutputContentParam",
+    "OpenAIFunctionTool",
     "OpenAIImageDetail",
     "OpenAIInputFile",
     "OpenAIInputImage",
@@ -59,6 +64,7 @@ __all__ = [
     "OpenAIMessageContent",
     "OpenAIOutputText",
     "OpenAIReasoning",
+    "OpenAIReasoningParam",
     "OpenAIUserContentParam",
     "OpenAIUserMessageParam",
 ]
@@ -76,8 +82,11 @@ class OpenAIInputImageParam(InputImageContentParam):
 
 
 class OpenAIInputImage(InputImageContent):
-    """An output `input_image` part as OpenAI sends it: `detail` may be `"original"`."""
+    """An output `input_image` part as OpenAI sends it: `detail` may be `"original"`, and `image_url` may be
+    absent (an image sent by `file_id`; SDK `ResponseInputImage`, `image_url` optional)."""
 
+    image_url: str | None | MISSING = MISSING  # type: ignore[assignment]
+    """URL or data URL of the image; absent or null when the image was sent by `file_id`."""
     detail: OpenAIImageDetail  # type: ignore[assignment]
     """Detail level used for the image: `low`, `high`, `auto` or OpenAI's `original`."""
 
@@ -177,6 +186,14 @@ class OpenAIReasoning(Reasoning):
     """Opaque reasoning state for round trips; `null` unless requested with `include`."""
 
 
+class OpenAIReasoningParam(ReasoningParam):
+    """An input `reasoning` item as OpenAI's SDK writes it (`ResponseReasoningItemParam`): its raw
+    `content` (`reasoning_text` parts) may be sent back, which the spec's input form refuses (always null)."""
+
+    content: list[ReasoningTextContent] | None | MISSING = MISSING  # type: ignore[assignment]
+    """Raw reasoning parts sent back (OpenAI's open-weight models return them); `null` or absent otherwise."""
+
+
 class OpenAICompaction(Compaction):
     """A `compaction` item as OpenAI sends it: `created_by` may be `null`."""
 
@@ -192,6 +209,27 @@ class OpenAIAssistantMessageParam(AssistantMessageParam):
     """commentary or final_answer; `null` as the SDK writes it when there is none."""
 
 
+class OpenAIFunctionTool(FunctionTool):
+    """A function tool as OpenAI's Response echoes it (SDK `FunctionTool`): `description`, `parameters` and
+    `strict` may be absent, and OpenAI's own options (`allowed_callers`, `async`, `defer_loading`,
+    `output_schema`) may follow."""
+
+    description: str | None | MISSING = MISSING  # type: ignore[assignment]
+    """What the function does; absent or null when none was given."""
+    parameters: dict[str, Any] | None | MISSING = MISSING  # type: ignore[assignment]
+    """The JSON Schema of the arguments; absent or null when none was given."""
+    strict: bool | None | MISSING = MISSING  # type: ignore[assignment]
+    """Whether arguments follow `parameters` exactly; absent or null for OpenAI's default."""
+    allowed_callers: list[str] | None | MISSING = MISSING
+    """Who may call the tool (`direct`, `programmatic`)."""
+    async_: Annotated[bool | None | MISSING, Field(alias="async")] = MISSING
+    """Whether calls run asynchronously."""
+    defer_loading: bool | None | MISSING = MISSING
+    """Whether the tool is loaded only when a tool search finds it."""
+    output_schema: dict[str, Any] | None | MISSING = MISSING
+    """The JSON Schema of the tool's output, when declared."""
+
+
 #: The classes above: an item of one of them was read in OpenAI mode, and converts in OpenAI mode.
 OPENAI_FORMS: tuple[type, ...] = (
     OpenAIMessage,
@@ -202,6 +240,7 @@ OPENAI_FORMS: tuple[type, ...] = (
     OpenAIInputImage,
     OpenAIInputFile,
     OpenAIReasoning,
+    OpenAIReasoningParam,
     OpenAICompaction,
     OpenAIOutputText,
     OpenAIAssistantMessageParam,

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from replayable._base import read_field
+from replayable._pointers import json_pointer
 from replayable.call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable.codes import ViolationCode
 from replayable.continuation import unwrap
@@ -134,7 +135,13 @@ def check_transcript(
             source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
+        for err in doc.envelope_errors:  # the body's own fields: what it says decides how items are read
+            loc = err.get("loc") or ()
+            violations.at(
+                None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
+                msg=err.get("msg", ""), rule=err.get("type", ""),
+            )  # fmt: skip
+        profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)

@@ -93,6 +93,7 @@ __all__ = [
     "Metadata",
     "NamespacedTool",
     "NamespacedToolChoice",
+    "OpenAICreateResponseBody",
     "ReasoningConfig",
     "ReasoningConfigParam",
     "ReasoningEffort",
@@ -151,6 +152,11 @@ class _OpenAICreateResponseBody(CreateResponseBody):
     store: bool | None | MISSING = MISSING  # type: ignore[assignment]
     stream: bool | None | MISSING = MISSING  # type: ignore[assignment]
     background: bool | None | MISSING = MISSING  # type: ignore[assignment]
+
+
+OpenAICreateResponseBody = _OpenAICreateResponseBody
+"""The request body as OpenAI accepts it (`parse_request(..., provider="openai")` reads into it); the base
+of OpenAI's WebSocket `response.create` message (`replayable.websocket`)."""
 
 
 class _OpenAICompactRequestBody(CompactRequestBody):

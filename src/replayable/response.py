@@ -27,6 +27,7 @@ from ._generated.open_responses.compact_resource import CompactResource
 from ._generated.open_responses.incomplete_details import IncompleteDetails
 from ._generated.open_responses.json_object_format import JsonObjectFormat
 from ._generated.open_responses.json_schema_format import JsonSchemaFormat
+from ._generated.open_responses.namespaced_tool import NamespacedTool
 from ._generated.open_responses.reasoning_config import ReasoningConfig
 from ._generated.open_responses.response import Response
 from ._generated.open_responses.response_error import ResponseError
@@ -34,6 +35,7 @@ from ._generated.open_responses.text_field import TextField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.usage import InputTokensDetails, OutputTokensDetails, Usage
 from .items import ItemError, OpenAIOutputItem, Provider
+from .openai_forms import OpenAIFunctionTool
 from .request import validate_body
 
 __all__ = [
@@ -91,6 +93,7 @@ class OpenAIResponse(Response):
     dumped, so the response dumps back exactly as it was read."""
 
     output: list[OpenAIOutputItem]  # type: ignore[assignment]  # OpenAI's nulls (replayable.openai_forms)
+    tools: list[OpenAIFunctionTool | NamespacedTool]  # type: ignore[assignment]  # the SDK's FunctionTool
     created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
     completed_at: int | float | None = None  # type: ignore[assignment]
     status: str | None = None  # type: ignore[assignment]

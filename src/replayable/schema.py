@@ -330,8 +330,7 @@ AGENTS_BODY_SIDES: dict[str, dict[str, Any]] = {
     ),
     "agents-item-list": _ref_side(
         "AgentsSessionItemListPage",
-        "A page of GET /v1/agents/sessions/{id}/items, as replayable.agents.session_item_list_page_adapter "
-        "reads it.",
+        "A page of GET /v1/agents/sessions/{id}/items, as replayable.agents.session_item_list_page_adapter reads it.",
         _AG + "session_item_list_page.json",
     ),
     "agents-turn-list": _ref_side(
@@ -524,18 +523,42 @@ def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> Non
 
 #: The stream events whose `item` is an output item (spec: `ItemField` or null).
 _ITEM_EVENTS = ("ResponseOutputItemAddedEvent", "ResponseOutputItemDoneEvent")
+#: The stream events whose `part` is a content part (spec: the content part union).
+_PART_EVENTS = (
+    "ResponseContentPartAddedEvent",
+    "ResponseContentPartDoneEvent",
+    "ResponseReasoningSummaryPartAddedEvent",
+    "ResponseReasoningSummaryPartDoneEvent",
+)
 
 
 def _type_stream_items(b: _Bundler, root: Path) -> None:
     """The `item` of `response.output_item.added` / `.done` as the output-item union (as the output side
     has it, OpenAI's typed items included) or null, as in the official document: code generators then type
     it, and `event.item.type` narrows in TypeScript. `replayable.stream.parse_event` reads it the same way
-    (`parse_item(item, side="output")`). The source schemas keep it an object: no cross-folder `$ref`."""
+    (`parse_item(item, side="output")`). So are a part event's `part` (the output message content union),
+    an annotation event's `annotation` and an `output_text` event's `logprobs`, as `parse_event` reads
+    them. The source schemas keep them objects: no cross-folder `$ref`."""
     union = b.ref(_OR + "items.json#/$defs/OutputItem", None)
     _add_openai(b, root, "output", {"oneOf": b.defs[union.removeprefix("#/$defs/")]["anyOf"]})
     for name in _ITEM_EVENTS:
         props = b.defs[name]["properties"]
         props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
+    # the parts, annotations and logprobs events carry, typed as parse_event reads them (inside an output message)
+    part: dict[str, Any] = {
+        "allOf": [{"$ref": b.ref(_OR + "content.json#/$defs/MessageContent", None)}]
+    }  # no `$ref` sibling
+    note: dict[str, Any] = {
+        "anyOf": [{"$ref": b.ref(_OR + "output_text.json#/$defs/Annotation", None)}, {"type": "null"}]
+    }
+    logprobs: dict[str, Any] = {"type": "array", "items": {"$ref": b.ref(_OR + "log_prob.json", None)}}
+    for name, field, schema in (
+        *((n, "part", part) for n in _PART_EVENTS),
+        ("ResponseOutputTextAnnotationAddedEvent", "annotation", note),
+        *((n, "logprobs", logprobs) for n in ("ResponseOutputTextDeltaEvent", "ResponseOutputTextDoneEvent")),
+    ):
+        props = b.defs[name]["properties"]
+        props[field] = {**schema, "description": props[field]["description"]}
 
 
 def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:

@@ -35,10 +35,12 @@ from typing import Any
 
 from replayable.items import ItemError
 from replayable.names import shown
+from replayable.reading import InputError, display_name
+from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.render import render
 
 from . import batch
-from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
+from .inputs import load_tools, parse_size, read_transcript
 from .output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -60,7 +62,7 @@ def cmd_check(args: argparse.Namespace, out: Output) -> int:
     args.file, args.more = args.files[0], args.files[1:]
     if args.more or args.jobs is not None or (args.file != "-" and os.path.isdir(args.file)):
         return batch.run(args, out)
-    return batch.check_one(args, args.file, out)
+    return batch.one_input(args)(args, args.file, out)
 
 
 def _document(path: str, args: argparse.Namespace) -> Any:
@@ -111,7 +113,9 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     transcript = read_transcript(_document(args.file, args), name)
     tools = load_tools(args.tools, max_bytes=args.max_bytes) if args.tools else transcript.tools
     try:
-        items, report = prepare_replay(transcript.items, target=args.target, tools=tools, provider=args.provider)
+        source = transcript.document if transcript.document is not None else transcript.items
+        # the document, not its items alone: a body's allowed_tools, settings and continuation apply too
+        items, report = prepare_replay(source, target=args.target, tools=tools, provider=args.provider)
     except ItemError as exc:
         raise InputError(f"{name}: {_one_line(exc)}") from None
     dumped = dump_items(items)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, UnknownBase
 from replayable._base import WireModel, is_unchecked
@@ -70,11 +71,17 @@ def _tool_result_rule(result: SessionInputToolResult) -> SessionInputToolResult:
     """`success: true` needs `output`; `success: false` needs a non-empty `error` (Agents API tools guide)."""
     if result.success:
         if not isinstance(result.output, str | list):
-            raise ValueError(
-                "success is true, so 'output' is required: a string or a list of input_text/input_image parts"
+            raise PydanticCustomError(
+                "tool_result_output",
+                "success is true, so 'output' is required: a string or a list of input_text/input_image parts",
+                {"field": "output"},
             )
     elif not isinstance(result.error, str) or not result.error.strip():
-        raise ValueError("success is false, so 'error' is required: a non-empty message the agent can use")
+        raise PydanticCustomError(
+            "tool_result_error",
+            "success is false, so 'error' is required: a non-empty message the agent can use",
+            {"field": "error"},
+        )
     return result
 
 
@@ -108,7 +115,10 @@ def _create_rule(params: SessionCreateParams) -> SessionCreateParams:
     if "agent_id" not in params.model_fields_set:
         agent = params.agent
         if not isinstance(agent, BaseModel) or "model" not in agent.model_fields_set:
-            raise ValueError("without agent_id, 'agent' with a 'model' is required")
+            field = "agent" if not isinstance(agent, BaseModel) else ("agent", "model")
+            raise PydanticCustomError(
+                "agent_required", "without agent_id, 'agent' with a 'model' is required", {"field": field}
+            )
     return params
 
 
@@ -116,9 +126,11 @@ def _update_rule(params: SessionUpdateParams) -> SessionUpdateParams:
     """An update carries the session's own settings: `agent_id` (a saved template) only applies to new
     sessions (`POST /v1/agents/sessions/{session_id}`)."""
     if "agent_id" in (params.model_extra or {}):
-        raise ValueError(
+        raise PydanticCustomError(
+            "agent_id_in_update",
             "agent_id is not allowed in a session update: a saved agent template applies only to new sessions; "
-            "put the settings to change in 'agent'"
+            "put the settings to change in 'agent'",
+            {"field": "agent_id"},
         )
     return params
 
@@ -129,8 +141,9 @@ def _events_body_rule(body: SessionEventsBody) -> SessionEventsBody:
         if isinstance(ev, SessionInputToolResult):
             try:
                 _tool_result_rule(ev)
-            except ValueError as exc:
-                raise ValueError(f"events[{i}]: {exc}") from None
+            except PydanticCustomError as exc:
+                field = ("events", i, (exc.context or {}).get("field", ""))
+                raise PydanticCustomError(exc.type, exc.message(), {"field": field}) from None
     return body
 
 

@@ -107,16 +107,20 @@ def request_settings(value: Any) -> dict[str, Any] | None:
 
 
 class TargetCheck:
-    """The profile rules of one check: `item(i, raw)` for each item as it is read, `body()` once.
+    """The profile rules of one check: `item(i, raw)` for each item as it is read, `body()` once (the
+    body's `settings` and all its keys, `body_keys`).
 
     `active` is False when nothing can be found (the Open Responses reading of a list of items), so a
     caller skips the per-item work entirely."""
 
-    __slots__ = ("active", "profile", "settings")
+    __slots__ = ("active", "body_keys", "profile", "settings")
 
-    def __init__(self, target: str | None, settings: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, target: str | None, settings: Mapping[str, Any] | None = None, body_keys: Iterable[str] = ()
+    ) -> None:
         self.profile = get_profile(target)
         self.settings = settings
+        self.body_keys = tuple(body_keys)
         stateless = settings is not None and settings.get("store") is False
         body_rules = settings is not None and self.profile.body.include is not None
         self.active = self.profile.closed or stateless or body_rules
@@ -138,7 +142,7 @@ class TargetCheck:
 
     def body(self) -> list[Finding]:
         """The findings about the body's own keys (none without a body)."""
-        return check_body(self.profile, self.settings) if self.settings is not None else []
+        return check_body(self.profile, self.settings, self.body_keys) if self.settings is not None else []
 
 
 def markdown_table(profile: Profile) -> str:

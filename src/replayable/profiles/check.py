@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from replayable._pointers import pointer_parts, pointer_token
+from replayable._validation import json_type
 
 from .model import FieldRule, ItemRule, PartRule, Profile
 
@@ -44,19 +45,7 @@ class Finding:
 
 
 def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
+    return json_type(value) or type(value).__name__
 
 
 def _fits(rule: FieldRule, value: Any) -> bool:
@@ -220,10 +209,18 @@ def _stateless(index: int, raw: Mapping[str, Any], t: str, out: list[Finding]) -
         )  # fmt: skip
 
 
-def check_body(profile: Profile, settings: Mapping[str, Any]) -> list[Finding]:
-    """What `profile` refuses in a request body's own keys (`include`, keys that exclude each other)."""
+def check_body(profile: Profile, settings: Mapping[str, Any], keys: Iterable[str] = ()) -> list[Finding]:
+    """What `profile` refuses in a request body's own keys (`keys`, all of them: a key the target does not
+    accept; `settings`: `include`, keys that exclude each other)."""
     out: list[Finding] = []
     rules = profile.body
+    if rules.keys is not None:
+        for key in keys:
+            if key not in rules.keys:
+                out.append(
+                    Finding(None, "field_not_accepted", f"request key {key!r} is not one {profile.name} accepts "
+                            f"[{rules.sources.get('keys', '')}]", f"/{pointer_token(key)}")
+                )  # fmt: skip
     include = settings.get("include")
     if rules.include is not None and isinstance(include, list):
         for j, value in enumerate(include):

@@ -89,11 +89,13 @@ class BodyRules:
     `stateless_references`: with `store: false` nothing is kept server-side, so an item that refers to a
     stored item by id alone (an `item_reference`, a reasoning item with an `id` and no
     `encrypted_content`) is refused. `include`: the accepted values of `include` (None: not checked).
-    `exclusive`: pairs of body keys that may not both be set. `sources` cites each rule."""
+    `exclusive`: pairs of body keys that may not both be set. `keys`: the request keys the target
+    accepts (None: not checked; a key outside it is `field_not_accepted`). `sources` cites each rule."""
 
     stateless_references: bool = True
     include: frozenset[str] | None = None
     exclusive: tuple[tuple[str, str], ...] = ()
+    keys: frozenset[str] | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
 
 

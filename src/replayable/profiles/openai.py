@@ -333,6 +333,19 @@ _PARTS = (
     ),
 )  # fmt: skip
 
+#: The keys of a `POST /responses` (or `/responses/compact`) body OpenAI accepts: OpenAPI `CreateResponse`
+#: (with `stream`) and `CompactResponseMethodPublicBody`, and the openai SDK's `ResponseCreateParams`.
+_REQUEST_KEYS = frozenset(
+    {
+        "access_programs", "background", "background_options", "context_management", "conversation", "image",
+        "include", "input", "instructions", "max_output_tokens", "max_tool_calls", "metadata", "model",
+        "moderation", "parallel_tool_calls", "previous_response_id", "prompt", "prompt_cache_key",
+        "prompt_cache_options", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier",
+        "store", "stream", "stream_options", "temperature", "text", "tool_choice", "tools", "top_logprobs",
+        "top_p", "truncation", "user",
+    }
+)  # fmt: skip
+
 _INCLUDE = frozenset(
     {
         "file_search_call.results",
@@ -355,8 +368,11 @@ OPENAI = Profile(
         stateless_references=True,
         include=_INCLUDE,
         exclusive=(("previous_response_id", "conversation"),),
+        keys=_REQUEST_KEYS,
         sources=MappingProxyType(
             {
+                "keys": "OpenAPI CreateResponse and CompactResponseMethodPublicBody properties, with the openai "
+                "SDK's ResponseCreateParams (the SDK wins: access_programs, background_options, image)",
                 "stateless_references": "case R43 (vercel/ai#7543: 'Items are not persisted when store is set to "
                 "false'); OpenAPI CreateResponse.include (reasoning.encrypted_content for stateless use)",
                 "include": "OpenAPI IncludeEnum",
@@ -370,6 +386,8 @@ OPENAI = Profile(
     refusals=(
         ("a key an item's input form does not declare (a Chat Completions `role` on a `function_call`, ...)",
          "field_not_accepted", "OpenAPI InputItem members (one row per item type)"),
+        ("a request body key OpenAI does not accept (`tmperature`, a case file's `expect`)", "field_not_accepted",
+         "OpenAPI CreateResponse, CompactResponseMethodPublicBody; openai SDK ResponseCreateParams"),
         ("a field of the wrong JSON type (`tool_search_call.arguments` as a string; it is an object there and a "
          "string on `function_call`)", "field_shape", "OpenAPI ToolSearchCallItemParam, FunctionToolCall"),
         ("an explicit `null` where the input form has no null (`status: null` on a message or reasoning item); "

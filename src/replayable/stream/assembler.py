@@ -16,6 +16,7 @@ from replayable.response import Response, parse_response
 
 from .events import (
     LIFECYCLE_EVENT_TYPES,
+    NESTED_VALUE_FIELDS,
     SPEC_EVENT_TYPES,
     TERMINAL_EVENT_TYPES,
     TERMINAL_STATUS,
@@ -24,6 +25,7 @@ from .events import (
     event_schema_errors,
     event_schema_message,
     light_event_adapter,
+    nested_errors,
 )
 from .openai_events import ResponseErrorEvent, native_event_name
 from .rules import StreamError, StreamRule, StreamWarning
@@ -110,11 +112,15 @@ class StreamAssembler(SSEFeeding):
 
     # -- findings ----------------------------------------------------------------------------------
 
-    def _violate(self, rule: StreamRule, message: str) -> None:
+    def _violate(self, rule: StreamRule, message: str, errors: list[dict[str, Any]] | None = None) -> None:
+        """A broken rule: raised as `StreamError` (with `errors`, its `{loc, type, msg}` list) in strict
+        mode, else recorded."""
         if self._at is not None:  # a finding at an item's own events: that item is never handed out
             self._flagged.add(self._at)
         if self.strict:
-            raise StreamError(rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype)
+            raise StreamError(
+                rule, message, sequence_number=self._seq, index=self._count, event_type=self._etype, errors=errors
+            )
         self.warnings.append(StreamWarning(self._seq, self._count, self._etype, rule, message))
 
     def _note(self, rule: StreamRule, message: str) -> None:
@@ -181,10 +187,11 @@ class StreamAssembler(SSEFeeding):
         try:
             raw, sdk = coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
-            self._violate(exc.rule, exc.message)
+            self._violate(exc.rule, exc.message, exc.errors)
             return []
         if not isinstance(raw, Mapping):
-            self._violate(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
+            msg = f"an event must be a JSON object, got {type(raw).__name__}"
+            self._violate(StreamRule.EVENT_SCHEMA, msg, [{"loc": (), "type": "model_type", "msg": msg}])
             return []
         return self._apply(raw, "openai" if sdk else self.provider)
 
@@ -212,7 +219,9 @@ class StreamAssembler(SSEFeeding):
             at = self._by_id.get(item_id) if isinstance(item_id, str) else None
         self._at = at
         if etype is None:
-            self._violate(StreamRule.EVENT_SCHEMA, "an event needs a string 'type'")
+            msg = "an event needs a string 'type'"
+            code = "missing" if "type" not in raw else "string_type"
+            self._violate(StreamRule.EVENT_SCHEMA, msg, [{"loc": ("type",), "type": code, "msg": msg}])
             return []
         last = self._last_seq
         if type(seq) is int and last is not None and seq > last:
@@ -232,6 +241,12 @@ class StreamAssembler(SSEFeeding):
                 except ValidationError as exc:
                     if not self._schema_finding(exc, raw, one_model=True):
                         return []
+            if NESTED_VALUE_FIELDS.get(etype, "item") != "item":  # a part, annotation or logprobs (the
+                errs = nested_errors(raw, provider)  # item is read by its handler)
+                if errs:
+                    where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errs[:5])
+                    self._violate(StreamRule.EVENT_SCHEMA, where, errs)
+                    return []
             found: list[OutputItem] = handler(self, raw, provider)
             return found
         if etype in LIFECYCLE_EVENT_TYPES:
@@ -293,7 +308,7 @@ class StreamAssembler(SSEFeeding):
         ]
         if not errs:
             return True
-        self._violate(StreamRule.EVENT_SCHEMA, event_schema_message(exc, raw, errs))
+        self._violate(StreamRule.EVENT_SCHEMA, event_schema_message(exc, raw, errs), errs)
         return False
 
     def _openai_event(self, raw: Mapping[str, Any], name: str) -> list[OutputItem]:
@@ -316,7 +331,9 @@ class StreamAssembler(SSEFeeding):
     def _lifecycle(self, raw: Mapping[str, Any], etype: str) -> list[OutputItem]:
         snap = raw.get("response")
         if not isinstance(snap, dict):
-            self._violate(StreamRule.EVENT_SCHEMA, "a response.* lifecycle event needs a 'response' object")
+            msg = "a response.* lifecycle event needs a 'response' object"
+            code = "missing" if "response" not in raw else "model_type"
+            self._violate(StreamRule.EVENT_SCHEMA, msg, [{"loc": ("response",), "type": code, "msg": msg}])
             return []
         self.response = snap
         if etype not in TERMINAL_EVENT_TYPES:
@@ -396,7 +413,8 @@ class StreamAssembler(SSEFeeding):
         try:
             return parse_item(item, side="output", provider=provider)
         except ItemError as exc:
-            self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""))
+            errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
+            self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""), errs)
             return None
 
     def _on_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:

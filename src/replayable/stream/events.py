@@ -60,7 +60,7 @@ from replayable.items import (
     parse_item,
     plain_json,
 )
-from replayable.response import OpenAIResponse
+from replayable.response import OpenAIResponse, parse_response
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
 from .openai_events import OPENAI_EVENT_TYPES, ResponseErrorEvent
@@ -290,11 +290,16 @@ def coerce_event(data: Any) -> tuple[Any, bool]:
     try:
         return plain_json(data, "event"), is_openai_model(data)
     except ItemError as exc:
-        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object: {exc.errors[0]['msg']}") from None
+        raise StreamError(
+            StreamRule.EVENT_SCHEMA,
+            f"an event must be a JSON object: {exc.errors[0]['msg']}",
+            errors=[{**e, "msg": f"an event must be a JSON object: {e['msg']}"} for e in exc.errors[:1]],
+        ) from None
 
 
 def event_schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = False) -> list[dict[str, Any]]:
-    """The cleaned errors of an event that failed validation. A value that is not JSON at all (a lone
+    """The cleaned errors (`{"loc", "type", "msg"}`, by the one normalizer `clean_errors`) of an event
+    that failed validation, as `StreamError.errors` carries them. A value that is not JSON at all (a lone
     surrogate, NaN, a set, nesting past `MAX_ITEM_DEPTH`) is named first: it is the cause, and pydantic
     cannot even render some of those in its messages. `one_model`: `exc` comes from the event's own model
     (not a union tagged on `type`), so no path segment is a tag, not even one equal to the event's type
@@ -303,9 +308,8 @@ def event_schema_errors(exc: ValidationError, raw: Any, *, one_model: bool = Fal
         check_value(raw, what="event", max_depth=MAX_ITEM_DEPTH)  # the one strict reader's rules
     except JSONError as why:
         return [{"loc": (), "type": "not_json", "msg": why.detail}]
-    if one_model and isinstance(raw, Mapping):
-        return clean_errors(exc, {**raw, "type": None})
-    return clean_errors(exc, raw)
+    errs = clean_errors(exc, {**raw, "type": None} if one_model and isinstance(raw, Mapping) else raw)
+    return [{**e, "msg": _why(e)} for e in errs]
 
 
 def event_schema_message(
@@ -313,7 +317,7 @@ def event_schema_message(
 ) -> str:
     """One line naming the first five errors of an event that failed validation (`event_schema_errors`)."""
     errs = event_schema_errors(exc, raw, one_model=one_model) if errs is None else errs
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {_why(e)}" for e in errs[:5])
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'event'}: {e['msg']}" for e in errs[:5])
 
 
 def _why(error: Mapping[str, Any]) -> str:
@@ -345,7 +349,8 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     snapshots leniently.
 
     Raises `StreamError` (rule `unknown_event` for an un-prefixed type outside the spec in Open Responses
-    mode, else `event_schema`) naming the event's sequence_number.
+    mode, else `event_schema`) naming the event's sequence_number; its `.errors` list each problem as
+    `{"loc", "type", "msg"}` (`ItemError.errors`' shape), `loc` a path into the event.
     """
     if isinstance(data, ExtensionEvent) or (
         isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
@@ -356,50 +361,122 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
         provider = "openai"
     etype, seq = peek_event(raw)
     if not isinstance(raw, Mapping):
-        raise StreamError(StreamRule.EVENT_SCHEMA, f"an event must be a JSON object, got {type(raw).__name__}")
+        msg = f"an event must be a JSON object, got {type(raw).__name__}"
+        raise StreamError(StreamRule.EVENT_SCHEMA, msg, errors=[{"loc": (), "type": "model_type", "msg": msg}])
     model = event_model(raw, provider)
     if model is None:
         if etype is None:
             got = "missing" if "type" not in raw else f"a {type(raw['type']).__name__}"
+            why = f"an event needs a string 'type' (a spec event type, or slug:name), got {got}"
+            code = "missing" if "type" not in raw else "string_type"
             raise StreamError(
                 StreamRule.EVENT_SCHEMA,
-                f"type: an event needs a string 'type' (a spec event type, or slug:name), got {got}",
+                f"type: {why}",
                 sequence_number=seq,
+                errors=[{"loc": ("type",), "type": code, "msg": why}],
             )
+        why = f"unknown event type '{etype}': events outside the spec must be named slug:name"
         raise StreamError(
             StreamRule.UNKNOWN_EVENT,
-            f"unknown event type '{etype}': events outside the spec must be named slug:name",
+            why,
             sequence_number=seq,
             event_type=etype,
+            errors=[{"loc": ("type",), "type": str(StreamRule.UNKNOWN_EVENT), "msg": why}],
         )
     ctx = OPENAI_CONTEXT if provider == "openai" else None
     try:
         event: StreamEvent = model.model_validate(raw, context=ctx)
     except ValidationError as exc:
         one = model is not ExtensionEvent and not issubclass(model, ExtensionEvent)
+        errs = event_schema_errors(exc, raw, one_model=one)
+        seen = {(tuple(e["loc"]), e["type"]) for e in errs}  # every problem at once, the item's or part's too
+        errs += [e for e in nested_errors(raw, provider) if (tuple(e["loc"]), e["type"]) not in seen]
         raise StreamError(
             StreamRule.EVENT_SCHEMA,
-            event_schema_message(exc, raw, one_model=one),
+            event_schema_message(exc, raw, errs),
             sequence_number=seq,
             event_type=etype,
+            errors=errs,
         ) from None
-    if etype in _ITEM_EVENT_TYPES and raw.get("item") is not None:
-        _check_item(raw["item"], provider, seq, etype)
+    errs = nested_errors(raw, provider)
+    if errs:
+        where = "; ".join(".".join(map(str, e["loc"])) + f": {e['msg']}" for e in errs[:5])
+        raise StreamError(StreamRule.EVENT_SCHEMA, where, sequence_number=seq, event_type=etype, errors=errs)
     return event
 
 
-#: The events whose `item` is an output item (spec `ItemField` or null; the `stream-events` bundle types it).
-_ITEM_EVENT_TYPES = frozenset({"response.output_item.added", "response.output_item.done"})
+# ---------------------------------------------------------------------------------------------------
+# The values an event carries as JSON objects (the source schemas keep them objects: no cross-folder
+# `$ref`), read by the one item reader (or response reader), as the official document types them
+
+_MESSAGE = {"type": "message", "id": "msg", "status": "in_progress", "role": "assistant"}
+_TEXT = {"type": "output_text", "text": "", "annotations": []}
+Host = tuple[Any, tuple[Any, ...]]
 
 
-def _check_item(item: Any, provider: Provider, seq: int | None, etype: str | None) -> None:
-    """An output_item event's `item` is an output item (`parse_item(item, side="output")`), else an
-    `event_schema` error naming `item.<field>`."""
+def _as_item(value: Any) -> Host:
+    return value, ()
+
+
+def _as_part(value: Any) -> Host:
+    return {**_MESSAGE, "content": [value]}, ("content", 0)
+
+
+def _as_annotation(value: Any) -> Host:
+    return {**_MESSAGE, "content": [{**_TEXT, "annotations": [value]}]}, ("content", 0, "annotations", 0)
+
+
+def _as_logprobs(value: Any) -> Host:
+    return {**_MESSAGE, "content": [{**_TEXT, "logprobs": value}]}, ("content", 0, "logprobs")
+
+
+#: Event type -> (the field holding a nested value, how to host that value in an output item; None: the
+#: value is a Response snapshot, read by `parse_response`). The official document types these fields:
+#: `item` an `ItemField` (or null), `part` a content part, `annotation` an `Annotation` (or null),
+#: `logprobs` a list of `LogProb`, a lifecycle event's `response` a `ResponseResource`.
+_NESTED: dict[str, tuple[str, Any]] = {
+    "response.output_item.added": ("item", _as_item),
+    "response.output_item.done": ("item", _as_item),
+    "response.content_part.added": ("part", _as_part),
+    "response.content_part.done": ("part", _as_part),
+    "response.reasoning_summary_part.added": ("part", _as_part),
+    "response.reasoning_summary_part.done": ("part", _as_part),
+    "response.output_text.annotation.added": ("annotation", _as_annotation),
+    "response.output_text.delta": ("logprobs", _as_logprobs),
+    "response.output_text.done": ("logprobs", _as_logprobs),
+    **{_tag(m): ("response", None) for m in _LIFECYCLE},
+}
+
+NESTED_VALUE_FIELDS: dict[str, str] = {etype: field for etype, (field, _) in _NESTED.items()}
+"""Event type -> the field that holds a value read by the item or response reader (`nested_errors`)."""
+
+
+def nested_errors(raw: Mapping[str, Any], provider: Provider) -> list[dict[str, Any]]:
+    """The errors (`{"loc", "type", "msg"}`, located in the event) of the value a spec event carries as a
+    JSON object: an output_item event's `item` read as an output item (`parse_item(item, side="output")`),
+    a content part event's `part` as a part of an output message, an annotation event's `annotation`, an
+    output_text event's `logprobs`, each read inside a minimal output message by the same reader, and (Open
+    Responses mode; OpenAI mode's lifecycle models type it already) a lifecycle event's `response` by
+    `parse_response`. Empty when the event has no such value, or when it is not an object (or list) at all
+    (the event's own model reports that)."""
+    nested = _NESTED.get(raw.get("type"))  # type: ignore[arg-type]
+    if nested is None:
+        return []
+    field, host = nested
+    value = raw.get(field)
+    if not isinstance(value, Mapping if field != "logprobs" else list) or value == []:
+        return []
     try:
+        if host is None:
+            if provider is None:
+                parse_response(value)
+            return []
+        item, at = host(value)
         parse_item(item, side="output", provider=provider)
     except ItemError as exc:
-        where = "; ".join(".".join(map(str, ("item", *e["loc"]))) + f": {e['msg']}" for e in exc.errors[:5])
-        raise StreamError(StreamRule.EVENT_SCHEMA, where, sequence_number=seq, event_type=etype) from None
+        n = 0 if host is None else len(at)
+        return [{**e, "loc": (field, *tuple(e["loc"])[n:])} for e in exc.errors]
+    return []
 
 
 def peek_event(raw: Any) -> tuple[str | None, int | None]:

@@ -93,7 +93,10 @@ class StreamWarning(Finding):
 class StreamError(ReplayableError):
     """A stream breaks a rule: `.rule` (`StreamRule`), `.sequence_number` of the offending event (None
     when it had none), `.index` (its position among the events fed), `.event_type`, `.offset` (byte
-    offset of the SSE frame, for `parse_sse` errors) and `.message`. `str()` names them all."""
+    offset of the SSE frame, for `parse_sse` errors), `.message`, and `.errors`: one dict per problem,
+    `{"loc", "type", "msg"}` as `ItemError.errors` has them (`loc` a tuple path into the event, `()` for
+    the event or the stream as a whole; `type` a stable code: pydantic's for a field of an `event_schema`
+    error, from the one error normalizer, else the rule's own value). `str()` names them all."""
 
     def __init__(
         self,
@@ -104,6 +107,7 @@ class StreamError(ReplayableError):
         index: int | None = None,
         event_type: str | None = None,
         offset: int | None = None,
+        errors: list[dict[str, Any]] | None = None,
     ) -> None:
         self.rule = rule
         self.message = message
@@ -111,4 +115,10 @@ class StreamError(ReplayableError):
         self.index = index
         self.event_type = event_type
         self.offset = offset
+        if not errors:
+            errors = [{"loc": (), "type": str(rule), "msg": message}]
+        # messages may quote hostile input: a lone surrogate is escaped so that they always print
+        self.errors: list[dict[str, Any]] = [
+            e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors
+        ]
         super().__init__(printable(f"{_where(sequence_number, index, event_type, offset)}: {message} [{rule}]"))

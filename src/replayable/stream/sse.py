@@ -415,7 +415,15 @@ def _frame(
         etype, seq = peek_event(value)
         msg = f"SSE 'event: {name}' differs from the body's type {etype!r}"
         if strict or notes is None:
-            raise StreamError(StreamRule.EVENT_NAME, msg, sequence_number=seq, index=index, event_type=etype, offset=at)
+            raise StreamError(
+                StreamRule.EVENT_NAME,
+                msg,
+                sequence_number=seq,
+                index=index,
+                event_type=etype,
+                offset=at,
+                errors=[{"loc": ("type",), "type": str(StreamRule.EVENT_NAME), "msg": msg}],
+            )
         notes.append(StreamWarning(seq, index, etype, StreamRule.EVENT_NAME, msg + f" (byte {at})"))
     return value
 

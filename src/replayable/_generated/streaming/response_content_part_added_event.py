@@ -37,5 +37,5 @@ class ResponseContentPartAddedEvent(WireModel):
     """
     part: dict[str, Any]
     """
-    The content part (`output_text`, `refusal`, `reasoning_text`, `summary_text`, ...), as a JSON object; checked by the assembler.
+    The content part (`output_text`, `refusal`, `reasoning_text`, `summary_text`, ...), as a JSON object; `parse_event` and the assembler read it as a part of an output message (the `stream-events` bundle types it).
     """

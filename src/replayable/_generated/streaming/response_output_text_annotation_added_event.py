@@ -41,5 +41,5 @@ class ResponseOutputTextAnnotationAddedEvent(WireModel):
     """
     annotation: dict[str, Any] | None
     """
-    The annotation as a JSON object.
+    The annotation as a JSON object (`url_citation`, or a `slug:name` one), or null; `parse_event` reads it as an `output_text` annotation.
     """

@@ -42,7 +42,7 @@ class ResponseOutputTextDeltaEvent(WireModel):
     """
     logprobs: list[dict[str, Any]] | MISSING = MISSING
     """
-    Token log probabilities, when requested (`LogProb` objects).
+    Token log probabilities, when requested (`LogProb` objects; `parse_event` reads them as an `output_text` part's).
     """
     obfuscation: str | MISSING = MISSING
     """

@@ -42,5 +42,5 @@ class ResponseOutputTextDoneEvent(WireModel):
     """
     logprobs: list[dict[str, Any]] | MISSING = MISSING
     """
-    Token log probabilities, when requested (`LogProb` objects).
+    Token log probabilities, when requested (`LogProb` objects; `parse_event` reads them as an `output_text` part's).
     """
