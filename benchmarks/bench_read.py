@@ -22,9 +22,9 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-import replayable as rp
+from timing import Fn, paired, rounds, table  # the benchmarks' one timing home (benchmarks/timing.py)
 
-Fn = Callable[[Any], Any]
+import replayable as rp
 
 
 def log_items(n: int) -> list[dict[str, Any]]:
@@ -55,32 +55,6 @@ def log_items(n: int) -> list[dict[str, Any]]:
     return out[:n]
 
 
-def rounds(cands: dict[str, Fn], data: Any, n_rounds: int, gc_off: bool) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {k: [] for k in cands}
-    for _ in range(n_rounds):
-        for k, fn in cands.items():
-            gc.collect()
-            if gc_off:
-                gc.disable()
-            t = time.perf_counter()
-            out = fn(data)
-            times[k].append(time.perf_counter() - t)
-            gc.enable()
-            del out
-    return times
-
-
-def paired(times: dict[str, list[float]], a: str, b: str) -> float:
-    return statistics.median(x / y for x, y in zip(times[a], times[b], strict=True))
-
-
-def table(title: str, times: dict[str, list[float]], n: int, base: str) -> None:
-    print(f"\n{title}")
-    print(f"  {'candidate':52s} {'us/item':>8s} {'x ' + base:>20s}")
-    for k, v in times.items():
-        print(f"  {k:52s} {min(v) / n * 1e6:8.3f} {paired(times, k, base):20.2f}")
-
-
 def bench_jsonl(n: int, n_rounds: int) -> None:
     """`parse_items` on JSONL text against the same items as a JSON array (the goal: no dearer)."""
     items = log_items(n)
@@ -95,7 +69,7 @@ def bench_jsonl(n: int, n_rounds: int) -> None:
     }
     for gc_off in (True, False):
         t = rounds(cands, jsonl, n_rounds, gc_off)
-        table(f"JSONL, {n} log-shaped items, GC {'off' if gc_off else 'on'}", t, n, "json.loads per line")
+        table(f"JSONL, {n} log-shaped items, GC {'off' if gc_off else 'on'}", t, n, "json.loads per line", 52)
         print(f"  -> JSONL x{paired(t, 'parse_items(JSONL bytes)', 'parse_items(JSON array bytes)'):.2f} of the array")
 
 
@@ -109,7 +83,7 @@ def bench_item(n: int, n_rounds: int) -> None:
         "parse_item(text)": lambda _: [rp.parse_item(x) for x in texts],
     }
     t = rounds(cands, None, n_rounds, True)
-    table(f"one item's text, {n} log-shaped items one by one, GC off", t, n, "json.loads")
+    table(f"one item's text, {n} log-shaped items one by one, GC off", t, n, "json.loads", 52)
     ratio = paired(t, "parse_item(text)", "parse_item(json.loads(text))")
     print(f"  -> parse_item(text) x{ratio:.2f} of the dict path")
 

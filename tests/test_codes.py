@@ -209,7 +209,7 @@ def test_a_rule_is_one_function_and_one_row(monkeypatch: pytest.MonkeyPatch) -> 
 
     def every_message(ctx: Any, i: int, v: Any, nxt: Any) -> None:
         """Records each message it is handed."""
-        seen.append((i, v.type))
+        seen.append((i, v.get("type")))  # the view: the item's fields (replayable.rules.view)
         ctx.out.at(i, ViolationCode.ITEM_INVALID, "/role", detail="a message")
 
     row = table.Rule(every_message, "item", (ViolationCode.ITEM_INVALID,), frozenset({"message"}))

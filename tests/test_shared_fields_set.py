@@ -1,8 +1,9 @@
 """Parsed items share one read-only fields set per class and set of fields (issue 26, memory).
 
 `replayable._base.share_fields_sets` replaces pydantic's per-instance `__pydantic_fields_set__` of the
-items `parse_items` returns. That leans on pydantic's internals (the slot, and pydantic copying the set
-before it changes it), so these tests fail loudly when pydantic changes either.
+items `parse_items` returns (each set also says whether its items hold unknown fields). That leans on
+pydantic's internals (the slot, the unknown keys named in the set, and pydantic copying the set before
+it changes it), so these tests fail loudly when pydantic changes any of them.
 """
 
 from __future__ import annotations
@@ -118,3 +119,35 @@ def test_shared_set_reads_as_a_set() -> None:
     assert isinstance(s, set) and "type" in s and len(s) == 3
     assert s | {"id"} == {"type", "role", "content", "id"} and type(s | {"id"}) is set
     assert s - {"type"} == {"role", "content"}
+
+
+# ------------------------------------------------ whether the items of a shared set hold unknown fields
+
+
+def test_pydantic_names_the_unknown_keys_in_the_fields_set() -> None:
+    """What `holds_unknown` relies on: pydantic keeps the unknown keys of a model in its extras and names
+    them in its fields set too, so a set naming a field its class does not declare means extras."""
+    assert "__pydantic_extra__" in BaseModel.__slots__
+    item = rp.parse_item({**ITEMS[0], "x_trace": "t1"})
+    assert item.model_extra is item.__pydantic_extra__ == {"x_trace": "t1"}
+    assert "x_trace" in item.model_fields_set and "x_trace" not in type(item).model_fields
+
+
+@pytest.mark.parametrize(
+    "parse",
+    [
+        lambda raw: rp.parse_items(json.dumps(raw)),
+        lambda raw: rp.parse_items("\n".join(map(json.dumps, raw))),
+        lambda raw: rp.parse_items(raw),
+    ],
+    ids=["array", "jsonl", "dicts"],
+)
+def test_each_shared_set_knows_whether_its_items_hold_unknown_fields(parse: Any) -> None:
+    raw = [*ITEMS, {**ITEMS[0], "x_trace": "t1"}]
+    items = parse(raw)
+    sets = [i.model_fields_set for i in items]
+    assert all(type(s) is SharedFieldsSet for s in sets)
+    assert [s.holds_unknown for s in sets] == [False] * len(ITEMS) + [True]
+    assert [bool(i.model_extra) for i in items] == [False] * len(ITEMS) + [True]
+    assert [rp.dump_item(i) for i in items] == raw
+    assert items == [rp.parse_item(x) for x in raw]

@@ -414,8 +414,9 @@ _ABSENT = object()
 def read_field(item: Any, name: str) -> Any:
     """A field of a raw item (a `Mapping`) or a parsed one (`None` when absent or the `MISSING`
     sentinel; unknown fields of our models are read from their extras; other objects by attribute)."""
-    if isinstance(item, Mapping):
-        return item.get(name)
+    if isinstance(item, Mapping):  # raw JSON, or a model's own storage (`replayable.rules.view`)
+        value = item.get(name)
+        return None if value is MISSING else value
     if isinstance(item, WireModel):
         value = item.__dict__.get(name, _ABSENT)
         if value is _ABSENT:
@@ -441,7 +442,11 @@ class SharedFieldsSet(set[str]):
     frozen, so pydantic never changes it); `copy`, `deepcopy` and pickling give a plain `set`, which is
     what pydantic's `model_copy(update=...)` then updates."""
 
-    __slots__ = ()
+    __slots__ = ("holds_unknown",)
+
+    holds_unknown: bool
+    """Whether the set names a field its models' class does not declare: those models hold unknown
+    fields (`model_extra`); the rules read them only then (`replayable.rules.view`)."""
 
     add = discard = remove = pop = clear = _refuse
     update = difference_update = intersection_update = symmetric_difference_update = _refuse
@@ -462,10 +467,11 @@ _set_slot = object.__setattr__
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
     """Give the models just validated (ours, frozen) one read-only fields set per class and distinct set of
-    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse). Relies on pydantic storing
-    `model_fields_set` in the `__pydantic_fields_set__` slot and copying it before a change
-    (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps and
-    verdicts of the models are unchanged."""
+    fields (`SharedFieldsSet`), kept in `shared` across calls (one parse); each set says once whether its
+    models hold unknown fields (`holds_unknown`). Relies on pydantic storing `model_fields_set` in the
+    `__pydantic_fields_set__` slot, naming the unknown keys it keeps there too, and copying it before a
+    change (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps
+    and verdicts of the models are unchanged."""
     last: dict[type, SharedFieldsSet] = {}
     for model in models:
         fields = model.__pydantic_fields_set__
@@ -476,5 +482,6 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
             same = shared.get(key)
             if same is None:
                 same = shared[key] = SharedFieldsSet(fields)
+                same.holds_unknown = not fields.issubset(cls.__pydantic_fields__)
             last[cls] = same
         _set_slot(model, "__pydantic_fields_set__", same)

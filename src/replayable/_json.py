@@ -53,6 +53,7 @@ __all__ = [
     "iter_jsonl",
     "loads",
     "printable",
+    "reads_cleanly",
     "to_plain",
 ]
 
@@ -310,6 +311,28 @@ def loads(
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value
+
+
+def reads_cleanly(text: str, max_depth: int) -> bool:
+    """Whether `loads(text, max_depth=max_depth, count_values=False)` surely returns, asked the short way
+    (no value kept, no error built): True only for a text under the container budget's threshold that
+    jiter reads strictly and that neither number nor depth filter flags; False means "ask `loads`", which
+    says why. For the hot callers that only need the verdict (every call's arguments in a transcript)."""
+    if type(text) is not str or text[:1] == _BOM:
+        return False
+    try:
+        raw = text.encode()
+    except UnicodeEncodeError:
+        return False
+    if len(raw) >= 2 * CONTAINERS_BASE:
+        return False
+    try:
+        _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode=False)
+    except ValueError:
+        return False
+    if len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth:
+        return False  # `_may_be_too_deep`: the depth is counted by `loads`
+    return not may_overflow(raw)
 
 
 def _underflow(raw: bytes) -> tuple[str, str] | None:

@@ -17,7 +17,7 @@ from replayable._base import read_field
 from replayable.codes import ViolationCode
 from replayable.families import CallFamily, program_call_waiting
 from replayable.rules.state import Context, Slot
-from replayable.rules.view import View
+from replayable.rules.view import View, field
 
 __all__ = [
     "acknowledged_safety_checks",
@@ -57,10 +57,10 @@ def call_id_empty(ctx: Context, i: int, fam: CallFamily, key: str) -> None:
 def finished_call(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
     """`incomplete_call_replayed` / `in_progress_call_replayed`: an unfinished call (unless it is a
     program's call still waiting for its output); sets `ctx.finished` False."""
-    status = v.status
+    status = v.get("status")
     if type(status) is not str or status not in fam.unfinished:
         return
-    caller = read_field(v.src, "caller")
+    caller = field(v, "caller")
     if program_call_waiting(fam, status, caller, ctx.programs):
         return
     ctx.finished = False
@@ -104,7 +104,7 @@ def acknowledged_safety_checks(ctx: Context, i: int, v: View, fam: CallFamily, k
     if fam.acknowledge is None or slot is None or slot not in ctx.to_acknowledge:
         return
     raised, listed = fam.acknowledge
-    acked = set(listed_ids(read_field(v.src, listed)))
+    acked = set(listed_ids(field(v, listed)))
     missing = [c for c in ctx.to_acknowledge[slot] if c not in acked]
     if missing:
         ctx.out.at(

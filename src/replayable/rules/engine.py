@@ -10,15 +10,17 @@ pending calls are allowed (`function_call_without_output`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain, islice
 from typing import Any
 
-from replayable._base import read_field
+from pydantic.experimental.missing_sentinel import MISSING
+
 from replayable.codes import ViolationCode
 from replayable.families import CallFamily, by_call_type, by_output_type
 from replayable.rules.calls import listed_ids
 from replayable.rules.state import Context
 from replayable.rules.table import active, select
-from replayable.rules.view import View, field_of
+from replayable.rules.view import View, field
 
 __all__ = ["Engine", "run_rules"]
 
@@ -45,7 +47,8 @@ class Engine:
         the allowed names, the side, the source provider, the Agents registry)."""
         self.ctx = ctx
         self._rows = {on: active(ctx, on) for on in ("item", "call", "output", "pending")}
-        self._every: _Fns = select(self._rows["item"], None)  # the rules of an item whose type is not a string
+        # the rules of an item whose type is not a string; the conversation moves on past it
+        self._every: _Plan = (select(self._rows["item"], None), 3, None, ())
         self._plans: dict[str, _Plan] = {}
 
     def _plan(self, vtype: str) -> _Plan:
@@ -64,15 +67,12 @@ class Engine:
 
     def step(self, i: int, v: View, nxt: View | None) -> None:
         """Run the rules of item `i` (view `v`; `nxt` the next item's view, None at the end)."""
-        ctx, vtype = self.ctx, v.type
-        if type(vtype) is not str:  # no type, or one that is not a string (a list is unhashable)
-            for fn in self._every:
-                fn(ctx, i, v, nxt)
-            if ctx.open_calls:
-                self._close(i)
-            return
-        plan = self._plans.get(vtype) or self._plan(vtype)
-        fns, role, fam, fam_fns = plan
+        vtype = v.get("type")
+        if type(vtype) is str:  # no type, or one that is not a string (a list is unhashable): `_every`
+            fns, role, fam, fam_fns = self._plans.get(vtype) or self._plan(vtype)
+        else:
+            fns, role, fam, fam_fns = self._every
+        ctx = self.ctx
         for fn in fns:
             fn(ctx, i, v, nxt)
         if role == 1:
@@ -82,9 +82,32 @@ class Engine:
         elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
             self._close(i)
 
+    def run(self, views: list[View]) -> None:
+        """`step` over all views in one pass, each with its successor as lookahead (`step`'s body, inlined:
+        this loop is what checking a parsed transcript costs per item)."""
+        ctx, plans, plan_of, every = self.ctx, self._plans, self._plan, self._every
+        call, output, close = self._call, self._output, self._close
+        following = chain(islice(views, 1, None), (None,))  # each item's successor (the lookahead)
+        for i, (v, nxt) in enumerate(zip(views, following, strict=False)):
+            vtype = v.get("type")
+            if type(vtype) is str:
+                fns, role, fam, fam_fns = plans.get(vtype) or plan_of(vtype)
+            else:
+                fns, role, fam, fam_fns = every
+            for fn in fns:
+                fn(ctx, i, v, nxt)
+            if role == 1:
+                call(i, v, fam, fam_fns)  # type: ignore[arg-type]
+            elif role == 2:
+                output(i, v, fam, fam_fns)  # type: ignore[arg-type]
+            elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
+                close(i)
+
     def _call(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
         ctx = self.ctx
-        key = v.call_id if fam.call_key == "call_id" else field_of(v, fam.call_key)
+        key = v.get(fam.call_key)
+        if key is MISSING:
+            key = None
         slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
         ctx.finished = True
         for fn in fns:
@@ -94,10 +117,10 @@ class Engine:
             if not ctx.finished:
                 ctx.unfinished.add(slot)
             if fam.acknowledge is not None:
-                ctx.to_acknowledge[slot] = listed_ids(read_field(v.src, fam.acknowledge[0]))
+                ctx.to_acknowledge[slot] = listed_ids(field(v, fam.acknowledge[0]))
         if fam.call_type == "openai:program" and isinstance(key, str):
             ctx.programs.add(key)
-        if ctx.finished and isinstance(key, str) and fam.needs_output(v.src):
+        if ctx.finished and isinstance(key, str) and fam.needs_output(v):
             ctx.open_calls.setdefault((fam.call_type, key), i)
 
     def _output(self, i: int, v: View, fam: CallFamily, fns: _Fns) -> None:
@@ -151,9 +174,10 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
     """(the key an output names its call by, the field it is in); (None, first field) when absent."""
     keys = fam.output_keys
     if keys == ("call_id",):  # every family but a few of OpenAI's
-        return v.call_id, "call_id"
+        key = v.get("call_id")
+        return (None if key is MISSING else key), "call_id"
     for name in keys:
-        key = field_of(v, name)
+        key = field(v, name)
         if key is not None:
             return key, name
     return None, keys[0]
@@ -162,8 +186,5 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
 def run_rules(views: list[View], engine: Engine, pending_ok: bool, pending_from: int = 0) -> list[int]:
     """Run the rules over all views in one pass (each with its successor as lookahead); returns pending
     (never a call before `pending_from`: see `Engine.finish`)."""
-    step = engine.step
-    following: list[View | None] = [*views[1:], None]  # each item's successor (the lookahead)
-    for i, (v, nxt) in enumerate(zip(views, following, strict=False)):  # one longer when there are no views
-        step(i, v, nxt)
+    engine.run(views)
     return engine.finish(pending_ok, pending_from)

@@ -1,8 +1,8 @@
 """Rules on any item, whatever its call family: unique ids, provider items and state that stay with their
 provider, reasoning followed by what it produced, `incomplete` last in a response's output.
 
-Each rule is `rule(ctx, i, v, nxt)`: item `i`'s view `v` and its successor's (`nxt`, None for the last
-item); registered in `replayable.rules.table.RULES`."""
+Each rule is `rule(ctx, i, v, nxt)`: item `i`'s view `v` (its fields, `replayable.rules.view`) and its
+successor's (`nxt`, None for the last item); registered in `replayable.rules.table.RULES`."""
 
 from __future__ import annotations
 
@@ -25,21 +25,20 @@ __all__ = [
 
 def unique_item_id(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`duplicate_item_id`: two items with one `id`."""
-    vid = v.id
+    vid = v.get("id")
     if vid and type(vid) is str:
-        ids = ctx.ids
-        if vid in ids:
-            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=ids[vid])
-        else:
-            ids[vid] = i
+        first = ctx.ids.setdefault(vid, i)  # one lookup: the first index stays
+        if first != i:
+            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first)
 
 
 def foreign_extension_item(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`foreign_extension_item` (with a target): a namespaced item of another provider."""
-    if v.namespaced and isinstance(v.type, str):
-        slug = v.type.split(":", 1)[0]
+    t = v.get("type")
+    if isinstance(t, str) and ":" in t:  # a namespaced type (`slug:name`), on a model or raw JSON alike
+        slug = t.split(":", 1)[0]
         if slug != ctx.target:
-            ctx.out.at(i, ViolationCode.FOREIGN_EXTENSION_ITEM, "/type", type=v.type, slug=slug, target=ctx.target)
+            ctx.out.at(i, ViolationCode.FOREIGN_EXTENSION_ITEM, "/type", type=t, slug=slug, target=ctx.target)
 
 
 def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None:
@@ -59,7 +58,7 @@ def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> N
     """`foreign_provider_state` (with a target): reasoning `encrypted_content` or a compaction item that
     another (or an unknown) provider wrote."""
     target = ctx.target
-    kind = foreign_state_kind(v.src, ctx.source, target) if target is not None else None
+    kind = foreign_state_kind(v, ctx.source, target) if target is not None else None
     if kind is not None:
         path = "/encrypted_content" if kind == "reasoning" else ""
         variant = "compaction" if kind == "compaction" else ""
@@ -71,8 +70,8 @@ def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> N
 def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
     item with an id (the item it produced)."""
-    vid = v.id
-    if vid and type(vid) is str and (nxt is None or not (isinstance(nxt.id, str) and nxt.id)):
+    vid = v.get("id")
+    if vid and type(vid) is str and (nxt is None or not (isinstance(nid := nxt.get("id"), str) and nid)):
         if nxt is None:
             ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
         else:
@@ -81,5 +80,5 @@ def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
 
 def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
-    if v.status == "incomplete" and nxt is not None:
+    if v.get("status") == "incomplete" and nxt is not None:
         ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")

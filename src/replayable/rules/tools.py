@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from replayable._base import read_field
 from replayable.arguments import (
     ArgumentsError,
     SchemaError,
@@ -18,7 +17,7 @@ from replayable.arguments import (
 from replayable.codes import ViolationCode
 from replayable.families import CallFamily
 from replayable.rules.state import Context, Slot
-from replayable.rules.view import View
+from replayable.rules.view import View, field
 
 __all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
 
@@ -30,8 +29,8 @@ def called_name(v: View) -> Any:
     another tool's schema than the one that runs): it is an unknown tool, and not an allowed one. A
     namespace equal to the name is the top-level tool itself (OpenAI sends a deferred function tool
     loaded by `tool_search` so: `{"name": "get_weather", "namespace": "get_weather"}`)."""
-    name = v.name
-    namespace = read_field(v.src, "namespace")
+    name = field(v, "name")
+    namespace = field(v, "namespace")
     if namespace is None or namespace == name or not isinstance(name, str):
         return name
     return f"{namespace if isinstance(namespace, str) else repr(namespace)}.{name}"
@@ -53,7 +52,7 @@ def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any,
     strict JSON object (a call whose arguments are not could not have run)."""
     out, tool_params = ctx.out, ctx.tool_params
     if tool_params is None:
-        arguments = v.arguments
+        arguments = v.get("arguments")
         if type(arguments) is str and ctx.finished:
             why = json_syntax_error(arguments)
             if why is not None:
@@ -67,10 +66,11 @@ def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any,
     if name not in tool_params:
         out.at(i, ViolationCode.UNKNOWN_TOOL, "/name", name=name)
         return
-    if not isinstance(v.arguments, str):
+    arguments = v.get("arguments")
+    if not isinstance(arguments, str):
         return  # reported as function_arguments_not_string by the item's own validation
     try:
-        value = parse_arguments(v.arguments)
+        value = parse_arguments(arguments)
     except ArgumentsError as exc:
         out.at(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=str(exc))
         return

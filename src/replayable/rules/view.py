@@ -1,43 +1,46 @@
-"""What the rules read of one item: its `View` (type, id, call_id, status, name, arguments), taken from
-the parsed model's own storage or, when the item did not parse, from its raw JSON."""
+"""What the rules read of one item, its `View`: the item's fields as a mapping, taken as they are from the
+parsed model's own storage (no copy, no dump) or, when the item did not parse, from its raw JSON object.
+
+A rule reads a field with `v.get(name)`. A parsed model's storage holds pydantic's `MISSING` sentinel for
+an optional field that was absent, so a rule tests what it reads (`type(x) is str`, `x == "completed"`)
+or reads it with `field(v, name)` (None when absent or `MISSING`); it never changes the mapping.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import Any
 
+from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, WireModel, has_unchecked, is_unchecked, read_field
+from replayable._base import NamespacedBase, SharedFieldsSet, WireModel, has_unchecked, is_unchecked
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
 from replayable.items import Side
 
-__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field_of", "model_views", "view_of"]
+__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
 
+#: The fields of one item as the rules read them (see the module docstring).
+View = Mapping[str, Any]
 
-class View(NamedTuple):
-    """What the cross-item rules read of one item, from its model or, if it did not parse, its raw JSON."""
-
-    type: Any
-    id: Any
-    call_id: Any
-    status: Any
-    name: Any
-    arguments: Any
-    namespaced: bool
-    src: Any = None  # the model or JSON object, for the fields only some families read
-
-
-_new_view = tuple.__new__  # `_new_view(View, (...))` skips NamedTuple's Python-level __new__ (hot path)
-NO_VIEW = View(None, None, None, None, None, None, False)
+#: The view of an item that is not a JSON object: no field at all.
+NO_VIEW: View = MappingProxyType({})
 
 #: The output-form call classes: sent back as they are, so the input rules hold for them too.
 OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 
+# A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
+# makes every attribute read of a model take the slow path of CPython's lookup (about 3x a slot read),
+# and these two are read for every item checked. (`tests/test_engine_views.py` pins them.)
+_storage = BaseModel.__dict__["__dict__"].__get__
+_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+
 #: Per class: 0 not one of our models, 1 a model, 2 a namespaced model, 3 an output-form call
 #: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
-#: rules ask it of every item, so the answer is kept per class.
+#: answer is kept per class.
 _KINDS: dict[type, int] = {}
 
 
@@ -58,78 +61,63 @@ def _kind(cls: type) -> int:
     return kind
 
 
-def _model_view(item: Any, namespaced: bool) -> View:
-    """The view of a parsed model: read from the model's own storage (MISSING means absent)."""
-    get = item.__dict__.get
-    t, i, c, s, n, a = get("type"), get("id"), get("call_id"), get("status"), get("name"), get("arguments")
-    extra = item.__pydantic_extra__
-    if extra:  # a field the model does not declare may still have been read as an unknown key
-        xget = extra.get
-        i = xget("id") if i is None else i
-        c = xget("call_id") if c is None else c
-        s = xget("status") if s is None else s
-        n = xget("name") if n is None else n
-        a = xget("arguments") if a is None else a
-    return _new_view(
-        View,
-        (
-            t,
-            None if i is MISSING else i,
-            None if c is MISSING else c,
-            None if s is MISSING else s,
-            None if n is MISSING else n,
-            None if a is MISSING else a,
-            namespaced,
-            item,
-        ),
-    )
+def field(v: View, name: str) -> Any:
+    """Field `name` of the viewed item: None when absent (or pydantic's `MISSING`)."""
+    value = v.get(name)
+    return None if value is MISSING else value
+
+
+def _with_extras(item: Any) -> View:
+    """A model's storage with its unknown fields (its extras) added: a declared field that is absent or
+    None reads the unknown key of the same name (as a field the model does not declare may still have
+    been read as one)."""
+    fields = dict(item.__pydantic_extra__)
+    for name, value in item.__dict__.items():
+        if value is not None or name not in fields:
+            fields[name] = value
+    return fields
 
 
 def model_views(items: list[Any], side: Side | None, resend: list[int] | None = None) -> list[View] | None:
-    """The views of a list of parsed models, or None when one item is not a model. An output-form call
-    with `side=None` is sent back as it is, so its input form must be checked too: its index is added to
-    `resend` when a list is given (the caller checks them, `rules.reading.recheck_sent_as_is`), else the
-    answer is None (every item is then read by `read_item`)."""
+    """The views of a list of parsed models (each model's own storage, read in place), or None when one
+    item is not a model. An output-form call with `side=None` is sent back as it is, so its input form
+    must be checked too: its index is added to `resend` when a list is given (the caller checks them,
+    `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
+    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
+    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them)."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
-    views: list[View] = []
-    append = views.append
-    for i, item in enumerate(items):
-        kind = _kind(type(item))
-        if kind == 0:
+    kinds = {_kind(cls) for cls in set(map(type, items))}
+    if 0 in kinds:
+        return None
+    if 3 in kinds and side is None:
+        if resend is None:
             return None
-        if kind == 3 and side is None:
-            if resend is None:
-                return None
-            resend.append(i)
-        append(_model_view(item, kind == 2))
+        resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    views: list[View] = list(map(_storage, items))
+    fields_sets = list(map(_fields_set, items))
+    if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
+        distinct = dict(zip(map(id, fields_sets), fields_sets, strict=True)).values()
+        if any(s.holds_unknown for s in distinct):
+            for i, fields in enumerate(fields_sets):
+                if fields.holds_unknown:
+                    views[i] = _with_extras(items[i])
+        return views
+    extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
+    if any(extras):
+        for i, extra in enumerate(extras):
+            if extra:
+                views[i] = _with_extras(items[i])
     return views
 
 
 def view_of(item: Any) -> View:
-    """The view of one item: a parsed model, or raw JSON that did not parse."""
-    kind = _kind(type(item))
-    if kind:
-        return _model_view(item, kind == 2)
-    t = read_field(item, "type")
-    if t is None and isinstance(item, Mapping) and "role" in item:
-        t = "message"
-    return View(
-        type=t,
-        id=read_field(item, "id"),
-        call_id=read_field(item, "call_id"),
-        status=read_field(item, "status"),
-        name=read_field(item, "name"),
-        arguments=read_field(item, "arguments"),
-        namespaced=isinstance(t, str) and ":" in t,
-        src=item,
-    )
-
-
-def field_of(v: View, name: str) -> Any:
-    """Field `name` of the viewed item (the view's own slot for `call_id` and `id`)."""
-    if name == "call_id":
-        return v.call_id
-    if name == "id":
-        return v.id
-    return read_field(v.src, name)
+    """The view of one item: a parsed model, or raw JSON that did not parse (a JSON object without a
+    `type` but with a `role` is read as a `message`); NO_VIEW for anything else."""
+    if _kind(type(item)):
+        return _with_extras(item) if item.__pydantic_extra__ else item.__dict__
+    if not isinstance(item, Mapping):
+        return NO_VIEW
+    if item.get("type") is None and "role" in item:
+        return {**item, "type": "message"}
+    return item
