@@ -77,7 +77,8 @@ class Unwrapped:
                 violations.append(Finding(None, ViolationCode.RESPONSE_NOT_FINISHED, None, path, params=params))
         external: list[int] = []
         outside = self.continues and off == 0  # every unpaired output may answer a call the server holds
-        reference = self._first_reference()
+        unpaired = any(v.code == ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL for v in violations)
+        reference = self._first_reference() if unpaired and not outside else None  # only when it can matter
         if outside or reference is not None:
             kept = []
             for v in violations:
@@ -107,7 +108,7 @@ class Unwrapped:
     def _first_reference(self) -> int | None:
         """The index (in the checked body) of its first `item_reference`, else None."""
         for n, item in enumerate(self.items[self.offset :]):
-            t = item.get("type") if isinstance(item, Mapping) else getattr(item, "type", None)
+            t = item.get("type") if type(item) is dict or isinstance(item, Mapping) else getattr(item, "type", None)
             if t == "item_reference" or (t is None and type(item).__name__ == "ItemReferenceParam"):
                 return n
         return None
