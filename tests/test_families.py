@@ -105,3 +105,40 @@ def test_readme_table_is_the_family_table() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert markdown_table() in readme
     assert len(FAMILIES) == markdown_table().count("\n") - 1
+
+
+# --- session 6: pairing by call_id across families; an output that names no call ---------------------------
+
+
+def test_two_calls_of_different_families_with_one_call_id_are_duplicate_call_id() -> None:
+    """New-user and attacker reports: a function_call and a custom_tool_call sharing call_id 'c1' passed;
+    an output pairs by call_id alone, so which call it answers would be a guess."""
+    fc = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "completed"}
+    ctc = {"type": "custom_tool_call", "call_id": "c1", "name": "g", "input": "x"}
+    items = [fc, ctc, {"type": "function_call_output", "call_id": "c1", "output": "x"}]
+    report = rp.check_transcript(items, provider="openai")
+    dup = [v for v in report.violations if v.code is rp.ViolationCode.DUPLICATE_CALL_ID]
+    assert [(v.index, v.path) for v in dup] == [(1, "/call_id")] and "item 0" in dup[0].message
+    apart = [fc, {"type": "function_call_output", "call_id": "c1", "output": "x"}, {**ctc, "call_id": "c2"},
+             {"type": "custom_tool_call_output", "call_id": "c2", "output": "y"}]
+    assert rp.check_transcript(apart, provider="openai").ok
+
+
+def test_a_provider_output_that_names_no_call_answers_none() -> None:
+    """New-user report (R45 with --pending-ok): an openai:local_shell_call_output without call_id was
+    silently skipped, so the call counted as pending and the transcript passed. The output answers no
+    call; a server-run tool search's output names none by design."""
+    call = {"type": "local_shell_call", "id": "lsh_1", "call_id": "call_1", "status": "completed",
+            "action": {"type": "exec", "command": ["ls"], "env": {}}}
+    output = {"type": "local_shell_call_output", "id": "call_1", "output": "notes.txt"}
+    for pending_ok in (False, True):
+        report = rp.check_transcript([call, output], provider="openai", pending_ok=pending_ok)
+        keyless = [v for v in report.violations if v.code is rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]
+        assert [(v.index, v.path) for v in keyless] == [(1, "/call_id")]
+        assert "names no local_shell_call" in keyless[0].message
+    server = {"type": "tool_search_output", "execution": "server", "status": "completed", "tools": []}
+    assert rp.check_transcript([server], provider="openai").ok
+    client = {**server, "execution": "client"}
+    assert [str(v.code) for v in rp.check_transcript([client], provider="openai").violations] == [
+        "output_without_function_call"
+    ]

@@ -149,6 +149,8 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "A `function_call_output` whose `call_id` answers no earlier `function_call`.",
         "no earlier {family} has {call_key} {key!r} (a {output_type} pairs with its call by {call_key}, byte for byte)",
+        keyless="the {output_type} names no {family}: its {call_key} is missing (an output pairs with its call by "
+        "{call_key})",
     ),
     _row(
         "transcript",

@@ -30,11 +30,18 @@ __all__ = [
 
 
 def one_call_per_key(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
-    """`duplicate_call_id`: two calls of one family with the same pairing key."""
-    if slot is not None and slot in ctx.calls:
+    """`duplicate_call_id`: two calls of one family with the same pairing key, or two calls of different
+    families with the same `call_id` (an output pairs by `call_id` alone: which call it answers would be
+    a guess)."""
+    if slot is None:
+        return
+    first = ctx.calls.get(slot)
+    if first is None and fam.call_key == "call_id":
+        first = ctx.call_ids.get(key)
+    if first is not None:
         ctx.out.at(
             i, ViolationCode.DUPLICATE_CALL_ID, "/" + fam.call_key, call_key=fam.call_key, key=key,
-            call_index=ctx.calls[slot],
+            call_index=first,
         )  # fmt: skip
 
 

@@ -114,6 +114,8 @@ class Engine:
             fn(ctx, i, v, fam, key, slot)
         if slot is not None:
             ctx.calls.setdefault(slot, i)
+            if fam.call_key == "call_id":
+                ctx.call_ids.setdefault(slot[1], i)
             if not ctx.finished:
                 ctx.unfinished.add(slot)
             if fam.acknowledge is not None:
@@ -127,7 +129,16 @@ class Engine:
         ctx = self.ctx
         key, ctx.key_field = _output_key(fam, v)
         if not isinstance(key, str):
-            return  # a server-run tool search's output names no call
+            hosted = fam.hosted_when
+            # a provider's output that names no call answers none (a server-run tool search's may); the
+            # spec's own outputs require their key, so theirs is already item_invalid
+            own = fam.output_type is not None and ":" in fam.output_type
+            if key is None and own and not (hosted is not None and field(v, hosted[0]) == hosted[1]):
+                ctx.out.at(
+                    i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL, "/" + ctx.key_field, family=fam.name,
+                    call_key=fam.call_key, output_type=fam.output_type, variant="keyless",
+                )  # fmt: skip
+            return
         slot = (fam.call_type, key)
         for fn in fns:
             fn(ctx, i, v, fam, key, slot)

@@ -22,7 +22,8 @@ class Context:
 
     Settings: `target`, `tool_params` (name -> tool, or None without `tools=`), `allowed` (names, or None),
     `side`, `source` (the provider the items came from), `registry` (shared JSON Schemas). State: `ids`
-    (item id -> first index), `calls` (slot -> index of the call), `answered`, `unfinished`, `programs`
+    (item id -> first index), `calls` (slot -> index of the call), `call_ids` (a `call_id` of any family ->
+    the first call that has it), `answered`, `unfinished`, `programs`
     (call ids of OpenAI `program` items), `to_acknowledge` (slot -> safety check ids), `open_calls` (calls
     awaiting an output -> index). While a call's rules run, `finished` says whether it is finished (a rule
     that finds it unfinished sets it False); while an output's run, `key_field` names the field its key
@@ -39,6 +40,7 @@ class Context:
         "registry",
         "ids",
         "calls",
+        "call_ids",
         "answered",
         "unfinished",
         "programs",
@@ -64,6 +66,7 @@ class Context:
         self.registry = registry
         self.ids: dict[str, int] = {}
         self.calls: dict[Slot, int] = {}
+        self.call_ids: dict[str, int] = {}
         self.answered: set[Slot] = set()
         self.unfinished: set[Slot] = set()
         self.programs: set[str] = set()
