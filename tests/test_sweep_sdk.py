@@ -415,10 +415,6 @@ ACCEPTED: tuple[Accepted, ...] = (
 
 #: Mutations another helper's work settles (issue 25 point 1, the stream events): `parse_event` reads an
 #: event's `part`, `logprobs` and annotation payloads as plain objects today, and the assembler checks them.
-PENDING: dict[str, frozenset[str]] = {
-    "stream-event": frozenset({"part", "logprobs", "annotation"}),
-    "websocket-server": frozenset({"part", "logprobs", "annotation"}),
-}
 
 
 def _errors(exc: BaseException) -> list[tuple[tuple[Any, ...], str]]:
@@ -572,13 +568,11 @@ def accepted_on_purpose(surface: str, path: tuple[Any, ...]) -> str | None:
 @pytest.mark.parametrize(("surface", "cls"), MEMBERS, ids=IDS)
 def test_a_wrong_type_is_refused_naming_the_field(surface: str, cls: Any) -> None:
     _known(surface, cls)
-    unnamed, accepted, pending = [], [], []
+    unnamed, accepted = [], []
     for path, bad in mutations(surface, cls):
         got = read(surface, bad, cls)
         if not isinstance(got, BaseException):
-            if path and path[0] in PENDING.get(surface, ()):
-                pending.append(path)
-            elif accepted_on_purpose(surface, path) is None:
+            if accepted_on_purpose(surface, path) is None:
                 accepted.append(path)
             continue
         errors = _errors(got)
@@ -586,8 +580,6 @@ def test_a_wrong_type_is_refused_naming_the_field(surface: str, cls: Any) -> Non
             unnamed.append((path, errors))
     assert not accepted, f"{cls.__name__}: a wrong type accepted at {accepted}"
     assert not unnamed, f"{cls.__name__}: the error does not name the field: {unnamed[:2]}"
-    if pending:
-        pytest.xfail(f"{cls.__name__}: {pending} still read as plain objects by stream.parse_event (issue 25.1)")
 
 
 def test_the_sweep_covers_every_union() -> None:

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field
 from pydantic.experimental.missing_sentinel import MISSING
 
+from ._base import WireModel
 from ._generated.open_responses import content as _content
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.common import LongText, MessagePhase
@@ -49,6 +50,8 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 
 __all__ = [
     "OPENAI_FORMS",
+    "OpenAIStreamLogProb",
+    "OpenAIStreamTopLogProb",
     "OpenAIAssistantMessageParam",
     "OpenAICompaction",
     "OpenAIFunctionCallOutput",
@@ -99,6 +102,24 @@ class OpenAIInputFile(InputFileContent):
     """Name of the file; `null` when OpenAI has none."""
     file_url: str | None | MISSING = MISSING  # type: ignore[assignment]
     """URL of the file; `null` when the file was sent otherwise."""
+
+
+class OpenAIStreamTopLogProb(WireModel):
+    """One alternative token in OpenAI's streamed logprobs (`ResponseTextDeltaEvent.LogprobTopLogprob`):
+    both fields optional, no `bytes`."""
+
+    token: str | None | MISSING = MISSING
+    logprob: float | None | MISSING = MISSING
+
+
+class OpenAIStreamLogProb(WireModel):
+    """One token of the `logprobs` OpenAI streams in `response.output_text.delta` / `.done` events
+    (`ResponseTextDeltaEvent.Logprob` in the openai SDK 3.57): `token` and `logprob`, optional
+    `top_logprobs`; unlike a part's `LogProb`, no `bytes` (kept when sent, as any unknown field)."""
+
+    token: str
+    logprob: float
+    top_logprobs: list[OpenAIStreamTopLogProb] | None | MISSING = MISSING
 
 
 class OpenAIOutputText(OutputTextContent):

@@ -60,6 +60,7 @@ from replayable.items import (
     parse_item,
     plain_json,
 )
+from replayable.openai_forms import OpenAIStreamLogProb
 from replayable.response import OpenAIResponse, parse_response
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
@@ -461,6 +462,9 @@ NESTED_VALUE_FIELDS: dict[str, str] = {etype: field for etype, (field, _) in _NE
 """Event type -> the field that holds a value read by the item or response reader (`nested_errors`)."""
 
 
+_OPENAI_LOGPROBS: TypeAdapter[list[OpenAIStreamLogProb]] = TypeAdapter(list[OpenAIStreamLogProb])
+
+
 def nested_errors(raw: Mapping[str, Any], provider: Provider) -> list[dict[str, Any]]:
     """The errors (`{"loc", "type", "msg"}`, located in the event) of the value a spec event carries as a
     JSON object: an output_item event's `item` read as an output item (`parse_item(item, side="output")`),
@@ -474,9 +478,15 @@ def nested_errors(raw: Mapping[str, Any], provider: Provider) -> list[dict[str, 
     if nested is None:
         return []
     field, host = nested
-    if field == "logprobs" and provider == "openai":
-        return []  # OpenAI streams its own logprob shape ({token, logprob, top_logprobs}, no bytes): not a part's
     value = raw.get(field)
+    if field == "logprobs" and provider == "openai":  # OpenAI streams its own shape: {token, logprob, top_logprobs}
+        if not isinstance(value, list) or value == []:
+            return []
+        try:
+            _OPENAI_LOGPROBS.validate_python(value)
+        except ValidationError as exc:
+            return [{**e, "loc": (field, *tuple(e["loc"]))} for e in clean_errors(exc, value)]
+        return []
     if not isinstance(value, Mapping if field != "logprobs" else list) or value == []:
         return []
     try:
