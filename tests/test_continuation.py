@@ -190,25 +190,3 @@ def test_a_request_with_a_conversation_continues_it(conversation: Any, tmp_path:
     ]
     with_previous = rp.check_transcript(body, previous=response(CALL))  # what it continues, when given
     assert with_previous.ok and with_previous.external == ()
-
-
-@pytest.mark.parametrize(
-    "output",
-    [
-        {"type": "custom_tool_call_output", "call_id": "call_1", "output": "done"},
-        {"type": "shell_call_output", "call_id": "call_1", "output": []},
-        {"type": "local_shell_call_output", "call_id": "call_1", "output": "x"},
-        {"type": "apply_patch_call_output", "call_id": "call_1", "status": "completed"},
-    ],
-)
-def test_an_output_after_an_item_reference_may_answer_the_referenced_call(output: dict[str, Any]) -> None:
-    """New-user report (session 6): vercel/ai sends a stored provider tool call as an item_reference and
-    then its output; OpenAI pairs them. Such an output is external; a function_call_output is not."""
-    ref = {"type": "item_reference", "id": "ctc_1"}
-    user = {"type": "message", "role": "user", "content": "x"}
-    report = rp.check_transcript({"model": "m", "store": True, "input": [user, ref, output]}, provider="openai")
-    assert report.ok and report.external == (2,), report.violations
-    before = rp.check_transcript({"model": "m", "store": True, "input": [user, output, ref]}, provider="openai")
-    assert [v.code for v in before.violations] == [rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]
-    plain = rp.check_transcript({"model": "m", "store": True, "input": [user, ref, answer("call_1")]}, provider="openai")
-    assert [v.code for v in plain.violations] == [rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL]

@@ -21,11 +21,6 @@ listed in `TranscriptReport.external` (answering a call outside the request), no
 
 A Response checked on its own whose status is `queued`, `in_progress`, `failed` or `cancelled` is
 `response_not_finished` too: its output is not final.
-
-After an `item_reference` (a stored item sent by id, `store: true`), the output of one of OpenAI's
-provider tool calls (custom, shell, local shell, apply_patch, computer) whose call is not in view may
-answer the referenced call: it is listed in `external`, not reported. A `function_call_output` is not:
-OpenAI does not pair it with a referenced function call.
 """
 
 from __future__ import annotations
@@ -76,17 +71,10 @@ class Unwrapped:
                 params = {"status": status, "variant": variant} if variant else {"status": status}
                 violations.append(Finding(None, ViolationCode.RESPONSE_NOT_FINISHED, None, path, params=params))
         external: list[int] = []
-        outside = self.continues and off == 0  # every unpaired output may answer a call the server holds
-        unpaired = any(v.code == ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL for v in violations)
-        reference = self._first_reference() if unpaired and not outside else None  # only when it can matter
-        if outside or reference is not None:
+        if self.continues and off == 0:  # every unpaired output may answer a call the server holds
             kept = []
             for v in violations:
-                if (
-                    v.code == ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL
-                    and v.index is not None
-                    and (outside or _after(v.index, reference) and v.params.get("output_type") in _BY_REFERENCE)
-                ):
+                if v.code == ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL and v.index is not None:
                     external.append(v.index)
                 else:
                     kept.append(v)
@@ -105,14 +93,6 @@ class Unwrapped:
         )
 
 
-    def _first_reference(self) -> int | None:
-        """The index (in the checked body) of its first `item_reference`, else None."""
-        for n, item in enumerate(self.items[self.offset :]):
-            t = item.get("type") if type(item) is dict or isinstance(item, Mapping) else getattr(item, "type", None)
-            if t == "item_reference" or (t is None and type(item).__name__ == "ItemReferenceParam"):
-                return n
-        return None
-
     def _incomplete_last(self) -> int | None:
         """The index of a response's last output item when it is `incomplete` and the response is not."""
         if not self.response or not self.items or not isinstance(self.status, str) or self.status == "incomplete":
@@ -120,25 +100,6 @@ class Unwrapped:
         last = self.items[-1]
         status = last.get("status") if isinstance(last, Mapping) else getattr(last, "status", None)
         return len(self.items) - 1 if status == "incomplete" else None
-
-
-#: The outputs of OpenAI's tool calls that a stored call sent as an `item_reference` (`store: true`) may
-#: answer: their call is then not in view, so an unpaired one after a reference is listed in `external`.
-#: Not `function_call_output`: OpenAI does not resolve a reference to a function call for its output
-#: (vercel/ai's Responses converter sends those calls whole; new-user report, session 6).
-_BY_REFERENCE = frozenset(
-    {
-        "custom_tool_call_output",
-        "openai:custom_tool_call_output",
-        "openai:shell_call_output",
-        "openai:local_shell_call_output",
-        "openai:apply_patch_call_output",
-        "openai:computer_call_output",
-    }
-)
-
-def _after(index: int, reference: int | None) -> bool:
-    return reference is not None and index > reference
 
 
 #: The statuses of a response whose output is final (spec `ResponseResource.status`).
