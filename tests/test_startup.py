@@ -18,7 +18,7 @@ from replayable._cli import startup
 
 ITEM = {"type": "message", "role": "user", "content": "hi"}
 
-PLUGIN = '''
+PLUGIN = """
 import os
 
 class Plugin:
@@ -28,7 +28,7 @@ class Plugin:
         return None, None, None
 
 plugin = Plugin()
-'''
+"""
 
 
 @pytest.fixture
