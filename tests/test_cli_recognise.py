@@ -223,7 +223,7 @@ def test_every_kind_has_one_findings_list_and_one_wording(
     assert code == 1 and doc["ok"] is False and doc["kind"] == kind and errors  # never ok: false with nothing
     for f in doc["findings"]:
         assert set(f) == {"where", "index", "code", "message", "path", "severity"}
-        assert f["where"] in {"item", "tools", "stream", "event"} and f["code"] and f["message"]
+        assert f["where"] in {"item", "document", "tools", "stream", "event"} and f["code"] and f["message"]
 
 
 def test_a_failed_stream_lists_its_problem_in_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

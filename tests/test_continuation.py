@@ -62,14 +62,80 @@ def test_output_answering_nothing_is_still_a_violation_with_previous() -> None:
     assert [v.code for v in twice.violations] == [rp.ViolationCode.DUPLICATE_OUTPUT]
     assert "(item 0 of the previous output) was already answered" in twice.violations[0].message
     own = rp.check_transcript({"previous_response_id": "r", "input": [dict(CALL, id="fc_2")]}, previous=[CALL])
-    assert [(v.index, v.code) for v in own.violations][:1] == [(0, rp.ViolationCode.DUPLICATE_CALL_ID)]
-    assert "already used by item 0 of the previous output" in own.violations[0].message
+    found = [(v.index, v.code, v.path) for v in own.violations]
+    assert (0, rp.ViolationCode.DUPLICATE_CALL_ID, "/call_id") in found
+    dup = next(v for v in own.violations if v.code is rp.ViolationCode.DUPLICATE_CALL_ID)
+    assert "already used by item 0 of the previous output" in dup.message
+    # the previous call itself is left unanswered by this request (the repeated call answers nothing)
+    assert (None, rp.ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT, "/previous/0/call_id") in found
 
 
 def test_unfinished_previous_call_must_not_be_answered() -> None:
     cut = dict(CALL, status="incomplete")
-    report = rp.check_transcript({"previous_response_id": "r", "input": [answer("call_1")]}, previous=response(cut))
+    report = rp.check_transcript({"previous_response_id": "resp_1", "input": [answer("call_1")]}, previous=response(cut))
     assert [(v.index, v.code) for v in report.violations] == [(0, rp.ViolationCode.OUTPUT_FOR_UNFINISHED_CALL)]
+
+
+# --- what the previous response says about the request (attacker and new-user reports, session 6) ---------
+
+
+def test_a_previous_call_the_request_leaves_unanswered_is_reported() -> None:
+    """The server refuses a continuation that leaves a call of the previous response unanswered ("No tool
+    output found for function call"): reported on every door, pending_ok or not."""
+    second = dict(CALL, id="fc_2", call_id="call_2")
+    prev = response(CALL, second)
+    for req in (
+        {"model": "m", "previous_response_id": "resp_1", "input": [answer("call_1")]},
+        {"model": "m", "previous_response_id": "resp_1", "input": "thanks"},
+    ):
+        for pending_ok in (False, True):
+            for previous in (prev, prev["output"]):
+                report = rp.check_transcript(req, previous=previous, pending_ok=pending_ok)
+                found = [(v.index, v.code, v.path) for v in report.violations]
+                assert (None, rp.ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT, "/previous/1/call_id") in found, found
+                assert report.pending == ()
+    both = {"model": "m", "previous_response_id": "resp_1", "input": [answer("call_1"), answer("call_2")]}
+    assert rp.check_transcript(both, previous=prev).ok
+
+
+def test_a_previous_call_failing_its_schema_but_answered_is_the_servers_not_the_requests() -> None:
+    """The quickstart answers a refused call with a refusal text: the request that carries it is fine."""
+    tools = [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {},
+              "additionalProperties": False}}]
+    bad = dict(CALL, arguments='{"x": 1}')
+    req = {"model": "m", "previous_response_id": "resp_1", "input": [answer("call_1", "refused: x")], "tools": tools}
+    assert rp.check_transcript(req, previous=response(bad)).ok
+
+
+def test_a_previous_response_of_another_id_is_refused() -> None:
+    req = {"model": "m", "previous_response_id": "resp_OTHER", "input": [answer("call_1")]}
+    for previous in (response(CALL),):
+        with pytest.raises(rp.ItemError) as exc:
+            rp.check_transcript(req, previous=previous)
+        err = exc.value.errors[0]
+        assert err["loc"] == ("previous",) and err["type"] == "previous_mismatch"
+        assert "'resp_1'" in err["msg"] and "'resp_OTHER'" in err["msg"]
+    assert rp.check_transcript(req, previous=[CALL]).ok  # output items carry no response id to compare
+
+
+@pytest.mark.parametrize("status", ["queued", "in_progress", "failed", "cancelled"])
+def test_a_response_that_is_not_finished_is_reported(status: str) -> None:
+    """A Response's output is final only when it is completed or incomplete (a stream's snapshot without a
+    terminal event is no_terminal); alone or as the previous response of a continuation."""
+    resp = dict(response(CALL), status=status)
+    alone = rp.check_transcript(resp, pending_ok=True)
+    assert [(v.index, v.code, v.path) for v in alone.violations] == [
+        (None, rp.ViolationCode.RESPONSE_NOT_FINISHED, "/status")
+    ]
+    assert f"status is {status!r}" in alone.violations[0].message
+    req = {"model": "m", "previous_response_id": "resp_1", "input": [answer("call_1")]}
+    cont = rp.check_transcript(req, previous=resp)
+    assert [(v.index, v.code, v.path) for v in cont.violations] == [
+        (None, rp.ViolationCode.RESPONSE_NOT_FINISHED, "/previous/status")
+    ]
+    assert "previous response's status" in cont.violations[0].message
+    for done in ("completed", "incomplete"):
+        assert rp.check_transcript(dict(response(CALL), status=done)).ok
 
 
 def test_without_previous_response_id_outputs_are_violations() -> None:

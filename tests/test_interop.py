@@ -357,6 +357,30 @@ def test_to_chat_completions_refuses(item: dict[str, Any]) -> None:
     assert exc.value.errors[0]["loc"][0] == 1
 
 
+def test_to_chat_completions_refuses_a_namespaced_call_and_unknown_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A call in another namespace names another tool: converting it would hand the result to the
+    top-level tool of the same name (attacker report, session 6). OpenAI's form for a top-level tool
+    (namespace equal to the name) converts; an unknown field is refused rather than lost."""
+    call = {"type": "function_call", "call_id": "c1", "name": "delete", "arguments": "{}", "status": "completed"}
+    output = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+    with pytest.raises(rp.ItemError) as exc:
+        rp.to_chat_completions([{**call, "namespace": "crm"}, output], provider="openai")
+    err = exc.value.errors[0]
+    assert err["loc"] == (0, "namespace") and err["type"] == "no_chat_form" and "'crm'" in err["msg"]
+    same = rp.to_chat_completions([{**call, "namespace": "delete"}, output], provider="openai")
+    assert same[0]["tool_calls"][0]["function"] == {"name": "delete", "arguments": "{}"}
+    with pytest.raises(rp.ItemError) as exc:
+        rp.to_chat_completions([{"type": "message", "role": "user", "content": "q", "x_trace": "t"}])
+    assert exc.value.errors[0]["loc"] == (0, "x_trace")
+    path = tmp_path / "ns_call.json"
+    path.write_text(json.dumps([{**call, "namespace": "crm"}, output]))
+    assert main(["convert", "--to", "chat-completions", "--provider", "openai", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "#0 field namespace" in err and "[no_chat_form]" in err
+
+
 # --- prepare_replay -------------------------------------------------------------------------------------
 
 

@@ -212,6 +212,24 @@ def test_a_framework_tool_with_a_broken_shape_is_a_schema_error() -> None:
         rp.gate(call(), ToolDefinition("get_weather", [1]))  # type: ignore[arg-type]
 
 
+@dataclass
+class TwoSchemas(ToolDefinition):  # both frameworks' schema attributes: which applies is a guess
+    params_json_schema: dict[str, Any] | None = None
+
+
+def test_a_framework_tool_with_two_schema_attributes_is_refused_not_guessed() -> None:
+    """Attacker report (session 6): `params_json_schema={}` beside a strict `parameters_json_schema` made
+    gate pick the permissive one. Every door that reads tools refuses the object."""
+    tool = TwoSchemas("get_weather", WEATHER, params_json_schema={})
+    for door in (
+        lambda: rp.gate(call(args='{"city": 5}'), tool),
+        lambda: rp.gate(call(args='{"city": 5}'), [tool]),
+        lambda: rp.check_transcript([call(args='{"city": 5}')], tools=[tool], pending_ok=True),
+    ):
+        with pytest.raises(SchemaError, match="ambiguous tool.*params_json_schema and parameters_json_schema"):
+            door()
+
+
 # --- provider="openai": an unknown un-prefixed type is refused everywhere ---------------------------------
 
 

@@ -158,6 +158,8 @@ CODES: tuple[CodeInfo, ...] = (
         "conversation moves on",
         end="{family} {key!r} has no {output_type} (pass pending_ok=True when the transcript ends with calls "
         "still to be executed)",
+        previous="{family} {key!r} of the previous response has no {output_type} in this request: a request "
+        "that continues a response must answer every call of it",
     ),
     _row(
         "transcript",
@@ -218,6 +220,17 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "A response whose last output item is `incomplete` but whose own `status` is not `incomplete`.",
         "the last output item is incomplete, so the response must be incomplete too, but its status is {status!r}",
+    ),
+    _row(
+        "transcript",
+        "response_not_finished",
+        V,
+        "A Response (or the previous response a continuation is checked with) whose `status` is not "
+        "`completed` or `incomplete`: its output is not final (`queued`, `in_progress`) or was abandoned "
+        "(`failed`, `cancelled`).",
+        "the response's status is {status!r}: only a completed or incomplete response's output is final",
+        previous="the previous response's status is {status!r}: only a completed or incomplete response can "
+        "be continued",
     ),
     _row(
         "transcript",
@@ -539,6 +552,7 @@ class ViolationCode(StrEnum):
     CALL_ID_EMPTY = "call_id_empty"
     INCOMPLETE_NOT_LAST = "incomplete_not_last"
     RESPONSE_NOT_INCOMPLETE = "response_not_incomplete"
+    RESPONSE_NOT_FINISHED = "response_not_finished"
     DUPLICATE_ITEM_ID = "duplicate_item_id"
     REASONING_WITHOUT_FOLLOWING_ITEM = "reasoning_without_following_item"
     FOREIGN_EXTENSION_ITEM = "foreign_extension_item"

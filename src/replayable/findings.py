@@ -84,11 +84,16 @@ class Finding:
     def shifted(self, offset: int) -> Finding:
         """This finding with its index, and every item index its message names (`*_index` parameters),
         counted from `offset` (a continuation's request `input` after the previous output): an index
-        before `offset` is named as one "of the previous output"."""
+        before `offset` is named as one "of the previous output", and a finding of the previous output
+        itself has no index and is placed under `/previous/N` (its item in that output)."""
         params = dict(self.params)
         for key, value in self.params.items():
             if key.endswith("_index") and type(value) is int:
                 params[key] = value - offset if value >= offset else f"{value} of the previous output"
+        if self.index is not None and self.index < offset:
+            path = f"/previous/{self.index}{self.path}"
+            previous: Finding = type(self)._from(self, index=None, path=path, params=params)
+            return previous
         index = self.index - offset if self.index is not None else None
         shifted: Finding = type(self)._from(self, index=index, params=params)
         return shifted

@@ -375,6 +375,7 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
             raise _error((i, "type"), "no_chat_form", f"a {kind} item has no Chat Completions form")
         d = dump_item(model)
         t = d.get("type", "message")
+        _refuse_fields_without_chat_form(d, t, i)
         if t == "function_call":
             if d.get("status") in ("in_progress", "incomplete"):
                 raise _error(
@@ -409,6 +410,31 @@ def to_chat_completions(items: Iterable[Any], *, provider: Provider = None) -> l
             out.append({"role": role, "content": content})
             prev = role
     return out
+
+
+# The fields each core item may carry that Chat Completions has no place for and that change nothing a
+# replay means (the docstring of to_chat_completions names them); any other field would be lost.
+_LEFT_OUT = {
+    "message": frozenset({"type", "id", "role", "content", "status", "phase"}),
+    "function_call": frozenset({"type", "id", "call_id", "name", "arguments", "status"}),
+    "function_call_output": frozenset({"type", "id", "call_id", "output", "status"}),
+}
+
+
+def _refuse_fields_without_chat_form(d: dict[str, Any], t: str, i: int) -> None:
+    """Refuse a field the conversion would drop although it changes what the item means: a call's
+    `namespace` (other than OpenAI's form for a top-level tool, the call's own name) names another tool,
+    and an unknown field would be lost without a word."""
+    known = _LEFT_OUT.get(t, _LEFT_OUT["message"])
+    for key in d:
+        if key in known or (key == "namespace" and t == "function_call" and d[key] in (None, d.get("name"))):
+            continue
+        what = (
+            f"a call in namespace {d[key]!r} names another tool than the top-level {d.get('name')!r}"
+            if key == "namespace"
+            else f"field {key!r} would be lost"
+        )
+        raise _error((i, key), "no_chat_form", f"{what}; Chat Completions has no form for it")
 
 
 # --- prepare_replay ---------------------------------------------------------------------------------------
@@ -544,6 +570,7 @@ def prepare_replay(
     dropped: dict[int, str] = {}
     changed: list[tuple[int, str]] = []
     models: dict[int, Item] = {}
+    dumps: dict[int, dict[str, Any]] = {}  # each kept model's JSON, for the profile (dumped once)
 
     for i, model in enumerate(parsed):
         model = input_form(model, "openai" if is_openai_model(raws[i]) else provider, i)
@@ -585,8 +612,9 @@ def prepare_replay(
             model = reparse_input(data, None, i)
             changed.extend((i, e) for e in edits)
         models[i] = model
+        dumps[i] = data
 
-    _fit_profile(models, dropped, changed, target, doc.settings)
+    _fit_profile(models, dumps, dropped, changed, target, doc.settings)
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
@@ -599,7 +627,7 @@ def prepare_replay(
             allowed_tools=allowed,
         )
         if report.ok:
-            break
+            break  # `report` is the check of exactly the result: it is `report.check`
         progressed = False
         for v in report.violations:
             if v.index is None:
@@ -621,20 +649,17 @@ def prepare_replay(
                 progressed = True
         if not progressed:
             raise _error((), "prepare_failed", "could not make the items replay-safe")
-    order = [i for i in range(len(raws)) if i in models and i not in dropped]
-    result = [models[i] for i in order]
-    final = check_transcript(
-        _as_read(result, doc), tools=tool_list, target=target, source=state_src, allowed_tools=allowed
-    )
+    else:  # every round dropped something and the last one still had findings
+        raise _error((), "prepare_failed", "could not make the items replay-safe")
     rep = ReplayReport(
         target=target,
         source=src,
         dropped=tuple(sorted(dropped.items())),
         changed=tuple(sorted(changed)),
         kept=tuple(order),
-        check=final,
+        check=report,
     )
-    return result, rep
+    return [models[i] for i in order], rep
 
 
 def _as_read(items: list[Item], doc: Document) -> Any:
@@ -647,6 +672,7 @@ def _as_read(items: list[Item], doc: Document) -> Any:
 
 def _fit_profile(
     models: dict[int, Item],
+    dumps: dict[int, dict[str, Any]],
     dropped: dict[int, str],
     changed: list[tuple[int, str]],
     target: str,
@@ -662,7 +688,8 @@ def _fit_profile(
     for i in sorted(models):
         if i in dropped:
             continue
-        fix = profile_fix(profile, i, dump_item(models[i]), settings)
+        data = dumps[i] if i in dumps else dump_item(models[i])  # namespaced items kept as they are
+        fix = profile_fix(profile, i, data, settings)
         if fix.dropped is not None:
             dropped[i] = fix.dropped
         elif fix.refused:

@@ -93,7 +93,8 @@ class Document:
     through; None when it has no `tools`, and for a Response whose `tools` is `[]`, an echo that says
     nothing), `tool_list` (every tool it lists, for linting), `tool_choice`
     (its `allowed_tools` choice, else None). For a request body: `settings` (the keys the target profiles
-    read), `previous_response_id` (what it continues). For a Response: its own `status`. `value` is the
+    read), `previous_response_id` (what it continues). For a Response: its own `status` (and, read as a
+    `previous=` response, its `response_id`). `value` is the
     input as given (after JSON text was read)."""
 
     kind: DocumentKind
@@ -106,6 +107,7 @@ class Document:
     settings: dict[str, Any] | None = None
     previous_response_id: str | None = None
     status: Any = None
+    response_id: str | None = None
     sdk: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
 
@@ -406,9 +408,10 @@ def function_tools(tools: list[Any]) -> list[Any]:
     return [t for t in tools if isinstance(t, Mapping) and t.get("type") in (None, "function")]
 
 
-def read_previous(previous: Any) -> tuple[list[Any], Provider]:
-    """The items of the response a request continues (`previous=`): a Response (any form) or its output
-    items. Raises `ItemError` (loc `previous`, type `previous_type`) for anything else."""
+def read_previous(previous: Any) -> Document:
+    """The response a request continues (`previous=`), read: a Response (any form; kind `response`, its
+    `status` kept, its `id` in `response_id`) or its output items (kind `items`). Raises `ItemError`
+    (loc `previous`, type `previous_type`) for anything else."""
     if isinstance(previous, str | bytes | bytearray) or (
         not isinstance(previous, Mapping | BaseModel) and not isinstance(previous, Iterable)
     ):
@@ -424,7 +427,11 @@ def read_previous(previous: Any) -> tuple[list[Any], Provider]:
             got = "null" if item is None else type(item).__name__
             msg = f"previous output item {n} must be a JSON object (an item), got {got}"
             raise ItemError([{"loc": ("previous", n), "type": "item_type", "msg": msg}], "invalid previous response")
-    return doc.items, doc.provider
+    if doc.kind is DocumentKind.RESPONSE:
+        value = doc.value
+        rid = value.get("id") if isinstance(value, Mapping) else getattr(value, "id", None)
+        doc.response_id = rid if isinstance(rid, str) else None
+    return doc
 
 
 def _not_previous(previous: Any) -> ItemError:

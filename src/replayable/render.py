@@ -54,8 +54,9 @@ def pending_calls(indexes: Sequence[int]) -> str:
 def finding(
     where: str, index: int | None, code: str, message: str, path: str = "", severity: str = "error"
 ) -> dict[str, Any]:
-    """One entry of a record's `findings`: `where` is `item`, `tools`, `stream` or `event`; `index` the
-    item's or event's position (None for a tool, or a stream finding without one); `code` the stable
+    """One entry of a record's `findings`: `where` is `item`, `document` (the body, Response or previous
+    response as a whole), `tools`, `stream` or `event`; `index` the item's or event's position (None for
+    a document or a tool finding, or a stream finding without one); `code` the stable
     rule code; `path` a JSON Pointer into the item, event or tool; `severity` `error` (it makes the
     input not replay-safe) or `note` (reported, not blocking)."""
     return {"where": where, "index": index, "code": code, "message": message, "path": path, "severity": severity}
@@ -69,8 +70,10 @@ def _record_finding(where: str, f: Finding) -> dict[str, Any]:
     return finding(where, f.index, str(f.code), f.message, f.path, _RECORD_SEVERITY[f.severity])
 
 
-def _violation_findings(violations: Sequence[Finding]) -> list[dict[str, Any]]:
-    return [_record_finding("tools" if v.index is None else "item", v) for v in violations]
+def _violation_findings(violations: Sequence[Finding], unplaced: str = "document") -> list[dict[str, Any]]:
+    """Records of findings: an item's at `item`; one of no item at `unplaced` (`document`: the body, the
+    Response or the previous response as a whole; `tools`: a tool definition)."""
+    return [_record_finding(unplaced if v.index is None else "item", v) for v in violations]
 
 
 def transcript_record(report: Any, extra: Sequence[Finding], n_items: int, file: str) -> dict[str, Any]:
@@ -82,7 +85,7 @@ def transcript_record(report: Any, extra: Sequence[Finding], n_items: int, file:
         "kind": "items",
         "ok": not violations,
         "items": n_items,
-        "findings": _violation_findings(violations),
+        "findings": _violation_findings(extra, "tools") + _violation_findings(report.violations),
         "violations": [v.as_dict() for v in violations],
         "pending": list(report.pending),
         "external": list(report.external),
@@ -97,7 +100,7 @@ def tools_record(findings: Sequence[Finding], n_tools: int, file: str) -> dict[s
         "kind": "tools",
         "ok": not findings,
         "tools": n_tools,
-        "findings": _violation_findings(findings),
+        "findings": _violation_findings(findings, "tools"),
         "violations": [v.as_dict() for v in findings],
     }
 
@@ -180,6 +183,9 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
         if f["where"] == "tools" and f["path"].startswith("/tools/"):  # which tool of the list
             where = "tool " + f["path"].split("/", 3)[2]
+        elif f["where"] == "document" and f["path"].startswith("/previous/"):  # the response it continues
+            step = f["path"].split("/", 3)[2]
+            where = f"previous response item {step}" if step.isdigit() else "previous response"
         message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
         if kind == "agents" and f["severity"] == "note":
             if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call

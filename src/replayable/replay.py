@@ -87,8 +87,11 @@ def check_transcript(
     `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
     output), one item, or a `replayable.reading.Document` (what the one reader made of any of these).
     A request with `previous_response_id` continues a response: pass that response (or its
-    `output`) as `previous` to pair its calls with the request's outputs; without it, outputs answering
-    calls outside the request are listed in `.external`, not reported (see `replayable.continuation`).
+    `output`) as `previous` to pair its calls with the request's outputs (a call of it left unanswered
+    is reported with no index and a `/previous/N` path; a previous Response with
+    another `id` is an `ItemError`); without it, outputs answering calls outside the request are listed
+    in `.external`, not reported (see `replayable.continuation`). A response that is not finished
+    (status `queued`, `in_progress`, `failed`, `cancelled`) is `response_not_finished`.
 
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
@@ -130,7 +133,7 @@ def check_transcript(
         if target is not None and source is None:
             source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
-        pending = run_rules(views, engine, pending_ok)
+        pending = run_rules(views, engine, pending_ok, unwrapped.offset)
         profile = TargetCheck(target, settings)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)

@@ -111,23 +111,29 @@ _SCHEMA_ATTRS = (("params_json_schema", "strict_json_schema"), ("parameters_json
 def _framework_tool(tool: Any) -> dict[str, Any] | None:
     """An openai-agents `FunctionTool` or pydantic-ai `ToolDefinition` as a function tool dict (each
     attribute read once), or None for any other object."""
+    found = []
     for schema_attr, strict_attr in _SCHEMA_ATTRS:
         try:
             schema = getattr(tool, schema_attr, _NONE)
         except Exception:  # a property that fails: not a tool we can read
             continue
-        if schema is _NONE:
-            continue
-        try:
-            name = getattr(tool, "name", None)
-            strict = getattr(tool, strict_attr, None)
-        except Exception as exc:
-            raise SchemaError(f"the {type(tool).__name__} tool could not be read: {type(exc).__name__}") from None
-        out: dict[str, Any] = {"type": "function", "name": name, "parameters": schema}
-        if isinstance(strict, bool):
-            out["strict"] = strict
-        return out
-    return None
+        if schema is not _NONE:
+            found.append((schema_attr, strict_attr, schema))
+    if not found:
+        return None
+    if len(found) > 1:  # which schema the framework applies is a guess: refuse rather than pick one
+        attrs = " and ".join(attr for attr, _, _ in found)
+        raise SchemaError(f"ambiguous tool: the {type(tool).__name__} object has both {attrs}")
+    _, strict_attr, schema = found[0]
+    try:
+        name = getattr(tool, "name", None)
+        strict = getattr(tool, strict_attr, None)
+    except Exception as exc:
+        raise SchemaError(f"the {type(tool).__name__} tool could not be read: {type(exc).__name__}") from None
+    out: dict[str, Any] = {"type": "function", "name": name, "parameters": schema}
+    if isinstance(strict, bool):
+        out["strict"] = strict
+    return out
 
 
 _NONE = object()

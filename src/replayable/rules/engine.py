@@ -121,23 +121,30 @@ class Engine:
             )  # fmt: skip
         ctx.open_calls.clear()
 
-    def finish(self, pending_ok: bool) -> list[int]:
-        """End of the items: the trailing unanswered calls are pending (returned) or violations."""
+    def finish(self, pending_ok: bool, pending_from: int = 0) -> list[int]:
+        """End of the items: the trailing unanswered calls are pending (returned) or violations. A call
+        before `pending_from` (in the previous output a continuation answers) is never pending: the
+        request that continues it must answer it."""
         ctx = self.ctx
         trailing = sorted(ctx.open_calls.items(), key=lambda kv: kv[1])
         if pending_ok:
-            for (ctype, key), j in trailing:
+            waiting = [(call, j) for call, j in trailing if j >= pending_from]
+            for (ctype, key), j in waiting:
                 fam = by_call_type[ctype]
                 for fn in select(self._rows["pending"], ctype):
                     fn(ctx, j, fam, key)
-            return [j for _, j in trailing]
+            trailing = [(call, j) for call, j in trailing if j < pending_from]
+            if not trailing:
+                return [j for _, j in waiting]
+        else:
+            waiting = []
         for (ctype, key), j in trailing:
             fam = by_call_type[ctype]
             ctx.out.at(
                 j, ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT, "/" + fam.call_key, family=fam.name, key=key,
-                output_type=fam.output_type, variant="end",
+                output_type=fam.output_type, variant="end" if j >= pending_from else "previous",
             )  # fmt: skip
-        return []
+        return [j for _, j in waiting]
 
 
 def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
@@ -152,10 +159,11 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
     return None, keys[0]
 
 
-def run_rules(views: list[View], engine: Engine, pending_ok: bool) -> list[int]:
-    """Run the rules over all views in one pass (each with its successor as lookahead); returns pending."""
+def run_rules(views: list[View], engine: Engine, pending_ok: bool, pending_from: int = 0) -> list[int]:
+    """Run the rules over all views in one pass (each with its successor as lookahead); returns pending
+    (never a call before `pending_from`: see `Engine.finish`)."""
     step = engine.step
     following: list[View | None] = [*views[1:], None]  # each item's successor (the lookahead)
     for i, (v, nxt) in enumerate(zip(views, following, strict=False)):  # one longer when there are no views
         step(i, v, nxt)
-    return engine.finish(pending_ok)
+    return engine.finish(pending_ok, pending_from)
