@@ -1,5 +1,5 @@
 """Start-up (issue 26): until a side's item union is built, a spec item in a dict is validated by its own
-model (`replayable.items.SPEC_MEMBERS`), so that a short document builds only the models it holds. The
+model (`replayable.item_members`, `replayable.items.SPEC_MEMBERS`), so that a short document builds only the models it holds. The
 verdict must not change: whenever the member model accepts a value, the union accepts it too and returns
 the same model with the same fields (its spec branch comes first and is tagged), and whatever the member
 model refuses goes to the union, which reports as always. Checked here on every item of the cases and the
@@ -12,12 +12,22 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pydantic import ValidationError
 
-from replayable.items import ITEM_ADAPTERS, SPEC_MEMBERS, FunctionCall, Message, UserMessageParam, spec_member
+from replayable.items import (
+    ITEM_ADAPTERS,
+    SPEC_MEMBERS,
+    FunctionCall,
+    InputItem,
+    ItemReferenceParam,
+    Message,
+    NamespacedItem,
+    OutputItem,
+    UserMessageParam,
+)
 
 HERE = Path(__file__).parent
 SOURCES = [
@@ -30,7 +40,7 @@ ODD = [None, 1, "", "x", [], {}, True, [{"type": "input_text", "text": "t"}]]
 def spec_dicts(value: Any) -> Iterator[dict[str, Any]]:
     """Every dict in a JSON value whose `type` is a spec item type."""
     if isinstance(value, dict):
-        if value.get("type") in SPEC_MEMBERS["input"] or value.get("type") in SPEC_MEMBERS["output"]:
+        if value.get("type") in SPEC_MEMBERS.tables["input"] or value.get("type") in SPEC_MEMBERS.tables["output"]:
             yield value
         for v in value.values():
             yield from spec_dicts(v)
@@ -63,7 +73,7 @@ def test_a_member_accepts_only_what_the_union_accepts_the_same_way(side: str) ->
     union = ITEM_ADAPTERS[(side, False)][0]
     accepted = 0
     for d in data:
-        m = spec_member(d, side)  # type: ignore[arg-type]
+        m = SPEC_MEMBERS.model(d, side)
         if m is None:
             continue
         try:
@@ -78,11 +88,33 @@ def test_a_member_accepts_only_what_the_union_accepts_the_same_way(side: str) ->
     assert accepted > 50
 
 
+def models(union: object) -> set[object]:
+    """The model classes of an (Annotated, nested) union alias."""
+    if isinstance(union, type):
+        return {union}
+    args = get_args(union)
+    if getattr(union, "__metadata__", None) is not None:  # Annotated[X, ...]: only X holds models
+        args = args[:1]
+    return set().union(*(models(a) for a in args))
+
+
+def table_models(table: dict[str, object]) -> set[object]:
+    return set().union(*(table_models(v) if isinstance(v, dict) else {v} for v in table.values()))
+
+
 def test_the_tables_cover_the_tagged_unions() -> None:
-    assert set(SPEC_MEMBERS["input"]) == set(SPEC_MEMBERS["output"])
-    assert SPEC_MEMBERS["input"]["message"]["user"] is UserMessageParam
-    assert SPEC_MEMBERS["output"]["message"] is Message
-    assert SPEC_MEMBERS["output"]["function_call"] is FunctionCall
+    """Every model of each side's union is in its table, except the two the tags cannot name."""
+    tables = SPEC_MEMBERS.tables
+    assert table_models(tables["input"]) == models(InputItem) - {ItemReferenceParam, NamespacedItem}
+    assert table_models(tables["output"]) == models(OutputItem) - {NamespacedItem}
+    assert tables["input"]["message"]["user"] is UserMessageParam
+    assert tables["output"]["message"] is Message
+    assert tables["output"]["function_call"] is FunctionCall
+    for side, table in tables.items():  # each model is filed under the tag it requires
+        for tag, model in table.items():
+            assert SPEC_MEMBERS.model({"type": tag, "role": "user"}, side) is (
+                model["user"] if isinstance(model, dict) else model
+            )
 
 
 def test_a_one_message_check_builds_only_its_model() -> None:

@@ -50,6 +50,7 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
+from .item_members import SpecMembers
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
 from .openai_forms import (
     OpenAIAssistantMessageParam,
@@ -237,55 +238,8 @@ OPENAI_CONTEXT = {"provider": "openai"}
 """The validation context of OpenAI mode (`provider="openai"`), read by the models' validators."""
 
 
-def _tag(model: Any, name: str) -> str:
-    """The one value a model's `Literal` tag field (`type`, `role`) takes."""
-    (value,) = get_args(model.model_fields[name].annotation)
-    return str(value)
-
-
-def _tagged(union: Any) -> dict[str, Any]:
-    """{tag: model, or the table of a nested tagged union} of `Annotated[A | B, Field(discriminator=...)]`."""
-    members, info = get_args(union)[:2]
-    table: dict[str, Any] = {}
-    for m in get_args(members):
-        if get_args(m):  # a nested tagged union (an input message, told apart by `role`)
-            table[_tag(get_args(get_args(m)[0])[0], info.discriminator)] = _tagged(m)
-        else:
-            table[_tag(m, info.discriminator)] = m
-    return table
-
-
-#: The spec models the tagged unions pick by `type` (and an input message by `role`), per side.
-SPEC_MEMBERS: dict[str, dict[str, Any]] = {"input": _tagged(_KnownInputItem), "output": _tagged(_KnownOutputItem)}
-#: Start-up: until a side's union is built, a spec item in a dict is validated by its own model, so a
-#: short document builds only the models it holds (the union holds them all). On success that is the
-#: model the union picks (its spec branch comes first and is tagged); a failure is validated again by
-#: the union, for its errors. After this many items the union is built: a long document pays it once.
-_MEMBER_ITEMS = 64
-_member_items = {"input": 0, "output": 0}
-
-
-def spec_member(data: dict[str, Any], side: Side) -> Any:
-    """The spec model the tagged union picks for the dict `data` by its `type` (an input message by its
-    `role`), or None when no spec model is named (an item reference, a namespaced item, a bad tag)."""
-    t = data.get("type")
-    member = SPEC_MEMBERS[side].get(t) if type(t) is str else None
-    if type(member) is dict:
-        role = data.get("role")
-        member = member.get(role) if type(role) is str else None
-    return member
-
-
-def _by_member(data: dict[str, Any], side: Side) -> Any:
-    """`data` validated by the one spec model the union would pick for it, or None (the union decides)."""
-    member = spec_member(data, side)
-    if member is None or _member_items[side] >= _MEMBER_ITEMS:
-        return None
-    _member_items[side] += 1
-    try:
-        return member.__pydantic_validator__.validate_python(data)
-    except Exception:  # the union validates it again and reports (or raises) as it always does
-        return None
+SPEC_MEMBERS = SpecMembers({"input": _KnownInputItem, "output": _KnownOutputItem})
+"""Start-up: a spec item validated by its own model until its side's union is built (replayable.item_members)."""
 
 
 def _unknown_type(t: str, provider: Provider) -> str:
@@ -493,8 +447,8 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = ITEM_ADAPTERS[(side, provider == "openai")]
-    if provider is None and type(data) is dict and not single.pydantic_complete:  # start-up: see _by_member
-        model = _by_member(data, side)
+    if provider is None and type(data) is dict and not single.pydantic_complete:  # start-up: see SPEC_MEMBERS
+        model = SPEC_MEMBERS.validate(data, side)
         if model is not None:
             if not_json is not None:
                 raise json_item_error(not_json, prefix, text=False)
