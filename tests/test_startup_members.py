@@ -51,6 +51,7 @@ def spec_dicts(value: Any) -> Iterator[dict[str, Any]]:
 
 def variants(item: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield item
+    yield {**item, "x_unknown": {"kept": [1, None]}}  # unknown fields are kept (extra="allow")
     for key in item:
         yield {k: v for k, v in item.items() if k != key}
         for odd in ODD:
