@@ -17,9 +17,11 @@ from conftest import CASES, load
 import replayable as rp
 from replayable import _json
 from replayable._base import WireModel
-from replayable._cli import inputs, main
-from replayable._cli.batch import jsonl_items
-from replayable._cli.inputs import read_input
+from replayable._cli import main
+from replayable._cli.output import cli_message
+from replayable.checking import jsonl_items
+from replayable.reading import files
+from replayable.reading.files import read_input
 from replayable.replay import check_stream
 
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -58,7 +60,7 @@ class _Stdin:
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Batches of 4 lines, so that a few lines cross several batch boundaries."""
-    monkeypatch.setattr(inputs, "BATCH_LINES", 4)
+    monkeypatch.setattr(files, "BATCH_LINES", 4)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -68,13 +70,14 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def one_at_a_time(path: str, **kw: Any) -> dict[str, Any]:
-    """The reference: each JSONL value read on its own and given to check_stream as it is."""
+    """The reference: each JSONL value read on its own and given to check_stream as it is (its messages
+    worded as the command line words them: `--pending-ok`, not `pending_ok=True`)."""
     values = list(read_input(path).values())
     report = check_stream(values, **kw)
     return {
         "ok": report.ok,
         "items": len(values),
-        "violations": [v.as_dict() for v in report.violations],
+        "violations": [{**v.as_dict(), "message": cli_message(v.message)} for v in report.violations],
         "pending": list(report.pending),
     }
 
@@ -174,7 +177,7 @@ def test_an_unreadable_line_is_the_same_error_wherever_it_is(
     lines[where] = line
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    with pytest.raises(inputs.InputError) as one_by_one:
+    with pytest.raises(files.InputError) as one_by_one:
         list(read_input(str(path)).values())
     code, out, err = run(["check", str(path)], capsys)
     assert code == 2 and out == ""
@@ -211,7 +214,7 @@ def test_a_batch_also_ends_at_its_byte_budget(tmp_path: Path) -> None:
 def test_items_come_out_in_order_as_models_or_as_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Valid items come out parsed (a failed batch is split until the bad item is found); the bad item,
     and values check_stream reads itself, come out as read."""
-    monkeypatch.setattr(inputs, "BATCH_LINES", 64)
+    monkeypatch.setattr(files, "BATCH_LINES", 64)
     items = [*transcript(20), CHAT, 7]  # 22 values
     items[13] = BAD_ARGS
     path = tmp_path / "t.jsonl"
@@ -240,7 +243,7 @@ def test_every_real_world_case_gets_the_same_report(
         path.write_bytes(jsonl(items))
         code, got = cli_json(str(path), capsys, *extra)
         memory = rp.check_transcript(items, provider=provider)  # type: ignore[arg-type]
-        assert got["violations"] == [v.as_dict() for v in memory.violations], n
+        assert got["violations"] == [{**v.as_dict(), "message": cli_message(v.message)} for v in memory.violations], n
         assert got["pending"] == list(memory.pending) and code == (0 if memory.ok else 1)
 
 

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from replayable._cli import batch, inputs, main
-from replayable._cli.inputs import InputError, Kind, read_input
+from replayable.reading import files
+from replayable.reading.files import InputError, read_input
+from replayable.reading.files import InputKind as Kind
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q":"x"}'}
@@ -113,7 +115,7 @@ def test_strict_json_on_every_line_names_the_line(
 def test_stdin_jsonl_is_checked_line_by_line(
     stdin: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inputs.Input, "value", lambda self: pytest.fail("standard input was read whole"))
+    monkeypatch.setattr(files.Input, "value", lambda self: pytest.fail("standard input was read whole"))
     stdin(jsonl([USER, CALL, OUT] * 1000 + [ORPHAN]))
     assert main(["check", "-"]) == 1
     out = capsys.readouterr().out
@@ -281,7 +283,7 @@ def test_a_symlink_loop_is_walked_once(tmp_path: Path) -> None:
 def test_a_directory_given_as_a_file_is_unreadable_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(inputs.InputError, match="Is a directory"):
+    with pytest.raises(files.InputError, match="Is a directory"):
         read_input(str(tmp_path))
     assert main(["diff", str(tmp_path), str(tmp_path)]) == 2
     assert "Traceback" not in capsys.readouterr().err

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from replayable._cli import batch, inputs, main
+from replayable._cli import inputs, main
+from replayable.reading import files
 
 
 def turn(i: int) -> list[dict[str, Any]]:
@@ -94,7 +95,7 @@ def test_streamed_jsonl_prints_exactly_what_the_whole_file_path_prints(
     f.write_text(jsonl(items))
     code = main(["check", str(f), "--format", fmt])
     streamed = capsys.readouterr().out
-    monkeypatch.setattr(batch, "is_item_stream", lambda first: False)  # force the whole-file path
+    monkeypatch.setattr(files, "is_item_stream", lambda first: False)  # force the whole-file path
     assert main(["check", str(f), "--format", fmt]) == code
     assert capsys.readouterr().out == streamed
 
@@ -102,15 +103,15 @@ def test_streamed_jsonl_prints_exactly_what_the_whole_file_path_prints(
 def test_streamed_jsonl_never_reads_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     f = tmp_path / "t.jsonl"
     f.write_text(jsonl(UNSAFE))
-    monkeypatch.setattr(inputs.Input, "value", lambda self: pytest.fail("the whole file was read"))
+    monkeypatch.setattr(files.Input, "value", lambda self: pytest.fail("the whole file was read"))
     assert main(["check", str(f)]) == 1
 
 
 def test_jsonl_of_responses_or_events_still_goes_the_whole_file_way(tmp_path: Path) -> None:
-    assert inputs.is_item_stream({"object": "response", "output": SAFE[:1]}) is False
-    assert inputs.is_item_stream({"type": "response.created", "sequence_number": 0}) is False
-    assert inputs.is_item_stream({"model": "m", "input": []}) is False
-    assert inputs.is_item_stream(SAFE[0]) is True
+    assert files.is_item_stream({"object": "response", "output": SAFE[:1]}) is False
+    assert files.is_item_stream({"type": "response.created", "sequence_number": 0}) is False
+    assert files.is_item_stream({"model": "m", "input": []}) is False
+    assert files.is_item_stream(SAFE[0]) is True
 
 
 def test_a_bad_line_in_a_streamed_jsonl_is_exit_2_naming_the_line(

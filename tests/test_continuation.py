@@ -167,3 +167,26 @@ def test_previous_must_be_a_response_or_items(previous: Any) -> None:
 def test_prepare_replay_takes_a_request_body() -> None:
     items, report = rp.prepare_replay(rp.CreateResponseBody(input=[rp.UserMessageParam(content="hi")]), target="openai")
     assert [rp.dump_item(x) for x in items] == [{"type": "message", "role": "user", "content": "hi"}] and report.check.ok
+
+
+@pytest.mark.parametrize("conversation", ["conv_1", {"id": "conv_1"}])
+def test_a_request_with_a_conversation_continues_it(conversation: Any, tmp_path: Path) -> None:
+    """OpenAI's `conversation`: the server puts the conversation's items before `input`, so an output may
+    answer a call the conversation holds (as with `previous_response_id`); `null` continues nothing."""
+    import json  # noqa: PLC0415
+
+    from replayable._cli import main  # noqa: PLC0415
+
+    body = {"model": "m", "conversation": conversation, "input": [answer("call_1")]}
+    report = rp.check_transcript(body)
+    assert report.ok and report.external == (0,)
+    items, prepared = rp.prepare_replay(body, target="openai")
+    assert len(items) == 1 and prepared.dropped == () and prepared.check.external == (0,)
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    assert main(["check", str(path)]) == 0
+    assert [v.code for v in rp.check_transcript({**body, "conversation": None}).violations] == [
+        "output_without_function_call"
+    ]
+    with_previous = rp.check_transcript(body, previous=response(CALL))  # what it continues, when given
+    assert with_previous.ok and with_previous.external == ()

@@ -25,6 +25,8 @@ import pytest
 from conftest import ROOT
 from distributed import Client, LocalCluster, get_task_stream
 
+from replayable._cli.output import cli_message
+
 README = ROOT / "README.md"
 MARKER = "<!-- dask-example:"
 
@@ -180,10 +182,12 @@ def cli_records(logs: Path) -> dict[str, dict[str, Any]]:
 
 
 def verdict(record: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str | None]:
-    """(exit status, violations, error) of one record of the README's `check`."""
+    """(exit status, violations, error) of one record of the README's `check`, its messages worded as
+    the command line words them (`--pending-ok`, not `pending_ok=True`)."""
+    violations = [{**v, "message": cli_message(v["message"])} for v in record["violations"]]
     if record["error"] is not None:
-        return 2, record["violations"], record["error"]
-    return (0 if record["ok"] else 1), record["violations"], None
+        return 2, violations, record["error"]
+    return (0 if record["ok"] else 1), violations, None
 
 
 def cli_verdict(record: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str | None]:

@@ -4,9 +4,12 @@ violation codes and their indexes.
 
 Doors: `check_transcript` on the dicts, on parsed models (`parse_items`, where the items parse), on a
 request body, on a Response (with and without `object`), on one item; `replayable.testing.assert_replay_safe`
-on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a body's bytes; the command
-line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item; and
-`prepare_replay`, whose result must pass the check it reports. Generation is derandomized (the same
+on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a body's bytes, and on the
+Conversations API's bodies (`check_conversation_body`: a new conversation, items added to one); the command
+line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item; the
+library's file reader (`replayable.reading.read_file`, then `check_transcript`, or `check_stream` over a
+JSONL read line by line) on the same files; and `prepare_replay`, whose result must pass the check it
+reports. Generation is derandomized (the same
 examples on every run) and bounded in examples.
 """
 
@@ -25,7 +28,7 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable._cli import main
-from replayable.integrations.openai import check_request_body
+from replayable.integrations.openai import check_conversation_body, check_request_body
 from replayable.testing import assert_replay_safe
 
 TOOLS = [
@@ -80,6 +83,7 @@ ITEM = st.one_of(
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
     st.just({"role": "tool", "tool_call_id": "c1", "content": "x"}),
     st.just({"type": "message", "role": "assistant", "content": "x", "tool_calls": [{"id": "c1"}]}),
+    st.just({"type": "message", "role": "assistant", "content": "x", "function_call": {"name": "f", "arguments": "{}"}}),
     st.just(
         {
             "role": "assistant",
@@ -129,6 +133,24 @@ def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool =
     return code == 0, tuple(sorted(((f["index"], f["code"]) for f in found), key=str))
 
 
+def file_door(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
+    """The public file reader on the file the command line is given: `read_file`, then `check_transcript`
+    (a JSONL of items read lazily: `check_stream` over its lines, as the README's Dask example does)."""
+    from replayable.reading import InputError, read_file  # noqa: PLC0415  (older trees have no read_file)
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / ("t.jsonl" if jsonl else "t.json")
+        path.write_text("\n".join(json.dumps(v) for v in value) + "\n" if jsonl else json.dumps(value))
+        try:
+            doc = read_file(str(path), provider=provider, lazy=jsonl)  # type: ignore[arg-type]
+            if doc.source is not None:
+                return _verdict(check_stream(doc.iter_items(), provider=provider, tools=tools))  # type: ignore[arg-type]
+            return library(doc, provider=provider, tools=tools)
+        except InputError:
+            return False, (("raised", "unreadable"),)  # type: ignore[return-value]
+
+
 def helper(data: Any, **kw: Any) -> bool:
     try:
         assert_replay_safe(data, **kw)
@@ -145,6 +167,17 @@ def hook(body: dict[str, Any], provider: str | None) -> Verdict:
         if any(v.index is None for v in report.violations):
             return _raised(exc)
         return _verdict(report)  # type: ignore[arg-type]
+
+
+def conversation_hook(items: list[Any], provider: str | None, conversation_id: str | None) -> Verdict:
+    """The SDK hook on a Conversations API body: a new conversation's `items`, or items added to one."""
+    raw = json.dumps({"items": items}).encode()
+    try:
+        return _verdict(check_conversation_body(raw, conversation_id=conversation_id, provider=provider))  # type: ignore[arg-type]
+    except rp.ReplayError as exc:
+        if any(v.index is None for v in exc.report.violations):
+            return _raised(exc)
+        return _verdict(exc.report)  # type: ignore[arg-type]
 
 
 def _parsed(items: list[Any], provider: str | None) -> list[Any] | None:
@@ -210,7 +243,9 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     if len(items) > 1:
         same("assert_replay_safe(jsonl)", helper("\n".join(json.dumps(i) for i in items), **kw), want[0])
         same("cli(jsonl)", cli(items, provider, tools, jsonl=True), want)
+        same("read_file(jsonl, lazy)", file_door(items, provider, tools, jsonl=True), want)
     same("cli(array)", cli(items, provider, tools), want)
+    same("read_file(array)", file_door(items, provider, tools), want)
 
     # a request body: its own tools apply
     body: dict[str, Any] = {"model": "m", "input": items}
@@ -221,14 +256,22 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     same("check_transcript(body) vs list with the body's tools", want_body,
          library(items, provider=provider, tools=tools, allowed_tools=["f"] if with_tools else None))
     same("cli(body)", cli(body, provider, None), want_body)
+    same("read_file(body)", file_door(body, provider, None), want_body)
     same("hook(body)", hook(body, provider), want_body)
     same("assert_replay_safe(body text)", helper(json.dumps(body), provider=provider), want_body[0])
+
+    # the Conversations API through the SDK hook: a new conversation's items are a transcript; items added
+    # to one continue it, as a request body with `conversation` does (an output may answer a stored call)
+    same("hook(new conversation)", conversation_hook(items, provider, None), library(items, provider=provider))
+    same("hook(conversation items)", conversation_hook(items, provider, "conv_1"),
+         library({"model": "m", "conversation": "conv_1", "input": items}, provider=provider))
 
     # a Response, with and without `object`
     for with_object in (True, False):
         resp = _response(items, with_object)
         want_resp = library(resp, **kw)
         same(f"cli(response object={with_object})", cli(resp, provider, tools), want_resp)
+        same(f"read_file(response object={with_object})", file_door(resp, provider, tools), want_resp)
         same(f"assert_replay_safe(response object={with_object})", helper(json.dumps(resp), **kw), want_resp[0])
     same("response with and without object", library(_response(items, False), **kw),
          library(_response(items, True), **kw))
@@ -238,6 +281,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     want_one = library(one, **kw)
     same("lone item vs a list of one", want_one, library([one], **kw))
     same("cli(lone item)", cli(one, provider, tools), want_one)
+    same("read_file(lone item)", file_door(one, provider, tools), want_one)
 
     # prepare_replay: what it keeps passes the check it reports, and the check of the result agrees
     try:
@@ -281,6 +325,7 @@ def test_a_lone_item_is_an_item_on_every_door(item: dict[str, Any], provider: st
     assert want[0] is False
     assert library(item, provider=provider) == want
     assert cli(item, provider, None) == want
+    assert file_door(item, provider, None) == want
     assert _read_document(item).kind == "item"
 
 
@@ -288,6 +333,7 @@ def test_a_response_without_object_is_a_response() -> None:
     items = [_call("c1", "f", "{", "completed"), {"type": "function_call_output", "call_id": "zz", "output": "x"}]
     with_object, without = _response(items, True), _response(items, False)
     assert library(without) == library(with_object) == cli(without, None, None) == cli(with_object, None, None)
+    assert file_door(without, None, None) == file_door(with_object, None, None) == library(with_object)
     assert library(without)[0] is False
     assert _read_document(without).kind == "response"
     _, report = rp.prepare_replay(without, target="openai")

@@ -19,6 +19,7 @@ from conftest import CORPUS, load, needs_corpus
 import replayable as rp
 from replayable.integrations.openai import (
     async_event_hooks,
+    check_conversation_body,
     check_request_body,
     event_hooks,
     is_checked_request,
@@ -247,25 +248,41 @@ def test_the_hooks_work_in_a_plain_httpx_client_too() -> None:
         ("POST", "/v1/responses/resp_1/cancel", False),
         ("POST", "/v1/chat/completions", False),
         ("POST", "/v1/my_responses", False),
+        ("POST", "/v1/conversations", True),
+        ("POST", "/v1/conversations/conv_1/items", True),
+        ("POST", "/openai/v1/conversations/conv_1/items/", True),
+        ("POST", "/v1/conversations/conv_1", False),  # an update: metadata only
+        ("GET", "/v1/conversations/conv_1/items", False),
+        ("DELETE", "/v1/conversations/conv_1/items/msg_1", False),
+        ("POST", "/v1/my_conversations", False),
     ],
 )
 def test_which_requests_are_checked(method: str, path: str, checked: bool) -> None:
     assert is_checked_request(method, path) is checked
 
 
+def _added_items(raw: bytes) -> Any:
+    return check_conversation_body(raw, conversation_id="conv_1")
+
+
 @pytest.mark.parametrize(
-    ("raw", "words"),
+    ("check", "raw", "words"),
     [
-        (b'{"model": "m", "input": [], "model": "n"}', "duplicate key"),
-        (b'{"model": "m", "input": [{"type": "message", "role": "user", "content": NaN}]}', "NaN"),
-        (b"not json", "not valid JSON"),
-        (b'["a list"]', "expected a JSON object"),
-        (b'{"model": "m", "input": 5}', "input"),
+        (check_request_body, b'{"model": "m", "input": [], "model": "n"}', "duplicate key"),
+        (check_request_body, b'{"model": "m", "input": [{"type": "message", "role": "user", "content": NaN}]}', "NaN"),
+        (check_request_body, b"not json", "not valid JSON"),
+        (check_request_body, b'["a list"]', "expected a JSON object"),
+        (check_request_body, b'{"model": "m", "input": 5}', "input"),
+        (_added_items, b'{"items": [], "items": []}', "duplicate key"),
+        (_added_items, b"[]", "expected a JSON object"),
+        (_added_items, b'{"items": 5}', "'items' must be a list of items, got int"),
+        (_added_items, b'{"include": []}', "'items' must be a list of items, got nothing"),
+        (check_conversation_body, b'{"items": null}', "'items' must be a list of items, got null"),
     ],
 )
-def test_an_unreadable_body_is_refused_not_sent(raw: bytes, words: str) -> None:
+def test_an_unreadable_body_is_refused_not_sent(check: Any, raw: bytes, words: str) -> None:
     with pytest.raises(rp.ReplayError) as info:
-        check_request_body(raw)
+        check(raw)
     (v,) = info.value.report.violations
     assert v.index is None and v.code == "item_invalid" and words in v.message
 
@@ -276,6 +293,9 @@ def test_a_compressed_body_is_refused_rather_than_waved_through() -> None:
     with pytest.raises(rp.ReplayError) as info:
         check_request_body(gzip.compress(raw), content_encoding="gzip")
     assert "Content-Encoding 'gzip'" in str(info.value)
+    with pytest.raises(rp.ReplayError) as info:
+        check_conversation_body(gzip.compress(b'{"items": []}'), content_encoding="gzip")
+    assert "Content-Encoding 'gzip'" in str(info.value)
 
 
 def test_a_bad_provider_is_refused_when_the_hooks_are_made() -> None:
@@ -283,3 +303,83 @@ def test_a_bad_provider_is_refused_when_the_hooks_are_made() -> None:
         event_hooks(provider="anthropic")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="provider"):
         async_event_hooks(provider="anthropic")  # type: ignore[arg-type]
+
+
+# --- the Conversations API: items added to a conversation are checked as a request continuing it ---------
+
+ITEM_LIST = {"object": "list", "data": [], "first_id": "", "last_id": "", "has_more": False}
+CONVERSATION = {"id": "conv_1", "object": "conversation", "created_at": 1, "metadata": {}}
+CALL = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}
+USER = {"type": "message", "role": "user", "content": "hi"}
+
+
+def _codes(info: Any) -> list[tuple[int | None, str]]:
+    return [(v.index, v.code) for v in info.value.report.violations]
+
+
+def test_items_added_to_a_conversation_are_checked_before_they_are_sent() -> None:
+    server = Server(ITEM_LIST)
+    c = client(server)
+    unsafe = [USER, {**CALL, "arguments": '{"a":1,"a":2}', "status": "completed"}, OUTPUT]
+    with pytest.raises(rp.ReplayError) as info:
+        c.conversations.items.create("conv_1", items=unsafe)
+    want = [(v.index, v.code) for v in rp.check_transcript(unsafe, provider="openai").violations]
+    assert _codes(info) == want == [(1, "arguments_parse")]  # the verdict of check_transcript on the items
+    chat = [USER, {"role": "assistant", "content": "x", "tool_calls": [{"id": "c1"}]}]
+    with pytest.raises(rp.ReplayError) as info:
+        c.conversations.items.create("conv_1", items=chat)
+    assert _codes(info) == [(1, "chat_completions_envelope")]
+    assert server.requests == []
+    c.conversations.items.create("conv_1", items=[USER, CALL, OUTPUT])
+    (sent,) = server.requests
+    assert sent.url.path == "/v1/conversations/conv_1/items" and json.loads(sent.content)["items"][0] == USER
+
+
+def test_an_output_added_to_a_conversation_may_answer_a_call_it_holds() -> None:
+    """The conversation holds the call (the server added it from a response): the output continues it, as a
+    `/responses` request with `conversation` (or `previous_response_id`) does; a call added without its
+    output is refused as in any request."""
+    server = Server(ITEM_LIST)
+    c = client(server)
+    c.conversations.items.create("conv_1", items=[OUTPUT])
+    with pytest.raises(rp.ReplayError) as info:
+        c.conversations.items.create("conv_1", items=[USER, CALL])
+    assert _codes(info) == [(1, "function_call_without_output")]
+    responses = client(Server(body("pai-01")))
+    responses.responses.create(model="gpt-5", conversation="conv_1", input=[OUTPUT])  # the same continuation
+    assert len(server.requests) == 1
+
+
+def test_a_new_conversations_items_are_checked_as_a_transcript() -> None:
+    server = Server(CONVERSATION)
+    c = client(server, target="openai")
+    with pytest.raises(rp.ReplayError) as info:
+        c.conversations.create(items=[USER, OUTPUT])  # nothing before it: the output answers nothing
+    assert _codes(info) == [(1, "output_without_function_call")]
+    with pytest.raises(rp.ReplayError) as info:
+        c.conversations.create(items=[USER, {"type": "acme:note", "text": "x"}])
+    assert _codes(info) == [(1, "foreign_extension_item")]
+    assert server.requests == []
+    c.conversations.create(items=[USER, CALL, OUTPUT])
+    c.conversations.create(metadata={"topic": "none"})  # no items: nothing to check
+    c.conversations.update("conv_1", metadata={"topic": "x"})  # not checked: it adds no item
+    assert [r.url.path for r in server.requests] == ["/v1/conversations", "/v1/conversations", "/v1/conversations/conv_1"]
+
+
+def test_async_conversation_items_are_checked_too() -> None:
+    server = Server(ITEM_LIST)
+
+    async def run() -> None:
+        c = async_client(server)
+        with pytest.raises(rp.ReplayError) as info:
+            await c.conversations.items.create("conv_1", items=[USER, CALL])
+        assert _codes(info) == [(1, "function_call_without_output")]
+        with pytest.raises(rp.ReplayError):
+            await c.conversations.create(items=[OUTPUT])
+        assert server.requests == []
+        await c.conversations.items.create("conv_1", items=[USER, CALL, OUTPUT])
+        await c.close()
+
+    asyncio.run(run())
+    assert len(server.requests) == 1

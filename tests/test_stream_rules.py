@@ -225,8 +225,8 @@ def test_lenient_assembly_never_raises_and_strict_raises_only_stream_error(event
 
 
 def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
+    from replayable import reading
     from replayable import render as reports
-    from replayable._cli import inputs
     from replayable.stream import assembler, check, events, rules, sse
 
     assert S.StreamAssembler is assembler.StreamAssembler and S.parse_sse is sse.parse_sse
@@ -234,8 +234,8 @@ def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
     assert S.check_stream is check.check_stream
     for name in S.__all__:
         assert getattr(S, name) is not None
-    # moved to the command line's modules; the old names still resolve
+    # moved to the one renderer and the one reader; the old names still resolve
     assert S.format_stream_report is reports.format_stream_report
-    assert S.looks_like_sse is inputs.looks_like_sse
+    assert S.looks_like_sse is reading.looks_like_sse
     with pytest.raises(AttributeError):
         S.no_such_name  # noqa: B018

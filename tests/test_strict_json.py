@@ -163,11 +163,51 @@ def test_a_leading_bom_is_ignored_on_every_path(tmp_path: Path) -> None:
     assert rp.dump_items(rp.parse_items(bom + "[" + OK_ITEM + "]")) == [want]
     assert rp.dump_items(rp.parse_items(bom_bytes + OK_ITEM.encode() + b"\n" + OK_ITEM.encode())) == [want, want]
     assert rp.dump_items(rp.iter_items([bom + OK_ITEM, OK_ITEM])) == [want, want]
-    assert rp.parse_arguments(bom + '{"a":1}') == {"a": 1}
+    # (function-call arguments are the exception: see the next test)
     for suffix, body in ((".json", "[" + OK_ITEM + "]"), (".jsonl", OK_ITEM + "\n" + OK_ITEM)):
         f = tmp_path / f"bom{suffix}"
         f.write_bytes(bom_bytes + body.encode())
         assert main(["check", str(f)]) == 0
+
+
+BOM_CALL = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": '\ufeff{"a":1}', "status": "completed"}
+BOM_TOOL = {"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": False}
+
+
+def test_arguments_with_a_leading_bom_are_refused_on_every_path(tmp_path: Path) -> None:
+    """Decision (was: ignored, like a document's BOM). A document's leading BOM is an encoding signature of
+    the bytes, which RFC 8259 section 8.1 lets a parser ignore. Arguments are a JSON string inside an already
+    decoded document, where no BOM belongs, and they are about to be executed by a tool whose own JSON
+    reader may refuse them (Python's json.loads, JavaScript's JSON.parse) or read them otherwise: saying
+    "ok" there is a verdict the tool does not share, so every path refuses them (fail closed)."""
+    with pytest.raises(json.JSONDecodeError):
+        json.loads('\ufeff{"a":1}')  # what a Python tool host would do with them
+    with pytest.raises(rp.ArgumentsError) as info:
+        rp.parse_arguments('\ufeff{"a":1}')
+    assert info.value.reason == "not_json" and "byte order mark" in str(info.value)
+    assert rp.parse_arguments('{"a":"\ufeff"}') == {"a": "\ufeff"}  # inside a string it is a character
+    result = rp.gate(BOM_CALL, {"type": "object"})
+    assert result.reason == "arguments_parse" and "byte order mark" in result.detail
+    out = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+    for tools in (None, [BOM_TOOL]):  # with tools and without: the same finding
+        report = rp.check_transcript([BOM_CALL, out], tools=tools)
+        assert [(v.index, v.code, v.path) for v in report.violations] == [(0, "arguments_parse", "/arguments")]
+        streamed = check_stream(iter([BOM_CALL, out]), tools=tools)
+        assert [(v.index, v.code, v.path) for v in streamed.violations] == [(0, "arguments_parse", "/arguments")]
+    body = {"model": "m", "input": [BOM_CALL, out], "tools": [BOM_TOOL]}
+    assert [(v.index, v.code) for v in rp.check_transcript(body).violations] == [(0, "arguments_parse")]
+    from replayable.integrations.openai import check_request_body  # noqa: PLC0415
+
+    with pytest.raises(rp.ReplayError) as refused:
+        check_request_body(json.dumps(body).encode())
+    assert [(v.index, v.code) for v in refused.value.report.violations] == [(0, "arguments_parse")]
+    f = tmp_path / "bom_args.json"
+    f.write_text(json.dumps([BOM_CALL, out]), encoding="utf-8")
+    assert main(["check", str(f)]) == 1
+    assert rp.parse_items([BOM_CALL])[0].arguments == BOM_CALL["arguments"]  # kept as read: items do not parse it
+    action = {"type": "function_call", "turn_id": "t1", "call_id": "c1", "name": "f", "arguments": BOM_CALL["arguments"]}
+    with pytest.raises(rp.ItemError):  # the Agents API's arguments are an object: a string is refused already
+        A.check_arguments(action, {"type": "object"})
 
 
 def test_a_bom_anywhere_else_is_refused(tmp_path: Path) -> None:

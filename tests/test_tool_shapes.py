@@ -164,3 +164,69 @@ def test_cli_refuses_two_tools_with_one_name(tmp_path: Path, capsys: pytest.Capt
     jsonl.write_text(json.dumps(CALL) + "\n" + json.dumps(OUT) + "\n")
     assert main(["check", str(jsonl), "--tools", tools_file]) == 2
     assert "lookup" in capsys.readouterr().err
+
+
+# --- tools that are not function tools: check_tool and the command line's lint say the same -------------
+
+HOSTED = [{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]},
+          {"type": "mcp", "server_label": "s", "server_url": "https://x"}, {"type": "acme:lookup"}]
+
+
+@pytest.mark.parametrize("tool", HOSTED, ids=lambda t: t["type"])
+def test_check_tool_on_a_hosted_tool_says_there_is_no_schema_to_check(tool: dict[str, Any]) -> None:
+    found = rp.check_tool(tool)
+    assert found == []  # a hosted tool is a fine tool, not "a bare schema"
+    assert [(n.code, n.path) for n in found.notes] == [("hosted_tool", "/type")]
+    assert "hosted tool" in found.notes[0].message and "no parameters schema" in found.notes[0].message
+    assert "bare" not in found.notes[0].message
+
+
+def test_check_tool_on_a_custom_tool_checks_its_name_and_says_its_input_is_free_text() -> None:
+    found = rp.check_tool({"type": "custom", "name": "run code", "format": {"type": "text"}})
+    assert [(v.code, v.path) for v in found] == [("invalid_tool", "/name")]
+    assert "free text" in found.notes[0].message
+    assert rp.check_tool({"type": "custom", "name": "run_code"}) == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "path", "words"),
+    [
+        ({"type": "web_serch"}, "/type", "neither 'function', a hosted tool type"),
+        ({"type": "message", "role": "user", "content": "x"}, "/type", "a message item"),
+        ({"type": "object", "properties": {}}, "", "bare JSON Schema"),  # a schema is still a schema
+    ],
+)
+def test_check_tool_refuses_what_is_no_tool(tool: dict[str, Any], path: str, words: str) -> None:
+    (v,) = rp.check_tool(tool)
+    assert (v.code, v.path) == ("invalid_tool", path) and words in v.message
+
+
+def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = _write(tmp_path, "items.json", [CALL, OUT])
+    lookup = {"type": "function", "name": "lookup", "parameters": {
+        "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}}
+    tools = [lookup, *HOSTED]
+    assert main(["check", items, "--tools", _write(tmp_path, "tools.json", tools)]) == 0
+    body = _write(tmp_path, "body.json", {"model": "m", "input": [CALL, OUT], "tools": tools})
+    assert main(["check", body]) == 0
+    capsys.readouterr()
+    path = _write(tmp_path, "body2.json", {"model": "m", "input": [CALL, OUT], "tools": [*tools, {"type": "web_serch"}]})
+    assert main(["check", path, "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [("invalid_tool", "/tools/5/type")]
+    assert main(["check", items, "--tools", _write(tmp_path, "tools2.json", [*tools, {"type": "web_serch"}])]) == 1
+
+
+def test_check_tool_lints_each_tool_of_a_namespace() -> None:
+    loose = {"type": "function", "name": "f", "strict": True,
+             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    namespace = {"type": "namespace", "name": "ns", "description": "d", "tools": [loose, {"type": "custom", "name": "c"}]}
+    found = rp.check_tool(namespace)
+    assert [(v.code, v.path) for v in found] == [
+        ("strict_schema_additional_properties", "/tools/0/parameters/additionalProperties"),
+        ("strict_schema_required_incomplete", "/tools/0/parameters/required"),
+    ]
+    assert [(n.code, n.path) for n in found.notes] == [("hosted_tool", "/tools/1/type")]
+    assert found == [v.under("/tools/0") for v in rp.check_tool(loose)]

@@ -33,6 +33,7 @@ __all__ = [
     "KNOWN_METASCHEMAS",
     "MAX_DEPTH",
     "MAX_SCHEMA_DEPTH",
+    "BOM_REFUSED",
     "ArgumentsError",
     "SchemaError",
     "SchemaFailure",
@@ -50,6 +51,14 @@ __all__ = [
 MAX_DEPTH = 64
 #: How many compiled tool schemas are kept.
 CACHE_SIZE = 512
+
+#: Why arguments starting with a byte order mark are refused (the JSON readers of the languages tools run
+#: in refuse it, so the gate's verdict and the tool's reading would differ).
+BOM_REFUSED = (
+    "arguments: a leading byte order mark (U+FEFF) is refused: arguments are a JSON string inside a JSON "
+    "document, where no byte order mark belongs (RFC 8259 section 8.1), and the tool's own JSON reader may "
+    "refuse it (Python's json.loads and JavaScript's JSON.parse do)"
+)
 
 
 class ArgumentsError(ReplayableError):
@@ -91,11 +100,18 @@ def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
     never goes past 201). Never raises `RecursionError`. `max_depth=None` reads the module's
     `MAX_DEPTH` at call time, so `replayable.arguments.MAX_DEPTH = 128` raises the limit for `gate`
     and `check_transcript` too.
+
+    Unlike a JSON document read from a file or the network (where one leading byte order mark is
+    ignored, as RFC 8259 section 8.1 allows), arguments that start with U+FEFF are refused (`not_json`):
+    they are about to be executed, and the tool's own reader may refuse or read them otherwise
+    (`BOM_REFUSED` says why), so the check fails closed.
     """
     if max_depth is None:
         max_depth = MAX_DEPTH
     if not isinstance(text, str):
         raise ArgumentsError("not_json", f"arguments must be a JSON string, got {type(text).__name__}")
+    if text[:1] == "\ufeff":
+        raise ArgumentsError("not_json", BOM_REFUSED)
     try:
         return loads(text, what="arguments", max_depth=max_depth, count_values=False)
     except JSONError as exc:
@@ -106,6 +122,8 @@ def json_syntax_error(text: str) -> str | None:
     """Why `text` is not strict JSON arguments (`parse_arguments`' rules), or None when it is."""
     if not isinstance(text, str):
         return f"arguments must be a JSON string, got {type(text).__name__}"
+    if text[:1] == "\ufeff":
+        return BOM_REFUSED
     try:  # parse_arguments' reading, one frame shorter: every call in a transcript passes here
         loads(text, what="arguments", max_depth=MAX_DEPTH, count_values=False)
     except JSONError as exc:

@@ -15,7 +15,11 @@ from typing import Any
 
 from ._validation import ItemError
 
-__all__ = ["chat_shape", "nested_call", "refuse_chat_completions_body"]
+__all__ = ["CHAT_KEYS", "chat_key", "chat_shape", "nested_call", "refuse_chat_completions_body"]
+
+#: Chat Completions keys that, among a parsed item's unknown fields, make it a shape to report: such a
+#: model is checked as its JSON (where `chat_key` sees them), on every path.
+CHAT_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 
 
 def refuse_chat_completions_body(data: Any) -> None:
@@ -36,17 +40,39 @@ def refuse_chat_completions_body(data: Any) -> None:
         )
 
 
-def chat_shape(raw: Mapping[str, Any]) -> str | None:
-    """What Chat Completions shape the JSON object `raw` has (a phrase for the message), or None."""
+def chat_key(raw: Mapping[str, Any]) -> str | None:
+    """The key that makes the JSON object `raw` a Chat Completions shape, or None: `tool_calls` (an
+    assistant message with tool calls, on any item), `role` (`tool` or `function`), `tool_call_id`, or
+    `function_call` (the legacy field of an assistant message: on an object without `type` or whose
+    `type` is `message`; a `function_call` key on another item is that item's own business)."""
     if "tool_calls" in raw:
-        return "a Chat Completions assistant message with tool_calls"
-    if raw.get("role") == "tool" or "tool_call_id" in raw:
-        return "a Chat Completions tool message (role 'tool' / tool_call_id)"
-    if raw.get("role") == "function":
-        return "a legacy Chat Completions function message"
-    if "function_call" in raw and "type" not in raw:
-        return "a legacy Chat Completions function_call field"
+        return "tool_calls"
+    role = raw.get("role")
+    if role == "tool" or role == "function":
+        return "role"
+    if "tool_call_id" in raw:
+        return "tool_call_id"
+    if "function_call" in raw and raw.get("type") in (None, "message"):
+        return "function_call"
     return None
+
+
+_SHAPES = {
+    "tool_calls": "a Chat Completions assistant message with tool_calls",
+    "tool_call_id": "a Chat Completions tool message (role 'tool' / tool_call_id)",
+    "function_call": "a Chat Completions assistant message with the legacy function_call field",
+}
+
+
+def chat_shape(raw: Mapping[str, Any]) -> str | None:
+    """What Chat Completions shape the JSON object `raw` has (a phrase for the message), or None; the
+    key that makes it one is `chat_key(raw)` (the finding's field)."""
+    key = chat_key(raw)
+    if key == "role":
+        if raw.get("role") == "function":
+            return "a legacy Chat Completions function message (role 'function')"
+        return _SHAPES["tool_call_id"]
+    return None if key is None else _SHAPES[key]
 
 
 _NESTED_CALL_TYPES = frozenset({"function_call", "tool_call", "tool_use", "function_call_output", "tool_result"})

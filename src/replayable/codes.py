@@ -131,7 +131,8 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "chat_completions_envelope",
         V,
-        'A Chat Completions shape (`tool_calls`, `role: "tool"`, `tool_call_id`, `role: "function"`).',
+        'A Chat Completions shape (`tool_calls`, `role: "tool"`, `tool_call_id`, `role: "function"`, a message\'s '
+        "legacy `function_call`); the path names the key.",
         "{shape} is not a Responses item: " + _CHAT_HINT,
     ),
     _row(
@@ -305,6 +306,8 @@ CODES: tuple[CodeInfo, ...] = (
         not_tool="not a tool definition: {detail}",
         not_object="a tool is a JSON object, got {got}",
         bare_schema="not a tool definition: a bare JSON Schema has no name (pass the whole tool)",
+        item="not a tool definition: a {type} item (a transcript's, not a tool)",
+        unknown_type="tool type {type!r} is neither 'function', a hosted tool type nor a provider's 'slug:name'",
         name="tool name {shown} must be 1-64 letters, digits, '_' or '-'",
         too_deep="{at} nests too deeply to check",
         unusable="tool {name!r} cannot be checked against: {detail}",
@@ -519,6 +522,17 @@ CODES: tuple[CodeInfo, ...] = (
     ),
     _row(
         "note",
+        "hosted_tool",
+        N,
+        "A hosted tool (`web_search`, `mcp`, `custom`, ...): not a function tool, it has no parameters schema to "
+        "check.",
+        "{type!r} is a hosted tool, not a function tool: it has no parameters schema to check (its calls are "
+        "not function calls)",
+        custom="'custom' is a custom tool, not a function tool: its input is free text (its 'format', if any, "
+        "constrains it), so there is no parameters schema to check",
+    ),
+    _row(
+        "note",
         "subagents_without_function_tools",
         N,
         "`multi_agent` is enabled and the agent has function tools, which subagents do not get.",
@@ -633,6 +647,7 @@ class NoteCode(StrEnum):
     """The stable codes of notes (meaning and message: `replayable.codes.CODES`)."""
 
     UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
+    HOSTED_TOOL = "hosted_tool"
     SUBAGENTS_WITHOUT_FUNCTION_TOOLS = "subagents_without_function_tools"
 
 

@@ -118,7 +118,8 @@ def unwrap(doc: Document, previous: Any, side: Side | None) -> Unwrapped:
             doc.items, side or doc.side, provider, 0, doc.continues, response, doc.status if response else None
         )
     prev = read_previous(previous)
-    if prev.response_id is not None and doc.continues and prev.response_id != doc.previous_response_id:
+    named = doc.previous_response_id
+    if prev.response_id is not None and named is not None and prev.response_id != named:
         msg = (
             f"previous is response {prev.response_id!r}, but the request continues {doc.previous_response_id!r}: "
             "pass the response it names"

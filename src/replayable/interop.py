@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._base import NamespacedBase, WireModel
-from .chat_shapes import chat_shape
+from .chat_shapes import chat_key, chat_shape
 from .codes import code_info
 from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
@@ -84,7 +84,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
         shape = chat_shape(raw)
         if shape is not None:
             raise _error(
-                prefix,
+                (*prefix, chat_key(raw)),
                 "chat_completions_envelope",
                 code_info(ViolationCode.CHAT_COMPLETIONS_ENVELOPE).render({"shape": shape}),
                 "not a Responses item",
@@ -664,9 +664,12 @@ def prepare_replay(
 
 def _as_read(items: list[Item], doc: Document) -> Any:
     """What the kept items are checked as: a continuation request's input stays a continuation (its
-    outputs may answer calls of the previous response), anything else a list of items."""
+    outputs may answer calls of the previous response or of the conversation), anything else a list of
+    items."""
     if doc.continues:
-        return {"previous_response_id": doc.previous_response_id, "input": items}
+        if doc.previous_response_id is not None:
+            return {"previous_response_id": doc.previous_response_id, "input": items}
+        return {"conversation": (doc.settings or {}).get("conversation"), "input": items}
     return items
 
 

@@ -3,7 +3,7 @@
 A file name may hold any byte but `/` and NUL: a newline, a carriage return, a terminal escape, a
 Unicode line separator or a bidirectional override. `shown` escapes them, so that a name printed in a
 message or a text report can never start a line of its own or forge a verdict (`x.json: replay-safe`).
-Used by `replayable._cli.inputs` (messages) and `replayable.render` (text reports); JSON, SARIF and GitHub
+Used by `replayable.reading.files` (messages) and `replayable.render` (text reports); JSON, SARIF and GitHub
 reports keep the name as it is and escape it by their own rules.
 """
 

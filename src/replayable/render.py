@@ -24,6 +24,7 @@ from replayable.names import shown
 
 __all__ = [
     "SAFE",
+    "TRANSCRIPT_KINDS",
     "UNSAFE",
     "agents_record",
     "count",
@@ -37,6 +38,7 @@ __all__ = [
     "text_report",
     "tools_record",
     "transcript_record",
+    "worded",
 ]
 
 
@@ -76,13 +78,20 @@ def _violation_findings(violations: Sequence[Finding], unplaced: str = "document
     return [_record_finding(unplaced if v.index is None else "item", v) for v in violations]
 
 
-def transcript_record(report: Any, extra: Sequence[Finding], n_items: int, file: str) -> dict[str, Any]:
-    """The record of a transcript (`kind` `items`): `{"file", "kind", "ok", "items", "findings",
-    "violations", "pending", "external"}`. `extra` are tool lint findings, listed first."""
+#: The kinds of record that hold a transcript's items (`replayable.reading.DocumentKind`'s names).
+TRANSCRIPT_KINDS = ("items", "item", "request", "response")
+
+
+def transcript_record(
+    report: Any, extra: Sequence[Finding], n_items: int, file: str, kind: str = "items"
+) -> dict[str, Any]:
+    """The record of a transcript: `{"file", "kind", "ok", "items", "findings", "violations", "pending",
+    "external"}`; `kind` is what the document was (`items`, `item`, `request`, `response`). `extra` are
+    tool lint findings, listed first."""
     violations = [*extra, *report.violations]
     return {
         "file": file,
-        "kind": "items",
+        "kind": kind,
         "ok": not violations,
         "items": n_items,
         "findings": _violation_findings(extra, "tools") + _violation_findings(report.violations),
@@ -197,7 +206,7 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
             lines.append(f"{name}: {label}: {f['code']}: {message}")
         else:
             lines.append(f"{name}: {where}: {f['code']}: {message}")
-    if kind in ("items", "stream") and record.get("pending"):
+    if (kind in TRANSCRIPT_KINDS or kind == "stream") and record.get("pending"):
         lines.append(f"{name}: {pending_calls(record['pending'])}")
     if record.get("external"):
         ext = record["external"]
@@ -213,8 +222,12 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         )
     errors = [f for f in record["findings"] if f["severity"] == "error"]
     verdict = SAFE if record["ok"] else UNSAFE
+    items = count(record.get("items", 0), "item")
     size = {
-        "items": count(record.get("items", 0), "item"),
+        "items": items,
+        "item": items,
+        "request": items,
+        "response": items,
         "tools": count(record.get("tools", 0), "tool") + " (tool definitions, linted)",
         "stream": f"{count(record.get('events', 0), 'event')}, {count(record.get('items', 0), 'item')}, "
         f"status {record.get('status') or 'none'}",
@@ -233,12 +246,34 @@ def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = 
     """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
     (`replayable.ci_formats`); `say` as in `text_report`."""
     if fmt == "json":
-        return json.dumps(record, indent=2)
+        return json.dumps(worded(record, say), indent=2)
     if fmt in ("sarif", "github"):
         from replayable import ci_formats  # noqa: PLC0415
 
-        return ci_formats.render([record], fmt)
+        return ci_formats.render([worded(record, say)], fmt)
     return text_report(record, say)
+
+
+#: The lists of a record whose entries carry a `message`.
+_MESSAGE_LISTS = ("findings", "violations", "stream", "refused", "notes")
+
+
+def worded(record: dict[str, Any], say: Callable[[str], str] | None) -> dict[str, Any]:
+    """`record` with every `message` (and the `error`) worded by `say` (the command line names its flags
+    instead of the library's arguments: `--pending-ok`, not `pending_ok=True`); `record` itself when
+    `say` is None."""
+    if say is None:
+        return record
+    out = dict(record)
+    for key in _MESSAGE_LISTS:
+        if isinstance(out.get(key), list):
+            out[key] = [
+                {**e, "message": say(e["message"])} if isinstance(e, dict) and isinstance(e.get("message"), str) else e
+                for e in out[key]
+            ]
+    if isinstance(out.get("error"), str):
+        out["error"] = say(out["error"])
+    return out
 
 
 def format_report(report: Any, extra: Sequence[Finding], n_items: int, fmt: str, name: str) -> str:

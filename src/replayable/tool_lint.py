@@ -6,17 +6,19 @@ follow OpenAI's strict-mode subset too). Findings are `replayable.findings.Findi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
+from replayable._base import SPEC_ITEM_TYPES
 from replayable.arguments import SchemaError, compile_schema
-from replayable.codes import ViolationCode
+from replayable.codes import NoteCode, ViolationCode
 from replayable.findings import Finding, Findings
 from replayable.items import ItemError, plain_json
+from replayable.native import TOOL_TYPES
 from replayable.notes import Note, identifier_notes
 from replayable.strict_schema import strict_findings
-from replayable.tools import ToolKind, read_tool, tool_json
+from replayable.tools import ToolKind, hosted_tool_type, read_tool, tool_json
 
 __all__ = ["ToolFindings", "check_tool"]
 
@@ -66,6 +68,12 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
             return _invalid("", variant="not_tool", detail=str(exc))
     if not isinstance(tool, Mapping):
         return _invalid("", variant="not_object", got=type(tool).__name__)
+    hosted = hosted_tool_type(tool)
+    if hosted is not None:
+        return _hosted(tool, hosted)
+    kind = tool.get("type")
+    if isinstance(kind, str) and kind in SPEC_ITEM_TYPES:
+        return _invalid("/type", variant="item", type=kind)
     try:
         spec = read_tool(tool)
     except SchemaError as exc:
@@ -76,11 +84,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
     if spec.kind is ToolKind.SCHEMA:
         return _invalid("", variant="bare_schema")
     out = Findings()
-    name = spec.name
-    name_at = "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name"
-    if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
-        shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
-        out.at(None, ViolationCode.INVALID_TOOL, name_at, variant="name", shown=shown)
+    _lint_name(spec.name, "/function/name" if spec.kind is ToolKind.CHAT_FUNCTION else "/name", out)
     key, schema = spec.pointer, spec.schema
     try:
         compile_schema(schema, registry=registry)
@@ -99,6 +103,36 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
         for f in strict_findings(schema, key):
             out.at(None, ViolationCode(f.code), f.path, detail=f.message)
     return ToolFindings(out, identifier_notes(schema, key))
+
+
+def _lint_name(name: Any, at: str, out: Findings) -> None:
+    """`invalid_tool` (variant `name`) unless `name` is 1-64 letters, digits, `_` or `-`."""
+    if not isinstance(name, str) or not name or len(name) > 64 or not set(name) <= _TOOL_NAME_OK:
+        shown = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
+        out.at(None, ViolationCode.INVALID_TOOL, at, variant="name", shown=shown)
+
+
+def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
+    """A tool that is not a function tool: no parameters schema to lint (a `hosted_tool` note says so). A
+    type that is neither a hosted tool OpenAI defines (`replayable.native.TOOL_TYPES`) nor a provider's
+    `slug:name` is `invalid_tool` (variant `unknown_type`); a `name` it carries (a custom tool's) follows
+    the name rule; the tools of a `namespace` tool are linted each (paths under `/tools/N`)."""
+    out = Findings()
+    if kind not in TOOL_TYPES and ":" not in kind:
+        out.at(None, ViolationCode.INVALID_TOOL, "/type", variant="unknown_type", type=kind)
+        return ToolFindings(out)
+    if "name" in tool:
+        _lint_name(tool["name"], "/name", out)
+    inner = tool.get("tools")
+    if kind == "namespace" and isinstance(inner, list):  # OpenAI's group of function / custom tools
+        notes: list[Note] = []
+        for n, each in enumerate(inner):
+            found = check_tool(each)
+            out.extend(f.under(f"/tools/{n}") for f in found)
+            notes.extend(cast(Note, note.under(f"/tools/{n}")) for note in found.notes)  # under() keeps the class
+        return ToolFindings(out, notes)
+    variant = "custom" if kind == "custom" else ""
+    return ToolFindings(out, [Note(NoteCode.HOSTED_TOOL, path="/type", params={"type": kind, "variant": variant})])
 
 
 def _root_type(schema: Any) -> Any:

@@ -40,6 +40,7 @@ __all__ = [
     "ToolKind",
     "ToolSpec",
     "as_tool_list",
+    "hosted_tool_type",
     "is_tool_collection",
     "read_tool",
     "tool_index",
@@ -97,9 +98,10 @@ SCHEMA_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 
+#: JSON Schema's type names: a `tools` entry typed with one is a bare schema, not a hosted tool.
+JSON_TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 # Keys that say "this is a tool", never JSON Schema keywords: a mapping with one of them that is not a
 # tool shape we know is refused rather than read as a schema of unknown keywords.
-_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 _TOOL_KEYS = frozenset({"name", "parameters", "function", "inputSchema", "input_schema", "strict", "defer_loading"})
 
 
@@ -280,7 +282,9 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
             if isinstance(tool, bool) or (
                 isinstance(tool, Mapping)
                 and tool.keys().isdisjoint(_TOOL_KEYS)
-                and ((isinstance(kind, str) and kind in _JSON_TYPES) or isinstance(kind, list) or "type" not in tool)
+                and (
+                    (isinstance(kind, str) and kind in JSON_TYPE_NAMES) or isinstance(kind, list) or "type" not in tool
+                )
             ):
                 raise SchemaError(
                     f"tools[{n}] is a bare JSON Schema, not a named tool: a tool list holds tools "
@@ -295,8 +299,17 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
     return {} if index is None else index
 
 
-#: JSON Schema's type names: a `tools` entry typed with one is a bare schema, not a hosted tool.
-_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+def hosted_tool_type(tool: Any) -> str | None:
+    """The `type` of a tool definition that is not a function tool: a hosted tool (`web_search`, `mcp`,
+    `file_search`, ...), a `custom` tool, a provider's `slug:name` tool. None for a function tool, a bare
+    JSON Schema (untyped, or typed with a JSON Schema type name), an item (`message`, ...) and anything
+    that is not a JSON object. Such a tool has no parameters schema: `tool_index` skips it and
+    `replayable.check_tool` has no schema to lint in it."""
+    kind = tool.get("type") if isinstance(tool, Mapping) else None
+    if not isinstance(kind, str) or kind == "function" or kind in JSON_TYPE_NAMES or kind in SPEC_ITEM_TYPES:
+        return None
+    return kind
 
 
 def as_tool_list(tools: Any) -> list[Any]:
@@ -329,7 +342,7 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
             raise SchemaError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         kind = tool.get("type")
         if "name" not in tool and "function" not in tool and (
-            (isinstance(kind, str) and kind in _JSON_TYPES)
+            (isinstance(kind, str) and kind in JSON_TYPE_NAMES)
             or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
         ):
             raise SchemaError(

@@ -1,16 +1,15 @@
 """Running `replayable check`: one input, or many files and directories in worker processes.
 
-`check_one` checks one input (a file, or standard input for `-`) with every rule that applies to what
-it holds (see `replayable._cli.inputs` for how that is decided): an SSE capture or a list of stream events
-goes through `replayable.stream.check_stream`; an Agents API event log (`--agents`) through
-`replayable.agents` (without `--agents`, a log is refused with one line saying to pass it); a file of
-tool definitions is linted (`check_tool`); anything else is a transcript for `check_transcript`. A
-JSONL of items is checked with `replayable.replay.check_stream`, from a file or from standard input,
-its lines read and validated in batches (`jsonl_items`), so memory holds one batch and the rule state
+`check_one` checks one input (a file, or standard input for `-`) as one pipeline: the library's file
+reader (`replayable.reading.read_file`) makes one `Document` of it, whose kind the reader decides from
+what the data says; the checker of that kind (`replayable.checking.check_document`, one table from kind
+to checker) makes one record; the renderer (`replayable.render`) writes it in the format asked for. An
+Agents API event log is read as one only with `--agents` (without it, it is refused with one line saying
+to pass it; with it, a Responses stream is refused). A JSONL of items stays open and is read, validated
+and checked in batches (`replayable.checking.jsonl_items`), so memory holds one batch and the rule state
 (ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
-read whole, then checked the same way, in batches (`_list_items`). Each input's report is a record of
-`replayable.render`, written in the format asked for; a large input shows progress on a terminal
-(`replayable._cli.progress`).
+read whole, then checked the same way, in batches. A large input shows progress on a terminal
+(`replayable._cli.progress`, an observer the checker is handed).
 
 `run` checks several inputs: `replayable check A.jsonl B.json DIR/ --jobs 4` checks every file (a
 directory is searched recursively for `*.json`, `*.jsonl` and `*.sse`; one that cannot be listed is
@@ -21,55 +20,36 @@ summary). A progress bar is drawn on standard error when it is a terminal and `r
 `progress` extra); reports always go to standard output. The exit status is the worst
 of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
 
-The path runs one way: `command` (arguments) -> `batch` (what to check) -> `inputs` (reading) -> the
-one reader (`replayable.reading`) -> the rules (`replayable.rules`, `stream`, `agents`, `chain`) ->
-`replayable.render` (records, text, JSON) -> `output` (standard output, exit statuses).
+The path runs one way: `command` (arguments) -> `batch` -> `replayable.reading` (bytes -> document)
+-> `replayable.checking` (document -> record: the rules of `replayable.replay`, `stream`, `agents`)
+-> `replayable.render` (records, text, JSON) -> `output` (standard output, exit statuses).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
+import dataclasses
 import io
 import json
 import os
-import stat
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from replayable import render as reports
-from replayable._json import printable
-from replayable.items import ITEM_ADAPTERS, ItemError, Provider, gc_paused
+from replayable.checking import CheckOptions, check_document, lint_tools
+from replayable.items import ItemError
 from replayable.names import shown
-from replayable.reading import DocumentKind, chat_envelope, is_event_list
-from replayable.replay import Violation, check_transcript
-from replayable.replay import check_stream as check_item_stream
+from replayable.reading import InputError, display_name, function_tools, read_file
+from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 
 from . import output
-from .inputs import (
-    BATCH_LINES,
-    DEFAULT_MAX_BYTES,
-    Input,
-    InputError,
-    Kind,
-    check_depth,
-    display_name,
-    find_files,
-    is_item_stream,
-    lint_tools,
-    load_tools,
-    read_document,
-    read_input,
-    tools_of,
-    transcript_of,
-)
+from .inputs import find_files, load_tools
 from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
-from .progress import FileProgress, files_bar, one_file
+from .progress import files_bar, one_file
 
-__all__ = ["MAX_JOBS", "FileResult", "check_file", "check_one", "clamp_jobs", "jsonl_items", "run"]
+__all__ = ["MAX_JOBS", "FileResult", "chain_one", "check_file", "check_one", "clamp_jobs", "one_input", "run"]
 
 #: Most worker processes `--jobs` starts, whatever is asked (also never more than there are files).
 MAX_JOBS = 64
@@ -96,32 +76,40 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     report to `out` in `args.format` and returns the exit status (0 or 1; 2 for an `--agents` log in
     which nothing is an Agents API event, reported in JSON). Raises `InputError` (or `ItemError`,
     `ValueError`) for unreadable input: the caller reports it with exit status 2. With `progress`, a
-    large input shows its progress on a terminal's standard error (`replayable._cli.progress`)."""
-    max_bytes = _max_bytes(args)
-    if getattr(args, "chain", False) and not getattr(args, "agents", False):
-        raise InputError("--chain needs --agents (it links an Agents API event log)")
+    large input shows its progress on a terminal's standard error (`replayable._cli.progress`).
 
-    def tools() -> list[Any] | None:
-        return load_tools(args.tools, max_bytes=max_bytes) if args.tools else None
-
-    previous = _previous(args, max_bytes)
-    with one_file(display_name(path), _size(path) if progress else None, enabled=progress) as bar:
+    One pipeline: the file reader (`replayable.reading.read_file`: bytes -> one `Document`, a JSONL of
+    items left open to be read in batches), the checker of the document's kind
+    (`replayable.checking.check_document`) -> one record, the renderer (`_emit`)."""
+    options = _options(args, path)
+    with one_file(path, enabled=progress) as bar:
         bar.reading()
-        inp = read_input(path, max_bytes=max_bytes)  # bytes -> an input of a known container
+        doc = read_file(
+            path, provider=args.provider, max_bytes=_max_bytes(args), lazy=options.previous is None, agents=args.agents
+        )
         try:
-            record = _check_input(args, inp, tools, out, previous, bar)  # -> the reader -> the rules
+            record = check_document(doc, dataclasses.replace(options, progress=bar))
         finally:
-            inp.close()
-        return record if isinstance(record, int) else _emit(record, args, out)  # -> the renderer, once
+            if doc.source is not None:
+                doc.source.close()
+    return _emit(record, args, out)
 
 
-def _size(path: str) -> int | None:
-    """The size in bytes of a regular file (standard input too, when redirected from one), else None."""
-    try:
-        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
-    except (OSError, ValueError, AttributeError):
-        return None
-    return st.st_size if stat.S_ISREG(st.st_mode) else None
+def _options(args: argparse.Namespace, path: str) -> CheckOptions:
+    """What `args` ask of a check of `path`: the function tools of a `--tools` file and their lint
+    findings (`check_tool`), the `--previous` document. Raises `InputError` for a `--tools` or
+    `--previous` file that cannot be read."""
+    tools = load_tools(args.tools, max_bytes=_max_bytes(args)) if args.tools else None
+    return CheckOptions(
+        file="<stdin>" if path == "-" else path,
+        name=display_name(path),
+        tools=None if tools is None else function_tools(tools),
+        tool_findings=() if tools is None else lint_tools(tools),
+        target=args.target,
+        provider=args.provider,
+        pending_ok=args.pending_ok,
+        previous=_previous(args, _max_bytes(args)),
+    )
 
 
 def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
@@ -137,7 +125,11 @@ def _previous(args: argparse.Namespace, max_bytes: int) -> Any:
 
 
 def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
-    """Write one input's record in `args.format`; its exit status (2 for a record with an `error`)."""
+    """Write one input's record in `args.format`; its exit status (2 for a record with an `error`). In
+    text, a record with an `error` (an `--agents` log in which nothing is an Agents API event) is an
+    `InputError`, one line on stderr; in JSON the record stays on stdout."""
+    if record.get("error") and args.format == "text":
+        raise InputError(f"{shown(str(record['file']))}: {record['error']}")
     text = reports.render(record, args.format, output.cli_message)
     if text:
         out.write(text)
@@ -146,194 +138,23 @@ def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
     return EXIT_OK if record["ok"] else EXIT_VIOLATIONS
 
 
-def _check_input(
-    args: argparse.Namespace,
-    inp: Input,
-    tools: Callable[[], list[Any] | None],
-    out: Output,
-    previous: Any = None,
-    bar: FileProgress | None = None,
-) -> dict[str, Any] | int:
-    """Check one opened input: read it (`inputs`, then the one reader, `replayable.reading`) and run the
-    rules that apply to its kind. Returns its record (for `_emit`), or the exit status when the output is
-    already written (`--agents --chain`)."""
-    name, file = inp.name, inp.file or inp.name
-    bar = bar or FileProgress(name, None, None)
-    if previous is not None and (inp.kind is Kind.SSE or args.agents):
-        raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-    if inp.kind is Kind.SSE:
-        return reports.stream_record(_stream_check(inp.data, args, tools), file)
-    if inp.kind is Kind.JSONL and not args.agents and previous is None and is_item_stream(inp.first):
-        function_tools, findings = _tool_file(tools())
-        count = [0]
-        bar.checking(None)
-        report = check_item_stream(
-            jsonl_items(inp, args.provider, count, bar),
-            tools=function_tools,
-            target=args.target,
-            provider=args.provider,
-            pending_ok=args.pending_ok,
-        )
-        return reports.transcript_record(report, findings, count[0], file)
-    value = inp.value()
-    if args.agents and not is_event_list(value):
-        return _agents(value, args, name, file, out)
-    doc = read_document(value, name, args.provider, streams=True)  # the one reader decides what it is
-    if doc.kind is DocumentKind.EVENTS:
-        if previous is not None:
-            raise InputError(f"{name}: --previous applies to a request body or a list of items, not to a stream")
-        return reports.stream_record(_stream_check(value, args, tools), file)
-    if doc.kind is DocumentKind.TOOLS and previous is None:
-        return _tools(value, name, file)
-    if doc.kind is DocumentKind.AGENTS_LOG:
-        raise _agents_log(value if isinstance(value, list) else [value], name)
-    if doc.kind is DocumentKind.TOOLS:  # with --previous: read as the transcript it is given as
-        doc = read_document(value, name, args.provider)
-    transcript = transcript_of(doc, name)
-    function_tools, findings = transcript.tools, transcript.tool_findings
-    if args.tools:  # a --tools file replaces the request body's tools
-        function_tools, findings = _tool_file(tools())
-    if doc.kind is DocumentKind.ITEMS and previous is None:
-        # a JSON array of items is checked as a JSONL of items is, in batches (same violations)
-        bar.checking(len(doc.items))
-        context = {"provider": "openai"} if doc.provider == "openai" else None
-        many = ITEM_ADAPTERS[("input", doc.provider == "openai")][1]
-        report = check_item_stream(
-            _list_items(many, doc.items, context, bar),
-            tools=function_tools,
-            target=args.target,
-            provider=doc.provider,
-            pending_ok=args.pending_ok,
-        )
-    else:
-        report = check_transcript(
-            doc,  # read once: check_transcript takes the reader's document as it is
-            tools=function_tools,
-            target=args.target,
-            provider=args.provider,
-            pending_ok=args.pending_ok,
-            previous=previous,
-        )
-    return reports.transcript_record(report, findings, len(doc.items), file)
+def chain_one(args: argparse.Namespace, path: str, out: Output, *, progress: bool = True) -> int:
+    """`check --agents --chain` of `path`: the session link chain of the Agents API event log as JSON on
+    standard output, nothing else (exit status 0 when the chain holds, else 1). Raises `InputError` as
+    `check_one` does."""
+    from replayable.agents.chain import link_chain  # noqa: PLC0415
+
+    if not getattr(args, "agents", False):
+        raise InputError("--chain needs --agents (it links an Agents API event log)")
+    doc = read_file(path, provider=args.provider, max_bytes=_max_bytes(args), agents=True)
+    chain = link_chain(doc.items)
+    out.write(output.as_json(chain.as_dict()))
+    return EXIT_OK if chain.ok else EXIT_VIOLATIONS
 
 
-def _stream_check(source: Any, args: argparse.Namespace, tools: Callable[[], list[Any] | None]) -> Any:
-    from replayable import stream  # noqa: PLC0415  the streaming models load only for a stream (import time)
-
-    return stream.check_stream(source, provider=args.provider, tools=tools(), target=args.target)
-
-
-def _list_items(many: Any, values: list[Any], context: Any, bar: FileProgress) -> Iterator[Any]:
-    """The items of a JSON array for check_stream, validated in batches of `BATCH_LINES` (see
-    `jsonl_items`)."""
-    with gc_paused():
-        for start in range(0, len(values), BATCH_LINES):
-            batch = values[start : start + BATCH_LINES]
-            yield from _batch_items(many, batch, context)
-            bar.advance(len(batch))
-
-
-def _agents_log(values: list[Any], name: str) -> InputError:
-    """The one-line error for an OpenAI Agents API event log given without `--agents`: its `agent.*`
-    events are no Open Responses items, and one error per event would hide what to do."""
-    for n, v in enumerate(values):
-        t = v.get("type") if isinstance(v, dict) else None
-        if isinstance(t, str) and t.startswith("agent."):
-            return InputError(
-                f"{name} is an OpenAI Agents API event log (value {n} is an {printable(t[:80])!r} event), "
-                "not a transcript: check it with --agents"
-            )
-    return InputError(f"{name} is an OpenAI Agents API event log, not a transcript: check it with --agents")
-
-
-def jsonl_items(
-    inp: Input, provider: Provider, count: list[int] | None = None, bar: FileProgress | None = None
-) -> Iterator[Any]:
-    """The items of a JSONL input for `replayable.replay.check_stream`, in order: parsed items, or the
-    JSON value itself where check_stream must read it (and report its problems) one item at a time.
-
-    Lines are read in batches (`Input.batches`) by the one strict reader, and a batch is validated by
-    one call to the input items' list adapter, as `parse_items` does; a batch that does not validate is
-    split in halves until the items that do not parse are found, which are then yielded as JSON values.
-    So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
-    same items, reports the same violations (item index, field, rule) and raises the same `InputError`
-    for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
-    before parsing (not an object, a Chat Completions message, a call inside a message's content) are
-    always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
-    `count[0]` counts the items; `bar` (`replayable._cli.progress`) is advanced after each batch.
-
-    The garbage collector is paused while the items are read and checked (parsed items and the rule
-    state hold no cycles; see `replayable.items.gc_paused`); between batches only its young generations
-    are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
-    many = ITEM_ADAPTERS[("input", provider == "openai")][1]
-    context = {"provider": "openai"} if provider == "openai" else None
-    with gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
-        for values in inp.batches():
-            if count is not None:
-                count[0] += len(values)
-            yield from _batch_items(many, values, context)
-            if bar is not None:
-                bar.advance(len(values), inp.tell())
-            del values
-            gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
-
-
-def _batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
-    """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [n for n, v in enumerate(values) if type(v) is dict and not chat_envelope(v)]
-    if len(plain) == len(values):
-        return _validated(many, values, context)
-    parsed = iter(_validated(many, [values[n] for n in plain], context))
-    keep = set(plain)
-    return [next(parsed) if n in keep else value for n, value in enumerate(values)]
-
-
-def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
-    """The parsed items of `values`, each one that does not parse left as its JSON value."""
-    if not values:
-        return []
-    try:
-        return many.validate_python(values, context=context)  # type: ignore[no-any-return]
-    except (ValueError, TypeError, RecursionError):  # ValidationError: find the items that do not parse
-        if len(values) <= 8:
-            return values
-    half = len(values) // 2
-    return _validated(many, values[:half], context) + _validated(many, values[half:], context)
-
-
-def _tool_file(tools: list[Any] | None) -> tuple[list[Any] | None, list[Violation]]:
-    """The function tools of a --tools file (None without one) and their `check_tool` findings."""
-    if tools is None:
-        return None, []
-    return [t for t in tools if isinstance(t, dict) and t.get("type") in (None, "function")], lint_tools(tools)
-
-
-def _tools(value: Any, name: str, file: str) -> dict[str, Any]:
-    """A file of tool definitions given to `check` (or found in a directory): linted with `check_tool`
-    (strict-mode rules, schemas that compile, unique names), as a `--tools` file is."""
-    tools = tools_of(value, name)
-    return reports.tools_record(lint_tools(tools), len(tools), file)
-
-
-def _agents(value: Any, args: argparse.Namespace, name: str, file: str, out: Output) -> dict[str, Any] | int:
-    if not isinstance(value, list | dict):
-        raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
-    if isinstance(value, dict):
-        check_depth(value, name)  # one event: as deep as it may be in an array or a JSONL line
-    events = value if isinstance(value, list) else [value]
-    if args.chain:  # the session link chain as JSON on stdout, nothing else
-        from replayable.agents.chain import link_chain  # noqa: PLC0415
-
-        chain = link_chain(events)
-        out.write(output.as_json(chain.as_dict()))
-        return EXIT_OK if chain.ok else EXIT_VIOLATIONS
-    from replayable.agents import check_event_log  # noqa: PLC0415
-
-    record = reports.agents_record(check_event_log(events), file)
-    if record.get("error") and args.format == "text":
-        # e.g. a Responses transcript: unreadable as an Agents log, so exit 2 with the reason on stderr
-        raise InputError(f"{name}: {record['error']}")
-    return record  # in JSON the record (recognised: 0, error) stays on stdout
+def one_input(args: argparse.Namespace) -> Callable[..., int]:
+    """What `check` runs on each input: `chain_one` with `--chain`, else `check_one`."""
+    return chain_one if getattr(args, "chain", False) else check_one
 
 
 def first_line(exc: BaseException) -> str:
@@ -355,7 +176,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     (and any unexpected error, which is a bug of ours and says so) is exit status 2."""
     buf = io.StringIO()
     try:
-        code = check_one(args, path, Output(buf), progress=False)
+        code = one_input(args)(args, path, Output(buf), progress=False)
     except (InputError, ItemError, ValueError) as exc:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), output.cli_message(first_line(exc)))
     except MemoryError:

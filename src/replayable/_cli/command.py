@@ -35,10 +35,12 @@ from typing import Any
 
 from replayable.items import ItemError
 from replayable.names import shown
+from replayable.reading import InputError, display_name
+from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.render import render
 
 from . import batch
-from .inputs import DEFAULT_MAX_BYTES, InputError, display_name, load_tools, parse_size, read_input, read_transcript
+from .inputs import load_tools, parse_size, read_transcript
 from .output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -61,7 +63,7 @@ def cmd_check(args: argparse.Namespace, out: Output) -> int:
     args.file, args.more = args.files[0], args.files[1:]
     if args.more or args.jobs is not None or (args.file != "-" and os.path.isdir(args.file)):
         return batch.run(args, out)
-    return batch.check_one(args, args.file, out)
+    return batch.one_input(args)(args, args.file, out)
 
 
 def _document(path: str, args: argparse.Namespace) -> Any:

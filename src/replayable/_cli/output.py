@@ -107,11 +107,16 @@ class Output:
 
 
 # library arguments named in messages, and the command line flag a CLI user sets instead
-_CLI_FLAGS = (("provider='openai'", "--provider openai"), ("pending_ok=True", "--pending-ok"))
+_CLI_FLAGS = (
+    ("provider='openai'", "--provider openai"),
+    ("pending_ok=True", "--pending-ok"),
+    ("agents=True", "--agents"),
+)
 
 
 def cli_message(text: str) -> str:
-    """A library message as the command line says it: `provider='openai'` becomes `--provider openai`."""
+    """A library message as the command line says it: `provider='openai'` becomes `--provider openai`,
+    `pending_ok=True` `--pending-ok`, `agents=True` `--agents`."""
     for argument, flag in _CLI_FLAGS:
         text = text.replace(argument, flag)
     return text

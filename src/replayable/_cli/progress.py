@@ -10,9 +10,13 @@ transient: it is gone once the check ends.
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from typing import Any
+
+from replayable.reading import display_name
 
 __all__ = ["FileProgress", "files_bar", "one_file"]
 
@@ -100,12 +104,22 @@ class FileProgress:
         self.bar.update(self.task, completed=completed, count=f"{self.done:,} items")
 
 
+def _size(path: str) -> int | None:
+    """The size in bytes of a regular file (standard input too, when redirected from one), else None."""
+    try:
+        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
 @contextlib.contextmanager
-def one_file(name: str, size: int | None, *, enabled: bool = True) -> Iterator[FileProgress]:
-    """The progress of one input named `name` of `size` bytes (None: unknown, e.g. a pipe), drawn on a
-    terminal when `enabled`, the input is at least `MIN_BYTES` (or of unknown size) and rich is
-    installed. A line
-    reads `checking 120,000 items ━━━━━━ 0:00:04 NAME`."""
+def one_file(path: str, *, enabled: bool = True) -> Iterator[FileProgress]:
+    """The progress of checking the input at `path` (`-`: standard input), drawn on a terminal when
+    `enabled`, the input is at least `MIN_BYTES` (or of unknown size, e.g. a pipe) and rich is installed.
+    A line reads `checking 120,000 items ━━━━━━ 0:00:04 NAME`."""
+    name = display_name(path)
+    size = _size(path) if enabled else None
     rp = _rich() if enabled and _tty() and (size is None or size >= MIN_BYTES) else None
     if rp is None:
         yield FileProgress(name, size, None)

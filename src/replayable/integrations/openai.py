@@ -8,12 +8,21 @@ client = openai.OpenAI(http_client=openai.DefaultHttpxClient(event_hooks=event_h
 client.responses.create(model="gpt-5", input=stored_items)  # raises replayable.ReplayError if unsafe
 ```
 
-A request hook runs inside the http client before the request is sent. For every `POST` whose path ends
-in `/responses` (or `/responses/compact`, which sends a history too) the body is read with the library's
-one strict JSON reader and checked with `check_transcript(body, provider=provider, target=target)`,
-which reads the body's own `input` (and what `check_transcript` takes from a body, such as its
-`previous_response_id`). An unsafe body raises `ReplayError` (its `.report` says why) and nothing is
-sent; the SDK propagates the error without retrying it (it retries only connection errors, timeouts
+A request hook runs inside the http client before the request is sent. Every request that sends items
+a model will read is checked, each body read with the library's one strict JSON reader:
+
+- `POST .../responses` (and `.../responses/compact`, which sends a history too): checked with
+  `check_transcript(body, provider=provider, target=target)`, which reads the body's own `input` (and
+  what `check_transcript` takes from a body: its tools, its `previous_response_id` or `conversation`).
+- `POST .../conversations/{id}/items` (`client.conversations.items.create(id, items=[...])`, the
+  Conversations API): the `items` are added to a stored conversation, so they are checked as a request
+  continuing that conversation, `check_transcript({"conversation": id, "input": items})`: the verdict of
+  `check_transcript(items)`, except that an output may answer a call the conversation already holds.
+- `POST .../conversations` (`client.conversations.create(items=[...])`): a new conversation's `items`,
+  checked with `check_transcript(items)`.
+
+An unsafe body raises `ReplayError` (its `.report` says why, indexes into `input` or `items`) and nothing
+is sent; the SDK propagates the error without retrying it (it retries only connection errors, timeouts
 and some status codes). Other requests pass untouched. The path test does not look at the host, so
 the same hooks work for every server reached through the SDK's `base_url` (vLLM, Ollama, a proxy).
 
@@ -24,8 +33,10 @@ or `httpx`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import unquote
 
 from replayable._json import READER_DEPTH, JSONError, loads
 from replayable.errors import ReplayError
@@ -33,21 +44,92 @@ from replayable.items import Provider
 from replayable.reading import DocumentKind, read_document
 from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
-__all__ = ["async_event_hooks", "check_request_body", "event_hooks", "is_checked_request"]
+__all__ = [
+    "async_event_hooks",
+    "check_conversation_body",
+    "check_request_body",
+    "event_hooks",
+    "is_checked_request",
+]
 
-#: Path endings of the requests that carry a history to check.
+#: Path endings of the Responses requests that carry a history to check.
 CHECKED_PATHS = ("/responses", "/responses/compact")
+#: Path endings of the Conversations API requests that add items: a new conversation, items added to one.
+_CONVERSATION = re.compile(r"/conversations(?:/(?P<id>[^/]+)/items)?$")
+
+
+def _route(method: str, path: str) -> tuple[str, str | None] | None:
+    """`("responses", None)`, `("conversation", None)` (a new one), `("conversation", id)` (items added to
+    conversation `id`), or None for a request that is not checked."""
+    if method.upper() != "POST":
+        return None
+    path = path.rstrip("/")
+    if path.endswith(CHECKED_PATHS):
+        return "responses", None
+    m = _CONVERSATION.search(path)
+    if m is None:
+        return None
+    return "conversation", None if m["id"] is None else unquote(m["id"])
 
 
 def is_checked_request(method: str, path: str) -> bool:
-    """Whether a request is checked: a `POST` whose URL path ends in `/responses` or
-    `/responses/compact` (a trailing slash ignored), whatever the host and prefix (`/v1`, `/openai/v1`)."""
-    return method.upper() == "POST" and path.rstrip("/").endswith(CHECKED_PATHS)
+    """Whether a request is checked: a `POST` whose URL path ends in `/responses`, `/responses/compact`,
+    `/conversations` or `/conversations/{id}/items` (a trailing slash ignored), whatever the host and
+    prefix (`/v1`, `/openai/v1`)."""
+    return _route(method, path) is not None
 
 
 def _refusal(message: str) -> ReplayError:
     report = TranscriptReport((Violation(None, ViolationCode.ITEM_INVALID, message),))
     return ReplayError(report)
+
+
+def _read_body(body: bytes, content_encoding: str | None) -> dict[str, Any]:
+    """The body as a JSON object, read strictly; `ReplayError` (fail closed) when it cannot be read."""
+    if content_encoding and content_encoding.strip().lower() not in ("", "identity"):
+        raise _refusal(f"request body: cannot check a body sent with Content-Encoding {content_encoding!r}")
+    try:
+        value = loads(body, what="request body", max_depth=READER_DEPTH)
+    except JSONError as exc:
+        raise _refusal(f"{exc} (the request is not sent)") from None
+    if not isinstance(value, dict):
+        raise _refusal(f"request body: expected a JSON object, got {type(value).__name__} (the request is not sent)")
+    return value
+
+
+def check_conversation_body(
+    body: bytes,
+    *,
+    conversation_id: str | None = None,
+    provider: Provider = "openai",
+    target: str | None = None,
+    content_encoding: str | None = None,
+) -> TranscriptReport:
+    """Check the body of a Conversations API request that adds items (the bytes about to be sent) and
+    return the report when it is safe.
+
+    `conversation_id` None: `POST /conversations` (a new conversation; `items` optional), checked with
+    `check_transcript(items, provider=provider, target=target)`. Else `POST /conversations/{id}/items`
+    (`items` required): the items follow what the conversation holds, so they are checked as a request
+    continuing it, `check_transcript({"conversation": conversation_id, "input": items}, ...)` (an output
+    may answer a call stored earlier; it is listed in `.external`). Raises `ReplayError` when they are
+    unsafe (indexes into `items`), and also (fail closed) when the body cannot be read: compressed, not
+    strict JSON, not an object, or `items` that is not a list; its `.report` then holds one
+    `item_invalid` violation without an index that says why.
+    """
+    value = _read_body(body, content_encoding)
+    items = value.get("items")
+    if items is None and conversation_id is None and "items" not in value:
+        return TranscriptReport(())  # a conversation created empty: nothing to check
+    if not isinstance(items, list):
+        got = "nothing" if "items" not in value else "null" if items is None else type(items).__name__
+        raise _refusal(f"request body: 'items' must be a list of items, got {got} (the request is not sent)")
+    data: Any = items if conversation_id is None else {"conversation": conversation_id, "input": items}
+    try:
+        report = check_transcript(data, provider=provider, target=target)
+    except ValueError as exc:  # ItemError and the like
+        raise _refusal(f"request body: {exc} (the request is not sent)") from None
+    return report.raise_for_violations()
 
 
 def check_request_body(
@@ -61,14 +143,7 @@ def check_request_body(
     than `identity`), not strict JSON, or not a request body; its `.report` then holds one
     `item_invalid` violation without an index that says why.
     """
-    if content_encoding and content_encoding.strip().lower() not in ("", "identity"):
-        raise _refusal(f"request body: cannot check a body sent with Content-Encoding {content_encoding!r}")
-    try:
-        value = loads(body, what="request body", max_depth=READER_DEPTH)
-    except JSONError as exc:
-        raise _refusal(f"{exc} (the request is not sent)") from None
-    if not isinstance(value, dict):
-        raise _refusal(f"request body: expected a JSON object, got {type(value).__name__} (the request is not sent)")
+    value = _read_body(body, content_encoding)
     try:
         doc = read_document(value, provider=provider, text=False)  # the one reader, as check_transcript's
     except ValueError as exc:  # ItemError: no request body, or `input` is not a list of items
@@ -91,22 +166,34 @@ def event_hooks(*, provider: Provider = "openai", target: str | None = None) -> 
     """Event hooks for a synchronous httpx client (`openai.DefaultHttpxClient(event_hooks=event_hooks())`).
 
     Returns `{"request": [hook], "response": []}`; add your own hooks to the lists. The hook checks every
-    `POST .../responses` body with `check_request_body(body, provider=provider, target=target)` and
-    raises `ReplayError` before anything is sent when it is unsafe. `provider="openai"` (the default)
-    reads OpenAI's native items and shorthand messages, as the SDK sends them; `provider=None` holds
-    the body to strict Open Responses. `target` is the slug of the server's provider: a namespaced item
-    of another slug is a violation. Raises `ValueError` for a provider other than None or "openai".
+    `POST .../responses` body with `check_request_body(body, provider=provider, target=target)`, and the
+    items of `POST .../conversations` and `POST .../conversations/{id}/items` with
+    `check_conversation_body`, and raises `ReplayError` before anything is sent when they are unsafe.
+    `provider="openai"` (the default) reads OpenAI's native items and shorthand messages, as the SDK
+    sends them; `provider=None` holds the body to strict Open Responses. `target` is the slug of the
+    server's provider: a namespaced item of another slug is a violation. Raises `ValueError` for a
+    provider other than None or "openai".
     """
     _check_provider(provider)
 
     def check_responses_request(request: Any) -> None:
-        if not is_checked_request(request.method, request.url.path):
-            return
-        body = request.read()
-        encoding = request.headers.get("content-encoding")
-        check_request_body(body, provider=provider, target=target, content_encoding=encoding)
+        route = _route(request.method, request.url.path)
+        if route is not None:
+            _check(route, request.read(), request.headers.get("content-encoding"), provider, target)
 
     return {"request": [check_responses_request], "response": []}
+
+
+def _check(
+    route: tuple[str, str | None], body: bytes, encoding: str | None, provider: Provider, target: str | None
+) -> None:
+    kind, conversation_id = route
+    if kind == "responses":
+        check_request_body(body, provider=provider, target=target, content_encoding=encoding)
+    else:
+        check_conversation_body(
+            body, conversation_id=conversation_id, provider=provider, target=target, content_encoding=encoding
+        )
 
 
 def async_event_hooks(
@@ -118,10 +205,8 @@ def async_event_hooks(
     _check_provider(provider)
 
     async def check_responses_request(request: Any) -> None:
-        if not is_checked_request(request.method, request.url.path):
-            return
-        body = await request.aread()
-        encoding = request.headers.get("content-encoding")
-        check_request_body(body, provider=provider, target=target, content_encoding=encoding)
+        route = _route(request.method, request.url.path)
+        if route is not None:
+            _check(route, await request.aread(), request.headers.get("content-encoding"), provider, target)
 
     return {"request": [check_responses_request], "response": []}

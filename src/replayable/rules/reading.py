@@ -9,7 +9,7 @@ from typing import Any
 from replayable._base import WireModel, is_unchecked
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
-from replayable.chat_shapes import chat_shape, nested_call
+from replayable.chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
 from replayable.items import (
@@ -89,16 +89,23 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
             out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
             return None, NO_VIEW
     if isinstance(raw, WireModel):
-        if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
-            try:
-                validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
-            except ItemError as exc:
-                _report_item_errors(i, raw, exc.errors, out)
-        return raw, view_of(raw)
+        extra = raw.__pydantic_extra__
+        if not extra or extra.keys().isdisjoint(CHAT_KEYS):
+            if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
+                try:
+                    validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+                except ItemError as exc:
+                    _report_item_errors(i, raw, exc.errors, out)
+            return raw, view_of(raw)
+        try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
+            raw = to_plain(raw)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
     if isinstance(raw, Mapping):
         shape = chat_shape(raw)
         if shape is not None:
-            out.at(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, "", shape=shape)
+            out.at(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"/{chat_key(raw)}", shape=shape)
             return None, view_of(raw)
         j = nested_call(raw)
         if j is not None:

@@ -195,14 +195,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`format_stream_report` and `looks_like_sse` moved to `replayable.render` and `replayable._cli.inputs`
-    (the command line's report and input modules); the old names still resolve."""
+    """`format_stream_report` and `looks_like_sse` moved to `replayable.render` and `replayable.reading`
+    (the one renderer and the one reader, which reads files); the old names still resolve."""
     if name == "format_stream_report":
         from replayable.render import format_stream_report  # noqa: PLC0415
 
         return format_stream_report
     if name == "looks_like_sse":
-        from replayable._cli.inputs import looks_like_sse  # noqa: PLC0415
+        from replayable.reading import looks_like_sse  # noqa: PLC0415
 
         return looks_like_sse
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,16 +37,17 @@ Library code reads its input here and nowhere else: `check_transcript`, `prepare
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel
 
-from ._base import WireModel
-from ._json import READER_DEPTH, JSONError, iter_jsonl, loads
-from .chat_shapes import chat_shape, nested_call
-from .items import ItemError, Provider, Side, is_openai_model, plain_json
+from replayable._base import WireModel
+from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
+from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
+from replayable.native import TOOL_TYPES
 
 __all__ = [
     "HOSTED_TOOL_TYPES",
@@ -58,9 +59,11 @@ __all__ = [
     "function_tools",
     "is_event_list",
     "looks_like_tools",
+    "object_kind",
     "read_document",
     "read_previous",
     "read_text",
+    "read_value",
 ]
 
 
@@ -95,7 +98,9 @@ class Document:
     (its `allowed_tools` choice, else None). For a request body: `settings` (the keys the target profiles
     read), `previous_response_id` (what it continues). For a Response: its own `status` (and, read as a
     `previous=` response, its `response_id`). `value` is the
-    input as given (after JSON text was read)."""
+    input as given (after JSON text was read; for an SSE capture read from a file, its bytes).
+    `source` is set only for a JSONL of items that `replayable.reading.read_file` reads line by line:
+    see `iter_items`."""
 
     kind: DocumentKind
     items: list[Any]
@@ -110,11 +115,20 @@ class Document:
     response_id: str | None = None
     sdk: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
+    source: Any = dataclasses.field(default=None, repr=False)
+
+    def iter_items(self) -> Iterator[Any]:
+        """The items one at a time. For a JSONL of items that `replayable.reading.read_file` left open
+        (`source`, read line by line in bounded memory; `items` is then empty) each line's value as it is
+        read, once; else `items`."""
+        return self.source.values() if self.source is not None else iter(self.items)
 
     @property
     def continues(self) -> bool:
-        """Whether this is a request that continues a previous response (`previous_response_id`)."""
-        return self.previous_response_id is not None
+        """Whether this is a request that continues what the server holds: a previous response
+        (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
+        before `input`), so its outputs may answer calls this body does not show."""
+        return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
 
     @property
     def is_body(self) -> bool:
@@ -136,8 +150,6 @@ _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "i
 _RESPONSE_OBJECTS = frozenset({"response", "response.compaction"})
 #: The request keys the target profiles read (`replayable.profiles`).
 _SETTINGS = ("store", "include", "previous_response_id", "conversation")
-#: Chat Completions keys that, among a parsed message's unknown fields, make it an envelope to report.
-_CHAT_KEYS = ("tool_calls", "tool_call_id", "function_call")
 
 _WHAT_TO_PASS = (
     "pass a list of items, one item (with 'type'), a request body (with 'input') or a Response "
@@ -174,7 +186,9 @@ def read_document(
     a Response, a Chat Completions body, an object both a body and a Response), for a body whose `input` /
     `output` is not a list (nor, for `input`, a string), and for text that is not strict JSON."""
     if isinstance(data, Document):  # read already (the command line reads once, then checks)
-        return data
+        if data.source is None:
+            return data
+        return read_document(list(data.iter_items()), provider=data.provider)  # a JSONL left open: read whole
     if isinstance(data, str | bytes | bytearray):
         if not text:
             got = "JSON text"
@@ -195,6 +209,18 @@ def read_document(
         data = plain_json(data, "document", max_depth=READER_DEPTH)
     if isinstance(data, WireModel):
         return _model_document(data, provider)
+    return _value_document(data, provider, streams, sdk)
+
+
+def read_value(data: Any, *, provider: Provider = None, streams: bool = False) -> Document:
+    """Read a JSON value (what strict JSON text reads to: an object, or an array of items; any other
+    iterable of items too) into a `Document`, as `read_document` reads it once text, models and SDK
+    objects are set aside (the file reader's door: `replayable.reading.read_file`). Raises `ItemError` as
+    `read_document` does."""
+    return _value_document(data, provider, streams, False)
+
+
+def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool) -> Document:
     if isinstance(data, Mapping):
         return _object_document(data, provider, streams, sdk)
     if not isinstance(data, Iterable):
@@ -251,7 +277,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
             sdk = True
             continue
         extra = item.__pydantic_extra__
-        if not extra or not any(k in extra for k in _CHAT_KEYS):
+        if not extra or not any(k in extra for k in CHAT_KEYS):
             continue
         if out is None:
             out = list(items)
@@ -265,8 +291,8 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
 def _model_document(model: WireModel, provider: Provider) -> Document:
     """A body model of ours (`CreateResponseBody`, `CompactRequestBody`, `Response`, `CompactResource`) or
     one parsed item."""
-    from .request import CompactRequestBody, CreateResponseBody  # noqa: PLC0415  the body models load when used
-    from .response import CompactResource, Response  # noqa: PLC0415
+    from replayable.request import CompactRequestBody, CreateResponseBody  # noqa: PLC0415  the body models load when used
+    from replayable.response import CompactResource, Response  # noqa: PLC0415
 
     if isinstance(model, CreateResponseBody | CompactRequestBody | Response | CompactResource):
         fields = {k: getattr(model, k) for k in model.model_fields_set}
@@ -278,15 +304,18 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
     return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model)
 
 
-def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
+def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKind:
+    """What a JSON object is, decided from its keys as the module docstring says: `ITEM`, `REQUEST` or
+    `RESPONSE` (with `streams`, also `AGENTS_LOG` for an `agent.*` event and `TOOLS` for a tool
+    definition). Raises `ItemError` for an object that is none of them, or both a body and a Response,
+    or a Chat Completions body, saying what to pass instead."""
     t = data.get("type", _ABSENT)
     if t is not _ABSENT and t is not None:
         if streams and isinstance(t, str) and t.startswith("agent."):
-            return Document(DocumentKind.AGENTS_LOG, [data], provider, value=data)
+            return DocumentKind.AGENTS_LOG
         if streams and looks_like_tools(data):
-            return Document(DocumentKind.TOOLS, [data], provider, value=data)
-        items, provider, _ = _read_items([data], provider)
-        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+            return DocumentKind.TOOLS
+        return DocumentKind.ITEM
     keys = data.keys()
     if "object" in data:
         obj = data["object"]
@@ -298,7 +327,7 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
                     f"this JSON object is a Response ('object': {obj!r}) with a request body's 'input' beside "
                     "its 'output': pass the request body alone, or the Response without 'input'",
                 )
-            return _body_document(data, False, provider, sdk, data)
+            return DocumentKind.RESPONSE
         shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
         raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
                       f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
@@ -307,10 +336,9 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
                       "is not a Responses request: convert its messages with replayable.from_chat_completions("
                       "body['messages']) and send them as 'input'", "invalid request body")
     if "role" in data:
-        items, provider, _ = _read_items([data], provider)
-        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+        return DocumentKind.ITEM
     if streams and looks_like_tools(data):
-        return Document(DocumentKind.TOOLS, [data], provider, value=data)
+        return DocumentKind.TOOLS
     request = not _REQUEST_ONLY.isdisjoint(keys)
     response = not _RESPONSE_ONLY.isdisjoint(keys)
     if request and response:
@@ -319,13 +347,23 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
                       f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
                       "with 'object': 'response'")
     if response:
-        return _body_document(data, False, provider, sdk, data)
+        return DocumentKind.RESPONSE
     if request or not _SHARED.isdisjoint(keys):
-        return _body_document(data, True, provider, sdk, data)
+        return DocumentKind.REQUEST
     if keys <= {"id", "type"} and "id" in data:  # an item reference: its keys are `id` (and a null `type`)
-        return Document(DocumentKind.ITEM, [data], provider, sdk=sdk, value=data)
+        return DocumentKind.ITEM
     raise _refuse((), "not_items", "items must be a list of items, a request body or a response, got a JSON object "
                   f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}")
+
+
+def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
+    kind = object_kind(data, streams=streams)
+    if kind is DocumentKind.REQUEST or kind is DocumentKind.RESPONSE:
+        return _body_document(data, kind is DocumentKind.REQUEST, provider, sdk, data)
+    if kind is DocumentKind.ITEM:
+        items, provider, _ = _read_items([data], provider)
+        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+    return Document(kind, [data], provider, value=data)
 
 
 _ABSENT = object()
@@ -481,31 +519,15 @@ def first_value_kind(first: Any) -> DocumentKind | None:
     if isinstance(t, str) and (t.startswith(("response.", "agent.")) or t == "error"):
         return None
     try:
-        doc = read_document(first)
+        kind = object_kind(first)
     except ItemError:
         return None
-    return DocumentKind.ITEMS if doc.kind is DocumentKind.ITEM else None
+    return DocumentKind.ITEMS if kind is DocumentKind.ITEM else None
 
 
-#: Types of the hosted (built-in) tools a tools file may list beside function tools: none of them is
-#: an item type (their calls are `web_search_call`, `mcp_call`, ...).
-HOSTED_TOOL_TYPES = frozenset(
-    {
-        "web_search",
-        "web_search_preview",
-        "file_search",
-        "code_interpreter",
-        "computer",
-        "computer_use_preview",
-        "image_generation",
-        "mcp",
-        "local_shell",
-        "shell",
-        "apply_patch",
-        "custom",
-        "tool_search",
-    }
-)
+#: Types of the hosted (built-in) tools a tools file may list beside function tools (OpenAI's, the one
+#: list in `replayable.native`): none of them is an item type (their calls are `web_search_call`, ...).
+HOSTED_TOOL_TYPES = TOOL_TYPES
 _ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
 
 
