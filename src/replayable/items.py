@@ -50,6 +50,7 @@ from ._generated.open_responses.user_message_param import UserMessageParam
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
+from .item_members import SpecMembers
 from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
 from .openai_forms import (
     OpenAIAssistantMessageParam,
@@ -236,6 +237,10 @@ ITEM_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]]
 """The item adapters by (side, OpenAI mode): (one item, a list of items)."""
 OPENAI_CONTEXT = {"provider": "openai"}
 """The validation context of OpenAI mode (`provider="openai"`), read by the models' validators."""
+
+
+SPEC_MEMBERS = SpecMembers({"input": _KnownInputItem, "output": _KnownOutputItem})
+"""Start-up: a spec item validated by its own model until its side's union is built (replayable.item_members)."""
 
 
 def _unknown_type(t: str, provider: Provider) -> str:
@@ -443,6 +448,12 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
     if problems:
         raise ItemError([{**p, "loc": prefix + p["loc"]} for p in problems])
     single, _ = ITEM_ADAPTERS[(side, provider == "openai")]
+    if provider is None and type(data) is dict and not single.pydantic_complete:  # start-up: see SPEC_MEMBERS
+        model = SPEC_MEMBERS.validate(data, side)
+        if model is not None:
+            if not_json is not None:
+                raise json_item_error(not_json, prefix, text=False)
+            return model
     try:  # the adapter's own validator: `TypeAdapter.validate_python` only forwards to it (one frame less)
         model = single.validator.validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:

@@ -26,7 +26,6 @@ import copy
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -763,6 +762,8 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
 
 
 def _dist_text(side: str) -> str:
+    from importlib import resources  # noqa: PLC0415  (with tempfile and shutil: loaded only to read a bundle)
+
     name = f"{side}.json"
     packaged = resources.files("replayable") / "schemas" / name
     if packaged.is_file():

@@ -53,6 +53,7 @@ from .output import (
     cli_message,
     error_report,
 )
+from .startup import skip_pydantic_plugins
 
 __all__ = ["InputError", "main"]
 
@@ -341,7 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (also used as the console script).
 
     Unreadable input is exit status 2 with one line on stderr (and, with `--format json`, an error
-    object on stdout); a reader that closes stdout early never turns the verdict into 0."""
+    object on stdout); a reader that closes stdout early never turns the verdict into 0. Called without
+    `argv` (the console script, `python -m replayable`), it owns the process and skips pydantic's plugin
+    discovery unless `PYDANTIC_DISABLE_PLUGINS` is set (`replayable._cli.startup`)."""
+    if argv is None:  # the process's own command line: the console script or `python -m replayable`
+        skip_pydantic_plugins()
     argv = list(sys.argv[1:] if argv is None else argv)
     out = Output(sys.stdout)
     parser = build_parser()
