@@ -312,13 +312,7 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
     if provider == "openai":
         return _parse_openai(raw, t)
     if t == "response.create":
-        bad = [f for f in DISALLOWED_FIELDS if f in raw]
-        if bad:
-            raise ItemError(
-                [{"loc": (f,), "type": "websocket_disallowed", "msg": _disallowed_message(f)} for f in bad],
-                title="invalid WebSocket response.create event",
-            )
-        refuse_chat_completions_body({k: v for k, v in raw.items() if k != "type"})  # a request body plus `type`
+        _refuse_create_fields(raw)  # a request body plus `type`
         event: WebSocketResponseCreateEvent = validate_body(
             raw, WebSocketResponseCreateEvent, WebSocketResponseCreateEvent, None, "WebSocket response.create event"
         )
@@ -342,6 +336,18 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
     )
 
 
+def _refuse_create_fields(raw: Mapping[str, Any]) -> None:
+    """A socket's `response.create` is a request body plus `type`: refuse the fields a socket does not
+    allow (`stream`, `stream_options`, `background`) and a Chat Completions body, in both modes."""
+    bad = [f for f in DISALLOWED_FIELDS if f in raw]
+    if bad:
+        raise ItemError(
+            [{"loc": (f,), "type": "websocket_disallowed", "msg": _disallowed_message(f)} for f in bad],
+            title="invalid WebSocket response.create event",
+        )
+    refuse_chat_completions_body({k: v for k, v in raw.items() if k != "type"})
+
+
 def _parse_openai(raw: Mapping[str, Any], t: Any) -> OpenAIWebSocketEvent:
     """OpenAI mode of `parse_websocket_event`: one of OpenAI's socket-only messages, by its `type`."""
     model = _OPENAI_MODELS.get(t) if isinstance(t, str) else None
@@ -357,12 +363,6 @@ def _parse_openai(raw: Mapping[str, Any], t: Any) -> OpenAIWebSocketEvent:
         code = "stream_event_on_socket" if streamed else "unknown_websocket_type"
         raise ItemError([{"loc": ("type",), "type": code, "msg": msg}], title="invalid WebSocket event")
     if t == "response.create":
-        bad = [f for f in DISALLOWED_FIELDS if f in raw]
-        if bad:
-            raise ItemError(
-                [{"loc": (f,), "type": "websocket_disallowed", "msg": _disallowed_message(f)} for f in bad],
-                title="invalid WebSocket response.create event",
-            )
-        refuse_chat_completions_body({k: v for k, v in raw.items() if k != "type"})
+        _refuse_create_fields(raw)
     event: OpenAIWebSocketEvent = validate_body(raw, model, model, "openai", f"WebSocket {t} event")
     return event
