@@ -378,6 +378,8 @@ def gate(
     is neither a JSON Schema nor a known tool shape, refers outside itself (`$ref`/`$schema` to a URL or
     file), or is not valid; `ValueError` for a collection with two tools of one name and for
     `allowed_tools` that is not names nor an `allowed_tools` choice. Validators are cached by content.
+    Spec: Open Responses 2026-04-24, "Tool calling" (`arguments` is a JSON string) and "Items are state
+    machines" (only a `completed` call runs).
     """
     tools = None if tool_schema is None else _gate_tools(tool_schema, registry)
     allowed = allowed_tool_names(allowed_tools)

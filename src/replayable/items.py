@@ -519,7 +519,8 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     Returns the model (frozen). Raises `ItemError` naming the field and rule for anything that does not
     parse, including `None`, numbers, lists and unknown un-prefixed types; never `TypeError`.
     With `side="input"` the result is an `InputItem`, with `side="output"` an `OutputItem` (the overloads
-    say so to type checkers; a model of the other side is read again from its JSON form).
+    say so to type checkers; a model of the other side is read again from its JSON form). Spec: Open
+    Responses 2026-04-24, "Items" (`ItemParam`, `ItemField`) and "Extending items" (`slug:name`).
     """
     _check_side(side, provider)
     if type(data) is not bytes and type(data) is not str:  # JSON text is read as the side says
@@ -633,7 +634,8 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
 
     Raises `ItemError` when the text is not strict JSON (`type` names the rule: `json_invalid`,
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
-    `too_deep`), when the value is not a list, or when any item does not parse (see `parse_item`).
+    `too_deep`), when the value is not a list, or when any item does not parse (see `parse_item`). Spec:
+    Open Responses 2026-04-24, "Items" and "Extending items".
     """
     _check_side(side, provider)
     _, many = ITEM_ADAPTERS[(side, provider == "openai")]

@@ -98,7 +98,9 @@ def check_transcript(
     `ViolationCode`). Every rule an item breaks is reported. Raises `ValueError` only for bad arguments:
     `side="sideways"`, `items` that are neither a list nor a body, `allowed_tools="get_weather"` (a
     string, not a collection of names), `tools` that are not a list of tools, two tools with the same
-    name (`SchemaError` for a tool in no known shape).
+    name, a `previous` that is not the response the request continues (`ItemError`, a `ValueError`;
+    `SchemaError` for a tool in no known shape). Spec: Open Responses 2026-04-24, "Items are state
+    machines", "Tool calling", "Extending items" and `CreateResponseBody.previous_response_id`.
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")

@@ -784,8 +784,8 @@ def json_schema(side: str = "input") -> dict[str, Any]:
     """The JSON Schema 2020-12 document for one item of `side` (a fresh dict the caller may change).
 
     `side` is `"input"` (spec `ItemParam`, plus `item_reference` and namespaced items), `"output"` (spec
-    `ItemField` plus namespaced items), or one of the other names in `sides()`. A value is valid exactly
-    when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
+    `ItemField` plus namespaced items), or one of the other names in `replayable.schema.sides()`. A value
+    is valid exactly when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. Raises `ValueError` for an unknown side.
     """
     if not isinstance(side, str) or side not in SIDES:
