@@ -26,6 +26,19 @@ needs_checkout = pytest.mark.skipif(
 )
 
 
+#: A whole spec Response (every field `ResponseResource` requires), `status` in progress: the snapshot a
+#: lifecycle stream event carries. Copy it with the changes a test needs (`{**FULL_RESPONSE, ...}`).
+FULL_RESPONSE: dict[str, Any] = {
+    "id": "resp_1", "object": "response", "created_at": 0, "completed_at": None, "status": "in_progress",
+    "incomplete_details": None, "model": "m", "previous_response_id": None, "instructions": None, "output": [],
+    "error": None, "tools": [], "tool_choice": "auto", "truncation": "disabled", "parallel_tool_calls": True,
+    "text": {"format": {"type": "text"}}, "top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0,
+    "top_logprobs": 0, "temperature": 1.0, "reasoning": None, "usage": None, "max_output_tokens": None,
+    "max_tool_calls": None, "store": False, "background": False, "service_tier": "default", "metadata": {},
+    "safety_identifier": None, "prompt_cache_key": None,
+}  # fmt: skip
+
+
 def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 

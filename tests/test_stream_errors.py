@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from conftest import FULL_RESPONSE
 
 import replayable as rp
 from replayable import stream as S
@@ -18,15 +19,7 @@ DELTA = {"type": "response.output_text.delta", "sequence_number": 3, "item_id": 
          "content_index": 0, "delta": "hi"}  # fmt: skip
 PART_ADDED = {"type": "response.content_part.added", "sequence_number": 2, "item_id": "m1", "output_index": 0,
               "content_index": 0, "part": {"type": "output_text", "text": "", "annotations": []}}  # fmt: skip
-RESP = {
-    "id": "resp_1", "object": "response", "created_at": 0, "completed_at": None, "status": "in_progress",
-    "incomplete_details": None, "model": "m", "previous_response_id": None, "instructions": None, "output": [],
-    "error": None, "tools": [], "tool_choice": "auto", "truncation": "disabled", "parallel_tool_calls": True,
-    "text": {"format": {"type": "text"}}, "top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0,
-    "top_logprobs": 0, "temperature": 1.0, "reasoning": None, "usage": None, "max_output_tokens": None,
-    "max_tool_calls": None, "store": False, "background": False, "service_tier": "default", "metadata": {},
-    "safety_identifier": None, "prompt_cache_key": None,
-}  # fmt: skip
+RESP = FULL_RESPONSE
 
 
 def _locs(exc: S.StreamError) -> list[tuple[tuple[Any, ...], str]]:

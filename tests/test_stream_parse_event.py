@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FULL_RESPONSE
 from openai.types.responses import ResponseStreamEvent
 from pydantic import TypeAdapter, ValidationError
 from test_stream import STREAMS
@@ -20,15 +21,7 @@ import replayable as rp
 from replayable import stream as S
 from replayable.stream.events import _SPEC_MODELS
 
-RESP = {
-    "id": "resp_1", "object": "response", "created_at": 0, "completed_at": None, "status": "in_progress",
-    "incomplete_details": None, "model": "m", "previous_response_id": None, "instructions": None, "output": [],
-    "error": None, "tools": [], "tool_choice": "auto", "truncation": "disabled", "parallel_tool_calls": True,
-    "text": {"format": {"type": "text"}}, "top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0,
-    "top_logprobs": 0, "temperature": 1.0, "reasoning": None, "usage": None, "max_output_tokens": None,
-    "max_tool_calls": None, "store": False, "background": False, "service_tier": "default", "metadata": {},
-    "safety_identifier": None, "prompt_cache_key": None,
-}  # fmt: skip
+RESP = FULL_RESPONSE
 _VALUES: dict[str, Any] = {
     "sequence_number": 3,
     "item_id": "it_1",

@@ -34,6 +34,7 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from conftest import FULL_RESPONSE
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
@@ -166,15 +167,7 @@ READERS: dict[str, tuple[Callable[[Any], Any], Dump, Callable[[Any], None]]] = {
     "websocket": (W.parse_websocket_event, _model_dump, lambda x: None),
 }
 
-RESP = {
-    "id": "resp_1", "object": "response", "created_at": 0, "completed_at": None, "status": "completed",
-    "incomplete_details": None, "model": "m", "previous_response_id": None, "instructions": None, "output": [],
-    "error": None, "tools": [], "tool_choice": "auto", "truncation": "disabled", "parallel_tool_calls": True,
-    "text": {"format": {"type": "text"}}, "top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0,
-    "top_logprobs": 0, "temperature": 1.0, "reasoning": None, "usage": None, "max_output_tokens": None,
-    "max_tool_calls": None, "store": False, "background": False, "service_tier": "default", "metadata": {},
-    "safety_identifier": None, "prompt_cache_key": None,
-}  # fmt: skip
+RESP = {**FULL_RESPONSE, "status": "completed"}
 USAGE = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "input_tokens_details": {"cached_tokens": 0},
          "output_tokens_details": {"reasoning_tokens": 0}}  # fmt: skip
 USER = {"type": "message", "role": "user", "content": []}
