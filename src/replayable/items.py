@@ -355,18 +355,18 @@ def openai_type_hint(t: Any) -> str | None:
 
 
 def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
-    """A plain JSON value (`dict`, `list`, scalars) from JSON text (`str`/`bytes`, read strictly), a
-    pydantic model (an `openai` SDK object, or one of ours unless `keep_models`, dumped exactly as
-    `dump_item` does), or a Python JSON value (dict subclasses and other `Mapping`s become `dict`).
-    A JSON text holding a list may nest one level deeper than `max_depth` (it holds items); a Python
-    list, tuple or other iterable is returned as it is, for the caller to read element by element, and
-    so is a scalar (checked where it is used). Raises `ItemError` naming `what`
-    and the rule (`replayable._json`) for anything that is not strict JSON."""
+    """A plain JSON value from JSON text (read strictly, a list one level deeper than `max_depth`), a pydantic
+    model (SDK or ours unless `keep_models`, dumped as `dump_item` does; ours validated need no second scan)
+    or a Python JSON value (`Mapping`s become `dict`); an iterable or scalar is returned as it is, for the
+    caller to read. Raises `ItemError` naming `what` and the rule (`replayable._json`) for what is not JSON."""
     if isinstance(value, BaseModel):
         if keep_models and isinstance(value, WireModel):
             return value
+        checked = isinstance(value, WireModel) and not is_unchecked(value)  # frozen and validated strictly
         try:
             value = to_plain(value)
+            if checked:
+                return value
         except JSONError as exc:
             raise json_item_error(exc, text=False) from None
     elif isinstance(value, str | bytes | bytearray | memoryview):

@@ -19,9 +19,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import WireModel, is_unchecked
-from replayable._json import JSONError, to_plain
-
 from .check import FIXABLE, Finding, Fix, check_body, check_item, fix_item, item_type
 from .model import BodyRules, FieldRule, ItemRule, PartRule, Profile
 from .openai import OPENAI
@@ -81,11 +78,6 @@ def _plain(value: Any) -> Any:
 
     if isinstance(value, Mapping):
         return value
-    if isinstance(value, WireModel) and not is_unchecked(value):
-        try:  # validated and frozen: its dump is strict JSON already, no second scan
-            return to_plain(value)
-        except JSONError:
-            return None
     if isinstance(value, BaseModel | str | bytes | bytearray):
         try:
             return plain_json(value)
