@@ -114,11 +114,26 @@ class JSONError(ReplayableError):
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
     `too_deep`; `str(error)` says where (a line and column for texts)."""
 
-    def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
+    def __init__(self, reason: str, message: str, detail: str | None = None, offset: int | None = None) -> None:
         self.reason = reason
         self.detail = detail if detail is not None else message
         """The message without the leading `what`."""
+        self.offset = offset
+        """The byte offset in the text where the reader stopped (None when it does not say)."""
         super().__init__(message)
+
+
+_AT = re.compile(r"at line (\d+) column (\d+)$")
+
+
+def _offset(raw: bytes, message: str) -> int | None:
+    """The byte offset jiter's message names (`... at line L column C`, 1-based), or None."""
+    found = _AT.search(message)
+    if found is None:
+        return None
+    line, column = int(found.group(1)), int(found.group(2))
+    lines = raw.split(b"\n", line - 1)
+    return sum(len(x) + 1 for x in lines[: line - 1]) + column - 1 if len(lines) >= line else None
 
 
 def printable(text: str) -> str:
@@ -302,7 +317,7 @@ def loads(
             msg = f"duplicate key: readers disagree on which value counts ({msg})"
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
-        raise JSONError(reason, f"{what}: {msg}", msg) from None
+        raise JSONError(reason, f"{what}: {msg}", msg, _offset(raw, str(exc))) from None
     overflow = False if numbers_checked else may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
         why = json_problem(value, max_depth, count_values)

@@ -25,7 +25,6 @@ waiting for a writer. Names in messages are escaped (`display_name`).
 from __future__ import annotations
 
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -72,7 +71,10 @@ BATCH_BYTES = 4 * 1024 * 1024
 
 class InputError(ReplayableError):
     """Input that cannot be read as anything the command understands (exit status 2). The message is
-    one line naming the input (and the line, for JSONL)."""
+    one line naming the input (and the line, for JSONL). `json_error`: the strict reader's error it
+    comes from, if any (its `reason` and `offset`)."""
+
+    json_error: _json.JSONError | None = None
 
 
 class InputKind(StrEnum):
@@ -106,7 +108,9 @@ def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json
             raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
         if exc.reason == "not_json":
             raise InputError(f"{where} is not valid JSON: {exc.detail.removeprefix('not valid JSON: ')}") from None
-        raise InputError(f"{exc} (the input is refused)") from None
+        refused = InputError(f"{exc} (the input is refused)")
+        refused.json_error = exc
+        raise refused from None
 
 
 def looks_like_sse(head: bytes, name: str = "") -> bool:
@@ -337,7 +341,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         try:
             value = loads(data, name)
         except InputError as exc:
-            strict = _strict_rule_item(data, str(exc))
+            strict = _strict_rule_item(data, exc.json_error)
             if strict is not None:  # well-formed JSON that breaks a strict rule: name the item it is in
                 raise InputError(f"{name}: item {strict}: {str(exc).removeprefix(name).lstrip(': ')}") from None
             detail = str(exc).removeprefix(name).lstrip(": ")
@@ -352,22 +356,13 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
 
 
 _NOT_JSON = object()
-_AT = re.compile(r"at line (\d+) column (\d+)")
-
-
-def _strict_rule_item(data: bytes, message: str) -> int | None:
-    """For a document that is one JSON array and is refused by a strict rule (a duplicate key, ...) rather
-    than for its syntax: the index of the item the error is in (from the reader's line and column), else
-    None. Only run once the document is refused, so its cost never touches a valid input."""
-    found = _AT.search(message)
-    if found is None or not data.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"["):
+def _strict_rule_item(data: bytes, error: _json.JSONError | None) -> int | None:
+    """For a document that is one JSON array refused by a strict rule (a duplicate key, ...) rather than
+    for its syntax: the index of the item the error is in (from the reader's offset), else None. Only run
+    once the document is refused, so its cost never touches a valid input."""
+    if error is None or error.offset is None or not data.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"["):
         return None
-    line, column = int(found.group(1)), int(found.group(2))
-    lines = data.split(b"\n", line - 1)
-    if len(lines) < line:
-        return None
-    offset = sum(len(x) + 1 for x in lines[: line - 1]) + column - 1
-    return _json.array_element_at(data, offset)
+    return _json.array_element_at(data, error.offset)
 
 
 def is_item_stream(first: Any) -> bool:
