@@ -137,7 +137,7 @@ def check_transcript(
             source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        for err in doc.envelope_errors:  # the body's own fields: what it says decides how items are read
+        for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
             loc = err.get("loc") or ()
             violations.at(
                 None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",

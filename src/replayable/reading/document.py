@@ -113,8 +113,6 @@ class Document:
     previous_response_id: str | None = None
     status: Any = None
     response_id: str | None = None
-    #: a request body's fields (other than `input` and `tools`) that break its schema: `{loc, type, msg}`
-    envelope_errors: tuple[dict[str, Any], ...] = ()
     #: a request body's keys, all of them (what the target profile accepts is checked against them)
     body_keys: tuple[str, ...] = ()
     sdk: bool = False
@@ -133,6 +131,14 @@ class Document:
         (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
         before `input`), so its outputs may answer calls this body does not show."""
         return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
+
+    def envelope_errors(self) -> tuple[dict[str, Any], ...]:
+        """A request body's own fields (other than `input` and `tools`) that break its schema, read when
+        asked (only the check needs them): `{loc, type, msg}` each; () for anything else, and for a body
+        given as a parsed model (validated already)."""
+        if self.kind is not DocumentKind.REQUEST or not isinstance(self.value, Mapping):
+            return ()
+        return _envelope_errors(self.value, self.provider)
 
     @property
     def is_body(self) -> bool:
@@ -406,7 +412,6 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         DocumentKind.REQUEST,
         items,
         provider,
-        envelope_errors=() if isinstance(value, BaseModel) else _envelope_errors(data, provider),
         body_keys=tuple(k for k in data if isinstance(k, str)),
         tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
