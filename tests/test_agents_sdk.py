@@ -24,7 +24,12 @@ import typing_extensions
 
 import replayable as rp
 from replayable import agents as A
-from replayable._agents_base import KNOWN_ACTION_TYPES, KNOWN_EVENT_TYPES, KNOWN_ITEM_TYPES
+from replayable._agents_base import (
+    KNOWN_ACTION_TYPES,
+    KNOWN_EVENT_TYPES,
+    KNOWN_ITEM_TYPES,
+    SESSION_STATUS_EVENT_TYPES,
+)
 
 beta = pytest.importorskip("openai.types.beta", reason="the openai SDK (a dev dependency) is needed")
 pydantic = pytest.importorskip("pydantic")
@@ -215,7 +220,7 @@ BUNDLES = {
     "inputs": "agents-input",
     "actions": "agents-required-actions",
 }
-SESSION_EVENTS = {f"agent.session.{t}" for t in ("created", "in_progress", "idle", "requires_action", "failed")}
+SESSION_EVENTS = SESSION_STATUS_EVENT_TYPES
 
 
 def _explained(surface: str, value: Any, path: tuple[Any, ...], kind: str, we: bool) -> str | None:

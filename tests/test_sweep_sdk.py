@@ -20,9 +20,10 @@ accepts them, and:
   `StreamError`) whose location names that field by its plain path (`content.0.text`, never pydantic's
   union tags `message.user.content`).
 
-A member whose `type` is not known to this version of the sweep (`KNOWN`, the SDK 3.57 members) is new in
-a newer SDK: its test is skipped with that reason, so that a wider SDK range never breaks the suite, while
-every member known today must pass. The whole file runs in seconds (no randomness, bounded instances).
+The tests run against the SDK the test extra pins exactly (`openai==` in pyproject.toml). A member whose
+`type` is not in `KNOWN` fails: it means the pin moved without the library learning the member. What a newer
+SDK adds is reported by `scripts/drift.py`, never by a broken suite. The whole file runs in seconds (no
+randomness, bounded instances).
 """
 
 from __future__ import annotations
@@ -253,8 +254,8 @@ SURFACES: dict[str, Surface] = {
     "agents-events-body": Surface(EventCreateParams, lambda v, c: A.parse_events_body(v), A.dump, lambda x: True),
 }  # fmt: skip
 
-#: The `type` of every member known to this sweep (openai 3.57); a member with another `type` is new in a
-#: newer SDK and is skipped with that reason. Surfaces whose members have no `type` are keyed by class.
+#: The `type` of every member known to this sweep (the pinned openai); a member with another `type` fails
+#: (`_known`). Surfaces whose members have no `type` are keyed by class.
 KNOWN: dict[str, frozenset[str]] = {
     name: frozenset(words.split())
     for name, words in {
@@ -301,7 +302,7 @@ KNOWN: dict[str, frozenset[str]] = {
         "agents-event": "agent.output.command_execution_output.delta agent.session.created "
         "agent.session.environment.connected agent.session.environment.disconnected agent.session.environment.expired "
         "agent.session.environment.failed agent.session.environment.pending agent.session.environment.ready "
-        "agent.session.environment.reset agent.session.environment.suspended agent.session.failed agent.session.idle "
+        "agent.session.environment.reset agent.session.environment.suspended agent.session.failed agent.session.budget_reached agent.session.idle "
         "agent.session.in_progress agent.session.requires_action agent.session.subagent.active "
         "agent.session.subagent.closed agent.session.subagent.created agent.session.turn.cancelled "
         "agent.session.turn.completed agent.session.turn.content_part.added agent.session.turn.content_part.done "
@@ -345,9 +346,10 @@ IDS = [f"{s}:{member_key(c)}:{c.__name__}" for s, c in MEMBERS]
 def _known(surface: str, cls: Any) -> None:
     key = member_key(cls)
     if key not in KNOWN[surface]:
-        pytest.skip(
-            f"{surface} member {cls.__name__} ({key!r}) is new in openai {openai.__version__}: not yet known to "
-            "replayable (the sweep knows the members of openai 3.57)"
+        pytest.fail(
+            f"{surface} member {cls.__name__} ({key!r}) of openai {openai.__version__} is not known to replayable: "
+            "the test extra pins the SDK exactly; bump the pin only with the library (scripts/drift.py lists "
+            "what a newer SDK changed)"
         )
 
 

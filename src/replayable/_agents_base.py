@@ -21,18 +21,25 @@ __all__ = [
     "KNOWN_ACTION_TYPES",
     "KNOWN_EVENT_TYPES",
     "KNOWN_ITEM_TYPES",
+    "SESSION_STATUS_EVENT_TYPES",
     "UnknownBase",
     "UnknownRequiredActionBase",
     "UnknownSessionEventBase",
     "UnknownSessionItemBase",
 ]
 
+#: The session status events, each carrying the whole session (`agent.session.<status>`; the SDK's
+#: `AgentSession*Event` with a `session` field). `budget_reached` came with openai 3.60.
+SESSION_STATUS_EVENT_TYPES = frozenset(
+    f"agent.session.{t}" for t in ("created", "in_progress", "idle", "requires_action", "failed", "budget_reached")
+)
+
 #: Event types of `AgentSessionEvent` modelled by `replayable.agents` (OpenAI Agents API beta).
 KNOWN_EVENT_TYPES = frozenset(
     {
         "error",
         "agent.output.command_execution_output.delta",
-        *(f"agent.session.{t}" for t in ("created", "in_progress", "idle", "requires_action", "failed")),
+        *SESSION_STATUS_EVENT_TYPES,
         *(f"agent.session.turn.{t}" for t in ("created", "in_progress", "completed", "failed", "cancelled")),
         "agent.session.turn.item.added",
         "agent.session.turn.item.done",

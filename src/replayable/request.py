@@ -160,9 +160,11 @@ of OpenAI's WebSocket `response.create` message (`replayable.websocket`)."""
 
 
 class _OpenAICompactRequestBody(CompactRequestBody):
-    """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`."""
+    """The compact request body as OpenAI accepts it: shorthand messages and native items in `input`, any
+    `service_tier` string (OpenAI adds `fast`; the SDK's `ResponseCompactParams`)."""
 
     input: LongText | list[OpenAIInputItem] | None | MISSING = MISSING  # type: ignore[assignment]
+    service_tier: str | None | MISSING = MISSING  # type: ignore[assignment]
 
 
 #: Deepest nesting accepted in a body: the items' limit plus the body and its `input` list.

@@ -33,10 +33,12 @@ Status of a message, reasoning or web-search item (`AgentOutputItemStatus`).
 
 SessionStatus = TypeAliasType(
     "SessionStatus",
-    Annotated[Literal["idle", "in_progress", "requires_action", "failed"], Field(title="SessionStatus")],
+    Annotated[
+        Literal["idle", "in_progress", "requires_action", "failed", "budget_reached"], Field(title="SessionStatus")
+    ],
 )
 """
-Status of a session.
+Status of a session; `budget_reached` means paused because its spending limit was reached.
 """
 
 

@@ -19,6 +19,7 @@ from . import (
     environment_reset_event,
     environment_suspended_event,
     error_event,
+    session_budget_reached_event,
     session_created_event,
     session_failed_event,
     session_idle_event,
@@ -59,6 +60,7 @@ KnownSessionEvent = TypeAliasType(
         | session_idle_event.SessionIdleEvent
         | session_requires_action_event.SessionRequiresActionEvent
         | session_failed_event.SessionFailedEvent
+        | session_budget_reached_event.SessionBudgetReachedEvent
         | turn_created_event.TurnCreatedEvent
         | turn_in_progress_event.TurnInProgressEvent
         | turn_completed_event.TurnCompletedEvent

@@ -30,12 +30,12 @@ class PromptCacheOptions(WireModel):
 
 class SpendControl(WireModel):
     """
-    Spending limit and best-effort consumption, in USD cents.
+    Spending limit and best-effort consumption, in USD cents. The limit is null (or absent) for an unlimited session; consumption is null when unavailable.
     """
 
-    limit: int
+    limit: int | None | MISSING = MISSING
     """
-    The positive limit in USD cents.
+    The positive limit in USD cents, or null for an unlimited session.
     """
     consumed: int | None | MISSING = MISSING
     """

@@ -59,3 +59,7 @@ class SessionUpdateParams(WireModel):
     """
     Spending limit; null removes it.
     """
+    vault_ids: list[str] | None | MISSING = MISSING
+    """
+    Replaces the session's credential vaults; null or [] clears them, omitted keeps them.
+    """

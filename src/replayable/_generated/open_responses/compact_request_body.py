@@ -19,6 +19,12 @@ A key for the prompt cache (at most 64 characters).
 """
 
 
+SafetyIdentifier = TypeAliasType("SafetyIdentifier", Annotated[str, Field(max_length=64)])
+"""
+A stable id of the end user for abuse detection (at most 64 characters), or null (OpenAI's compaction body; not in the spec's CompactResponseMethodPublicBody).
+"""
+
+
 class CompactRequestBody(WireModel):
     """
     The body of `POST /responses/compact` (spec `CompactResponseMethodPublicBody`): compacts a conversation into items (a `compaction` item among them) to send as the input of a new response.
@@ -43,4 +49,12 @@ class CompactRequestBody(WireModel):
     prompt_cache_key: PromptCacheKey | None | MISSING = MISSING
     """
     A key for the prompt cache (at most 64 characters).
+    """
+    safety_identifier: SafetyIdentifier | None | MISSING = MISSING
+    """
+    A stable id of the end user for abuse detection (at most 64 characters), or null (OpenAI's compaction body; not in the spec's CompactResponseMethodPublicBody).
+    """
+    service_tier: common.ServiceTier | None | MISSING = MISSING
+    """
+    The service tier to use, or null (OpenAI's compaction body; not in the spec's CompactResponseMethodPublicBody).
     """
