@@ -40,7 +40,9 @@ def _tables() -> dict[str, tuple[str, Callable[[], str]]]:
 
 def render(text: str, name: str, table: str) -> str:
     """`text` with the lines between the `name` markers replaced by `table` (ValueError without markers)."""
-    pattern = re.compile(rf"(^<!-- begin: {re.escape(name)}\b[^\n]*-->\n)(.*?)(^<!-- end: {re.escape(name)} -->$)", re.M | re.S)
+    pattern = re.compile(
+        rf"(^<!-- begin: {re.escape(name)}\b[^\n]*-->\n)(.*?)(^<!-- end: {re.escape(name)} -->$)", re.M | re.S
+    )
     if len(pattern.findall(text)) != 1:
         raise ValueError(f"one pair of '<!-- begin: {name} -->' / '<!-- end: {name} -->' lines is needed")
     return pattern.sub(lambda m: m.group(1) + table + "\n" + m.group(3), text)
