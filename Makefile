@@ -1,5 +1,6 @@
 # Two commands for a newcomer: `make demo` checks the bundled example, `make test` runs the tests.
 # Both create .venv and install the package with its dev tools the first time.
+# `make docs` builds the documentation site (mkdocs.yml, docs/) into site/, strictly: a warning fails it.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ BIN := $(VENV)/bin
 WHEEL_DIR ?= build/wheel
 WHEEL_VENV ?= build/wheel-venv
 
-.PHONY: install demo test test-wheel check-generated lint
+.PHONY: install demo test test-wheel docs check-generated lint
 
 install: $(VENV)/.installed
 
@@ -38,6 +39,9 @@ test-wheel: install
 	mkdir -p build/wheel-run && cd build/wheel-run && \
 	REPLAYABLE_TEST_WHEEL="$$whl" $(CURDIR)/$(WHEEL_VENV)/bin/python -m pytest -p no:cacheprovider \
 		-c $(CURDIR)/pyproject.toml --rootdir $(CURDIR) $(CURDIR)/tests
+
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 check-generated: install
 	$(BIN)/python scripts/generate.py --check

@@ -18,7 +18,7 @@ compilation is never timed and the checkout gets no `__pycache__`.
 Commands: a bare interpreter, `import pydantic`, `import replayable`, the console script
 `replayable check one.jsonl` (one user message), `check_transcript([item])` after `import replayable`,
 and the same library check with `PYDANTIC_DISABLE_PLUGINS=__all__` (what pydantic's plugin discovery
-costs an app that has none; the CLI skips that discovery itself, see README "Start-up").
+costs an app that has none; the CLI skips that discovery itself, see docs/cli.md, "Start-up and pydantic plugins").
 
 With `--baseline SRC` every command also runs with `PYTHONPATH=SRC` (another checkout's `src`, e.g. from
 `git archive main src`) in the same rounds, for a before/after comparison under the same load.

@@ -1,7 +1,7 @@
 """One finding type and one table of codes (`replayable.findings`, `replayable.codes`), the rule table
 (`replayable.rules.table.RULES`), and the rule added as one function and one row: `call_id_empty`.
 
-- The README's table of codes is the one `replayable.codes.markdown_table()` generates.
+- The table of codes in docs/codes.md is the one `replayable.codes.markdown_table()` generates.
 - Every code enum matches its scope's rows of the table, member for member.
 - `Violation`, `AgentsViolation`, `Note` and `StreamWarning` are one finding type.
 - A pending call whose `call_id` is `""`, at the end of a Response's `output` or of a stream, is
@@ -24,11 +24,11 @@ from replayable.codes import CODES, AgentsViolationCode, NoteCode, StreamRule, V
 from replayable.replay import check_stream
 from replayable.rules.table import RULES
 
-README = ROOT / "README.md"
+CODES_PAGE = ROOT / "docs" / "codes.md"
 
 
-def test_the_readme_table_of_codes_is_generated_from_the_table() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_table_of_codes_is_generated_from_the_table() -> None:
+    text = CODES_PAGE.read_text(encoding="utf-8")
     start, end = "<!-- begin: table of finding codes -->\n", "<!-- end: table of finding codes -->"
     assert start in text and end in text
     block = text[text.index(start) + len(start) : text.index(end)].strip("\n")

@@ -1,10 +1,10 @@
-"""The README's Dask example, run as it is on a local cluster of two worker processes (issue 16, "past
+"""The Dask example of docs/large-stores.md, run as it is on a local cluster of two worker processes (issue 16, "past
 one machine"): over a few hundred generated JSONL files (replay-safe ones, ones with violations, and
 hostile ones the command line refuses as unreadable), each file's record equals what
 `replayable check --format json` says of it: the same verdict, the same violations, the same error.
 
-The block is read from README.md (after its `dask-example` marker) and executed unchanged, so the
-README cannot drift from what is tested."""
+The block is read from docs/large-stores.md (after its `dask-example` marker) and executed unchanged, so
+the page cannot drift from what is tested."""
 
 from __future__ import annotations
 
@@ -27,16 +27,16 @@ from distributed import Client, LocalCluster, get_task_stream
 
 from replayable._cli.output import cli_message
 
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "large-stores.md"
 MARKER = "<!-- dask-example:"
 
 
-def readme_block() -> str:
-    """The Python block right after the README's dask-example marker."""
-    text = README.read_text(encoding="utf-8")
+def page_block() -> str:
+    """The Python block right after the page's dask-example marker."""
+    text = PAGE.read_text(encoding="utf-8")
     start = text.index(MARKER)
     match = re.compile(r"```python\n(.*?)```\n", re.S).search(text, start)
-    assert match is not None, "README.md: no python block after the dask-example marker"
+    assert match is not None, "docs/large-stores.md: no python block after the dask-example marker"
     return match.group(1)
 
 
@@ -182,7 +182,7 @@ def cli_records(logs: Path) -> dict[str, dict[str, Any]]:
 
 
 def verdict(record: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str | None]:
-    """(exit status, violations, error) of one record of the README's `check`, its messages worded as
+    """(exit status, violations, error) of one record of the page's `check`, its messages worded as
     the command line words them (`--pending-ok`, not `pending_ok=True`)."""
     violations = [{**v, "message": cli_message(v["message"])} for v in record["violations"]]
     if record["error"] is not None:
@@ -197,15 +197,15 @@ def cli_verdict(record: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str 
     return record["exit"], report.get("violations", []), record["error"]
 
 
-def test_readme_dask_example_equals_the_command_line_file_by_file(
+def test_docs_dask_example_equals_the_command_line_file_by_file(
     store: Path, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(store)
-    cli = cli_records(Path("logs").absolute())  # the paths the README block maps over
+    cli = cli_records(Path("logs").absolute())  # the paths the page's block maps over
 
-    namespace: dict[str, Any] = {"__name__": "readme_dask_example"}
+    namespace: dict[str, Any] = {"__name__": "docs_dask_example"}
     with get_task_stream(client) as tasks:
-        exec(compile(readme_block(), str(README), "exec"), namespace)  # the README block, unchanged
+        exec(compile(page_block(), str(PAGE), "exec"), namespace)  # the page's block, unchanged
     # it ran on the cluster, on both worker processes, none of them this one
     workers = {t["worker"] for t in tasks.data}
     assert workers == set(client.scheduler_info()["workers"]) and len(workers) == 2
@@ -214,13 +214,13 @@ def test_readme_dask_example_equals_the_command_line_file_by_file(
     paths = namespace["paths"]
     assert len(paths) == FILES and sorted(paths) == sorted(cli)
 
-    # every file's full record, computed on the cluster with the README's `check`
+    # every file's full record, computed on the cluster with the page's `check`
     records = db.from_sequence(paths, npartitions=32).map(namespace["check"]).compute()
     assert [r["file"] for r in records] == paths
     for record in records:
         assert verdict(record) == cli_verdict(cli[record["file"]]), record["file"]
 
-    # the README's own result: exactly the files the command line does not call replay-safe
+    # the page's own result: exactly the files the command line does not call replay-safe
     failed = {r["file"]: r for r in namespace["failed"]}
     assert set(failed) == {path for path, r in cli.items() if r["exit"] != 0}
     for path, record in failed.items():
@@ -249,13 +249,13 @@ def test_readme_dask_example_equals_the_command_line_file_by_file(
 HOSTILE = {"bad_json_line", "bad_json_first_line", "duplicate_key", "nan", "bad_utf8", "bom_mid_file", "empty"}
 
 
-def test_readme_check_refuses_what_json_loads_would_let_through(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_docs_check_refuses_what_json_loads_would_let_through(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The flaw the old example had: `json.loads` keeps the last of two duplicate keys and reads NaN,
-    so those files came out as different items; the README's `check` calls them unreadable."""
+    so those files came out as different items; the page's `check` calls them unreadable."""
     monkeypatch.chdir(store)
-    namespace: dict[str, Any] = {"__name__": "readme_dask_example"}
-    block = readme_block()
-    exec(compile(block[: block.index("\npaths = ")], str(README), "exec"), namespace)  # `check` only
+    namespace: dict[str, Any] = {"__name__": "docs_dask_example"}
+    block = page_block()
+    exec(compile(block[: block.index("\npaths = ")], str(PAGE), "exec"), namespace)  # `check` only
     for kind in ("duplicate_key", "nan"):
         path = next(p for p in sorted(Path("logs").rglob(f"*_{kind}.jsonl")))
         for line in path.read_bytes().splitlines():

@@ -72,10 +72,12 @@ def test_the_openai_sdk_is_a_range_a_newer_sdk_satisfies() -> None:
 
 
 @needs_checkout
-def test_dev_tools_are_pinned_exactly_and_dev_includes_test() -> None:
+def test_dev_tools_are_pinned_exactly_and_dev_includes_test_and_docs() -> None:
     extras = _extras()
     assert any(r.name == "replayable" and "test" in r.extras for r in extras["dev"])
-    for req in [*extras["test"], *extras["dev"]]:
+    assert any(r.name == "replayable" and "docs" in r.extras for r in extras["dev"])  # `make docs` needs them
+    assert {"mkdocs", "mkdocs-material", "mkdocstrings", "mkdocstrings-python"} <= {r.name for r in extras["docs"]}
+    for req in [*extras["test"], *extras["dev"], *extras["docs"]]:
         if req.name in ("openai", "replayable"):
             continue
         (spec,) = req.specifier

@@ -4,7 +4,7 @@ Each class the `openai` profile refuses is refused with its own code by `check_t
 JSON text, a request body and parsed items, by `check_stream`, and by `replayable check --target openai`
 on a request body and on JSONL; `prepare_replay(..., target=)` fixes what is safe and refuses the rest;
 the recorded requests OpenAI accepted stay accepted; the table agrees with OpenAI's OpenAPI document and
-the `openai` SDK's `*_param` types; the README shows the table.
+the `openai` SDK's `*_param` types; docs/targets.md shows the table.
 """
 
 from __future__ import annotations
@@ -517,9 +517,10 @@ def test_item_rows_cover_the_sdk_param_types() -> None:
         assert set(hints) - {"type"} <= set(row.fields), (td.__name__, set(hints) - set(row.fields))
 
 
-def test_readme_table_is_the_profile() -> None:
-    readme = (ROOT / "README.md").read_text()
-    assert markdown_table(get_profile("openai")) in readme
+def test_docs_table_is_the_profile() -> None:
+    """docs/targets.md shows what the `openai` profile refuses, as `markdown_table` generates it."""
+    page = (ROOT / "docs" / "targets.md").read_text(encoding="utf-8")
+    assert markdown_table(get_profile("openai")) in page
     assert str(CORPUS)  # the corpus is read from ../shared, never copied
 
 

@@ -14,7 +14,7 @@ accepts them, and:
 - **valid**: read through the reader of that shape with `provider="openai"` (the Agents readers have no
   provider), accepted, typed (never a fallback: no bare `NamespacedItem`, `ExtensionEvent` or `Unknown*`
   for a known type) and dumped back equal. A valid instance we refuse must be one of `DELIBERATE`, the
-  differences the README documents (`test_every_deliberate_difference_is_documented`);
+  differences README.md, docs/ and schemas/README.md document (`test_every_deliberate_difference_is_documented`);
 - **invalid**: each required field of the instance (down to every nested object) given a value of the
   wrong JSON type, kept when the SDK refuses it, is refused with the library's error (`ItemError`,
   `StreamError`) whose location names that field by its plain path (`content.0.text`, never pydantic's
@@ -359,8 +359,8 @@ def _known(surface: str, cls: Any) -> None:
 @dataclass(frozen=True)
 class Deliberate:
     """A valid SDK instance we refuse on purpose: on `surfaces`, when every error is at one of `fields`
-    (the last field of its location; `None`: any) with one of `error_types`, and the README says so
-    (`documented`: a phrase of the README or `schemas/README.md`)."""
+    (the last field of its location; `None`: any) with one of `error_types`, and the docs say so
+    (`documented`: a phrase of README.md, a page of docs/ or `schemas/README.md`)."""
 
     id: str
     surfaces: frozenset[str]
@@ -449,12 +449,11 @@ def deliberate(surface: str, errors: list[tuple[tuple[Any, ...], str]]) -> str |
 
 
 def test_every_deliberate_difference_is_documented() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8") + (ROOT / "schemas" / "README.md").read_text(
-        encoding="utf-8"
-    )
+    pages = [ROOT / "README.md", ROOT / "schemas" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    text = " ".join(page.read_text(encoding="utf-8") for page in pages)
     text = " ".join(text.split()).lower()  # a phrase may wrap, or open a sentence
     missing = [d.id for d in (*DELIBERATE, *ACCEPTED) if " ".join(d.documented.split()).lower() not in text]
-    assert not missing, f"deliberate differences the READMEs do not document: {missing}"
+    assert not missing, f"deliberate differences the READMEs and docs/ do not document: {missing}"
 
 
 # ------------------------------------------------------------------ valid instances

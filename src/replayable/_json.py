@@ -70,7 +70,7 @@ READER_DEPTH = 201
 #: The memory budget of one JSON text: it may hold at most `CONTAINERS_BASE` arrays and objects plus one
 #: per `BYTES_PER_CONTAINER` bytes of text (rule `too_many_containers`). Arrays and objects are what a text
 #: expands most into (an empty list is 3 bytes of JSON and 64 of memory, `{"a":1}` 8 bytes and 190), so
-#: with this budget whatever is accepted peaks under 20x its size (README, "Security": measured worst
+#: with this budget whatever is accepted peaks under 20x its size (docs/security.md, "Budgets": measured worst
 #: cases); texts shorter than `2 * CONTAINERS_BASE` bytes are never counted.
 CONTAINERS_BASE = 4096
 BYTES_PER_CONTAINER = 16

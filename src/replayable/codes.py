@@ -3,8 +3,8 @@
 A finding (`replayable.findings.Finding`) carries a code and the parameters of its message; its text is
 made from the template here, once, when it is read (`Finding.message`) or rendered. The code enums
 (`ViolationCode`, `AgentsViolationCode`, `StreamRule`, `NoteCode`) are checked against this table when
-the module loads, and the README's table of codes is generated from it (`markdown_table`; a test
-compares the two).
+the module loads, and the table of codes in docs/codes.md is generated from it (`markdown_table`, written
+by `scripts/docs_tables.py`; a test compares the two).
 
 Scopes: `transcript` (items and tools: `check_transcript`, `check_stream`, `check_tool`), `agents`
 (`replayable.agents.check_event_log`), `stream` (`replayable.stream`), `note` (advice: `replayable.notes`).
@@ -495,7 +495,7 @@ CODES: tuple[CodeInfo, ...] = (
         "stream",
         "done_missing",
         V,
-        'An SSE capture does not end with `data: [DONE]` (a note with `provider="openai"`).',
+        'An SSE capture does not end with `data: [DONE]` (a note in lenient reading and with `provider="openai"`).',
     ),
     _row("stream", "event_name", V, "The SSE `event:` line differs from the body's `type`."),
     _row("stream", "event_schema", V, "An event does not match the model of its type."),
@@ -715,8 +715,8 @@ _HEADINGS: dict[str, str] = {
 
 
 def markdown_table() -> str:
-    """The README's table of codes (between its `begin: table of finding codes` and `end: ...` markers),
-    generated from `CODES`."""
+    """The table of codes in docs/codes.md (between its `begin: table of finding codes` and `end: ...`
+    markers), generated from `CODES`."""
     lines: list[str] = []
     for scope, heading in _HEADINGS.items():
         lines += ["", f"**{heading}**", "", "| Code | Severity | Meaning |", "| --- | --- | --- |"]

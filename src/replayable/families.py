@@ -3,7 +3,7 @@
 A call family is a call type, the output type that answers it, the fields that pair them, whether an
 output is required, and which statuses mean the call is not finished. `FAMILIES` is the one table;
 `check_transcript` (pairing, unanswered, unfinished and duplicate rules), `prepare_replay` (which drops
-what those rules refuse), `compare_items` (which fields of a call carry its meaning) and the README table
+what those rules refuse), `compare_items` (which fields of a call carry its meaning) and the table in docs/openai.md
 (`markdown_table`, checked by a test) all read it. A new family is a row here, not a branch elsewhere.
 
 Sources: Open Responses 2026-04-24 "Tool calling" (function_call / function_call_output by call_id) and
@@ -140,7 +140,7 @@ FAMILIES: tuple[CallFamily, ...] = (
     ),
     CallFamily("openai:image_generation_call", None, output_required=False, unfinished=_HOSTED),
 )
-"""Every call family, in the order the README lists them."""
+"""Every call family, in the order docs/openai.md lists them."""
 
 by_call_type: MappingProxyType[str, CallFamily] = MappingProxyType({f.call_type: f for f in FAMILIES})
 """Call type -> its family."""
@@ -170,7 +170,8 @@ def program_call_waiting(family: CallFamily, status: Any, caller: Any, programs:
 
 
 def markdown_table() -> str:
-    """The README table of call families, generated from `FAMILIES` (a test keeps README.md equal to it)."""
+    """The table of call families in docs/openai.md, generated from `FAMILIES` (`scripts/docs_tables.py`
+    writes it; a test keeps the page equal to it)."""
     rows = [
         "| Call | Answered by | Paired by | Output required | Not finished (never replayed or answered) |",
         "|---|---|---|---|---|",

@@ -13,7 +13,7 @@ read them, keep them (`None`, inside the annotation) and dump them back as read.
 read wherever OpenAI places them: a message's content (input user messages, output messages) and a
 `function_call_output`'s output parts (both sides). Each is a subclass of the spec model it widens, so
 `isinstance(item, Message)` holds in both modes. Where OpenAI's OpenAPI document (2.3.0) and the SDK
-disagree, the SDK wins (README, "Deliberate differences").
+disagree, the SDK wins (schemas/README.md, "Deliberate differences").
 """
 
 from __future__ import annotations

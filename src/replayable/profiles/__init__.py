@@ -138,7 +138,7 @@ class TargetCheck:
 
 
 def markdown_table(profile: Profile) -> str:
-    """The README table of what `profile` refuses: each rule, its violation code and its source."""
+    """The table of what `profile` refuses (docs/targets.md): each rule, its violation code and its source."""
     rows = ["| Refused | Code | Source |", "|---|---|---|"]
     rows.extend(f"| {what} | `{code}` | {source} |" for what, code, source in profile.refusals)
     return "\n".join(rows)

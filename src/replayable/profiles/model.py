@@ -108,7 +108,7 @@ class Profile:
     part tables; `closed` makes them exhaustive (an item or part type not listed is not checked against
     the table, a key not listed in a row is refused). An empty table means the profile has no rule
     about item fields (the Open Responses reading: the schemas already decide). `body`: request rules.
-    `refusals`: the README rows (what the profile refuses, its code, where the rule comes from)."""
+    `refusals`: the rows of docs/targets.md (what the profile refuses, its code, where the rule comes from)."""
 
     name: str
     description: str
