@@ -131,6 +131,7 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
         "runs": [
             {
                 "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
                 "invocations": [{"executionSuccessful": not unreadable}],
                 "results": results,
             }
