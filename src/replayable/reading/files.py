@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -147,9 +146,10 @@ class Input:
     _pending: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
     _limit: int = DEFAULT_MAX_BYTES
     _lineno: int = 0
-    #: For JSONL: the 1-based line of each value read so far, and the blank characters before the value
-    #: of the few lines that start with some (what `Places` needs; one integer a line).
-    lines: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    #: For JSONL, what `replayable.reading.places.Places` needs to say on which line each value is: the
+    #: blank lines read so far (the lines between are the values, in order) and the blank characters
+    #: before the value of the few lines that do not start with `{` (nothing is kept for other lines).
+    blank_lines: list[int] = field(default_factory=list, repr=False)
     indents: dict[int, int] = field(default_factory=dict, repr=False)
 
     def value(self) -> Any:
@@ -218,11 +218,10 @@ class Input:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
         file at the end. Raises `InputError` for a line longer than the limit or a read error."""
         pending, self._pending = self._pending, []
-        seen, indents = self.lines.append, self.indents
+        blank, indents = self.blank_lines.append, self.indents
         try:
             for n, (lineno, line) in enumerate(pending):
-                seen(lineno)
-                if line[:1] in _INDENT:
+                if line[0] != _BRACE:
                     indents[lineno] = _indent(line, n == 0)
                 yield lineno, line, n == 0
             f = self._file
@@ -239,10 +238,11 @@ class Input:
                 if len(line) > limit:
                     raise _too_big(self.name, limit, f"line {lineno}")
                 if line.strip(_BLANK):
-                    seen(lineno)
-                    if line[:1] in _INDENT:
+                    if line[0] != _BRACE:  # rare: a value that is no object, or an indented line
                         indents[lineno] = _indent(line, False)
                     yield lineno, line, False
+                else:
+                    blank(lineno)
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:
@@ -262,7 +262,7 @@ class Input:
             f.close()
 
 
-_INDENT = (b" ", b"\t", b"\xef")
+_BRACE = ord("{")
 
 
 def _indent(line: bytes, first: bool) -> int:
@@ -358,6 +358,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                     inp = Input(name, InputKind.JSONL, first=first, file=file, _file=f, _limit=max_bytes)
                     inp._pending = [(first_no, first_line), (lineno, line)]
                     inp._lineno = lineno
+                    inp.blank_lines += [*range(1, first_no), *range(first_no + 1, lineno)]
                     keep_open = True
                     return inp
         data = _read_rest(f, head, name, max_bytes)
@@ -464,7 +465,7 @@ def read_file(
         kind = DocumentKind.AGENTS_LOG if agents else DocumentKind.EVENTS
         return Document(kind, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
-        return Document(DocumentKind.ITEMS, [], provider, source=inp, places=Places.jsonl(inp.lines, inp.indents))
+        return Document(DocumentKind.ITEMS, [], provider, source=inp, places=Places.jsonl(inp.blank_lines, inp.indents))
     try:
         value = inp.value()
     finally:
@@ -487,7 +488,7 @@ _ITEMS_AT = {DocumentKind.REQUEST: "input", DocumentKind.RESPONSE: "output", Doc
 def _places(inp: Input, doc: Document) -> Places | None:
     """Where the items (or events) of a document read from `inp` start (`replayable.reading.places`)."""
     if inp.kind is InputKind.JSONL:
-        return Places.jsonl(inp.lines, inp.indents)
+        return Places.jsonl(inp.blank_lines, inp.indents)
     if doc.kind is DocumentKind.TOOLS:
         return None  # tool findings name a tool by its path, not an item
     return Places.json(inp.data, _ITEMS_AT.get(doc.kind))

@@ -3,9 +3,9 @@
 `replayable.reading.read_file` gives every `Document` it reads from a file a `Places`
 (`Document.places`): `Places.at(index, path)` says the line and column where item (or event) `index` of
 the document starts, or where the field at JSON Pointer `path` inside it starts when that can be found.
-Nothing is computed while a file is read: a JSONL keeps the number of each line it reads (one integer a
-line), a JSON document or an SSE capture keeps its bytes (which the reader held anyway). The text is
-scanned only when a finding asks, once per document:
+Nothing is computed while a file is read: a JSONL keeps the numbers of its blank lines (and the indent of
+a line that does not start with `{`), a JSON document or an SSE capture keeps its bytes (which the reader
+held anyway). The text is scanned only when a finding asks, once per document:
 
 - JSON (one document, pretty-printed or not): the starts of the elements of the array the items are in
   (the top-level array; a request body's `input`; a Response's `output`; the document itself for one
@@ -22,6 +22,7 @@ Columns count characters (Unicode code points), 1-based, as editors do and as SA
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["Places"]
@@ -67,6 +68,19 @@ def _members(text: str, start: int) -> dict[str | int, int]:
     return out
 
 
+def _value_line(blank_lines: Sequence[int], index: int) -> int:
+    """The line of value `index` of a JSONL whose blank lines are `blank_lines` (sorted): the smallest
+    line L with L - (blank lines up to L) = index + 1 (binary search; that line is never blank)."""
+    low, high = index + 1, index + 1 + len(blank_lines)
+    while low < high:
+        mid = (low + high) // 2
+        if mid - bisect_right(blank_lines, mid) >= index + 1:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
 def _pointer(path: str) -> list[str]:
     if not path.startswith("/"):
         return []
@@ -99,12 +113,13 @@ class Places:
         return places
 
     @classmethod
-    def jsonl(cls, lines: Sequence[int], indents: Mapping[int, int]) -> Places:
-        """The places of a JSONL input: `lines[i]` is the 1-based line of the i-th value, `indents` the
-        blank characters before the value of the few lines that start with some, by line (the reader
-        fills both as it reads)."""
+    def jsonl(cls, blank_lines: Sequence[int], indents: Mapping[int, int]) -> Places:
+        """The places of a JSONL input: `blank_lines` are the 1-based numbers of its blank lines, in
+        order (every other line holds one value), `indents` the blank characters before the value of
+        the few lines that start with some, by line. The reader fills both as it reads, at no cost for
+        a line that starts with `{` and follows another value."""
         places = cls()
-        places._lines, places._indents = lines, indents
+        places._lines, places._indents = blank_lines, indents
         return places
 
     @classmethod
@@ -147,9 +162,7 @@ class Places:
         if index is None or index < 0:
             return None
         if self._lines is not None:
-            if index >= len(self._lines):
-                return None
-            line = self._lines[index]
+            line = _value_line(self._lines, index)
             return line, self._indents.get(line, 0) + 1
         if self._offsets is not None:
             if self._frames is None:
