@@ -27,7 +27,9 @@ USER = {"type": "message", "role": "user", "content": "hi"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "completed"}
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "ok"}
 ORPHAN = {"type": "function_call_output", "call_id": "nobody", "output": "x"}
-TEXT_LINE = re.compile(r"^(?P<file>.+?):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<where>[a-z]+(?: \d+)?): (?P<code>[a-z_]+): ")
+TEXT_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<where>[a-z]+(?: \d+)?): (?P<code>[a-z_]+): "
+)
 
 
 def check(argv: list[str], capsys: pytest.CaptureFixture[str], fmt: str = "json") -> tuple[int, Any]:
@@ -79,7 +81,9 @@ def test_a_compact_list_places_items_by_column(tmp_path: Path, capsys: pytest.Ca
     assert at(text, 1, f["column"]).startswith('"nobody"')  # the call_id the finding names
 
 
-def test_columns_count_characters_and_skip_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_columns_count_characters_and_skip_a_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bom.json"
     text = json.dumps([{**USER, "content": "héllo → ✓"}, ORPHAN], ensure_ascii=False)
     path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))

@@ -9,8 +9,8 @@ Both render the records of `replayable.render` (one per input, each with its `fi
   (`artifactLocation.uri`, a relative URI reference for a relative path, a `file://` URI for an
   absolute one; standard input has no location) with its `region` (`startLine`, `startColumn`, in
   Unicode code points: the run's `columnKind`) where the item, event or field starts. The item or event
-  index and JSON Pointer are a logical location (`item 3/arguments`) and in `properties`. An unreadable input is a result of the
-  rule `unreadable_input`, and makes the invocation's `executionSuccessful` false.
+  index and JSON Pointer are a logical location (`item 3/arguments`) and in `properties`. An unreadable
+  input is a result of the rule `unreadable_input`, and makes the invocation's `executionSuccessful` false.
 - `github`: GitHub Actions workflow commands, one line per finding:
   `::error file=FILE,line=LINE,col=COLUMN,title=replayable CODE::MESSAGE` (`::notice` for a note; `line`
   and `col` where the finding's item, event or field starts in the file, when known; the path as given,
@@ -170,7 +170,9 @@ def _printable(text: str) -> str:
 def _command(
     level: str, file: str | None, title: str, message: str, line: int | None = None, column: int | None = None
 ) -> str:
-    props = [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(_printable(_github_path(file)))}"]
+    props = (
+        [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(_printable(_github_path(file)))}"]
+    )
     if props and line is not None:
         props += [f"line={line}", f"col={column}"]
     props.append(f"title={escape_property(_printable(title))}")

@@ -149,7 +149,9 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
         f"{len(repairs)} repaired, {len(dropped)} dropped, {len(changed)} changed"
     )
     if args.diff:
-        out.write(_unified_diff(_input_items(original, transcript), dumped, name, args.target))
+        diff = _unified_diff(_input_items(original, transcript), dumped, name, args.target)
+        if diff:  # nothing changed: no diff, as diff(1) prints none
+            out.write(diff)
     elif args.report:
         out.write(
             as_json(
