@@ -212,7 +212,8 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
     `event N` for the others; `FILE:LINE:COLUMN: item 3: ...` when the finding is placed in the file),
     the pending calls and what else the kind lists, then one verdict line starting `FILE: replay-safe:`
     or `FILE: NOT replay-safe:`. The file name and every message (which may quote the input) are escaped
-    (`shown`): no line but the verdict can say `replay-safe`. `say`, when given, words each message for its reader (the command line names its flags instead of arguments)."""
+    (`shown`): no line but the verdict can say `replay-safe`. `say`, when given, words each message for
+    its reader (the command line names its flags instead of arguments)."""
     name = shown(str(record.get("file")))
     kind = record.get("kind", "items")
     if record.get("error"):
