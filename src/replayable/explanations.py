@@ -39,7 +39,8 @@ class Example:
     def command(self) -> str:
         """What shows the code: `replayable check [FLAGS] FILE`, or the library call."""
         if self.door == "check_tool":
-            return f"python -c 'import json, replayable; print(replayable.check_tool(json.load(open(\"{self.file}\"))).notes)'"
+            call = f'replayable.check_tool(json.load(open("{self.file}"))).notes'
+            return f"python -c 'import json, replayable; print({call})'"
         return " ".join(["replayable check", *self.flags, self.file])
 
 
@@ -53,7 +54,18 @@ def _items(*items: Any) -> str:
 
 
 def _doc(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    """A JSON object with one key a line, and each element of a list value on a line of its own."""
+    if not isinstance(value, dict):
+        return _j(value) + "\n"
+    lines = []
+    for n, (key, v) in enumerate(value.items()):
+        comma = "," if n < len(value) - 1 else ""
+        if isinstance(v, list) and v:
+            inner = ",\n".join("    " + _j(x) for x in v)
+            lines.append(f"  {_j(key)}: [\n{inner}\n  ]{comma}")
+        else:
+            lines.append(f"  {_j(key)}: {_j(v)}{comma}")
+    return "{\n" + "\n".join(lines) + "\n}\n"
 
 
 USER = {"type": "message", "role": "user", "content": "Weather in Paris?"}
@@ -74,7 +86,7 @@ TOOL = {
 
 
 def _tools(*tools: Any) -> str:
-    return _doc(list(tools))
+    return _items(*tools)
 
 
 def _body(**fields: Any) -> str:
@@ -186,6 +198,8 @@ _T, _A, _S, _N = "transcript", "agents", "stream", "note"
 _SSE, _JSONL = "example.sse", "example.jsonl"
 _TOOLS_FILE = "tools.json"
 
+# One row a code, in the order of `replayable.codes` (long lines kept: each row reads as one entry).
+# fmt: off
 _ROWS: tuple[Example, ...] = (
     # --- transcript --------------------------------------------------------------------------------------------
     _x("item_invalid", _T, _items(USER, {**CALL, "name": 42}, OUT),
@@ -440,6 +454,8 @@ _ROWS: tuple[Example, ...] = (
        _log(_created(agent={"id": "agt_1", "model": "m", "tools": [_AGENT_TOOL], "multi_agent": {"enabled": True}})),
        "Give subagents what they need another way: they do not get the agent's function tools.", _JSONL, _AGENTS),
 )
+
+# fmt: on
 
 #: The example of each code, by (scope, code) (a code such as `unknown_tool` has a row in two scopes).
 EXAMPLES: dict[tuple[str, str], Example] = {(e.scope, e.code): e for e in _ROWS}

@@ -9,6 +9,7 @@
     replayable convert --from|--to chat-completions FILE
     replayable prepare --target SLUG FILE [--tools TOOLS.json] [--provider openai] [--report | --diff]
     replayable schema [--side input|output|agents-events|...] [-o FILE]
+    replayable explain [CODE] [--format text|json]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
@@ -231,6 +232,63 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
     return EXIT_VIOLATIONS if blocking else EXIT_OK
 
 
+def cmd_explain(args: argparse.Namespace, out: Output) -> int:
+    """`explain CODE`: what a finding code means, its severity, its message, a minimal example that shows
+    it and how to fix it (`replayable.codes`, `replayable.explanations`); `explain` alone lists every
+    code. Raises `InputError` (exit 2) for an unknown code, naming the closest ones."""
+    from replayable.codes import CODES  # noqa: PLC0415
+    from replayable.explanations import example  # noqa: PLC0415
+
+    if args.code is None:
+        if args.format == "json":
+            out.write(as_json([_code_entry(info, None) for info in CODES]))
+        else:
+            width = max(len(info.code) for info in CODES)
+            for info in CODES:
+                out.write(f"{info.code:<{width}}  {info.scope:<10}  {info.severity:<9}  {info.meaning}")
+        return EXIT_OK
+    code = args.code.strip().lower()
+    infos = [info for info in CODES if info.code == code]
+    if not infos:
+        import difflib  # noqa: PLC0415
+
+        names = sorted({info.code for info in CODES})
+        starts = [name for name in names if code and name.startswith(code)]
+        close = [*starts, *(m for m in difflib.get_close_matches(code, names, n=3, cutoff=0.5) if m not in starts)][:3]
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; `replayable explain` lists every code"
+        raise InputError(f"unknown code {shown(args.code)!r}{hint}")
+    entries = [_code_entry(info, next(iter(example(info.code, info.scope)), None)) for info in infos]
+    if args.format == "json":
+        out.write(as_json(entries))
+        return EXIT_OK
+    blocks = []
+    for e in entries:
+        lines = [f"{e['code']} ({e['scope']}, {e['severity']})", "", e["meaning"], "", "Message:", f"  {e['message']}"]
+        ex = e["example"]
+        if ex is not None:
+            lines += ["", f"Example ({ex['file']}), shown by: {ex['command']}"]
+            lines += ["  " + line for line in ex["text"].rstrip("\n").split("\n")]
+            lines += ["", "Fix:", f"  {e['fix']}"]
+        blocks.append("\n".join(lines))
+    out.write("\n\n".join(blocks))
+    return EXIT_OK
+
+
+def _code_entry(info: Any, ex: Any) -> dict[str, Any]:
+    """One code as `explain --format json` prints it."""
+    entry: dict[str, Any] = {
+        "code": info.code,
+        "scope": info.scope,
+        "severity": str(info.severity),
+        "meaning": info.meaning,
+        "message": info.template,
+    }
+    if ex is not None:
+        entry["example"] = {"file": ex.file, "command": ex.command(), "text": ex.text}
+        entry["fix"] = ex.fix
+    return entry
+
+
 def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
     from replayable.schema import json_schema  # noqa: PLC0415
@@ -377,6 +435,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_max_bytes(prepare)
     prepare.set_defaults(func=cmd_prepare)
+
+    explain = sub.add_parser(
+        "explain",
+        help="say what a finding code means, show an example and how to fix it",
+        description="Print what a finding code means, its severity and message, a minimal example that shows "
+        "it and how to fix it; without CODE, list every code. Exit 2 for an unknown code.",
+    )
+    explain.add_argument("code", metavar="CODE", nargs="?", help="a finding code, e.g. output_without_function_call")
+    explain.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    explain.set_defaults(func=cmd_explain)
 
     from replayable.schema import sides  # noqa: PLC0415
 
