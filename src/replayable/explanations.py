@@ -68,11 +68,11 @@ def _doc(value: Any) -> str:
     return "{\n" + "\n".join(lines) + "\n}\n"
 
 
-USER = {"type": "message", "role": "user", "content": "Weather in Paris?"}
-CALL = {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'}
-OUT = {"type": "function_call_output", "call_id": "call_1", "output": "18C, clear"}
-ANSWER = {"type": "message", "role": "assistant", "content": "It is 18C and clear."}
-TOOL = {
+USER: dict[str, Any] = {"type": "message", "role": "user", "content": "Weather in Paris?"}
+CALL: dict[str, Any] = {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'}
+OUT: dict[str, Any] = {"type": "function_call_output", "call_id": "call_1", "output": "18C, clear"}
+ANSWER: dict[str, Any] = {"type": "message", "role": "assistant", "content": "It is 18C and clear."}
+TOOL: dict[str, Any] = {
     "type": "function",
     "name": "get_weather",
     "strict": True,
@@ -95,9 +95,9 @@ def _body(**fields: Any) -> str:
 
 # --- streams -----------------------------------------------------------------------------------------------
 
-_MSG = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
-_TEXT = {"type": "output_text", "text": "Hi", "annotations": []}
-_DONE_MSG = {**_MSG, "status": "completed", "content": [_TEXT]}
+_MSG: dict[str, Any] = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
+_TEXT: dict[str, Any] = {"type": "output_text", "text": "Hi", "annotations": []}
+_DONE_MSG: dict[str, Any] = {**_MSG, "status": "completed", "content": [_TEXT]}
 
 
 def _resp(status: str, output: list[Any]) -> dict[str, Any]:
@@ -149,7 +149,7 @@ def _raw_stream(frames: list[str]) -> str:
 
 # --- Agents API logs ------------------------------------------------------------------------------------------
 
-_AGENT_TOOL = {**TOOL, "defer_loading": False}
+_AGENT_TOOL: dict[str, Any] = {**TOOL, "defer_loading": False}
 
 
 def _session(status: str = "idle", actions: list[Any] | None = None, tools: list[Any] | None = None, sid: str = "sess_1") -> dict[str, Any]:
@@ -162,7 +162,7 @@ def _session(status: str = "idle", actions: list[Any] | None = None, tools: list
     }
 
 
-_ACTION = {"type": "function_call", "turn_id": "turn_1", "call_id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}
+_ACTION: dict[str, Any] = {"type": "function_call", "turn_id": "turn_1", "call_id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}
 
 
 def _log(*events: Any) -> str:
