@@ -283,3 +283,12 @@ def test_github_annotations_carry_line_and_col_and_no_leading_dot_slash(
         assert len(lines) == len(doc["findings"])
         for line, f in zip(lines, doc["findings"], strict=True):
             assert line.startswith(f"::error file=broken.json,line={f['line']},col={f['column']},title=replayable ")
+
+
+def test_one_agents_event_on_its_own_is_placed_at_the_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answer = {"type": "agent.session.input.tool_result", "turn_id": "t", "call_id": "nobody", "success": True, "output": "x"}
+    path = tmp_path / "one.json"
+    path.write_text("\n" + json.dumps(answer, indent=2))
+    code, doc = check(["--agents", str(path)], capsys)
+    placed = [f for f in doc["findings"] if f["index"] == 0]
+    assert code == 1 and placed and all((f["line"], f["column"]) == (2, 1) for f in placed)

@@ -491,6 +491,8 @@ def _places(inp: Input, doc: Document) -> Places | None:
         return Places.jsonl(inp.blank_lines, inp.indents)
     if doc.kind is DocumentKind.TOOLS:
         return None  # tool findings name a tool by its path, not an item
+    if doc.kind in (DocumentKind.EVENTS, DocumentKind.AGENTS_LOG) and isinstance(inp.first, dict):
+        return Places.json(inp.data, "")  # one event on its own: event 0 is the document
     return Places.json(inp.data, _ITEMS_AT.get(doc.kind))
 
 
