@@ -22,8 +22,10 @@ Columns count characters (Unicode code points), 1-based, as editors do and as SA
 from __future__ import annotations
 
 import json
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from itertools import accumulate
 
 __all__ = ["Places"]
 
@@ -81,6 +83,13 @@ def _value_line(blank_lines: Sequence[int], index: int) -> int:
     return low
 
 
+def _line_lengths(text: str | bytes) -> array[int]:
+    """The lengths of the lines of `text` before each line, summed (line k starts at `sums[k] + k`: each
+    line before it also ends with one LF), read once, in C (`split`, `map(len)`, `accumulate`)."""
+    nl = "\n" if isinstance(text, str) else b"\n"
+    return array("q", accumulate(map(len, text.split(nl)), initial=0))  # type: ignore[arg-type]
+
+
 def _pointer(path: str) -> list[str]:
     if not path.startswith("/"):
         return []
@@ -91,7 +100,7 @@ class Places:
     """The start (line, column) of each item or event of one document read from a file (see the module
     docstring). Made by `json`, `jsonl` or `frames`; asked with `at`."""
 
-    __slots__ = ("_data", "_frames", "_indents", "_key", "_lines", "_offsets", "_starts", "_text")
+    __slots__ = ("_data", "_frames", "_indents", "_key", "_lines", "_offsets", "_starts", "_starts_of_lines", "_text")
 
     def __init__(self) -> None:
         self._data: bytes = b""
@@ -102,6 +111,7 @@ class Places:
         self._indents: Mapping[int, int] = {}
         self._offsets: Callable[[bytes], list[int]] | None = None
         self._frames: list[int] | None = None
+        self._starts_of_lines: array[int] | None = None
 
     @classmethod
     def json(cls, data: bytes, key: str | None = None) -> Places:
@@ -151,9 +161,17 @@ class Places:
                     self._starts = _members(text, at) if text[at] == "[" else {0: at}
         return self._starts
 
-    def _line_column(self, at: int) -> tuple[int, int]:
-        text = self._decoded()
-        return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+    def _line_column(self, at: int, text: str | bytes) -> tuple[int, int]:
+        """The (line, column) of offset `at` of `text` (characters of the decoded JSON text, or bytes of an
+        SSE capture, whose frames start at a line's start); the lines' starts are found once."""
+        if self._starts_of_lines is None:
+            self._starts_of_lines = _line_lengths(text)
+        sums = self._starts_of_lines
+        line = bisect_right(range(len(sums) - 1), at, key=lambda k: sums[k] + k)  # lines starting at or before
+        head = text[sums[line - 1] + line - 1 : at]
+        if isinstance(head, bytes):
+            head = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+        return line, len(head) + 1
 
     def at(self, index: int | None, path: str = "") -> tuple[int, int] | None:
         """The 1-based (line, column) where item or event `index` starts, or where the field at the JSON
@@ -169,10 +187,7 @@ class Places:
                 self._frames = self._offsets(self._data)
             if index >= len(self._frames):
                 return None
-            offset = self._frames[index]
-            line = self._data.count(b"\n", 0, offset) + 1
-            head = self._data[self._data.rfind(b"\n", 0, offset) + 1 : offset].removeprefix(b"\xef\xbb\xbf")
-            return line, len(head.decode("utf-8", "replace")) + 1
+            return self._line_column(self._frames[index], self._data)
         start = self._item_starts().get(index)
         if start is None:
             return None
@@ -183,4 +198,4 @@ class Places:
             if step not in inner:
                 break
             start = inner[step]
-        return self._line_column(start)
+        return self._line_column(start, text)
