@@ -236,3 +236,25 @@ def test_diff_takes_provider_too(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path = write(tmp_path, "short.json", [{"role": "user", "content": "hi"}])
     code, out, err = run(["diff", path, path, "--provider", "openai"], capsys)
     assert code == 0 and "replay-safe: 0 difference(s)" in out, err
+
+
+@pytest.mark.parametrize("shape", ["request", "response"])
+def test_a_body_or_response_is_repaired_and_diffed_by_its_items(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: str
+) -> None:
+    call = {**CALL, "arguments": {"q": "x"}}
+    if shape == "request":
+        value: dict[str, Any] = {"model": "m", "input": [USER, call, OUT]}
+    else:  # a Response (no `object`: the reader knows it by its output)
+        value = {"id": "resp_1", "status": "completed", "output": [{**call, "id": "fc_1"}]}
+    path = write(tmp_path, f"{shape}.json", value)
+    code, out, err = run(["prepare", path, "--target", "acme", "--diff"], capsys)
+    assert code == 0, err
+    removed = [json.loads(x[1:]) for x in out.splitlines()[2:] if x.startswith("-")]
+    added = [json.loads(x[1:]) for x in out.splitlines()[2:] if x.startswith("+")]
+    assert [i["arguments"] for i in removed if i["type"] == "function_call"] == [{"q": "x"}]
+    assert "repaired (function_arguments_not_string)" in err
+    if shape == "request":
+        assert [i["arguments"] for i in added if i["type"] == "function_call"] == ['{"q":"x"}']
+    else:  # a Response's trailing call awaits its output: repaired, then dropped as unanswered
+        assert not added and "item 0: dropped: call left unanswered" in err

@@ -110,7 +110,7 @@ def repair_document(value: Any) -> tuple[Any, list[Repair], list[int] | None]:
     if isinstance(value, list):
         return repair_items(value)
     if isinstance(value, dict):
-        key = "output" if value.get("object") == "response" else "input"
+        key = "input" if isinstance(value.get("input"), list) else "output"  # a body's, else a Response's
         if isinstance(value.get(key), list):
             items, repairs, origin = repair_items(value[key])
             return ({**value, key: items} if repairs else value), repairs, origin

@@ -182,9 +182,9 @@ def _input_items(original: Any, transcript: Transcript) -> list[Any]:
     if isinstance(original, list):
         return original
     if isinstance(original, dict):
-        for key in ("input", "output"):
-            if isinstance(original.get(key), list) and transcript.kind in ("request", "response"):
-                return list(original[key])
+        key = {"request": "input", "response": "output"}.get(transcript.kind)
+        if key is not None and isinstance(original.get(key), list):
+            return list(original[key])
         if transcript.kind == "item":
             return [original]
     return list(transcript.items)
