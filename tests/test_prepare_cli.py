@@ -155,6 +155,7 @@ def test_an_assistant_message_with_tool_calls_becomes_items_and_indexes_follow(
     [
         pytest.param({**CALL, "arguments": '{"a": 1}'}, id="string-arguments"),
         pytest.param({**CALL, "arguments": 3}, id="number-arguments"),  # no certain text for it
+        pytest.param({**CALL, "arguments": [1, 2]}, id="array-arguments"),  # no arguments object
         pytest.param({"type": "custom_tool_call", "call_id": "c", "name": "f", "input": {"a": 1}}, id="other-type"),
         pytest.param({"role": "function", "name": "f", "content": "x"}, id="legacy-function-message"),
         pytest.param({"role": "tool", "tool_call_id": "never-issued", "content": "x"}, id="tool-answering-nothing"),

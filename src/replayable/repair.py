@@ -4,8 +4,8 @@
 them with each certain repair made, and a `Repair` for each: what it changed, at which input index, and
 the code of the finding it answers. Only two repairs are certain, and only those are made:
 
-- `function_arguments_not_string`: a `function_call` whose `arguments` is a JSON object or array (the
-  object itself, not its text): it becomes that value's JSON text (`json.dumps`, compact, UTF-8 kept),
+- `function_arguments_not_string`: a `function_call` whose `arguments` is a JSON object (the object
+  itself, not its text; an array or a number is left alone: no arguments object): it becomes its JSON text (`json.dumps`, compact, UTF-8 kept),
   which is what the spec's `arguments` holds (Open Responses "Tool calling": arguments is a string of
   JSON).
 - `chat_completions_envelope`: a Chat Completions message (an assistant message with `tool_calls`, a
@@ -51,14 +51,13 @@ class Repair:
 
 def _arguments(value: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
     args = value.get("arguments")
-    if value.get("type") != "function_call" or not isinstance(args, dict | list):
+    if value.get("type") != "function_call" or not isinstance(args, dict):  # an array is no arguments object
         return None
     try:
         text = json.dumps(args, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         return None
-    what = "object" if isinstance(args, dict) else "array"
-    return {**value, "arguments": text}, f"function_call arguments given as a JSON {what}, now its JSON text"
+    return {**value, "arguments": text}, "function_call arguments given as a JSON object, now its JSON text"
 
 
 def _chat(value: Mapping[str, Any], calls: list[str]) -> tuple[list[dict[str, Any]], str] | None:
