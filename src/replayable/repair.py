@@ -5,9 +5,9 @@ them with each certain repair made, and a `Repair` for each: what it changed, at
 the code of the finding it answers. Only two repairs are certain, and only those are made:
 
 - `function_arguments_not_string`: a `function_call` whose `arguments` is a JSON object (the object
-  itself, not its text; an array or a number is left alone: no arguments object): it becomes its JSON text (`json.dumps`, compact, UTF-8 kept),
-  which is what the spec's `arguments` holds (Open Responses "Tool calling": arguments is a string of
-  JSON).
+  itself, not its text; an array or a number is left alone: no arguments object): it becomes its JSON
+  text (`json.dumps`, compact, UTF-8 kept), which is what the spec's `arguments` holds (Open Responses
+  "Tool calling": arguments is a string of JSON).
 - `chat_completions_envelope`: a Chat Completions message (an assistant message with `tool_calls`, a
   `tool` message with `tool_call_id`) among Responses items: converted by
   `replayable.interop.from_chat_completions` (an assistant message becomes a message and one
