@@ -25,122 +25,10 @@ BROKEN = EXAMPLES / "sales_report_broken.json"
 USER = {"type": "message", "role": "user", "content": "hi"}
 ORPHAN = {"type": "function_call_output", "call_id": "nobody", "output": "x"}
 
-# The parts of the OASIS SARIF 2.1.0 schema (sarif-schema-2.1.0.json) this output uses: the required
-# properties and types of each object, and no property the schema does not define (the schema itself is
-# not in any PyPI package this project can depend on, so its structure is restated here).
-_MESSAGE = {
-    "type": "object",
-    "properties": {"text": {"type": "string"}, "id": {"type": "string"}},
-    "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
-    "additionalProperties": False,
-}
-_LOCATION = {
-    "type": "object",
-    "properties": {
-        "physicalLocation": {
-            "type": "object",
-            "properties": {
-                "artifactLocation": {
-                    "type": "object",
-                    "properties": {"uri": {"type": "string", "format": "uri-reference"}},
-                    "additionalProperties": False,
-                }
-            },
-            "additionalProperties": False,
-        },
-        "logicalLocations": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"fullyQualifiedName": {"type": "string"}, "kind": {"type": "string"}},
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
-SARIF_SUBSET: dict[str, Any] = {
-    "type": "object",
-    "required": ["version", "runs"],
-    "properties": {
-        "$schema": {"type": "string", "format": "uri"},
-        "version": {"const": "2.1.0"},
-        "runs": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["tool"],
-                "properties": {
-                    "tool": {
-                        "type": "object",
-                        "required": ["driver"],
-                        "properties": {
-                            "driver": {
-                                "type": "object",
-                                "required": ["name"],
-                                "properties": {
-                                    "name": {"type": "string"},
-                                    "version": {"type": "string"},
-                                    "informationUri": {"type": "string", "format": "uri"},
-                                    "rules": {
-                                        "type": "array",
-                                        "uniqueItems": True,
-                                        "items": {
-                                            "type": "object",
-                                            "required": ["id"],
-                                            "properties": {
-                                                "id": {"type": "string"},
-                                                "name": {"type": "string"},
-                                                "shortDescription": _MESSAGE,
-                                                "defaultConfiguration": {
-                                                    "type": "object",
-                                                    "properties": {
-                                                        "level": {"enum": ["none", "note", "warning", "error"]}
-                                                    },
-                                                    "additionalProperties": False,
-                                                },
-                                            },
-                                            "additionalProperties": False,
-                                        },
-                                    },
-                                },
-                                "additionalProperties": False,
-                            }
-                        },
-                        "additionalProperties": False,
-                    },
-                    "invocations": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["executionSuccessful"],
-                            "properties": {"executionSuccessful": {"type": "boolean"}},
-                            "additionalProperties": False,
-                        },
-                    },
-                    "results": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["message"],
-                            "properties": {
-                                "ruleId": {"type": "string"},
-                                "ruleIndex": {"type": "integer", "minimum": -1},
-                                "level": {"enum": ["none", "note", "warning", "error"]},
-                                "message": _MESSAGE,
-                                "locations": {"type": "array", "items": _LOCATION},
-                                "properties": {"type": "object"},
-                            },
-                            "additionalProperties": False,
-                        },
-                    },
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
+# The OASIS SARIF 2.1.0 JSON Schema as published (tests/fixtures/sarif/README.md says where it comes from).
+SARIF_SCHEMA: dict[str, Any] = json.loads(
+    (ROOT / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -152,7 +40,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def sarif(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
     code, out, _ = run([*argv, "--format", "sarif"], capsys)
     log = json.loads(out)
-    jsonschema.validate(log, SARIF_SUBSET, format_checker=jsonschema.FormatChecker())
+    jsonschema.Draft4Validator(SARIF_SCHEMA, format_checker=jsonschema.FormatChecker()).validate(log)
     run_ = log["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
     for result in run_["results"]:  # every result names a rule of the driver, by id and by index
@@ -227,7 +115,7 @@ def test_github_annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
     code, out, _ = run(["check", rel, "--format", "github"], capsys)
     lines = out.splitlines()
     assert code == 1 and len(lines) == len(findings)
-    pattern = re.compile(r"^::error file=([^,:]+),title=replayable ([a-z_]+)::(.*)$")
+    pattern = re.compile(r"^::error file=([^,:]+),line=[1-9][0-9]*,col=[1-9][0-9]*,title=replayable ([a-z_]+)::(.*)$")
     for line, f in zip(lines, findings, strict=True):
         m = pattern.match(line)
         assert m, line
@@ -243,7 +131,7 @@ def test_github_escapes_file_names_and_messages(tmp_path: Path, capsys: pytest.C
     code, out, _ = run(["check", str(bad), "--format", "github"], capsys)
     lines = out.splitlines()
     assert code == 1 and len(lines) == 1 and lines[0].startswith("::error file=")
-    assert "x%2Cy%3Az%25/a%0Ab.json,title=replayable output_without_function_call::" in lines[0]
+    assert "x%2Cy%3Az%25/a%0Ab.json,line=1,col=100,title=replayable output_without_function_call::" in lines[0]
     code, out, _ = run(["check", str(d), "--format", "github"], capsys)  # many files: a summary line after
     assert code == 1 and out.splitlines()[-1].startswith("checked 1 file: ")
     (d / "u.json").write_text("[")

@@ -119,7 +119,7 @@ def test_stdin_jsonl_is_checked_line_by_line(
     stdin(jsonl([USER, CALL, OUT] * 1000 + [ORPHAN]))
     assert main(["check", "-"]) == 1
     out = capsys.readouterr().out
-    assert "<stdin>: item 3000: output_without_function_call" in out and "3001 items" in out
+    assert "<stdin>:3001:1: item 3000: output_without_function_call" in out and "3001 items" in out
 
 
 def test_stdin_gives_the_same_report_as_the_file(
@@ -140,7 +140,7 @@ def test_stdin_works_with_jobs_and_beside_files(tmp_path: Path, stdin: Any, caps
     stdin(jsonl([USER, ORPHAN]))
     assert main(["check", "-", good, good, "--jobs", "2"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("<stdin>: item 1: output_without_function_call")
+    assert out[0].startswith("<stdin>:2:1: item 1: output_without_function_call")
     assert out[-1] == "checked 3 files: 2 replay-safe, 1 with violations, 0 unreadable"
     stdin(jsonl([USER, CALL, OUT]))
     assert main(["check", "-", "--jobs", "4"]) == 0

@@ -59,7 +59,7 @@ def test_directory_check_reports_each_file_and_a_summary(
     assert main(argv) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "checked 3 files: 2 replay-safe, 1 with violations, 0 unreadable"
-    assert any("b.jsonl: item 15: output_without_function_call" in line for line in out)
+    assert any("b.jsonl:16:1: item 15: output_without_function_call" in line for line in out)
     order = [line.split(":")[0] for line in out if "replay-safe:" in line or "NOT replay-safe" in line]
     assert [Path(x).name for x in order] == ["a.json", "b.jsonl", "c.jsonl"]  # input order, not finish order
 

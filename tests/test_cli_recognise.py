@@ -222,7 +222,7 @@ def test_every_kind_has_one_findings_list_and_one_wording(
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     assert code == 1 and doc["ok"] is False and doc["kind"] == kind and errors  # never ok: false with nothing
     for f in doc["findings"]:
-        assert set(f) == {"where", "index", "code", "message", "path", "severity"}
+        assert set(f) == {"where", "index", "code", "message", "path", "severity", "line", "column"}
         assert f["where"] in {"item", "document", "tools", "stream", "event"} and f["code"] and f["message"]
 
 

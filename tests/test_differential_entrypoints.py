@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 import replayable as rp
 from replayable._cli import main
 from replayable.integrations.openai import check_conversation_body, check_request_body
+from replayable.repair import repair_items
 from replayable.testing import assert_replay_safe
 
 TOOLS = [
@@ -130,7 +131,24 @@ def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool =
         return False, (("raised", "unreadable"),)  # type: ignore[return-value]
     doc = json.loads(out.getvalue())
     found = [f for f in doc["findings"] if f.get("severity") == "error" and f.get("where") == "item"]
+    # every finding of an item read from a file says where in the file it starts (issue 35)
+    assert all(isinstance(f["line"], int) and isinstance(f["column"], int) for f in found), found
     return code == 0, tuple(sorted(((f["index"], f["code"]) for f in found), key=str))
+
+
+def prepare_cli(value: Any, provider: str | None, tools: list[Any] | None) -> Any:
+    """What `replayable prepare --target openai` prints for `value` (the JSON of the items), or "refused"."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.json"
+        path.write_text(json.dumps(value))
+        args = ["prepare", str(path), "--target", "openai"] + (["--provider", provider] if provider else [])
+        if tools is not None:
+            (Path(tmp) / "tools.json").write_text(json.dumps(tools))
+            args += ["--tools", str(Path(tmp) / "tools.json")]
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+    return json.loads(out.getvalue()) if code == 0 else "refused"
 
 
 def file_door(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
@@ -291,6 +309,8 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     else:
         same("prepare_replay result passes", report.check.ok, True)
         dumped = [rp.dump_item(i) for i in result]
+        if not repair_items(items)[1]:  # nothing the command line repairs first: the same result
+            same("prepare (cli) vs prepare_replay", prepare_cli(items, provider, tools), dumped)
         same("check_transcript(prepare_replay result)",
              library(dumped, tools=tools, target="openai", provider=provider).__getitem__(0), True)
     return found

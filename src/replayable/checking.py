@@ -30,7 +30,8 @@ from replayable.items import ITEM_ADAPTERS, Provider, gc_paused
 from replayable.reading import Document, DocumentKind, InputError, chat_envelope, is_event_list
 from replayable.reading import function_tools as reader_function_tools
 from replayable.reading.files import BATCH_LINES, Input, document_of
-from replayable.render import agents_record, stream_record, tools_record, transcript_record
+from replayable.reading.places import Places
+from replayable.render import agents_record, placed, stream_record, tools_record, transcript_record
 from replayable.replay import ViolationCode, check_stream, check_tool, check_transcript
 from replayable.tools import tool_index
 
@@ -102,8 +103,23 @@ def check_document(doc: Document, options: CheckOptions) -> Record:
     """Check `doc` with the checker of its kind (`CHECKERS`) and return its record. Raises `InputError`
     for what cannot be checked as asked (`previous` with a stream or an Agents log, two tools sharing a
     name, a JSONL line that is not strict JSON), `StreamError` for an SSE capture whose framing cannot be
-    read; bad items are findings, never errors."""
-    return CHECKERS[doc.kind](doc, options)
+    read; bad items are findings, never errors. For a document read from a file (`read_file`), each
+    finding of an item or event carries the `line` and `column` where it starts (`place`)."""
+    return place(CHECKERS[doc.kind](doc, options), doc)
+
+
+def place(record: Record, doc: Document) -> Record:
+    """`record` with the line and column of each finding of an item or event of `doc` in the file it was
+    read from (`replayable.render.placed`): from `doc.places`, or for an SSE capture from the stream
+    reader's frame offsets. Scans the file's text only when a finding needs a place."""
+    places = doc.places
+    if places is None and isinstance(doc.value, bytes | bytearray) and doc.kind in _STREAMS:
+        from replayable.stream.sse import event_offsets  # noqa: PLC0415  loaded only for a stream
+
+        places = Places.frames(bytes(doc.value), event_offsets)
+    if places is None or not any(f.get("index") is not None for f in record.get("findings", ())):
+        return record
+    return placed(record, places.at)
 
 
 # --- transcripts ---------------------------------------------------------------------------------------
@@ -281,6 +297,8 @@ def _no_previous(options: CheckOptions, what: str) -> None:
     if options.previous is not None:
         raise InputError(f"{options.name}: --previous applies to a request body or a list of items, not to {what}")
 
+
+_STREAMS = (DocumentKind.EVENTS, DocumentKind.AGENTS_LOG)
 
 #: The checker of each kind of document the reader makes (`replayable.reading.DocumentKind`).
 CHECKERS: dict[DocumentKind, Callable[[Document, CheckOptions], Record]] = {

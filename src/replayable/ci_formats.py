@@ -7,11 +7,14 @@ Both render the records of `replayable.render` (one per input, each with its `fi
   `replayable` and lists every rule a result refers to (`id` = the finding code). Each finding is one
   result: `ruleId` the code, `level` `error` (or `note`), the message, and the file as its location
   (`artifactLocation.uri`, a relative URI reference for a relative path, a `file://` URI for an
-  absolute one; standard input has no location). The item or event index and JSON Pointer are a
-  logical location (`item 3/arguments`) and in `properties`. An unreadable input is a result of the
-  rule `unreadable_input`, and makes the invocation's `executionSuccessful` false.
+  absolute one; standard input has no location) with its `region` (`startLine`, `startColumn`, in
+  Unicode code points: the run's `columnKind`) where the item, event or field starts. The item or event
+  index and JSON Pointer are a logical location (`item 3/arguments`) and in `properties`. An unreadable
+  input is a result of the rule `unreadable_input`, and makes the invocation's `executionSuccessful` false.
 - `github`: GitHub Actions workflow commands, one line per finding:
-  `::error file=FILE,title=replayable CODE::MESSAGE` (`::notice` for a note). Values are escaped as
+  `::error file=FILE,line=LINE,col=COLUMN,title=replayable CODE::MESSAGE` (`::notice` for a note; `line`
+  and `col` where the finding's item, event or field starts in the file, when known; the path as given,
+  without a leading `./`, which GitHub would not place on a pull request). Values are escaped as
   GitHub's toolkit does (`@actions/core`, `toCommandValue`/`escapeData`/`escapeProperty`): `%`, CR and
   LF in the message; also `:` and `,` in a property. An unreadable input is an `::error` of its own.
   Before that, every line of a value is made safe to print (`replayable.names.shown`: control
@@ -105,7 +108,11 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
             )
             continue
         for f in record.get("findings", []):
-            location: dict[str, Any] = dict(physical[0]) if physical else {}
+            location: dict[str, Any] = {}
+            if physical:
+                location["physicalLocation"] = dict(physical[0]["physicalLocation"])
+                if f.get("line") is not None:
+                    location["physicalLocation"]["region"] = {"startLine": f["line"], "startColumn": f["column"]}
             location["logicalLocations"] = [{"fullyQualifiedName": shown(_where(f)), "kind": "element"}]
             results.append(
                 {
@@ -124,6 +131,7 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
         "runs": [
             {
                 "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
                 "invocations": [{"executionSuccessful": not unreadable}],
                 "results": results,
             }
@@ -146,13 +154,27 @@ def _file(record: dict[str, Any]) -> str | None:
     return file if isinstance(file, str) else None
 
 
+def _github_path(file: str) -> str:
+    """The path as given, without the leading `./` (GitHub places an annotation on a pull request's diff
+    only by the path relative to the repository, which `./x` never matches)."""
+    while file.startswith("./"):
+        file = file[2:]
+    return file
+
+
 def _printable(text: str) -> str:
     """`text` with every line made safe to print (`shown`); the line breaks between them stay."""
     return "\n".join(shown(line) for line in text.split("\n"))
 
 
-def _command(level: str, file: str | None, title: str, message: str) -> str:
-    props = [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(_printable(file))}"]
+def _command(
+    level: str, file: str | None, title: str, message: str, line: int | None = None, column: int | None = None
+) -> str:
+    props = (
+        [] if file is None or file in ("<stdin>", "-") else [f"file={escape_property(_printable(_github_path(file)))}"]
+    )
+    if props and line is not None:
+        props += [f"line={line}", f"col={column}"]
     props.append(f"title={escape_property(_printable(title))}")
     return f"::{level} {','.join(props)}::{escape_data(_printable(message))}"
 
@@ -167,7 +189,8 @@ def github_lines(records: list[dict[str, Any]]) -> list[str]:
             continue
         for f in record.get("findings", []):
             level = "error" if f["severity"] == "error" else "notice"
-            lines.append(_command(level, file, f"replayable {f['code']}", f"{_where(f)}: {f['message']}"))
+            message = f"{_where(f)}: {f['message']}"
+            lines.append(_command(level, file, f"replayable {f['code']}", message, f.get("line"), f.get("column")))
     return lines
 
 

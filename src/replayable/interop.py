@@ -265,7 +265,7 @@ def _assistant_items(msg: dict[str, Any], n: int) -> list[dict[str, Any]]:
     return items
 
 
-def from_chat_completions(messages: Iterable[Any]) -> list[Item]:
+def from_chat_completions(messages: Iterable[Any], *, known_calls: Iterable[str] = ()) -> list[Item]:
     """Convert a Chat Completions history into Open Responses input items.
 
     `messages` are Chat Completions messages as dicts or `openai` SDK objects (`ChatCompletionMessage`):
@@ -279,13 +279,15 @@ def from_chat_completions(messages: Iterable[Any]) -> list[Item]:
     Returns input-form models. Raises `ItemError` whose `loc` starts with the message index for what has
     no Open Responses form or does not pair: the legacy `function` role or `function_call` field, audio,
     non-function tool calls, non-string arguments, unknown roles or fields, a tool message answering no
-    earlier call or a call already answered. Spec: Open Responses 2026-04-24 "Tool calling".
+    earlier call or a call already answered. `known_calls`: the call ids of calls issued before
+    `messages` (the `function_call` items of a history that mixes both shapes), which a tool message may
+    answer too. Spec: Open Responses 2026-04-24 "Tool calling".
     """
     if isinstance(messages, str | bytes | bytearray | Mapping) or not isinstance(messages, Iterable):
         got = "a JSON object" if isinstance(messages, Mapping) else type(messages).__name__
         raise _error((), "list_type", f"expected a list of Chat Completions messages, got {got}")
     out: list[Item] = []
-    calls: set[str] = set()
+    calls: set[str] = set(known_calls)
     answered: set[str] = set()
     for n, raw in enumerate(messages):
         try:

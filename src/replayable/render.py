@@ -32,6 +32,7 @@ __all__ = [
     "format_report",
     "format_stream_report",
     "pending_calls",
+    "placed",
     "render",
     "shown",
     "stream_record",
@@ -60,8 +61,37 @@ def finding(
     response as a whole), `tools`, `stream` or `event`; `index` the item's or event's position (None for
     a document or a tool finding, or a stream finding without one); `code` the stable
     rule code; `path` a JSON Pointer into the item, event or tool; `severity` `error` (it makes the
-    input not replay-safe) or `note` (reported, not blocking)."""
-    return {"where": where, "index": index, "code": code, "message": message, "path": path, "severity": severity}
+    input not replay-safe) or `note` (reported, not blocking); `line` and `column` (1-based) where the
+    item, event or field starts in the file it was read from, None until `placed` says (and for a value
+    not read from a file, or a finding of no item)."""
+    return {
+        "where": where,
+        "index": index,
+        "code": code,
+        "message": message,
+        "path": path,
+        "severity": severity,
+        "line": None,
+        "column": None,
+    }
+
+
+#: Which findings of a record name a place of the file the document was read from: an item of a
+#: transcript, an event of an Agents log, an event of a stream (a stream's `item` findings name the items
+#: it assembles, which are in no one place of the file).
+_PLACED = {"stream": "stream", "agents": "event"}
+
+
+def placed(record: dict[str, Any], at: Callable[[int | None, str], tuple[int, int] | None]) -> dict[str, Any]:
+    """`record` with the `line` and `column` of each finding that names an item or event of the file: `at(index,
+    path)` is where it starts (`replayable.reading.places.Places.at`), or None. Changes `record` in place."""
+    where = _PLACED.get(record.get("kind", "items"), "item")
+    for f in record.get("findings", ()):
+        if f.get("where") == where and f.get("index") is not None:
+            spot = at(f["index"], f.get("path") or "")
+            if spot is not None:
+                f["line"], f["column"] = spot
+    return record
 
 
 #: A finding's severity as a record says it: `error` blocks, anything else is a `note`.
@@ -179,10 +209,11 @@ UNSAFE = "NOT replay-safe"
 
 def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None) -> str:
     """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
-    `event N` for the others), the pending calls and what else the kind lists, then one verdict line
-    starting `FILE: replay-safe:` or `FILE: NOT replay-safe:`. The file name and every message (which
-    may quote the input) are escaped (`shown`): no line but the verdict can say `replay-safe`. `say`, when
-    given, words each message for its reader (the command line names its flags instead of arguments)."""
+    `event N` for the others; `FILE:LINE:COLUMN: item 3: ...` when the finding is placed in the file),
+    the pending calls and what else the kind lists, then one verdict line starting `FILE: replay-safe:`
+    or `FILE: NOT replay-safe:`. The file name and every message (which may quote the input) are escaped
+    (`shown`): no line but the verdict can say `replay-safe`. `say`, when given, words each message for
+    its reader (the command line names its flags instead of arguments)."""
     name = shown(str(record.get("file")))
     kind = record.get("kind", "items")
     if record.get("error"):
@@ -196,16 +227,17 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
             step = f["path"].split("/", 3)[2]
             where = f"previous response item {step}" if step.isdigit() else "previous response"
         message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
+        head = f"{name}:{f['line']}:{f['column']}" if f.get("line") is not None else name
         if kind == "agents" and f["severity"] == "note":
             if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call
-                lines.append(f"{name}: {where}: note ({f['code']}): {message}")
+                lines.append(f"{head}: {where}: note ({f['code']}): {message}")
             else:
-                lines.append(f"{name}: {where}: refused before execution ({f['code']}): {message}")
+                lines.append(f"{head}: {where}: refused before execution ({f['code']}): {message}")
         elif f["where"] == "stream":  # the message says which event (sequence number, type) itself
             label = "stream" if f["severity"] == "error" else "note"
-            lines.append(f"{name}: {label}: {f['code']}: {message}")
+            lines.append(f"{head}: {label}: {f['code']}: {message}")
         else:
-            lines.append(f"{name}: {where}: {f['code']}: {message}")
+            lines.append(f"{head}: {where}: {f['code']}: {message}")
     if (kind in TRANSCRIPT_KINDS or kind == "stream") and record.get("pending"):
         lines.append(f"{name}: {pending_calls(record['pending'])}")
     if record.get("external"):

@@ -7,8 +7,9 @@
     replayable --version
     replayable diff ORIGINAL CANDIDATE [--format text|json]
     replayable convert --from|--to chat-completions FILE
-    replayable prepare --target SLUG FILE [--tools TOOLS.json] [--report]
+    replayable prepare --target SLUG FILE [--tools TOOLS.json] [--provider openai] [--report | --diff]
     replayable schema [--side input|output|agents-events|...] [-o FILE]
+    replayable explain [CODE] [--format text|json]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
@@ -40,7 +41,7 @@ from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.render import render
 
 from . import batch
-from .inputs import load_tools, parse_size, read_transcript
+from .inputs import Transcript, load_tools, parse_size, read_transcript
 from .output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -71,6 +72,12 @@ def _document(path: str, args: argparse.Namespace) -> Any:
     return read_input(path, max_bytes=args.max_bytes).value()
 
 
+def _transcript(value: Any, path: str, args: argparse.Namespace) -> Transcript:
+    """The one way `diff`, `convert` and `prepare` read a transcript: the reader, with the `--provider`
+    the command was given (as `check` reads it)."""
+    return read_transcript(value, display_name(path), provider=getattr(args, "provider", None))
+
+
 def _one_line(exc: ItemError) -> str:
     first = exc.errors[0] if exc.errors else {"loc": (), "msg": str(exc), "type": "error"}
     loc = tuple(first["loc"])
@@ -97,7 +104,7 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> int:
                 raise InputError(f"{name}: expected a JSON array of Chat Completions messages")
             result: Any = dump_items(from_chat_completions(value))
         else:
-            transcript = read_transcript(value, name)
+            transcript = _transcript(value, args.file, args)
             result = to_chat_completions(transcript.items, provider=args.provider)
     except ItemError as exc:
         raise InputError(f"{name}: {_one_line(exc)}") from None
@@ -106,12 +113,18 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
-    """`prepare --target SLUG FILE`: the replay-safe input items as a JSON array on stdout."""
+    """`prepare --target SLUG FILE`: the replay-safe input items as a JSON array on stdout (`--report`:
+    with what was repaired, dropped and changed; `--diff`: a unified diff of the input's items and the
+    result instead). The certain repairs (`replayable.repair`) are made first; what was repaired,
+    dropped and changed is listed on stderr, one line each."""
     from replayable.interop import prepare_replay  # noqa: PLC0415
     from replayable.items import dump_items  # noqa: PLC0415
+    from replayable.repair import repair_document  # noqa: PLC0415
 
     name = display_name(args.file)
-    transcript = read_transcript(_document(args.file, args), name)
+    original = _document(args.file, args)
+    value, repairs, origin = repair_document(original)
+    transcript = _transcript(value, args.file, args)
     tools = load_tools(args.tools, max_bytes=args.max_bytes) if args.tools else transcript.tools
     try:
         source = transcript.document if transcript.document is not None else transcript.items
@@ -120,19 +133,79 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     except ItemError as exc:
         raise InputError(f"{name}: {_one_line(exc)}") from None
     dumped = dump_items(items)
-    if args.report:
+
+    def at(i: int) -> int:  # the input index of an item of the repaired history
+        return origin[i] if origin is not None and i < len(origin) else i
+
+    dropped = [{"index": at(i), "reason": r} for i, r in report.dropped]
+    changed = [{"index": at(i), "change": c} for i, c in report.changed]
+    for r in repairs:
+        _say(f"{name}: item {r.index}: repaired ({r.code}): {r.change}")
+    for d in dropped:
+        _say(f"{name}: item {d['index']}: dropped: {d['reason']}")
+    for c in changed:
+        _say(f"{name}: item {c['index']}: changed: {c['change']}")
+    _say(
+        f"{name}: prepared for {args.target}: {len(dumped)} of {_count(original, transcript)} items kept, "
+        f"{len(repairs)} repaired, {len(dropped)} dropped, {len(changed)} changed"
+    )
+    if args.diff:
+        diff = _unified_diff(_input_items(original, transcript), dumped, name, args.target)
+        if diff:  # nothing changed: no diff, as diff(1) prints none
+            out.write(diff)
+    elif args.report:
         out.write(
             as_json(
                 {
                     "input": dumped,
-                    "dropped": [{"index": i, "reason": r} for i, r in report.dropped],
-                    "changed": [{"index": i, "change": c} for i, c in report.changed],
+                    "repaired": [r.as_dict() for r in repairs],
+                    "dropped": dropped,
+                    "changed": changed,
                 }
             )
         )
     else:
         out.write(as_json(dumped))
     return EXIT_OK
+
+
+def _say(line: str) -> None:
+    """One line of what `prepare` did, on stderr (stdout holds the items or the diff)."""
+    try:
+        print(shown(line), file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _input_items(original: Any, transcript: Transcript) -> list[Any]:
+    """The input's items as given (a list, a body's `input`, a Response's `output`; one item as a list)."""
+    if isinstance(original, list):
+        return original
+    if isinstance(original, dict):
+        key = {"request": "input", "response": "output"}.get(transcript.kind)
+        if key is not None and isinstance(original.get(key), list):
+            return list(original[key])
+        if transcript.kind == "item":
+            return [original]
+    return list(transcript.items)
+
+
+def _count(original: Any, transcript: Transcript) -> int:
+    return len(_input_items(original, transcript))
+
+
+def _unified_diff(before: list[Any], after: list[Any], name: str, target: str) -> str:
+    """A unified diff (`difflib`) of two item lists, one item a line as compact JSON (so that each line of
+    the diff is one item); empty when nothing changed."""
+    import difflib  # noqa: PLC0415
+
+    def lines(items: list[Any]) -> list[str]:
+        return [json.dumps(i, ensure_ascii=False) for i in items]
+
+    diff = difflib.unified_diff(
+        lines(before), lines(after), fromfile=name, tofile=f"{name} (prepared for {target})", lineterm="", n=1
+    )
+    return "\n".join(diff)
 
 
 def cmd_diff(args: argparse.Namespace, out: Output) -> int:
@@ -142,7 +215,7 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
 
     sides = []
     for path in (args.original, args.candidate):
-        sides.append(read_transcript(_document(path, args), display_name(path)).items)
+        sides.append(_transcript(_document(path, args), path, args).items)
     try:
         diffs = compare_items(sides[0], sides[1])
     except ItemError as exc:
@@ -157,6 +230,63 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
         verdict = "NOT replay-safe" if blocking else "replay-safe"
         out.write(f"{verdict}: {len(diffs)} difference(s), {len(blocking)} blocking")
     return EXIT_VIOLATIONS if blocking else EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace, out: Output) -> int:
+    """`explain CODE`: what a finding code means, its severity, its message, a minimal example that shows
+    it and how to fix it (`replayable.codes`, `replayable.explanations`); `explain` alone lists every
+    code. Raises `InputError` (exit 2) for an unknown code, naming the closest ones."""
+    from replayable.codes import CODES  # noqa: PLC0415
+    from replayable.explanations import example  # noqa: PLC0415
+
+    if args.code is None:
+        if args.format == "json":
+            out.write(as_json([_code_entry(info, None) for info in CODES]))
+        else:
+            width = max(len(info.code) for info in CODES)
+            for info in CODES:
+                out.write(f"{info.code:<{width}}  {info.scope:<10}  {info.severity:<9}  {info.meaning}")
+        return EXIT_OK
+    code = args.code.strip().lower()
+    infos = [info for info in CODES if info.code == code]
+    if not infos:
+        import difflib  # noqa: PLC0415
+
+        names = sorted({info.code for info in CODES})
+        starts = [name for name in names if code and name.startswith(code)]
+        close = [*starts, *(m for m in difflib.get_close_matches(code, names, n=3, cutoff=0.5) if m not in starts)][:3]
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; `replayable explain` lists every code"
+        raise InputError(f"unknown code {shown(args.code)!r}{hint}")
+    entries = [_code_entry(info, next(iter(example(info.code, info.scope)), None)) for info in infos]
+    if args.format == "json":
+        out.write(as_json(entries))
+        return EXIT_OK
+    blocks = []
+    for e in entries:
+        lines = [f"{e['code']} ({e['scope']}, {e['severity']})", "", e["meaning"], "", "Message:", f"  {e['message']}"]
+        ex = e["example"]
+        if ex is not None:
+            lines += ["", f"Example ({ex['file']}), shown by: {ex['command']}"]
+            lines += ["  " + line for line in ex["text"].rstrip("\n").split("\n")]
+            lines += ["", "Fix:", f"  {e['fix']}"]
+        blocks.append("\n".join(lines))
+    out.write("\n\n".join(blocks))
+    return EXIT_OK
+
+
+def _code_entry(info: Any, ex: Any) -> dict[str, Any]:
+    """One code as `explain --format json` prints it."""
+    entry: dict[str, Any] = {
+        "code": info.code,
+        "scope": info.scope,
+        "severity": str(info.severity),
+        "meaning": info.meaning,
+        "message": info.template,
+    }
+    if ex is not None:
+        entry["example"] = {"file": ex.file, "command": ex.command(), "text": ex.text}
+        entry["fix"] = ex.fix
+    return entry
 
 
 def cmd_schema(args: argparse.Namespace, out: Output) -> int:
@@ -216,9 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="check several files or directories in N worker processes (0: one per CPU; at most "
         f"{batch.MAX_JOBS} and one per file)",
     )
-    check.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions to check arguments against")
-    check.add_argument("--target", metavar="SLUG", help="provider the items are replayed to (e.g. openai, acme)")
-    check.add_argument("--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages")
+    _add_tools(check, "function tool definitions to check arguments against")
+    _add_target(check, required=False)
+    _add_provider(check)
     check.add_argument(
         "--pending-ok", action="store_true", help="trailing calls without output are pending, not errors"
     )
@@ -252,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("original", metavar="ORIGINAL", help="the original item(s), or - for standard input")
     diff.add_argument("candidate", metavar="CANDIDATE", help="the candidate item(s) to replay instead")
     diff.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    _add_provider(diff)
     _add_max_bytes(diff)
     diff.set_defaults(func=cmd_diff)
 
@@ -274,26 +405,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="FILE holds Open Responses items (or a Response / request body)",
     )
     convert.add_argument("file", metavar="FILE", help="the input, or - for standard input")
-    convert.add_argument(
-        "--provider", choices=["openai"], help="read OpenAI's native item types and shorthand messages"
-    )
+    _add_provider(convert)
     _add_max_bytes(convert)
     convert.set_defaults(func=cmd_convert)
 
     prepare = sub.add_parser(
         "prepare",
-        help="keep what can be replayed to a target provider (prints input items as JSON)",
-        description="Print the replay-safe input items on stdout. Exit 2 on unreadable input.",
+        help="repair what is certain and keep what can be replayed to a target provider (prints input items as JSON)",
+        description="Make the certain repairs (function_call arguments given as an object become their JSON "
+        "text; Chat Completions messages become items), drop what cannot be replayed to the target, and print "
+        "the replay-safe input items on stdout (or, with --diff, a unified diff of the input and the result); "
+        "what was repaired, dropped and changed is listed on stderr. Exit 2 on unreadable input or what has "
+        "no safe repair.",
     )
     prepare.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
-    prepare.add_argument("--target", metavar="SLUG", required=True, help="provider the items are replayed to")
-    prepare.add_argument("--tools", metavar="TOOLS.json", help="function tool definitions calls must satisfy")
-    prepare.add_argument("--provider", choices=["openai"], help="the items come from OpenAI (native item types)")
-    prepare.add_argument(
-        "--report", action="store_true", help="print {input, dropped, changed} instead of the bare item array"
+    _add_target(prepare, required=True)
+    _add_tools(prepare, "function tool definitions calls must satisfy")
+    _add_provider(prepare)
+    shown_as = prepare.add_mutually_exclusive_group()
+    shown_as.add_argument(
+        "--report",
+        action="store_true",
+        help="print {input, repaired, dropped, changed} instead of the bare item array",
+    )
+    shown_as.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff of the input's items and the prepared items (one item a line) instead",
     )
     _add_max_bytes(prepare)
     prepare.set_defaults(func=cmd_prepare)
+
+    explain = sub.add_parser(
+        "explain",
+        help="say what a finding code means, show an example and how to fix it",
+        description="Print what a finding code means, its severity and message, a minimal example that shows "
+        "it and how to fix it; without CODE, list every code. Exit 2 for an unknown code.",
+    )
+    explain.add_argument("code", metavar="CODE", nargs="?", help="a finding code, e.g. output_without_function_call")
+    explain.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    explain.set_defaults(func=cmd_explain)
 
     from replayable.schema import sides  # noqa: PLC0415
 
@@ -315,6 +466,27 @@ def _size(text: str) -> int:
         return parse_size(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+# The options several commands take, each defined once: every command reads them the same way.
+
+
+def _add_provider(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--provider",
+        choices=["openai"],
+        help="read OpenAI's native item types and shorthand messages (as the library's provider='openai')",
+    )
+
+
+def _add_target(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    parser.add_argument(
+        "--target", metavar="SLUG", required=required, help="provider the items are replayed to (e.g. openai, acme)"
+    )
+
+
+def _add_tools(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--tools", metavar="TOOLS.json", help=text)
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:

@@ -100,7 +100,7 @@ class Document:
     `previous=` response, its `response_id`). `value` is the
     input as given (after JSON text was read; for an SSE capture read from a file, its bytes).
     `source` is set only for a JSONL of items that `replayable.reading.read_file` reads line by line:
-    see `iter_items`."""
+    see `iter_items`. `places`: where each item starts in the file (`read_file` only)."""
 
     kind: DocumentKind
     items: list[Any]
@@ -118,6 +118,9 @@ class Document:
     sdk: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
+    #: where each item (or event) starts in the file it was read from (`replayable.reading.places.Places`,
+    #: set by `read_file`; None for values handed to the library)
+    places: Any = dataclasses.field(default=None, repr=False)
 
     def iter_items(self) -> Iterator[Any]:
         """The items one at a time. For a JSONL of items that `replayable.reading.read_file` left open

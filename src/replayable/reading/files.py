@@ -37,6 +37,7 @@ from replayable.errors import ReplayableError
 from replayable.items import ItemError, Provider
 from replayable.names import shown
 from replayable.reading.document import Document, DocumentKind, first_value_kind, is_event_list, read_value
+from replayable.reading.places import Places
 
 __all__ = [
     "BATCH_BYTES",
@@ -145,6 +146,11 @@ class Input:
     _pending: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
     _limit: int = DEFAULT_MAX_BYTES
     _lineno: int = 0
+    #: For JSONL, what `replayable.reading.places.Places` needs to say on which line each value is: the
+    #: blank lines read so far (the lines between are the values, in order) and the blank characters
+    #: before the value of the few lines that do not start with `{` (nothing is kept for other lines).
+    blank_lines: list[int] = field(default_factory=list, repr=False)
+    indents: dict[int, int] = field(default_factory=dict, repr=False)
 
     def value(self) -> Any:
         """The whole input as one JSON value: the document, or the list of JSONL values. Raises
@@ -212,8 +218,11 @@ class Input:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
         file at the end. Raises `InputError` for a line longer than the limit or a read error."""
         pending, self._pending = self._pending, []
+        blank, indents = self.blank_lines.append, self.indents
         try:
             for n, (lineno, line) in enumerate(pending):
+                if line[0] != _BRACE:
+                    indents[lineno] = _indent(line, n == 0)
                 yield lineno, line, n == 0
             f = self._file
             if f is None:
@@ -229,7 +238,11 @@ class Input:
                 if len(line) > limit:
                     raise _too_big(self.name, limit, f"line {lineno}")
                 if line.strip(_BLANK):
+                    if line[0] != _BRACE:  # rare: a value that is no object, or an indented line
+                        indents[lineno] = _indent(line, False)
                     yield lineno, line, False
+                else:
+                    blank(lineno)
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:
@@ -247,6 +260,16 @@ class Input:
         f, self._file = self._file, None
         if f is not None and f is not getattr(sys.stdin, "buffer", None):
             f.close()
+
+
+_BRACE = ord("{")
+
+
+def _indent(line: bytes, first: bool) -> int:
+    """The blank characters before a JSONL line's value (the input's one byte order mark not counted)."""
+    if first:
+        line = line.removeprefix(_BOM_BYTES)
+    return len(line) - len(line.lstrip(b" \t"))
 
 
 def _stdin() -> IO[bytes]:
@@ -335,6 +358,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                     inp = Input(name, InputKind.JSONL, first=first, file=file, _file=f, _limit=max_bytes)
                     inp._pending = [(first_no, first_line), (lineno, line)]
                     inp._lineno = lineno
+                    inp.blank_lines += [*range(1, first_no), *range(first_no + 1, lineno)]
                     keep_open = True
                     return inp
         data = _read_rest(f, head, name, max_bytes)
@@ -436,21 +460,40 @@ def read_file(
     JSONL, one line), nests deeper than an item may, or holds no transcript (saying what to pass)."""
     inp = read_input(path, max_bytes=max_bytes)
     if inp.kind is InputKind.SSE:
-        if agents:  # an Agents API log captured as SSE: its events are read by `checking.agents_events`
-            return Document(DocumentKind.AGENTS_LOG, [], provider, value=inp.data)
-        return Document(DocumentKind.EVENTS, [], provider, value=inp.data)
+        # an Agents API log captured as SSE: its events are read by `checking.agents_events`; the places of
+        # its frames are given by the stream reader, which knows the framing (`replayable.checking`)
+        kind = DocumentKind.AGENTS_LOG if agents else DocumentKind.EVENTS
+        return Document(kind, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
-        return Document(DocumentKind.ITEMS, [], provider, source=inp)
+        return Document(DocumentKind.ITEMS, [], provider, source=inp, places=Places.jsonl(inp.blank_lines, inp.indents))
     try:
         value = inp.value()
     finally:
         inp.close()
     if agents:
-        return _agents_log(value, inp.name, provider)
-    doc = document_of(value, inp.name, provider)
-    if doc.kind is DocumentKind.AGENTS_LOG:
-        raise _unasked_log(value if isinstance(value, list) else [value], inp.name)
+        doc = _agents_log(value, inp.name, provider)
+    else:
+        doc = document_of(value, inp.name, provider)
+        if doc.kind is DocumentKind.AGENTS_LOG:
+            raise _unasked_log(value if isinstance(value, list) else [value], inp.name)
+    doc.places = _places(inp, doc)
     return doc
+
+
+#: Where a document's items are, by its kind: the array under this key of the top-level object
+#: (None: the top-level array; "": the document itself is the one item).
+_ITEMS_AT = {DocumentKind.REQUEST: "input", DocumentKind.RESPONSE: "output", DocumentKind.ITEM: ""}
+
+
+def _places(inp: Input, doc: Document) -> Places | None:
+    """Where the items (or events) of a document read from `inp` start (`replayable.reading.places`)."""
+    if inp.kind is InputKind.JSONL:
+        return Places.jsonl(inp.blank_lines, inp.indents)
+    if doc.kind is DocumentKind.TOOLS:
+        return None  # tool findings name a tool by its path, not an item
+    if doc.kind in (DocumentKind.EVENTS, DocumentKind.AGENTS_LOG) and isinstance(inp.first, dict):
+        return Places.json(inp.data, "")  # one event on its own: event 0 is the document
+    return Places.json(inp.data, _ITEMS_AT.get(doc.kind))
 
 
 _NOT_A_LOG = "not an OpenAI Agents API event log: check it without agents=True"

@@ -13,7 +13,7 @@ from replayable.items import Provider
 from .events import peek_event
 from .rules import StreamError, StreamRule, StreamWarning
 
-__all__ = ["parse_sse"]
+__all__ = ["event_offsets", "parse_sse"]
 
 # ---------------------------------------------------------------------------------------------------
 # SSE
@@ -296,6 +296,24 @@ def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base:
         if got is not None:
             yield got
     framer.end()
+
+
+def event_offsets(data: bytes) -> list[int]:
+    """The byte offset of each frame of the SSE capture `data` that carries an event (the frames before
+    `data: [DONE]`), in order: the n-th is where event n (as `parse_sse` and `check_stream` count them)
+    starts. Read as a lenient reader reads (unknown field lines ignored); framing it cannot read ends the
+    list there. For placing findings on a file's lines (`replayable.reading.places`)."""
+    framer = _Framer()
+    framer.strict, framer.notes = False, []
+    out: list[int] = []
+    try:
+        for _, body, at in _frames(data, framer):
+            if body.strip() == _DONE:
+                break
+            out.append(at)
+    except StreamError:
+        pass
+    return out
 
 
 def _parse_sse(
