@@ -60,6 +60,8 @@ def _uri(file: str | None) -> str | None:
 
 def _where(f: dict[str, Any]) -> str:
     at = f["where"] if f["index"] is None else f"{f['where']} {f['index']}"
+    if "line" in f:
+        at = f"line {f['line']} {at}"
     return at + (f["path"] or "")
 
 
@@ -106,6 +108,8 @@ def sarif_log(records: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         for f in record.get("findings", []):
             location: dict[str, Any] = dict(physical[0]) if physical else {}
+            if physical and "line" in f:  # a Codex session file: the file line of the item
+                location["physicalLocation"] = {**location["physicalLocation"], "region": {"startLine": f["line"]}}
             location["logicalLocations"] = [{"fullyQualifiedName": shown(_where(f)), "kind": "element"}]
             results.append(
                 {

@@ -33,6 +33,7 @@ __all__ = [
     "format_stream_report",
     "pending_calls",
     "render",
+    "rollout_record",
     "shown",
     "stream_record",
     "text_report",
@@ -79,7 +80,7 @@ def _violation_findings(violations: Sequence[Finding], unplaced: str = "document
 
 
 #: The kinds of record that hold a transcript's items (`replayable.reading.DocumentKind`'s names).
-TRANSCRIPT_KINDS = ("items", "item", "request", "response")
+TRANSCRIPT_KINDS = ("items", "item", "request", "response", "codex_rollout")
 
 
 def transcript_record(
@@ -99,6 +100,18 @@ def transcript_record(
         "pending": list(report.pending),
         "external": list(report.external),
     }
+
+
+def rollout_record(report: Any, extra: Sequence[Finding], lines: Sequence[int], file: str) -> dict[str, Any]:
+    """The record of a Codex session file (`kind` `codex_rollout`): a transcript record (its `items` are
+    the response items checked) whose findings of an item also carry `line`, the file line (1-based) the
+    item was read from (`lines[index]`), and whose `pending` calls are listed with `pending_lines`."""
+    record = transcript_record(report, extra, len(lines), file, "codex_rollout")
+    for f in record["findings"]:
+        if f["where"] == "item" and f["index"] is not None and 0 <= f["index"] < len(lines):
+            f["line"] = lines[f["index"]]
+    record["pending_lines"] = [lines[i] for i in record["pending"] if 0 <= i < len(lines)]
+    return record
 
 
 def tools_record(findings: Sequence[Finding], n_tools: int, file: str) -> dict[str, Any]:
@@ -190,6 +203,8 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
     lines = []
     for f in record["findings"]:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
+        if "line" in f:  # a Codex session file: the file line first, then which item it holds
+            where = f"line {f['line']} ({where})"
         if f["where"] == "tools" and f["path"].startswith("/tools/"):  # which tool of the list
             where = "tool " + f["path"].split("/", 3)[2]
         elif f["where"] == "document" and f["path"].startswith("/previous/"):  # the response it continues
@@ -207,7 +222,9 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         else:
             lines.append(f"{name}: {where}: {f['code']}: {message}")
     if (kind in TRANSCRIPT_KINDS or kind == "stream") and record.get("pending"):
-        lines.append(f"{name}: {pending_calls(record['pending'])}")
+        at_lines = record.get("pending_lines")
+        lines.append(f"{name}: {pending_calls(record['pending'])}" + (
+            f" (line{'s' if len(at_lines) > 1 else ''} {', '.join(map(str, at_lines))})" if at_lines else ""))
     if record.get("external"):
         ext = record["external"]
         s = "" if len(ext) == 1 else "s"
@@ -228,6 +245,7 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         "item": items,
         "request": items,
         "response": items,
+        "codex_rollout": f"{count(record.get('items', 0), 'response item')} (Codex session file)",
         "tools": count(record.get("tools", 0), "tool") + " (tool definitions, linted)",
         "stream": f"{count(record.get('events', 0), 'event')}, {count(record.get('items', 0), 'item')}, "
         f"status {record.get('status') or 'none'}",
