@@ -465,7 +465,7 @@ def read_file(
         return Document(DocumentKind.EVENTS, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
         return Document(DocumentKind.ITEMS, [], provider, source=inp)
-    if not agents and inp.kind is not InputKind.SSE and is_rollout_line(inp.first):  # a Codex session file
+    if not agents and is_rollout_line(inp.first):  # a Codex session file (an SSE capture returned above)
         try:
             return rollout_document(_rollout_lines(inp), provider)
         finally:
