@@ -28,9 +28,10 @@ guardrails:
 A Responses request's `input` is checked with `check_transcript(input, provider="openai", target=...)`
 (LiteLLM takes OpenAI's Responses shapes); a Chat Completions request's `messages` are read with
 `replayable.from_chat_completions` first (a `tool` message answering no call is refused there, naming
-the message; other findings index the items the messages become). The target is the deployment's provider: `openai` for `openai` and `azure` (their
-Responses API), otherwise the provider LiteLLM names (`custom_llm_provider`, or the model's `provider/`
-prefix, such as `anthropic`), unless `target=` is given. `mode` (`replayable.integrations.modes`):
+the message; other findings index the items the messages become). The target is the deployment's
+provider: `openai` for `openai` and `azure` (their Responses API), otherwise the provider LiteLLM
+names (`custom_llm_provider`, or the model's `provider/` prefix, such as `anthropic`), unless `target=`
+is given. `mode` (`replayable.integrations.modes`):
 `"raise"` refuses the request with `ReplayError` (the report's lines in its message) before anything is
 sent; `"repair"` sends what `prepare_replay` makes of the history (for `messages`, converted back with
 `to_chat_completions`) and logs each change; `"log"` sends the request unchanged and logs each finding.
@@ -45,6 +46,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from litellm.integrations.custom_guardrail import CustomGuardrail
+from litellm.types.guardrails import GuardrailEventHooks
 
 from replayable.errors import ReplayError
 from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
@@ -57,6 +59,8 @@ __all__ = ["ReplayGuard", "target_for"]
 
 #: LiteLLM providers whose Responses API is OpenAI's own (`openai`, `azure`: Azure OpenAI).
 _OPENAI_PROVIDERS = frozenset({"openai", "azure", "azure_ai_openai"})
+#: LiteLLM's guardrail event hooks: the proxy's config passes one as `mode`.
+_EVENT_HOOKS = frozenset(h.value for h in GuardrailEventHooks)
 
 
 def target_for(model: Any, custom_llm_provider: Any = None) -> str | None:
@@ -79,7 +83,7 @@ def target_for(model: Any, custom_llm_provider: Any = None) -> str | None:
     return provider
 
 
-class ReplayGuard(CustomGuardrail):  # type: ignore[misc]  # LiteLLM's class is typed loosely
+class ReplayGuard(CustomGuardrail):
     """Check a request's history before LiteLLM sends it (see the module docstring).
 
     `mode`: `"raise"`, `"repair"` or `"log"`; `target`: the provider slug to check for (None: from the
@@ -96,7 +100,7 @@ class ReplayGuard(CustomGuardrail):  # type: ignore[misc]  # LiteLLM's class is 
         **kwargs: Any,
     ) -> None:
         hook = kwargs.pop("event_hook", None)
-        if mode in ("pre_call", "during_call", "post_call") and hook is None:  # the proxy's `mode:` key
+        if isinstance(mode, str) and mode in _EVENT_HOOKS and hook is None:  # the proxy config's `mode:` key
             hook, mode = mode, None
         self.mode: Mode = check_mode("raise" if mode is None else mode)
         check_target(target)
@@ -104,7 +108,11 @@ class ReplayGuard(CustomGuardrail):  # type: ignore[misc]  # LiteLLM's class is 
         self.interrupted_output = interrupted_output
         kwargs.setdefault("guardrail_name", "replayable")
         kwargs.setdefault("default_on", True)
-        super().__init__(event_hook=hook or "pre_call", **kwargs)
+        if hook is None:
+            hook = GuardrailEventHooks.pre_call
+        elif isinstance(hook, str):
+            hook = GuardrailEventHooks(hook)
+        super().__init__(event_hook=hook, **kwargs)
 
     # --- the check ------------------------------------------------------------------------------------
 
@@ -128,7 +136,8 @@ class ReplayGuard(CustomGuardrail):  # type: ignore[misc]  # LiteLLM's class is 
         try:
             items = from_chat_completions(messages)
         except ItemError as exc:  # no Open Responses form, or a tool message answering no call
-            return self._unreadable(where, exc)
+            self._unreadable(where, exc)
+            return None
         guarded = guard_items(
             items, mode=self.mode, where=where, target=target, interrupted_output=self.interrupted_output
         )
