@@ -70,14 +70,15 @@ def guard_items(
     items: Any,
     *,
     mode: Mode = "raise",
-    where: str = "request",
+    where: str | None = None,
     interrupted_output: str | None = None,
     keep: Callable[[Any], bool] | None = None,
     **check_kwargs: Any,
 ) -> Guarded:
     """Check `items` (anything `check_transcript` takes: a list of items, a request body) with
     `check_transcript(items, **check_kwargs)` and act on the verdict as `mode` says (module docstring).
-    `where` names the history in messages and logs (`"request"`, `"session 'user-42'"`). `keep`, when
+    `where` names the history in messages and logs (`"session 'user-42'"`; None: `ReplayError`'s own
+    message, "not replay-safe: N violations", and "history" in logs). `keep`, when
     given, says which findings count (the others are ignored, as `CheckedSession` ignores the arguments
     the SDK settles itself).
 
@@ -92,6 +93,8 @@ def guard_items(
     if report.ok:
         return Guarded(None, report)
     lines = report.violation_lines()
+    refusal = f"{where} is not replay-safe:\n" + "\n".join(f"  {line}" for line in lines) if where else None
+    where = where or "history"
     if mode == "log":
         for v, line in zip(report.violations, lines, strict=True):
             LOGGER.warning(
@@ -99,15 +102,13 @@ def guard_items(
                 extra={"replayable": {"index": v.index, "code": str(v.code), "message": v.message}},
             )
         return Guarded(None, report)
-    refusal = f"{where} is not replay-safe:\n" + "\n".join(f"  {line}" for line in lines)
     if mode == "raise":
         raise ReplayError(report, refusal)
     try:
         repaired, replay = _repair(items, where, interrupted_output, check_kwargs)
-    except ItemError as exc:
-        raise ReplayError(report, f"{refusal}\nand it has no safe repair: {exc}") from None
-    except ReplayError as exc:
-        raise ReplayError(exc.report, f"{refusal}\nand it has no safe repair: {exc}") from None
+    except (ItemError, ReplayError) as exc:
+        failed = exc.report if isinstance(exc, ReplayError) else report
+        raise ReplayError(failed, f"{refusal or ReplayError(report)}\nand it has no safe repair: {exc}") from None
     return Guarded(repaired, report, replay)
 
 
