@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -29,6 +29,7 @@ from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
     CompactionParam,
+    InputItem,
     Item,
     ItemError,
     ItemReferenceParam,
@@ -99,7 +100,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
     raise min(failures, key=lambda e: len(e.errors))
 
 
-def to_input(item: Any, *, provider: Provider = None) -> Item:
+def to_input(item: Any, *, provider: Provider = None) -> InputItem:
     """Convert an output-form item into the input form that may be sent back.
 
     `item` is a parsed item, a JSON object (dict or JSON text) or an `openai` SDK object (a Response's
@@ -121,7 +122,7 @@ def to_input(item: Any, *, provider: Provider = None) -> Item:
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     model = _read(item, provider, None, ("output", "input"))
-    return input_form(model, provider, None)
+    return cast("InputItem", input_form(model, provider, None))  # an input form, by what input_form does
 
 
 # --- Chat Completions -------------------------------------------------------------------------------------
@@ -518,7 +519,7 @@ def prepare_replay(
     provider: Provider = None,
     source: str | None = None,
     interrupted_output: str | None = None,
-) -> tuple[list[Item], ReplayReport]:
+) -> tuple[list[InputItem], ReplayReport]:
     """Keep what can be replayed to the provider `target` (a slug such as `openai` or `acme`).
 
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
@@ -674,7 +675,7 @@ def prepare_replay(
         kept=tuple(order),
         check=report,
     )
-    return [models[i] for i in order], rep
+    return [cast("InputItem", models[i]) for i in order], rep  # each kept item is in its input form
 
 
 #: The call types whose interrupted run `prepare_replay(interrupted_output=...)` answers, and the type of
@@ -700,7 +701,7 @@ def _interrupted_answers(doc: Document, parsed: list[Any], text: str) -> dict[in
 
 def _with_answers(
     doc: Document, answers: dict[int, dict[str, Any]], **kwargs: Any
-) -> tuple[list[Item], ReplayReport]:
+) -> tuple[list[InputItem], ReplayReport]:
     """`prepare_replay` of the items with each added output right after its call, its report in the
     indexes of the items as given (an added output counts as its call's index)."""
     items: list[Any] = []

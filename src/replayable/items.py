@@ -16,7 +16,7 @@ import gc
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal, TypeAlias, get_args, overload
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
     BaseModel,
@@ -791,9 +791,17 @@ def dump_item(item: Any) -> dict[str, Any]:
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
 
 
-def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
-    """Dump parsed items (see `dump_item`). Raises `ItemError` when `items` is not a list of items."""
+if TYPE_CHECKING:
+    from openai.types.responses import ResponseInputItemParam as InputItemParam
+else:
+    InputItemParam = dict  # a JSON object at run time; the openai SDK is never imported for it
+
+
+def dump_items(items: Iterable[Any]) -> list[InputItemParam]:
+    """Dump parsed items (see `dump_item`): a list of JSON objects, typed as the openai SDK's
+    `ResponseInputItemParam` (when it is installed) so that `client.responses.create(input=dump_items(items))`
+    type-checks. Raises `ItemError` when `items` is not a list of items."""
     if isinstance(items, Mapping | str | bytes | bytearray) or not isinstance(items, Iterable):
         got = "null" if items is None else type(items).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"items must be a list of items, got {got}"}])
-    return [dump_item(i) for i in items]
+    return [dump_item(i) for i in items]  # type: ignore[misc]  # JSON objects of the SDK's input shapes

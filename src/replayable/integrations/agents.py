@@ -223,7 +223,12 @@ class CheckedSession:
 
     @property
     def session_id(self) -> str:
+        """The wrapped session's `session_id` (set through to it: the SDK's `Session` protocol lets it be set)."""
         return str(self.session.session_id)
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.session.session_id = value
 
     @property
     def session_settings(self) -> Any:

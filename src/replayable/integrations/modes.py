@@ -56,7 +56,7 @@ class Guarded:
     check of the history as given; for a repair, `replay` is `prepare_replay`'s report (`dropped`,
     `changed`, `kept`: the input index of each item of `items`)."""
 
-    items: list[dict[str, Any]] | None
+    items: list[Any] | None
     report: TranscriptReport
     replay: ReplayReport | None = None
 
@@ -114,7 +114,7 @@ def guard_items(
 
 def _repair(
     items: Any, where: str, interrupted_output: str | None, check_kwargs: Mapping[str, Any]
-) -> tuple[list[dict[str, Any]], ReplayReport]:
+) -> tuple[list[Any], ReplayReport]:
     target = check_kwargs.get("target")
     tools = check_kwargs.get("tools")
     provider = check_kwargs.get("provider")
