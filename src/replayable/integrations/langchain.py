@@ -60,12 +60,10 @@ def _refuse(index: int, loc: tuple[Any, ...], kind: str, msg: str) -> ItemError:
 
 @dataclass(frozen=True, slots=True)
 class _Origin:
-    """Where an item came from: the message's index, and for a call its `id` (and whether it was an
-    invalid call)."""
+    """Where an item came from: the message's index, and for a call its `id`."""
 
     message: int
     call_id: str | None = None
-    invalid: bool = False
 
 
 def _text_of(block: dict[str, Any]) -> str:
@@ -122,9 +120,8 @@ def _ai_items(msg: AIMessage, index: int) -> list[tuple[dict[str, Any], _Origin]
             flush()
             call_id = block.get("id")
             seen.add(call_id)
-            invalid = kind != "tool_call"
             item = _call(call_id, block.get("name"), _arguments(block.get("args")))
-            out.append((item, _Origin(index, call_id, invalid)))
+            out.append((item, _Origin(index, call_id)))
         else:
             raise _refuse(index, ("content", n), "no_item_form", f"a {kind!r} content block has no Open Responses form")
     flush()
@@ -136,7 +133,7 @@ def _ai_items(msg: AIMessage, index: int) -> list[tuple[dict[str, Any], _Origin]
         if bad.get("id") not in seen:
             seen.add(bad.get("id"))
             item = _call(bad.get("id"), bad.get("name"), _arguments(bad.get("args") or ""))
-            out.append((item, _Origin(index, bad.get("id"), True)))
+            out.append((item, _Origin(index, bad.get("id"))))
     return out
 
 
