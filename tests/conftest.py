@@ -10,6 +10,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+#: LiteLLM fetches its model cost map over the network when imported, unless told to read its own copy
+#: (the litellm integration's tests and the README's LiteLLM block run offline).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CASES = FIXTURES / "cases"

@@ -8,7 +8,7 @@ on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a b
 Conversations API's bodies (`check_conversation_body`: a new conversation, items added to one); the command
 line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item; the
 library's file reader (`replayable.reading.read_file`, then `check_transcript`, or `check_stream` over a
-JSONL read line by line) on the same files; and `prepare_replay`, whose result must pass the check it
+JSONL read line by line) on the same files, and both on the items as a Codex session file; and `prepare_replay`, whose result must pass the check it
 reports. Generation is derandomized (the same
 examples on every run) and bounded in examples.
 """
@@ -264,6 +264,11 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same("read_file(jsonl, lazy)", file_door(items, provider, tools, jsonl=True), want)
     same("cli(array)", cli(items, provider, tools), want)
     same("read_file(array)", file_door(items, provider, tools), want)
+    if provider == "openai":  # a Codex session file: its response_item payloads, read in OpenAI's reading
+        rollout = [{"timestamp": "t", "type": "session_meta", "payload": {"id": "s"}},
+                   *({"timestamp": "t", "type": "response_item", "payload": i} for i in items)]
+        same("cli(codex rollout)", cli(rollout, provider, tools, jsonl=True), want)
+        same("read_file(codex rollout)", file_door(rollout, provider, tools, jsonl=True), want)
 
     # a request body: its own tools apply
     body: dict[str, Any] = {"model": "m", "input": items}

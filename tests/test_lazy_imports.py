@@ -36,10 +36,15 @@ NOT_AT_IMPORT = [
     "agents",
     "httpx",
     "httpx2",
+    "litellm",
+    "langchain",
+    "langchain_core",
+    "langgraph",
+    "pydantic_ai",
 ]
 
 #: The SDK packages (and their http clients) the integration modules must not import on their own.
-SDKS = {"openai", "agents", "httpx", "httpx2"}
+SDKS = {"openai", "agents", "httpx", "httpx2", "litellm", "langchain", "langchain_core", "langgraph", "pydantic_ai"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -118,11 +123,24 @@ def test_a_one_file_check_loads_no_streaming_models(tmp_path: Path) -> None:
         "from replayable.integrations.openai import event_hooks, async_event_hooks\n"
         "hooks = event_hooks(), async_event_hooks()",
         "from replayable.integrations.agents import CheckedSession, check_tool_call",
+        "from replayable.integrations.modes import guard_items\nguard_items([], mode='log')",
         "from replayable.testing import assert_replay_safe\nassert_replay_safe([])",
     ],
 )
 def test_the_integrations_import_no_sdk_until_used(code: str) -> None:
     assert not loaded_after(code) & SDKS, sorted(loaded_after(code) & SDKS)
+
+
+@pytest.mark.parametrize(
+    ("module", "sdk"),
+    [("litellm", "litellm"), ("langchain", "langchain_core"), ("pydantic_ai", "pydantic_ai")],
+)
+def test_each_new_integration_loads_its_own_sdk_and_no_other(module: str, sdk: str) -> None:
+    pytest.importorskip(sdk, reason=f"{sdk} (the test extra) is not installed")
+    loaded = loaded_after(f"import replayable.integrations.{module}")
+    assert sdk in loaded
+    others = {"litellm", "langchain_core", "pydantic_ai"} - {sdk}
+    assert not loaded & others, sorted(loaded & others)
 
 
 def test_the_agents_guardrail_imports_openai_agents_on_first_use() -> None:

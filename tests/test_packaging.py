@@ -137,3 +137,12 @@ def test_the_integration_extras_and_a_base_install_without_the_sdks() -> None:
     (agents_extra,) = extras["agents"]
     installed = metadata.version("openai-agents")
     assert agents_test.specifier.contains(installed) and agents_extra.specifier.contains(installed)
+    # each new integration's extra brings only its own packages, as ranges the tested pins satisfy
+    own = {"litellm": {"litellm"}, "langchain": {"langchain", "langchain-core", "langgraph"},
+           "pydantic-ai": {"pydantic-ai-slim"}}
+    for extra, names in own.items():
+        assert {r.name for r in extras[extra]} == names, extra
+        for req in extras[extra]:
+            (pin,) = [r for r in extras["test"] if r.name == req.name]
+            (spec,) = pin.specifier
+            assert spec.operator == "==" and req.specifier.contains(spec.version), (req, pin)

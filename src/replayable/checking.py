@@ -11,7 +11,9 @@ report the renderer renders (`replayable.render`: a record, one JSON object with
 - stream events or an SSE capture (`events`): the streaming rules, then the replay rules of the items
   the stream assembles (`replayable.stream.check_stream`);
 - an OpenAI Agents API event log (`agents_log`): `replayable.agents.check_event_log`;
-- a file of tool definitions (`tools`): each linted with `check_tool`.
+- a file of tool definitions (`tools`): each linted with `check_tool`;
+- a Codex session file (`codex_rollout`): the replay rules over its response items, in file order, each
+  finding naming the file line of its item.
 
 Progress is an observer (`CheckOptions.progress`): told how many items are to be checked and how many
 are done, it never changes what is checked. This module adds no rule: it only routes.
@@ -43,6 +45,7 @@ __all__ = [
     "Record",
     "agents_events",
     "check_agents_log",
+    "check_codex_rollout",
     "check_document",
     "check_events",
     "check_items",
@@ -293,6 +296,21 @@ def check_tools(doc: Document, options: CheckOptions) -> Record:
     return tools_record(lint_tools(tools), len(tools), options.file)
 
 
+def check_codex_rollout(doc: Document, options: CheckOptions) -> Record:
+    """A Codex session file (`replayable.reading.rollout_document`): the replay rules over its
+    `response_item` payloads in file order, as one history (what a resumed session sends back), with
+    `options.tools` when given; each finding of an item is placed on the file line it was read from
+    (`check_document` places it: `Document.places`).
+    The items are read by OpenAI's reading unless `options.provider` says otherwise."""
+    _no_previous(options, "a Codex session file")
+    tools, findings = (options.tools, list(options.tool_findings)) if options.tools is not None else (None, [])
+    report = check_transcript(
+        doc.items, tools=tools, target=options.target, provider=options.provider or doc.provider,
+        pending_ok=options.pending_ok,
+    )
+    return transcript_record(report, findings, len(doc.items), options.file, "codex_rollout")
+
+
 def _no_previous(options: CheckOptions, what: str) -> None:
     if options.previous is not None:
         raise InputError(f"{options.name}: --previous applies to a request body or a list of items, not to {what}")
@@ -309,6 +327,7 @@ CHECKERS: dict[DocumentKind, Callable[[Document, CheckOptions], Record]] = {
     DocumentKind.EVENTS: check_events,
     DocumentKind.AGENTS_LOG: check_agents_log,
     DocumentKind.TOOLS: check_tools,
+    DocumentKind.CODEX_ROLLOUT: check_codex_rollout,
 }
 
 

@@ -15,9 +15,10 @@ converted raises `ItemError`, whose `loc` starts with the index of the offending
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -28,6 +29,7 @@ from .errors import ReplayError, Verdict
 from .forms import input_form, is_message, reparse_input
 from .items import (
     CompactionParam,
+    InputItem,
     Item,
     ItemError,
     ItemReferenceParam,
@@ -98,7 +100,7 @@ def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Si
     raise min(failures, key=lambda e: len(e.errors))
 
 
-def to_input(item: Any, *, provider: Provider = None) -> Item:
+def to_input(item: Any, *, provider: Provider = None) -> InputItem:
     """Convert an output-form item into the input form that may be sent back.
 
     `item` is a parsed item, a JSON object (dict or JSON text) or an `openai` SDK object (a Response's
@@ -120,7 +122,7 @@ def to_input(item: Any, *, provider: Provider = None) -> Item:
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     model = _read(item, provider, None, ("output", "input"))
-    return input_form(model, provider, None)
+    return cast("InputItem", input_form(model, provider, None))  # an input form, by what input_form does
 
 
 # --- Chat Completions -------------------------------------------------------------------------------------
@@ -518,7 +520,8 @@ def prepare_replay(
     tools: Iterable[Any] | None = None,
     provider: Provider = None,
     source: str | None = None,
-) -> tuple[list[Item], ReplayReport]:
+    interrupted_output: str | None = None,
+) -> tuple[list[InputItem], ReplayReport]:
     """Keep what can be replayed to the provider `target` (a slug such as `openai` or `acme`).
 
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
@@ -545,6 +548,12 @@ def prepare_replay(
     computer_call_output without a screenshot, an `item_reference` under `store: false`) raises
     `ReplayError` naming each item and code.
 
+    `interrupted_output`: the text of an explicit output for a call whose run was interrupted (a finished
+    `function_call` or `custom_tool_call` that nothing answers), the repair LangChain, pydantic-ai and
+    Codex settled on, instead of dropping the call: a `function_call_output` (`custom_tool_call_output`)
+    with that text is added right after the call, listed in `changed` at the call's index; in `kept` the
+    added output maps to its call's index too. Other unanswered calls are dropped as before.
+
     The result always passes `check_transcript(result, tools=tools, target=target)` (`report.check`).
     Raises `ItemError` naming the index of an item that does not parse (or is a Chat Completions shape;
     convert those with `from_chat_completions` first). Spec: Open Responses 2026-04-24, "Extending
@@ -565,6 +574,12 @@ def prepare_replay(
     parsed = [
         _read(r, "openai" if is_openai_model(r) else provider, i, ("input", "output")) for i, r in enumerate(raws)
     ]
+    if interrupted_output is not None:
+        if not isinstance(interrupted_output, str):
+            raise ValueError(f"interrupted_output must be a string, got {type(interrupted_output).__name__}")
+        answers = _interrupted_answers(doc, parsed, interrupted_output)
+        if answers:
+            return _with_answers(doc, answers, target=target, tools=tools, provider=provider, source=source)
     src = source or provider or sdk_source or infer_source(parsed)  # whose ids (a namespaced slug says it)
     # whose opaque state (reasoning encrypted_content, compaction) these are: never guessed from a namespaced
     # item beside it, so that the result gets check_transcript's verdict (and check_stream's)
@@ -662,7 +677,55 @@ def prepare_replay(
         kept=tuple(order),
         check=report,
     )
-    return [models[i] for i in order], rep
+    return [cast("InputItem", models[i]) for i in order], rep  # each kept item is in its input form
+
+
+#: The call types whose interrupted run `prepare_replay(interrupted_output=...)` answers, and the type of
+#: the text output that answers each.
+_ANSWERABLE = {"function_call": "function_call_output", "custom_tool_call": "custom_tool_call_output"}
+
+
+def _interrupted_answers(doc: Document, parsed: list[Any], text: str) -> dict[int, dict[str, Any]]:
+    """For each finished call that nothing answers (`function_call_without_output` in the check of the
+    items as given), of a type in `_ANSWERABLE`: the output to add after it, by the call's index."""
+    report = check_transcript(doc, provider=doc.provider)
+    answers: dict[int, dict[str, Any]] = {}
+    for v in report.violations:
+        if v.code is not ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT or v.index is None:
+            continue
+        model = parsed[v.index]
+        kind = str(getattr(model, "type", "")).removeprefix("openai:")
+        call_id = getattr(model, "call_id", None)
+        if kind in _ANSWERABLE and isinstance(call_id, str):
+            answers[v.index] = {"type": _ANSWERABLE[kind], "call_id": call_id, "output": text}
+    return answers
+
+
+def _with_answers(
+    doc: Document, answers: dict[int, dict[str, Any]], **kwargs: Any
+) -> tuple[list[InputItem], ReplayReport]:
+    """`prepare_replay` of the items with each added output right after its call, its report in the
+    indexes of the items as given (an added output counts as its call's index)."""
+    items: list[Any] = []
+    origin: list[int] = []
+    added: set[int] = set()
+    for i, raw in enumerate(doc.items):
+        items.append(raw)
+        origin.append(i)
+        if i in answers:
+            added.add(len(items))
+            items.append(answers[i])
+            origin.append(i)
+    result, rep = prepare_replay(dataclasses.replace(doc, items=items), **kwargs)
+    kept_added = {n for n in rep.kept if n in added}
+    changed = [(origin[n], what) for n, what in rep.changed]
+    changed += [(origin[n], "interrupted call answered with an explicit output") for n in kept_added]
+    return result, dataclasses.replace(
+        rep,
+        dropped=tuple((origin[n], why) for n, why in rep.dropped if n not in added),
+        changed=tuple(sorted(changed)),
+        kept=tuple(origin[n] for n in rep.kept),
+    )
 
 
 def _as_read(items: list[Item], doc: Document) -> Any:

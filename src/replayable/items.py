@@ -6,8 +6,7 @@ whose `type` is `slug:name` is kept as a `NamespacedItem`. Any other unknown `ty
 names the type and the prefix rule; a known `type` always validates strictly against its own model.
 
 Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the module-level adapters
-(`input_item_adapter`, `output_items_adapter`, ...). Spec: Open Responses 2026-04-24, "Items" and
-"Extending items".
+(`input_item_adapter`, `output_items_adapter`, ...). Spec: Open Responses 2026-04-24, "Items", "Extending items".
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import gc
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal, TypeAlias, get_args, overload
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
     BaseModel,
@@ -62,6 +61,9 @@ from .openai_forms import (
     OpenAIReasoningParam,
     OpenAIUserMessageParam,
 )
+
+if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
+    from openai.types.responses import ResponseInputItemParam as InputItemParam
 
 __all__ = [
     "AssistantMessageParam",
@@ -507,9 +509,8 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     `data` is a JSON object as a dict, a JSON text (`str` or `bytes`), one of our models (returned as
     is) or an `openai` SDK object (which implies `provider="openai"`). `side="input"` reads the request
     forms (`ItemParam`), `side="output"` the response forms (`ItemField`). `provider="openai"` also reads
-    OpenAI's un-prefixed native types (`web_search_call` -> `NamespacedItem` typed
-    `openai:web_search_call`, dumped back as `web_search_call`) and its `{role, content}` shorthand
-    message.
+    OpenAI's un-prefixed native types (`web_search_call` -> `NamespacedItem` typed `openai:web_search_call`,
+    dumped back as `web_search_call`) and its `{role, content}` shorthand message.
 
     JSON text and Python values are read by the one strict reader (`replayable._json`): a duplicate key,
     `NaN`/`Infinity`/`1e400`, an integer over 4300 digits, invalid UTF-8, a lone surrogate, a set, bytes
@@ -777,8 +778,7 @@ def dump_item(item: Any) -> dict[str, Any]:
     OpenAI's native types and shorthand messages come back in their original form. Raises `ItemError`
     when `item` is not one of our models, and when it holds a value its JSON cannot (what
     `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
-    bytes, ...): nothing is coerced on the way out.
-    """
+    bytes, ...): nothing is coerced on the way out."""
     if not isinstance(item, WireModel):
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
     try:
@@ -791,9 +791,10 @@ def dump_item(item: Any) -> dict[str, Any]:
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
 
 
-def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
-    """Dump parsed items (see `dump_item`). Raises `ItemError` when `items` is not a list of items."""
+def dump_items(items: Iterable[Any]) -> list[InputItemParam]:
+    """Dump parsed items (see `dump_item`), typed so that `client.responses.create(input=dump_items(items))`
+    type-checks. Raises `ItemError` when `items` is not a list of items."""
     if isinstance(items, Mapping | str | bytes | bytearray) or not isinstance(items, Iterable):
         got = "null" if items is None else type(items).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"items must be a list of items, got {got}"}])
-    return [dump_item(i) for i in items]
+    return [dump_item(i) for i in items]  # type: ignore[misc]  # JSON objects of the SDK's input shapes

@@ -109,7 +109,7 @@ def _violation_findings(violations: Sequence[Finding], unplaced: str = "document
 
 
 #: The kinds of record that hold a transcript's items (`replayable.reading.DocumentKind`'s names).
-TRANSCRIPT_KINDS = ("items", "item", "request", "response")
+TRANSCRIPT_KINDS = ("items", "item", "request", "response", "codex_rollout")
 
 
 def transcript_record(
@@ -260,6 +260,7 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         "item": items,
         "request": items,
         "response": items,
+        "codex_rollout": f"{count(record.get('items', 0), 'response item')} (Codex session file)",
         "tools": count(record.get("tools", 0), "tool") + " (tool definitions, linted)",
         "stream": f"{count(record.get('events', 0), 'event')}, {count(record.get('items', 0), 'item')}, "
         f"status {record.get('status') or 'none'}",

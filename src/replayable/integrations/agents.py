@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from replayable._json import is_openai_model, to_plain
 from replayable.errors import ReplayError
+from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
 from replayable.replay import GateResult, TranscriptReport, ViolationCode, check_transcript, gate
 
 if TYPE_CHECKING:
@@ -194,13 +195,24 @@ class CheckedSession:
     that is already unsafe (a store that lost a row) refuses every addition until it is repaired
     through `.session`; `await checked.check()` says what is wrong.
 
+    `mode` says what an addition that would make the history unsafe gets (`replayable.integrations.modes`):
+    `"raise"` (the default) refuses it, storing nothing; `"log"` stores it and logs each finding;
+    `"repair"` stores what `prepare_replay(..., interrupted_output=interrupted_output)` makes of the
+    history followed by the new items (trailing calls still awaiting their output are kept as they are):
+    when the stored history is kept as it is, only the repaired new items are added, else the session is
+    cleared and the whole repaired history stored (each change logged).
+
     `run_compaction` is not passed through (compaction rewrites the history outside `add_items`); to
     compact a checked history, wrap the other way round:
     `OpenAIResponsesCompactionSession(session_id, underlying_session=CheckedSession(...))`, whose
     rewrites then go through `clear_session` and the checked `add_items`.
     """
 
-    def __init__(self, session: Any, **check_kwargs: Any) -> None:
+    def __init__(
+        self, session: Any, *, mode: Mode = "raise", interrupted_output: str | None = None, **check_kwargs: Any
+    ) -> None:
+        self.mode: Mode = check_mode(mode)
+        self.interrupted_output = interrupted_output
         for name in ("get_items", "add_items", "pop_item", "clear_session"):
             if not callable(getattr(session, name, None)):
                 got = type(session).__name__
@@ -211,7 +223,12 @@ class CheckedSession:
 
     @property
     def session_id(self) -> str:
+        """The wrapped session's `session_id` (set through to it: the SDK's `Session` protocol lets it be set)."""
         return str(self.session.session_id)
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.session.session_id = value
 
     @property
     def session_settings(self) -> Any:
@@ -260,16 +277,51 @@ class CheckedSession:
             await _call(self.session.add_items, items, wrapper=wrapper)
             return
         history = await self._history(wrapper)
-        report = self.check_items([*history, *items])
-        if not report.ok:
-            n, k = len(history), len(items)
-            where = f"item {n}" if k == 1 else f"items {n}-{n + k - 1}"
+        whole = [*history, *items]
+        report = self.check_items(whole)
+        if report.ok:
+            await _call(self.session.add_items, items, wrapper=wrapper)
+            return
+        n, k = len(history), len(items)
+        where = f"item {n}" if k == 1 else f"items {n}-{n + k - 1}"
+        if self.mode == "raise":
             raise ReplayError(
                 report,
                 f"session {self.session_id!r}: refused to store {where} (after {n} stored); the history "
                 "would not be replay-safe:\n" + "\n".join(f"  {line}" for line in report.violation_lines()),
             )
-        await _call(self.session.add_items, items, wrapper=wrapper)
+        if self.mode == "log":
+            guard_items([_as_checked(i) for i in whole], mode="log", where=f"session {self.session_id!r}",
+                        keep=lambda v: v.code not in SETTLED_BY_THE_SDK, **self.check_kwargs)
+            await _call(self.session.add_items, items, wrapper=wrapper)
+            return
+        await self._store_repaired(whole, report, n, wrapper)
+
+    async def _store_repaired(self, whole: list[Any], report: TranscriptReport, n: int, wrapper: Any) -> None:
+        """Store the repair of `whole` (the `n` stored items followed by the new ones): trailing pending
+        calls kept as they are; only the new part added when the stored part is unchanged."""
+        checked = [_as_checked(i) for i in whole]
+        cut = len(checked)
+        while cut and cut - 1 in report.pending:  # calls still to be answered: not a fault, not repaired
+            cut -= 1
+        kwargs = {k: v for k, v in self.check_kwargs.items() if k != "pending_ok"}
+        guarded = guard_items(
+            checked[:cut], mode="repair", where=f"session {self.session_id!r}",
+            interrupted_output=self.interrupted_output, **kwargs,
+        )
+        if guarded.replay is None:  # nothing to repair before the pending calls
+            await _call(self.session.add_items, whole[n:], wrapper=wrapper)
+            return
+        rep = guarded.replay
+        repaired = [*(guarded.items or []), *checked[cut:]]
+        kept = [*rep.kept, *range(cut, len(checked))]
+        touched = {i for i, _ in rep.dropped} | {i for i, what in rep.changed if not what.startswith("shorthand")}
+        if not any(i < n for i in touched) and kept[:n] == list(range(n)):  # the stored history stays
+            await _call(self.session.add_items, repaired[n:], wrapper=wrapper)
+            return
+        LOGGER.warning("session %r repaired: the stored history changed, storing it again", self.session_id)
+        await _call(self.session.clear_session, wrapper=wrapper)
+        await _call(self.session.add_items, repaired, wrapper=wrapper)
 
     async def pop_item(self, wrapper: Any = None) -> Any:
         """The wrapped session's `pop_item`, unchanged."""

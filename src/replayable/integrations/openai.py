@@ -23,8 +23,12 @@ a model will read is checked, each body read with the library's one strict JSON 
 
 An unsafe body raises `ReplayError` (its `.report` says why, indexes into `input` or `items`) and nothing
 is sent; the SDK propagates the error without retrying it (it retries only connection errors, timeouts
-and some status codes). Other requests pass untouched. The path test does not look at the host, so
-the same hooks work for every server reached through the SDK's `base_url` (vLLM, Ollama, a proxy).
+and some status codes). With `mode="repair"` the repaired body is sent instead, with `mode="log"` the
+body unchanged, each finding logged (`replayable.integrations.modes`). Other requests pass untouched.
+The path test does not look at the host, so the same hooks work for every server reached through the
+SDK's `base_url` (vLLM, Ollama, a proxy); the host only decides the default `target` (`openai` for
+OpenAI's and Azure OpenAI's hosts, so OpenAI's own rules, such as the nulls of openai-python#3008,
+apply there; none elsewhere).
 
 The hooks only read `request.method`, `request.url.path`, `request.headers` and the body, so they work
 with any httpx-style client (`httpx`, `httpx2`, the SDK's own classes); nothing here imports `openai`
@@ -33,6 +37,7 @@ or `httpx`.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,7 +45,9 @@ from urllib.parse import unquote
 
 from replayable._json import READER_DEPTH, JSONError, loads
 from replayable.errors import ReplayError
+from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
 from replayable.items import Provider
+from replayable.profiles import check_target
 from replayable.reading import DocumentKind, read_document
 from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
@@ -50,6 +57,7 @@ __all__ = [
     "check_request_body",
     "event_hooks",
     "is_checked_request",
+    "target_for_host",
 ]
 
 #: Path endings of the Responses requests that carry a history to check.
@@ -162,51 +170,147 @@ def _check_provider(provider: Provider) -> None:
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
 
 
-def event_hooks(*, provider: Provider = "openai", target: str | None = None) -> dict[str, list[Callable[[Any], Any]]]:
+#: Hosts whose requests go to OpenAI's own API (OpenAI's, and Azure OpenAI's resource endpoints, which
+#: serve the same Responses API: `{resource}.openai.azure.com`, `{resource}.cognitiveservices.azure.com`).
+OPENAI_HOSTS = ("api.openai.com",)
+OPENAI_HOST_SUFFIXES = (".openai.azure.com", ".cognitiveservices.azure.com")
+
+
+def target_for_host(host: str) -> str | None:
+    """The target a request to `host` is checked for when `event_hooks()` is given no `target`: `openai`
+    for OpenAI's and Azure OpenAI's hosts (`OPENAI_HOSTS`, `OPENAI_HOST_SUFFIXES`), else None (no
+    provider rules: a self-hosted server, a proxy, another provider's compatible endpoint)."""
+    host = host.lower().rstrip(".")
+    return "openai" if host in OPENAI_HOSTS or host.endswith(OPENAI_HOST_SUFFIXES) else None
+
+
+#: `target` not given: read it from each request's host (`target_for_host`).
+_FROM_HOST: Any = object()
+
+
+def _guard(
+    request: Any,
+    body: bytes,
+    provider: Provider,
+    target: str | None,
+    mode: Mode,
+    interrupted_output: str | None,
+) -> bytes | None:
+    """Check the body of a checked request as `mode` says: None to send it as it is, else the repaired
+    body. Raises `ReplayError` to refuse it."""
+    route = _route(request.method, request.url.path)
+    if route is None:
+        return None
+    if target is _FROM_HOST:
+        target = target_for_host(str(request.url.host))
+    kind, conversation_id = route
+    try:
+        value = _read_body(body, request.headers.get("content-encoding"))
+        if kind == "responses":
+            key = "input"
+            try:
+                data: Any = read_document(value, provider=provider, text=False)
+            except ValueError as exc:  # ItemError: no request body, or `input` is not a list of items
+                raise _refusal(f"request body: {exc} (the request is not sent)") from None
+            if data.kind is not DocumentKind.REQUEST:
+                raise _refusal(f"request body: expected a request body, got one {data.kind} (the request is not sent)")
+        else:
+            key = "items"
+            items = value.get("items")
+            if items is None and conversation_id is None and "items" not in value:
+                return None  # a conversation created empty: nothing to check
+            if not isinstance(items, list):
+                got = "nothing" if "items" not in value else "null" if items is None else type(items).__name__
+                raise _refusal(f"request body: 'items' must be a list of items, got {got} (the request is not sent)")
+            data = items if conversation_id is None else {"conversation": conversation_id, "input": items}
+        try:
+            guarded = guard_items(
+                data, mode=mode, provider=provider, target=target, interrupted_output=interrupted_output,
+            )
+        except ReplayError:
+            raise
+        except ValueError as exc:  # ItemError and the like
+            raise _refusal(f"request body: {exc} (the request is not sent)") from None
+    except ReplayError as exc:
+        if mode != "log":
+            raise
+        LOGGER.warning("%s %s: %s (sent unchanged)", request.method, request.url.path, exc)
+        return None
+    if guarded.items is None:
+        return None
+    return json.dumps({**value, key: guarded.items}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _replace_body(request: Any, body: bytes) -> None:
+    """Send `body` instead of what `request` held: its stream (the class httpx made of the body it read),
+    its read content and its Content-Length."""
+    request.stream = type(request.stream)(body)
+    if hasattr(request, "_content"):
+        request._content = body
+    request.headers["Content-Length"] = str(len(body))
+
+
+def event_hooks(
+    *,
+    provider: Provider = "openai",
+    target: str | None = _FROM_HOST,
+    mode: Mode = "raise",
+    interrupted_output: str | None = None,
+) -> dict[str, list[Callable[[Any], Any]]]:
     """Event hooks for a synchronous httpx client (`openai.DefaultHttpxClient(event_hooks=event_hooks())`).
 
     Returns `{"request": [hook], "response": []}`; add your own hooks to the lists. The hook checks every
-    `POST .../responses` body with `check_request_body(body, provider=provider, target=target)`, and the
-    items of `POST .../conversations` and `POST .../conversations/{id}/items` with
-    `check_conversation_body`, and raises `ReplayError` before anything is sent when they are unsafe.
+    `POST .../responses` body with `check_transcript(body, provider=provider, target=target)`, and the
+    items of `POST .../conversations` and `POST .../conversations/{id}/items` as
+    `check_conversation_body` does, before anything is sent. `mode` says what an unsafe body gets
+    (`replayable.integrations.modes`): `"raise"` refuses it with `ReplayError` (nothing is sent),
+    `"repair"` sends what `prepare_replay(..., interrupted_output=interrupted_output)` makes of its
+    `input` (or `items`) and logs what changed, `"log"` sends it unchanged and logs each finding (a
+    body that cannot be read at all is logged too).
     `provider="openai"` (the default) reads OpenAI's native items and shorthand messages, as the SDK
     sends them; `provider=None` holds the body to strict Open Responses. `target` is the slug of the
-    server's provider: a namespaced item of another slug is a violation. Raises `ValueError` for a
-    provider other than None or "openai".
+    server's provider (a namespaced item of another slug is a violation, and the slug's profile applies);
+    not given, it is read from each request's host (`target_for_host`: `openai` for OpenAI's and Azure
+    OpenAI's hosts, else None). Raises `ValueError` for a provider other than None or "openai", a bad
+    `target` or `mode`.
     """
     _check_provider(provider)
+    _check_options(target, mode)
 
     def check_responses_request(request: Any) -> None:
-        route = _route(request.method, request.url.path)
-        if route is not None:
-            _check(route, request.read(), request.headers.get("content-encoding"), provider, target)
+        if _route(request.method, request.url.path) is None:
+            return
+        body = _guard(request, request.read(), provider, target, mode, interrupted_output)
+        if body is not None:
+            _replace_body(request, body)
 
     return {"request": [check_responses_request], "response": []}
 
 
-def _check(
-    route: tuple[str, str | None], body: bytes, encoding: str | None, provider: Provider, target: str | None
-) -> None:
-    kind, conversation_id = route
-    if kind == "responses":
-        check_request_body(body, provider=provider, target=target, content_encoding=encoding)
-    else:
-        check_conversation_body(
-            body, conversation_id=conversation_id, provider=provider, target=target, content_encoding=encoding
-        )
+def _check_options(target: Any, mode: Any) -> None:
+    check_mode(mode)
+    if target is not _FROM_HOST:
+        check_target(target)
 
 
 def async_event_hooks(
-    *, provider: Provider = "openai", target: str | None = None
+    *,
+    provider: Provider = "openai",
+    target: str | None = _FROM_HOST,
+    mode: Mode = "raise",
+    interrupted_output: str | None = None,
 ) -> dict[str, list[Callable[[Any], Awaitable[None]]]]:
     """Event hooks for an async httpx client (`openai.DefaultAsyncHttpxClient(event_hooks=...)`); the same
-    check as `event_hooks`, awaiting the body. Raises `ValueError` for a provider other than None or
-    "openai"."""
+    check as `event_hooks` (with its `target`, `mode` and `interrupted_output`), awaiting the body.
+    Raises `ValueError` as `event_hooks` does."""
     _check_provider(provider)
+    _check_options(target, mode)
 
     async def check_responses_request(request: Any) -> None:
-        route = _route(request.method, request.url.path)
-        if route is not None:
-            _check(route, await request.aread(), request.headers.get("content-encoding"), provider, target)
+        if _route(request.method, request.url.path) is None:
+            return
+        body = _guard(request, await request.aread(), provider, target, mode, interrupted_output)
+        if body is not None:
+            _replace_body(request, body)
 
     return {"request": [check_responses_request], "response": []}

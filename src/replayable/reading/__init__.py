@@ -16,11 +16,13 @@ from replayable.reading.document import (
     first_value_kind,
     function_tools,
     is_event_list,
+    is_rollout_line,
     looks_like_tools,
     read_document,
     read_previous,
     read_text,
     read_value,
+    rollout_document,
 )
 from replayable.reading.files import DEFAULT_MAX_BYTES, InputError, display_name, looks_like_sse, read_file
 
@@ -36,6 +38,7 @@ __all__ = [
     "first_value_kind",
     "function_tools",
     "is_event_list",
+    "is_rollout_line",
     "looks_like_sse",
     "looks_like_tools",
     "read_document",
@@ -43,4 +46,5 @@ __all__ = [
     "read_previous",
     "read_text",
     "read_value",
+    "rollout_document",
 ]

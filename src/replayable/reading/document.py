@@ -48,6 +48,7 @@ from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads
 from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
 from replayable.native import TOOL_TYPES
+from replayable.reading.places import Places
 
 __all__ = [
     "HOSTED_TOOL_TYPES",
@@ -63,7 +64,9 @@ __all__ = [
     "read_document",
     "read_previous",
     "read_text",
+    "is_rollout_line",
     "read_value",
+    "rollout_document",
 ]
 
 
@@ -84,6 +87,9 @@ class DocumentKind(StrEnum):
     """An OpenAI Agents API event log (only with `streams=True`)."""
     TOOLS = "tools"
     """A file of tool definitions (only with `streams=True`)."""
+    CODEX_ROLLOUT = "codex_rollout"
+    """A Codex session file (`rollout-*.jsonl`, read by `replayable.reading.read_file`): the payloads of
+    its `response_item` lines are the items, in file order; `Document.places` holds each one's line."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -538,7 +544,10 @@ def _list_kind(values: list[Any]) -> DocumentKind | None:
 
 def first_value_kind(first: Any) -> DocumentKind | None:
     """What a JSONL whose first value is `first` holds, when that value says so line by line: ITEMS for an
-    item (a JSONL of items, read in bounded memory), else None (read the whole input as one document)."""
+    item (a JSONL of items, read in bounded memory), CODEX_ROLLOUT for a Codex rollout line
+    (`is_rollout_line`), else None (read the whole input as one document)."""
+    if is_rollout_line(first):
+        return DocumentKind.CODEX_ROLLOUT
     if not isinstance(first, dict) or looks_like_tools(first):
         return None
     t = first.get("type")
@@ -590,3 +599,52 @@ def looks_like_tools(value: Any) -> bool:
     hosted = [_hosted_tool(v) for v in value]
     functions = [_function_tool(v) for v in value]
     return any(functions) and all(f or h for f, h in zip(functions, hosted, strict=True))
+
+
+# --- Codex session files ----------------------------------------------------------------------------------
+
+#: The line types of a Codex rollout (openai/codex, `codex-rs/protocol`: `RolloutLine` is `{timestamp,
+#: ...RolloutItem}`, and `RolloutItem` is `#[serde(tag = "type", content = "payload", rename_all =
+#: "snake_case")]` over `SessionMeta`, `ResponseItem`, `Compacted`, `TurnContext`, `EventMsg`).
+ROLLOUT_LINE_TYPES = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
+#: Response items Codex records but never sends to the model (`is_api_message` is false for them in
+#: `codex-rs/core/src/context_manager/history.rs`): not part of the history a resume replays.
+_CODEX_LOCAL_ITEMS = frozenset({"ghost_snapshot"})
+
+
+def is_rollout_line(value: Any) -> bool:
+    """Is `value` one line of a Codex rollout: an object `{"timestamp", "type", "payload"}` whose `type`
+    is one of `ROLLOUT_LINE_TYPES` (no Open Responses item has these types or a `payload`)?"""
+    return (
+        isinstance(value, dict)
+        and value.get("type") in ROLLOUT_LINE_TYPES
+        and "payload" in value
+        and value.keys() <= {"timestamp", "type", "payload"}
+    )
+
+
+def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None) -> Document:
+    """A Codex rollout's document from its `(line number, value)` pairs: the `payload` of each
+    `response_item` line, in file order, is an item (`Document.places` says on which line each was read); the other
+    rollout lines (`session_meta`, `turn_context`, `event_msg`, `compacted`, and any later line type
+    `{timestamp, type, payload}`) are bookkeeping, not history, and are skipped, as are the items Codex
+    never sends (`ghost_snapshot`). A `compacted` line's `replacement_history` is not expanded: the items
+    it summarises are the lines above it. A value that is no rollout line at all (no `type` and
+    `payload`) is kept as an item, so the rules report it at its line rather than it being dropped.
+    Items are read by OpenAI's reading (`provider` `openai` unless given): Codex talks to the Responses
+    API."""
+    items: list[Any] = []
+    numbers: list[int] = []
+    for number, value in lines:
+        if isinstance(value, dict) and isinstance(value.get("type"), str) and "payload" in value:
+            if value["type"] != "response_item":
+                continue
+            payload = value["payload"]
+            if isinstance(payload, dict) and payload.get("type") in _CODEX_LOCAL_ITEMS:
+                continue
+            value = payload
+        items.append(value)
+        numbers.append(number)
+    provider = provider or "openai"
+    items, provider, _ = _read_items(items, provider)
+    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers))

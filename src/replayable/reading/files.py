@@ -12,6 +12,9 @@ kind from what the data says:
   however long it is, from a file or from standard input alike; any other JSONL is a list;
 - otherwise one JSON document, read whole.
 
+A Codex session file (`rollout-*.jsonl`, whose first value is a rollout line) is read line by line into
+its response items, each with the line it came from (kind `codex_rollout`).
+
 Limits, so that `/dev/zero`, a runaway capture or a huge file end with one `InputError`, never a
 `MemoryError`: a JSON document or SSE capture read whole, and each JSONL line, may be at most
 `max_bytes` bytes (`DEFAULT_MAX_BYTES`, 128 MiB). A JSONL file as a whole has no limit. JSON text is
@@ -36,7 +39,15 @@ from replayable import _json
 from replayable.errors import ReplayableError
 from replayable.items import ItemError, Provider
 from replayable.names import shown
-from replayable.reading.document import Document, DocumentKind, first_value_kind, is_event_list, read_value
+from replayable.reading.document import (
+    Document,
+    DocumentKind,
+    first_value_kind,
+    is_event_list,
+    is_rollout_line,
+    read_value,
+    rollout_document,
+)
 from replayable.reading.places import Places
 
 __all__ = [
@@ -151,6 +162,7 @@ class Input:
     #: before the value of the few lines that do not start with `{` (nothing is kept for other lines).
     blank_lines: list[int] = field(default_factory=list, repr=False)
     indents: dict[int, int] = field(default_factory=dict, repr=False)
+    _first_line: int = 1
 
     def value(self) -> Any:
         """The whole input as one JSON value: the document, or the list of JSONL values. Raises
@@ -167,6 +179,16 @@ class Input:
                 raise _too_big(self.name, self._limit, "this JSONL read as one document")
             out.append(value)
         return out
+
+    def numbered(self) -> Iterator[tuple[int, Any]]:
+        """(line number, value) for each non-blank line of a JSONL input, one line at a time (call it
+        once), read as `values()` reads them; for a JSON document, `(line, the document)`, its line
+        being where it starts. Raises `InputError` as `values()` does."""
+        if self.kind is not InputKind.JSONL:
+            yield self._first_line, self.value()
+            return
+        for lineno, line, first in self._lines():
+            yield lineno, loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def values(self) -> Iterator[Any]:
         """The JSONL values one at a time (memory holds one line); for a JSON document, the document as
@@ -347,7 +369,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
             while True:
                 line = f.readline(max_bytes + 1)
                 if not line:
-                    return Input(name, InputKind.JSON, data=head, first=first, file=file)
+                    return Input(name, InputKind.JSON, data=head, first=first, file=file, _first_line=first_no)
                 lineno += 1
                 if len(line) > max_bytes:
                     raise _too_big(name, max_bytes, f"line {lineno}")
@@ -446,7 +468,9 @@ def read_file(
     """Read the file at `path` (`-`: standard input) into one `Document` (see the module docstring): a
     JSON document, a JSON array or JSONL of items, a request body, a Response, one item, a list of stream
     events or an SSE capture (kind `events`; `value` holds the capture's bytes), an OpenAI Agents API
-    event log (`agents_log`) or a file of tool definitions (`tools`). `provider` is the reading of
+    event log (`agents_log`), a file of tool definitions (`tools`) or a Codex session file (`codex_rollout`:
+    its first value is a rollout line `{timestamp, type, payload}`; its `response_item` payloads are the
+    items, `Document.places` their file lines; see `replayable.reading.rollout_document`). `provider` is the reading of
     the items (None strict, `openai`). With `lazy=True` a JSONL of items stays open and is read one line
     at a time as `Document.iter_items()` is consumed (memory holds one line; the file is closed at its
     end, or by `Document.source.close()`); otherwise everything is read here and the file closed.
@@ -466,6 +490,11 @@ def read_file(
         return Document(kind, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
         return Document(DocumentKind.ITEMS, [], provider, source=inp, places=Places.jsonl(inp.blank_lines, inp.indents))
+    if not agents and is_rollout_line(inp.first):  # a Codex session file (an SSE capture returned above)
+        try:
+            return rollout_document(_rollout_lines(inp), provider)
+        finally:
+            inp.close()
     try:
         value = inp.value()
     finally:
@@ -494,6 +523,15 @@ def _places(inp: Input, doc: Document) -> Places | None:
     if doc.kind in (DocumentKind.EVENTS, DocumentKind.AGENTS_LOG) and isinstance(inp.first, dict):
         return Places.json(inp.data, "")  # one event on its own: event 0 is the document
     return Places.json(inp.data, _ITEMS_AT.get(doc.kind))
+
+
+def _rollout_lines(inp: Input) -> Iterator[tuple[int, Any]]:
+    """The numbered values of a Codex rollout, one line at a time; a one-line rollout (read as a JSON
+    document) nests no deeper than a JSONL line may (`check_depth`)."""
+    for lineno, value in inp.numbered():
+        if inp.kind is InputKind.JSON:
+            check_depth(value, inp.name)
+        yield lineno, value
 
 
 _NOT_A_LOG = "not an OpenAI Agents API event log: check it without agents=True"

@@ -98,9 +98,12 @@ def _pointer(path: str) -> list[str]:
 
 class Places:
     """The start (line, column) of each item or event of one document read from a file (see the module
-    docstring). Made by `json`, `jsonl` or `frames`; asked with `at`."""
+    docstring). Made by `json`, `jsonl`, `numbered` or `frames`; asked with `at`."""
 
-    __slots__ = ("_data", "_frames", "_indents", "_key", "_lines", "_offsets", "_starts", "_starts_of_lines", "_text")
+    __slots__ = (
+        "_data", "_frames", "_indents", "_key", "_lines", "_numbered", "_offsets", "_starts", "_starts_of_lines",
+        "_text",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self._data: bytes = b""
@@ -108,6 +111,7 @@ class Places:
         self._key: str | None = None
         self._starts: dict[str | int, int] | None = None
         self._lines: Sequence[int] | None = None
+        self._numbered: Sequence[int] | None = None
         self._indents: Mapping[int, int] = {}
         self._offsets: Callable[[bytes], list[int]] | None = None
         self._frames: list[int] | None = None
@@ -130,6 +134,15 @@ class Places:
         a line that starts with `{` and follows another value."""
         places = cls()
         places._lines, places._indents = blank_lines, indents
+        return places
+
+    @classmethod
+    def numbered(cls, lines: Sequence[int]) -> Places:
+        """The places of items read one per line, not every line an item (a Codex session file: only its
+        `response_item` lines): `lines[index]` is the 1-based line of item `index`, which starts in
+        column 1."""
+        places = cls()
+        places._numbered = lines
         return places
 
     @classmethod
@@ -179,6 +192,8 @@ class Places:
         an index past the document)."""
         if index is None or index < 0:
             return None
+        if self._numbered is not None:
+            return (self._numbered[index], 1) if index < len(self._numbered) else None
         if self._lines is not None:
             line = _value_line(self._lines, index)
             return line, self._indents.get(line, 0) + 1

@@ -1,0 +1,135 @@
+"""What an integration does with a history that is not replay-safe: `raise`, `repair` or `log`.
+
+Every integration (the openai SDK hooks, `CheckedSession`, the LiteLLM guard, the LangChain middleware,
+the pydantic-ai history processor) takes `mode=`:
+
+- `"raise"` (the default): refuse, with `ReplayError` (its `.report` says why), before anything is sent
+  or stored;
+- `"repair"`: send what `replayable.prepare_replay` makes of the history (unanswered calls dropped, or
+  answered with `interrupted_output=` when given; duplicate outputs dropped; ids of another provider
+  removed, ...) and log what it changed, one `WARNING` per dropped or changed item; a history that has no
+  safe repair (a message that breaks a rule) is refused as in `raise`;
+- `"log"`: send the history unchanged and log each finding (one `WARNING` each), as a rollout in
+  production starts: see what would be refused before refusing it.
+
+Logs go to the `logging` logger `replayable` (`LOGGER`), each record carrying `extra={"replayable":
+{...}}` with the finding (`index`, `code`, `message`) or the repair (`index`, `action`, `what`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from replayable.errors import ReplayError
+from replayable.interop import ReplayReport, prepare_replay
+from replayable.items import ItemError, dump_items
+from replayable.replay import TranscriptReport, check_transcript
+
+__all__ = ["LOGGER", "MODES", "Guarded", "Mode", "check_mode", "guard_items"]
+
+Mode = Literal["raise", "repair", "log"]
+"""What to do with a history that is not replay-safe (see the module docstring)."""
+MODES: tuple[str, ...] = get_args(Mode)
+
+#: The logger every integration logs its findings and repairs to.
+LOGGER = logging.getLogger("replayable")
+
+#: The target `repair` prepares for when none is given: the Open Responses profile (no provider rules),
+#: the items read as coming from it (nothing is foreign, so no id is removed for being another's).
+_NEUTRAL = "openresponses"
+
+
+def check_mode(mode: Any) -> Mode:
+    """`mode` when it is one of `MODES`; raises `ValueError` naming the choices otherwise."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r:.60}")
+    return mode  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    """What `guard_items` decided: `items` the history to send (None: send it unchanged), `report` the
+    check of the history as given; for a repair, `replay` is `prepare_replay`'s report (`dropped`,
+    `changed`, `kept`: the input index of each item of `items`)."""
+
+    items: list[Any] | None
+    report: TranscriptReport
+    replay: ReplayReport | None = None
+
+    @property
+    def repaired(self) -> bool:
+        """Whether `items` is a repair of the history."""
+        return self.replay is not None
+
+
+def guard_items(
+    items: Any,
+    *,
+    mode: Mode = "raise",
+    where: str | None = None,
+    interrupted_output: str | None = None,
+    keep: Callable[[Any], bool] | None = None,
+    **check_kwargs: Any,
+) -> Guarded:
+    """Check `items` (anything `check_transcript` takes: a list of items, a request body) with
+    `check_transcript(items, **check_kwargs)` and act on the verdict as `mode` says (module docstring).
+    `where` names the history in messages and logs (`"session 'user-42'"`; None: `ReplayError`'s own
+    message, "not replay-safe: N violations", and "history" in logs). `keep`, when
+    given, says which findings count (the others are ignored, as `CheckedSession` ignores the arguments
+    the SDK settles itself).
+
+    Returns a `Guarded`: for a safe history, or in `log` mode, `items` None (send as is); in `repair`
+    mode, the repaired items in their JSON form (`replayable.dump_items`). Raises `ReplayError` in `raise`
+    mode for an unsafe history, and in `repair` mode for one without a safe repair (an item that does not
+    parse, a message that breaks a rule). Raises `ValueError` for a bad `mode` or `check_kwargs`."""
+    check_mode(mode)
+    report = check_transcript(items, **check_kwargs)
+    if keep is not None:
+        report = dataclasses.replace(report, violations=tuple(v for v in report.violations if keep(v)))
+    if report.ok:
+        return Guarded(None, report)
+    lines = report.violation_lines()
+    refusal = f"{where} is not replay-safe:\n" + "\n".join(f"  {line}" for line in lines) if where else None
+    where = where or "history"
+    if mode == "log":
+        for v, line in zip(report.violations, lines, strict=True):
+            LOGGER.warning(
+                "%s is not replay-safe (sent unchanged): %s", where, line,
+                extra={"replayable": {"index": v.index, "code": str(v.code), "message": v.message}},
+            )
+        return Guarded(None, report)
+    if mode == "raise":
+        raise ReplayError(report, refusal)
+    try:
+        repaired, replay = _repair(items, where, interrupted_output, check_kwargs)
+    except (ItemError, ReplayError) as exc:
+        failed = exc.report if isinstance(exc, ReplayError) else report
+        raise ReplayError(failed, f"{refusal or ReplayError(report)}\nand it has no safe repair: {exc}") from None
+    return Guarded(repaired, report, replay)
+
+
+def _repair(
+    items: Any, where: str, interrupted_output: str | None, check_kwargs: Mapping[str, Any]
+) -> tuple[list[Any], ReplayReport]:
+    target = check_kwargs.get("target")
+    tools = check_kwargs.get("tools")
+    provider = check_kwargs.get("provider")
+    repaired, rep = prepare_replay(
+        items,
+        target=target or _NEUTRAL,
+        tools=tools,
+        provider=provider,
+        source=None if target else _NEUTRAL,
+        interrupted_output=interrupted_output,
+    )
+    for index, why in rep.dropped:
+        LOGGER.warning("%s repaired: item %s dropped: %s", where, index, why,
+                       extra={"replayable": {"index": index, "action": "dropped", "what": why}})
+    for index, what in rep.changed:
+        LOGGER.warning("%s repaired: item %s changed: %s", where, index, what,
+                       extra={"replayable": {"index": index, "action": "changed", "what": what}})
+    return dump_items(repaired), rep
