@@ -462,6 +462,25 @@ def report(drifts: list[Drift], modules: dict[str, str], baseline: dict[str, dic
             yield f"  {d.kind:<8} {d.path or '.'}" + (f"  {d.value}" if d.value else "")
 
 
+def pinned_version() -> str | None:
+    """The `openai==X` the test extra of pyproject.toml pins (the SDK the suite and the baseline follow)."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for requirement in project["optional-dependencies"]["test"]:
+        found = re.fullmatch(r"openai==([^\s;]+)", requirement.strip())
+        if found:
+            return found.group(1)
+    return None
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    import re
+
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     which = parser.add_mutually_exclusive_group()
@@ -486,10 +505,18 @@ def main(argv: list[str] | None = None) -> int:
     new = list(report(drifts, modules, baseline))
     found = {d.key for d in drifts}
     stale = sorted(k for k in baseline if k not in found)
+    pin = pinned_version()
+    if pin is not None and sdk["version"] != pin:
+        newer = _version_tuple(sdk["version"]) > _version_tuple(pin)
+        print(f"drift: openai {sdk['version']} is {'newer' if newer else 'older'} than the pin (openai=={pin} in "
+              "pyproject.toml's test extra); what it changed is below")  # fmt: skip
     print(f"drift: openai {sdk['version']} against replayable's bundles: {len(found)} differences, "
           f"{len(found) - len({d.key for d in drifts if d.key not in baseline})} in the baseline, compared in "
           f"{elapsed:.1f} s")  # fmt: skip
     status = 0
+    if args.installed and pin is not None and sdk["version"] != pin:
+        print(f"drift: the installed openai {sdk['version']} is not the pin {pin}: install the test extra")
+        status = 1
     if new:
         print("drift: NEW in this SDK (not in schemas/drift-baseline.json):")
         print("\n".join(new))
