@@ -10,10 +10,18 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   `session_settings.json#/$defs/SpendControl`): an SDK type with no place in our schemas is an error;
 - per field, `replace`: the schema written instead of the SDK's (a place where ours is a union written by hand,
   `required_action.json#/$defs/RequiredAction`), keeping the SDK's nullability and requiredness;
+- per field, `inline`: the SDK's nested model written in place (not as a file of its own), with its own `fields`;
+- per field, `items`: the schema of an array field's items written instead of the SDK's (our hand-written union
+  of session items, content parts, required actions), the array itself the SDK's;
+- per field, `extend`: keywords added to the SDK's schema of the field (the fail-closed limits: `minLength: 1` on
+  an id that pairs, `minimum: 1`, a `pattern`);
 - per field, `optional` / `nullable` (true or false) with `why` (and `differences`, rows of
   `schemas/differences.json`): a deliberate difference from the SDK's verdict; `all_optional` on a file or def:
-  every field optional (the session snapshot an event carries may be trimmed);
-- `closed`: the object refuses unknown fields (`additionalProperties: false`).
+  every field optional (the session snapshot an event carries may be trimmed), or every field but those of its
+  `except` list (a trimmed tool keeps its `type`);
+- `local_defs`: nested SDK models (`sdk_def`, a name in the SDK schema's `$defs`) written in this file's `$defs`;
+- `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the
+  object written as they are, after its properties (an `allOf` of conditions the SDK states in prose only).
 
 The SDK side is normalised as `scripts/drift.py` does (titles and `default: null` dropped, `anyOf` with `null` as
 nullable, `type: string` beside `enum` / `const` dropped, the SDK's open objects left open). Output: JSON with
@@ -87,9 +95,19 @@ class Writer:
             out[key] = self.clean(value)
         return _ordered(out)
 
+    @staticmethod
+    def all_optional(spec: dict[str, Any], name: str) -> bool:
+        """`all_optional`: true (every field), or `{"except": [...]}` (every field but these, e.g. the tag)."""
+        flag = spec.get("all_optional", False)
+        if isinstance(flag, dict):
+            return name not in flag.get("except", ())
+        return bool(flag)
+
     def check_values(self, name: str, sdk: Any, ours: dict[str, Any]) -> None:
         """A field written as a `$ref` to one of our closed sets (`common.json#/$defs/SessionStatus`) keeps the SDK's
         values: the set is hand-written (shared by several files), so it is checked against the pin here."""
+        if isinstance(sdk, dict) and "$ref" in sdk:  # an SDK enum of its own (`AgentOutputItemStatus`)
+            sdk = self.doc.get("$defs", {}).get(sdk["$ref"].rsplit("/", 1)[-1], {})
         values = sdk.get("enum") if isinstance(sdk, dict) else None
         if not isinstance(values, list) or "$ref" not in ours:
             return
@@ -122,27 +140,40 @@ class Writer:
         for name, field in fields.items():
             if name not in props:
                 raise OverlayError(f"{self.where}: field {name!r} is in the overlay and not in the SDK")
-            for flag in ("optional", "nullable"):
+            for flag in ("optional", "nullable", "extend"):
                 if flag in field and not str(field.get("why", "")).strip():
                     raise OverlayError(f"{self.where}.{name}: `{flag}` differs from the SDK without a `why`")
+            if set(field.get("replace", {})) - {"$ref"} and not str(field.get("why", "")).strip():
+                raise OverlayError(f"{self.where}.{name}: `replace` with a shape of our own needs a `why`")
             core, nullable = self.split_null(props[name])
             if "replace" in field:
                 self.check_values(name, core, field["replace"])
                 core = field["replace"]
+            elif "inline" in field:
+                target = self.doc.get("$defs", {}).get(str(core.get("$ref", "")).rsplit("/", 1)[-1])
+                if not isinstance(target, dict):
+                    raise OverlayError(f"{self.where}.{name}: `inline` in the overlay, but the SDK's field is no model")
+                body = self.model(target, {"title": "", "description": "", **field["inline"]})
+                core = {k: v for k, v in body.items() if k not in ("title", "description")}
+            elif "items" in field:
+                if not (isinstance(core, dict) and core.get("type") == "array"):
+                    raise OverlayError(f"{self.where}.{name}: `items` in the overlay, but the SDK's field is no array")
+                array = self.clean({k: v for k, v in core.items() if k != "items"})
+                core = _ordered({**array, "items": field["items"]})
             else:
-                core = self.clean(core)
+                core = {**self.clean(core), **field.get("extend", {})}
             nullable = field.get("nullable", nullable)
             node = {"anyOf": [core, {"type": "null"}]} if nullable else dict(core)
             node["description"] = field["description"]
             out_props[name] = node
-            optional = field.get("optional", name not in required_sdk) or spec.get("all_optional", False)
+            optional = field.get("optional", name not in required_sdk) or self.all_optional(spec, name)
             if not optional:
                 required.append(name)
         out: dict[str, Any] = {"title": spec["title"], "description": spec["description"], "type": "object",
                                "required": required, "properties": out_props}  # fmt: skip
         if spec.get("closed"):
             out["additionalProperties"] = False
-        return out
+        return {**out, **spec.get("keywords", {})}
 
 
 def resolve(folder: Path, ref: str) -> dict[str, Any]:
@@ -170,6 +201,16 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
         sdk = sdk_schema(spec["sdk"])
         body = Writer(path, sdk, refs).model(sdk, spec)
         document = {**head, **{k: v for k, v in body.items() if k not in ("title", "description")}}
+        local = {}
+        for name, sub in spec.get("local_defs", {}).items():  # nested SDK models kept in this file's $defs
+            target = sdk.get("$defs", {}).get(sub["sdk_def"])
+            if not isinstance(target, dict):
+                raise OverlayError(
+                    f"{path}#/$defs/{name}: the SDK type {sub['sdk_def']} is not nested in {spec['sdk']}"
+                )
+            local[name] = Writer(f"{path}#/$defs/{name}", sdk, refs).model(target, sub)
+        if local:
+            document["$defs"] = local
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ def generate_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, overlay: dict
 
 def test_the_committed_files_are_what_the_pin_and_the_overlay_give() -> None:
     files = G.generated()
-    assert len(files) >= 9
+    assert len(files) >= 99  # of the 119 files of schemas/agents/ (schemas/README.md lists the rest)
     stale = [p for p, text in files.items() if (G.SCHEMAS / p).read_text(encoding="utf-8") != text]
     assert not stale, f"run `python scripts/generate.py`: {stale}"
     assert G.generated() == files  # byte-stable
@@ -114,3 +115,39 @@ def test_the_generated_session_is_the_sdk_shape() -> None:
     sdk_required = {n for n, f in AgentSession.model_fields.items() if f.is_required()}
     assert set(session["required"]) == sdk_required - {"spend_control"}
     assert set(session["properties"]) == set(AgentSession.model_fields)
+
+
+@pytest.mark.parametrize(
+    ("path", "field", "change", "message"),
+    [
+        ("agents/function_call_action.json", "call_id", lambda f: f.pop("why"), "`extend` differs from the SDK"),
+        ("agents/session_update_params.json", "spend_control",
+         lambda f: f.update(replace={"type": "object"}), "`replace` with a shape of our own needs a `why`"),
+        ("agents/session_idle_event.json", "event_id", lambda f: f.update(items={"type": "string"}),
+         "`items` in the overlay, but the SDK's field is no array"),
+        ("agents/session_idle_event.json", "event_id", lambda f: f.update(inline={"fields": {}}),
+         "`inline` in the overlay, but the SDK's field is no model"),
+    ],
+)  # fmt: skip
+def test_every_override_is_checked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, path: str, field: str, change: Any, message: str
+) -> None:
+    overlay = copy.deepcopy(OVERLAY)
+    change(overlay["files"][path]["fields"][field])
+    with pytest.raises(G.OverlayError, match=re.escape(message)):
+        generate_with(monkeypatch, tmp_path, overlay)
+
+
+def test_a_new_field_of_a_nested_model_needs_the_overlay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Inline models and local `$defs` are held to the SDK like files: a field the overlay lacks stops it."""
+    overlay = copy.deepcopy(OVERLAY)
+    del overlay["files"]["agents/session_update_params.json"]["fields"]["spend_control"]["inline"]["fields"]["limit"]
+    with pytest.raises(G.OverlayError, match=r"SDK fields not in the overlay: \['limit'\]"):
+        generate_with(monkeypatch, tmp_path, overlay)
+    overlay = copy.deepcopy(OVERLAY)
+    local = overlay["files"]["agents/turn.json"]["local_defs"]
+    name = next(iter(local))
+    first = next(iter(local[name]["fields"]))
+    del local[name]["fields"][first]
+    with pytest.raises(G.OverlayError, match=rf"agents/turn.json#/\$defs/{name}: SDK fields not in the overlay"):
+        generate_with(monkeypatch, tmp_path, overlay)
