@@ -20,6 +20,8 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   every field optional (the session snapshot an event carries may be trimmed), or every field but those of its
   `except` list (a trimmed tool keeps its `type`);
 - `local_defs`: nested SDK models (`sdk_def`, a name in the SDK schema's `$defs`) written in this file's `$defs`;
+- `tag_prefix` (`openai:`): the namespace of the file's own `type` tag (OpenAI's native types are `openai:<type>`
+  in Open Responses mode); `typed_enums`: `type: string` kept beside `enum` (the style of `schemas/openai/`);
 - `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the
   object written as they are, after its properties (an `allOf` of conditions the SDK states in prose only).
 
@@ -41,7 +43,8 @@ OVERLAY = SCHEMAS / "sdk-overlay.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 #: Key order of a written schema node (other keys after these, sorted); a field's `description` comes last.
-KEY_ORDER = ("$schema", "$id", "title", "description", "type", "const", "enum", "required", "properties", "items",
+KEY_ORDER = ("$schema", "$id", "title", "description", "type", "const", "enum", "required", "customBasePath",
+             "properties", "items",
              "additionalProperties", "anyOf", "oneOf", "allOf", "$ref", "$defs")  # fmt: skip
 
 
@@ -70,8 +73,14 @@ def _ordered(node: dict[str, Any]) -> dict[str, Any]:
 class Writer:
     """Turns one SDK schema document into our form (see the module docstring)."""
 
-    def __init__(self, where: str, document: dict[str, Any], refs: dict[str, str]) -> None:
+    def __init__(self, where: str, document: dict[str, Any], refs: dict[str, str], options: Any = None) -> None:
         self.where, self.doc, self.refs = where, document, refs
+        options = options or {}
+        #: `type: string` kept beside an `enum` (the style of `schemas/openai/`)
+        self.typed_enums: bool = bool(options.get("typed_enums", False))
+        #: the namespace of the file's own `type` tag (`openai:`: the SDK's `web_search_call` is ours
+        #: `openai:web_search_call`, the Open Responses extension rule)
+        self.tag_prefix: str = str(options.get("tag_prefix", ""))
 
     def clean(self, node: Any) -> Any:
         if isinstance(node, list):
@@ -84,7 +93,7 @@ class Writer:
                 continue
             if key == "additionalProperties" and value is True:
                 continue
-            if key == "type" and value == "string" and ("enum" in node or "const" in node):
+            if key == "type" and value == "string" and ("const" in node or ("enum" in node and not self.typed_enums)):
                 continue
             if key == "$ref":
                 name = value.rsplit("/", 1)[-1]
@@ -162,6 +171,8 @@ class Writer:
                 core = _ordered({**array, "items": field["items"]})
             else:
                 core = {**self.clean(core), **field.get("extend", {})}
+                if name == "type" and self.tag_prefix and isinstance(core.get("const"), str):
+                    core = {**core, "const": self.tag_prefix + core["const"]}
             nullable = field.get("nullable", nullable)
             node = {"anyOf": [core, {"type": "null"}]} if nullable else dict(core)
             node["description"] = field["description"]
@@ -173,7 +184,7 @@ class Writer:
                                "required": required, "properties": out_props}  # fmt: skip
         if spec.get("closed"):
             out["additionalProperties"] = False
-        return {**out, **spec.get("keywords", {})}
+        return _ordered({**out, **spec.get("keywords", {})})
 
 
 def resolve(folder: Path, ref: str) -> dict[str, Any]:
@@ -195,11 +206,11 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
         defs = {}
         for name, sub in spec["defs"].items():
             sdk = sdk_schema(sub["sdk"])
-            defs[name] = Writer(f"{path}#/$defs/{name}", sdk, refs).model(sdk, sub)
+            defs[name] = Writer(f"{path}#/$defs/{name}", sdk, refs, spec).model(sdk, sub)
         document = {**head, "$defs": defs}
     else:
         sdk = sdk_schema(spec["sdk"])
-        body = Writer(path, sdk, refs).model(sdk, spec)
+        body = Writer(path, sdk, refs, spec).model(sdk, spec)
         document = {**head, **{k: v for k, v in body.items() if k not in ("title", "description")}}
         local = {}
         for name, sub in spec.get("local_defs", {}).items():  # nested SDK models kept in this file's $defs
@@ -208,7 +219,7 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
                 raise OverlayError(
                     f"{path}#/$defs/{name}: the SDK type {sub['sdk_def']} is not nested in {spec['sdk']}"
                 )
-            local[name] = Writer(f"{path}#/$defs/{name}", sdk, refs).model(target, sub)
+            local[name] = Writer(f"{path}#/$defs/{name}", sdk, refs, spec).model(target, sub)
         if local:
             document["$defs"] = local
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
