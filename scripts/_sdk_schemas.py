@@ -8,8 +8,9 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   (a field the SDK has and the overlay does not is an error: a new SDK field is a reviewed addition);
 - `refs`: the SDK's nested types (its `$defs` names) mapped to our files (`token_usage.json`,
   `session_settings.json#/$defs/SpendControl`): an SDK type with no place in our schemas is an error;
-- per field, `replace`: the schema written instead of the SDK's (a place where ours is a union written by hand,
-  `required_action.json#/$defs/RequiredAction`), keeping the SDK's nullability and requiredness;
+- per field, `replace`: the schema written instead of the SDK's, keeping the SDK's nullability and requiredness:
+  a `$ref` to a union or set written by hand (`required_action.json#/$defs/RequiredAction`; a closed set such as
+  `common.json#/$defs/SessionStatus` is checked against the SDK's values), or a shape of our own with its `why`;
 - per field, `inline`: the SDK's nested model written in place (not as a file of its own), with its own `fields`;
 - per field, `items`: the schema of an array field's items written instead of the SDK's (our hand-written union
   of session items, content parts, required actions), the array itself the SDK's;
@@ -32,6 +33,7 @@ two-space indentation, keys in a fixed order, so a file is byte-stable for a giv
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from pathlib import Path
@@ -44,16 +46,16 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 #: Key order of a written schema node (other keys after these, sorted); a field's `description` comes last.
 KEY_ORDER = ("$schema", "$id", "title", "description", "type", "const", "enum", "required", "customBasePath",
-             "properties", "items",
-             "additionalProperties", "anyOf", "oneOf", "allOf", "$ref", "$defs")  # fmt: skip
+             "properties", "items", "additionalProperties", "anyOf", "oneOf", "allOf", "$ref", "$defs")  # fmt: skip
 
 
 class OverlayError(Exception):
     """The SDK and the overlay do not fit: a field or type without a place, an override without a reason."""
 
 
+@functools.cache
 def sdk_schema(spec: str) -> dict[str, Any]:
-    """`TypeAdapter(module:Name).json_schema()` of the installed SDK."""
+    """`TypeAdapter(module:Name).json_schema()` of the installed SDK (computed once; never changed by a caller)."""
     from pydantic import TypeAdapter
 
     module, _, name = spec.partition(":")
