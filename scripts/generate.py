@@ -3,7 +3,7 @@
     python scripts/generate.py          # write the SDK-made schemas, wipe src/replayable/_generated/, write it anew
     python scripts/generate.py --check  # exit 1 with a diff when either is stale
 
-First, the files `schemas/sdk-overlay.json` lists (Agents sessions, their settings and status events, ...) are
+First, the files `schemas/sdk-overlay.json` lists (most of `schemas/agents/` and `schemas/openai/`) are
 written from the pinned openai SDK's own types plus that overlay (`scripts/_sdk_schemas.py`; the installed openai
 must be the test extra's pin). Then the models.
 
