@@ -230,3 +230,14 @@ def test_normalising_refs_nullable_and_the_openai_prefix() -> None:
     sdk["$defs"]["Call"]["properties"]["type"] = {"const": "web_search_call", "title": "Type"}
     got = {d.key for d in drift.compare("x", drift.flatten(sdk), facts)}
     assert got == {"x enum [type=web_search_call].status searching"}
+
+
+def test_installed_mode_requires_the_pin(pinned: dict[str, Any], tmp_path: Path) -> None:
+    """`--installed` is CI's blocking check against the pin: another installed version fails it, saying so."""
+    hooked = tmp_path / "sdk.json"
+    hooked.write_text(json.dumps({**pinned, "version": "3.0.0"}))
+    res = _run("--installed", hook=hooked)
+    assert res.returncode == 1, res.stdout
+    assert f"the installed openai 3.0.0 is not the pin {drift.pinned_version()}" in res.stdout
+    res = _run(hook=hooked)  # the index mode only reports which side of the pin it is
+    assert res.returncode == 0 and "is older than the pin" in res.stdout, res.stdout
