@@ -58,7 +58,7 @@ KINDS = ("member", "enum", "field", "optional", "nullable")
 
 
 @dataclass(frozen=True)
-class Union_:
+class SdkUnion:
     """One SDK union and where our bundle holds its counterpart."""
 
     name: str  # our name for it: the first word of every fact key
@@ -68,29 +68,29 @@ class Union_:
     at: str = ""  # the path inside the bundle's root where the union sits ("": the root)
 
 
-UNIONS: tuple[Union_, ...] = (
-    Union_("input", "openai.types.responses.response_input_item_param", ("ResponseInputItemParam",), "input"),
-    Union_("output", "openai.types.responses.response_output_item", ("ResponseOutputItem",), "output"),
-    Union_("response", "openai.types.responses.response", ("Response",), "response"),
-    Union_("stream-event", "openai.types.responses.response_stream_event", ("ResponseStreamEvent",),
+UNIONS: tuple[SdkUnion, ...] = (
+    SdkUnion("input", "openai.types.responses.response_input_item_param", ("ResponseInputItemParam",), "input"),
+    SdkUnion("output", "openai.types.responses.response_output_item", ("ResponseOutputItem",), "output"),
+    SdkUnion("response", "openai.types.responses.response", ("Response",), "response"),
+    SdkUnion("stream-event", "openai.types.responses.response_stream_event", ("ResponseStreamEvent",),
            "stream-events"),
-    Union_("websocket-client", "openai.types.responses.responses_client_event", ("ResponsesClientEvent",),
+    SdkUnion("websocket-client", "openai.types.responses.responses_client_event", ("ResponsesClientEvent",),
            "websocket-events"),
-    Union_("tools", "openai.types.responses.tool_param", ("ToolParam",), "request", ".tools[]"),
-    Union_("compact-request", "openai.types.responses.response_compact_params", ("ResponseCompactParams",),
+    SdkUnion("tools", "openai.types.responses.tool_param", ("ToolParam",), "request", ".tools[]"),
+    SdkUnion("compact-request", "openai.types.responses.response_compact_params", ("ResponseCompactParams",),
            "compact-request"),
-    Union_("compact-response", "openai.types.responses.compacted_response", ("CompactedResponse",),
+    SdkUnion("compact-response", "openai.types.responses.compacted_response", ("CompactedResponse",),
            "compact-response"),
-    Union_("agents-event", "openai.types.beta.agent_session_event", ("AgentSessionEvent",), "agents-events"),
-    Union_("agents-session", "openai.types.beta.agent_session", ("AgentSession",), "agents-session"),
-    Union_("agents-item", "openai.types.beta.agent_session_item", ("AgentSessionItem",), "agents-items"),
-    Union_("agents-input", "openai.types.beta.agent_session_input_param", ("AgentSessionInputParam",),
+    SdkUnion("agents-event", "openai.types.beta.agent_session_event", ("AgentSessionEvent",), "agents-events"),
+    SdkUnion("agents-session", "openai.types.beta.agent_session", ("AgentSession",), "agents-session"),
+    SdkUnion("agents-item", "openai.types.beta.agent_session_item", ("AgentSessionItem",), "agents-items"),
+    SdkUnion("agents-input", "openai.types.beta.agent_session_input_param", ("AgentSessionInputParam",),
            "agents-input"),
-    Union_("agents-required-action", "openai.types.beta.agent_session", ("RequiredAction",),
+    SdkUnion("agents-required-action", "openai.types.beta.agent_session", ("RequiredAction",),
            "agents-required-actions"),
-    Union_("agents-create", "openai.types.beta.agents.session_create_params",
+    SdkUnion("agents-create", "openai.types.beta.agents.session_create_params",
            ("SessionCreateParamsNonStreaming", "SessionCreateParamsStreaming"), "agents-session-create"),
-    Union_("agents-update", "openai.types.beta.agents.session_update_params", ("SessionUpdateParams",),
+    SdkUnion("agents-update", "openai.types.beta.agents.session_update_params", ("SessionUpdateParams",),
            "agents-session-update"),
 )  # fmt: skip
 
