@@ -1,7 +1,11 @@
-"""Regenerate `src/replayable/_generated/` from the JSON Schemas in `schemas/`.
+"""Regenerate the schema files made from the openai SDK, then `src/replayable/_generated/` from `schemas/`.
 
-    python scripts/generate.py          # wipe src/replayable/_generated/ and write it anew
-    python scripts/generate.py --check  # exit 1 with a diff when the generated code is stale
+    python scripts/generate.py          # write the SDK-made schemas, wipe src/replayable/_generated/, write it anew
+    python scripts/generate.py --check  # exit 1 with a diff when either is stale
+
+First, the files `schemas/sdk-overlay.json` lists (most of `schemas/agents/` and `schemas/openai/`) are
+written from the pinned openai SDK's own types plus that overlay (`scripts/_sdk_schemas.py`; the installed openai
+must be the test extra's pin). Then the models.
 
 Every generator option lives in `[tool.datamodel-codegen]` in pyproject.toml; the generator
 (datamodel-code-generator) is pinned exactly in the `dev` extra. Each folder under `schemas/` that holds
@@ -17,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import _sdk_schemas  # scripts/_sdk_schemas.py
 from _staleness import report  # scripts/_staleness.py (this folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +56,37 @@ def tree(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*.py"))}
 
 
+def sdk_files() -> dict[str, str]:
+    """path under schemas/ -> text of each SDK-made schema file; SystemExit naming the problem when the SDK and
+    the overlay do not fit."""
+    try:
+        return _sdk_schemas.generated()
+    except _sdk_schemas.OverlayError as exc:
+        raise SystemExit(f"generate: {exc}") from None
+
+
+def write_sdk_files() -> int:
+    files = sdk_files()
+    for path, text in files.items():
+        (SCHEMAS / path).write_text(text, encoding="utf-8")
+    return len(files)
+
+
 def check() -> int:
+    want_sdk = sdk_files()
+    have_sdk = {p: (SCHEMAS / p).read_text(encoding="utf-8") if (SCHEMAS / p).exists() else "" for p in want_sdk}
+    stale_sdk = report(
+        have_sdk,
+        want_sdk,
+        fresh_label="from-sdk",
+        up_to_date="schemas made from the openai SDK are up to date",
+        stale="schemas/ is stale against the pinned openai and schemas/sdk-overlay.json: run "
+        "`python scripts/generate.py` and commit the result",
+    )
+    return stale_sdk | check_models()
+
+
+def check_models() -> int:
     with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
         fresh = Path(tmp) / "_generated"
         generate(fresh)
@@ -71,8 +106,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.check:
         return check()
+    written = write_sdk_files()
     generate(TARGET)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+    print(f"wrote {written} schema files from the openai SDK and {TARGET.relative_to(ROOT)}")
     return 0
 
 
