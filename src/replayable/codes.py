@@ -411,6 +411,34 @@ CODES: tuple[CodeInfo, ...] = (
         "never ignored.",
         "field {field}: {msg} [{rule}]",
     ),
+    # --- order, company and provenance: what a provider enforces across items and body fields ----------
+    _row(
+        "transcript",
+        "compaction_trigger_not_last",
+        V,
+        "A `compaction_trigger` that is not the final input item, or one of two (OpenAI: \"The "
+        "'compaction_trigger' item must be the final input item.\").",
+        "compaction_trigger must be the final input item, but item {next_index} follows it (move it to the end) "
+        "[OpenAPI CompactionTriggerItemParam; case R61]",
+        twice="only one compaction_trigger may be sent, and as the final input item: item {next_index} is another "
+        "(keep one, at the end) [OpenAPI CompactionTriggerItemParam; case R61]",
+    ),
+    _row(
+        "transcript",
+        "tool_choice_not_declared",
+        V,
+        "A `tool_choice` or `allowed_tools` entry naming a tool the body's `tools` do not declare (a function or "
+        "custom tool by name, an MCP server by `server_label`, a hosted tool by type).",
+        "{where} names {what}, but tools declares no such tool{hint} [OpenAI: \"Tool choice '...' not found in "
+        "'tools' parameter.\", case R68]",
+    ),
+    _row(
+        "transcript",
+        "file_data_without_filename",
+        V,
+        "An `input_file` with inline `file_data` but no `filename` (OpenAI refuses it: \"Missing required "
+        "parameter\").",
+    ),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
@@ -616,6 +644,9 @@ class ViolationCode(StrEnum):
     INCLUDE_INVALID = "include_invalid"
     BODY_CONFLICT = "body_conflict"
     BODY_INVALID = "body_invalid"
+    COMPACTION_TRIGGER_NOT_LAST = "compaction_trigger_not_last"
+    TOOL_CHOICE_NOT_DECLARED = "tool_choice_not_declared"
+    FILE_DATA_WITHOUT_FILENAME = "file_data_without_filename"
 
 
 class AgentsViolationCode(StrEnum):

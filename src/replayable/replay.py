@@ -25,6 +25,7 @@ from replayable.items import Provider, Side, gc_paused, is_openai_model
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
+from replayable.rules.table import run_body_rules
 from replayable.rules.items import foreign_state_kind
 from replayable.rules.reading import read_item, recheck_sent_as_is
 from replayable.rules.state import Context
@@ -143,6 +144,7 @@ def check_transcript(
                 None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
                 msg=err.get("msg", ""), rule=err.get("type", ""),
             )  # fmt: skip
+        run_body_rules(violations, doc)  # what the body says across its fields (tool_choice and tools)
         profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)

@@ -140,6 +140,12 @@ def _part(index: int, part: Any, profile: Profile, base: str, out: list[Finding]
             Finding(index, "image_source_missing" if ptype == "input_image" else "computer_output_not_screenshot",
                     f"{ptype} needs {' or '.join(rule.one_of)} (neither is given) [{rule.source}]", base)
         )  # fmt: skip
+    for key, needed, code, source in rule.needs:
+        given = part.get(key)
+        have = part.get(needed)
+        if given is not None and not (isinstance(have, str) and have):
+            out.append(Finding(index, code, f"{ptype}.{key} is given without {needed}: {profile.name} refuses it "
+                               f"(add {needed}) [{source}]", f"{base}/{needed}"))  # fmt: skip
     for key in rule.data_url:
         url = part.get(key)
         if isinstance(url, str) and url[:5].lower() == "data:":

@@ -292,6 +292,10 @@ _ITEMS = (
 )
 
 _IMAGE_MEDIA = ("image",)
+_FILENAME_SOURCE = (
+    "laravel/ai#321 (OpenAI 400 \"Missing required parameter: 'input[1].content[1]'\" for file_data without "
+    "filename; case R64); openai/openai-agents-js#88"
+)
 
 _PARTS = (
     PartRule("input_text", fields({"text": "string", "prompt_cache_breakpoint": "object?"}),
@@ -317,6 +321,7 @@ _PARTS = (
             "prompt_cache_breakpoint": "object?",
         }),
         "OpenAPI InputFileContent, InputFileContentParam",
+        needs=(("file_data", "filename", "file_data_without_filename", _FILENAME_SOURCE),),
     ),
     PartRule("output_text", fields({"text": "string", "annotations": "array", "logprobs": "array"}),
              "OpenAPI OutputTextContent"),
@@ -401,6 +406,8 @@ OPENAI = Profile(
          "OpenAPI InputImageContent"),
         ("a `data:` URL that is empty, not base64, or not an image media type (message content and tool outputs)",
          "data_url_invalid", "OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL')"),
+        ("an `input_file` with inline `file_data` but no `filename`", "file_data_without_filename",
+         "laravel/ai#321 (400 \"Missing required parameter\"; case R64)"),
         ("with `store: false`, a reasoning item sent as a bare `id` without `encrypted_content`",
          "reasoning_not_persisted", "case R43 (vercel/ai#7543)"),
         ("with `store: false`, an `item_reference`", "item_reference_not_persisted", "case R43 (vercel/ai#7543)"),

@@ -109,6 +109,9 @@ class Document:
     tools: list[Any] | None = None
     tool_list: list[Any] | None = None
     tool_choice: Any = None
+    #: a request body's `tool_choice` as JSON, whatever it is (None: absent); `tool_choice` is its
+    #: `allowed_tools` choice only
+    choice: Any = None
     settings: dict[str, Any] | None = None
     previous_response_id: str | None = None
     status: Any = None
@@ -416,6 +419,7 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
         tool_choice=tool_choice,
+        choice=_plain(data.get("tool_choice")),
         settings={k: _plain(data[k]) for k in _SETTINGS if k in data},
         previous_response_id=prev if isinstance(prev, str) else None,
         sdk=sdk or sdk_items,

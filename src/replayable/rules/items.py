@@ -14,6 +14,7 @@ from replayable.rules.state import Context
 from replayable.rules.view import View
 
 __all__ = [
+    "compaction_trigger_last",
     "foreign_extension_item",
     "foreign_provider_state",
     "foreign_state_kind",
@@ -82,3 +83,16 @@ def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None
     """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
     if v.get("status") == "incomplete" and nxt is not None:
         ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")
+
+
+#: The compaction trigger, as read with `provider="openai"` or namespaced (`openai:compaction_trigger`).
+COMPACTION_TRIGGERS = frozenset({"openai:compaction_trigger", "compaction_trigger"})
+
+
+def compaction_trigger_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`compaction_trigger_not_last`: a compaction trigger followed by any item (another trigger: `twice`).
+    Source: OpenAPI `CompactionTriggerItemParam` ("Must be the final input item."); OpenAI's 400 "The
+    'compaction_trigger' item must be the final input item." (james-6-23/codex2api#546, case R61)."""
+    if nxt is not None:
+        variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
+        ctx.out.at(i, ViolationCode.COMPACTION_TRIGGER_NOT_LAST, "", next_index=i + 1, variant=variant)

@@ -16,10 +16,12 @@ from typing import Any, Literal
 
 from replayable.codes import ViolationCode as C
 from replayable.families import FAMILIES
-from replayable.rules import calls, items, tools
+from replayable.findings import Findings
+from replayable.reading import Document
+from replayable.rules import body, calls, items, tools
 from replayable.rules.state import Context
 
-__all__ = ["RULES", "Rule"]
+__all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(items.reasoning_followed, "item", (C.REASONING_WITHOUT_FOLLOWING_ITEM,), frozenset({"reasoning"})),
     Rule(items.incomplete_not_last, "item", (C.INCOMPLETE_NOT_LAST,), when=_output_side),
+    Rule(items.compaction_trigger_last, "item", (C.COMPACTION_TRIGGER_NOT_LAST,), items.COMPACTION_TRIGGERS),
     # call rules
     Rule(calls.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,)),
     Rule(calls.finished_call, "call", (C.INCOMPLETE_CALL_REPLAYED, C.IN_PROGRESS_CALL_REPLAYED)),
@@ -81,6 +84,33 @@ RULES: tuple[Rule, ...] = (
     # pending rules: the calls still waiting for their output at the end
     Rule(calls.call_id_empty, "pending", (C.CALL_ID_EMPTY,), when=_output_side),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class BodyRule:
+    """One row of the request body rules: `check(out, body)` (`body` a request `Document`), its `codes`, and
+    the `source` of the rule (the provider's error text, the OpenAPI component, a case)."""
+
+    check: Callable[[Findings, Document], None]
+    codes: tuple[C, ...]
+    source: str
+
+
+BODY_RULES: tuple[BodyRule, ...] = (
+    BodyRule(
+        body.tool_choice_declared,
+        (C.TOOL_CHOICE_NOT_DECLARED,),
+        "OpenAI 400 \"Tool choice 'web_search' not found in 'tools' parameter.\" (vercel/ai#18997, case R68); "
+        "OpenAPI ToolChoiceAllowed.tools, ToolChoiceFunction, ToolChoiceCustom, ToolChoiceMCP, ToolChoiceTypes",
+    ),
+)
+
+
+def run_body_rules(out: Findings, doc: Document) -> None:
+    """Run every body rule over `doc` when it is a request body (anything else has no body to judge)."""
+    if doc.kind == "request":
+        for row in BODY_RULES:
+            row.check(out, doc)
 
 
 def active(ctx: Context, on: str) -> list[Rule]:
