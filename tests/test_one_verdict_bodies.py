@@ -44,7 +44,7 @@ def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *
     path.write_text(json.dumps(body))
     main(["check", str(path), "--format", "json", *extra])
     doc = json.loads(capsys.readouterr().out)
-    return sorted(f["code"] for f in doc["findings"] if f["severity"] == "error" and f["where"] == "item")
+    return sorted(f["code"] for f in doc["findings"] if f["severity"] == "error" and f["where"] in ("item", "document"))
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,8 @@ def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *
         ("auto", ["arguments_schema", "arguments_schema", "unknown_tool"]),
         (
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "g"}]},
-            ["arguments_schema", "arguments_schema", "tool_not_allowed", "tool_not_allowed", "unknown_tool"],
+            ["arguments_schema", "arguments_schema", "tool_choice_not_declared", "tool_not_allowed", "tool_not_allowed",
+             "unknown_tool"],
         ),
         (
             {"type": "allowed_tools", "mode": "none", "tools": [{"type": "function", "name": "f"}]},

@@ -88,6 +88,10 @@ _CHAT_HINT = (
 _UNFINISHED = (
     "{family} status is {status!r}: only a finished call may be replayed or answered (its arguments may be truncated)"
 )
+_NAME_OWNER = (
+    "name the provider the items came from with source= (check_transcript, prepare_replay); items of OpenAI's are "
+    "OpenAI's when read with provider='openai' (parse_items, parse_response, replayable check --provider openai)"
+)
 _PROGRAM_HINT = "; a call issued by a program waits for its output only while that program item is in view"
 
 #: The table: every code the library reports, in the order of the docs.
@@ -269,6 +273,10 @@ CODES: tuple[CodeInfo, ...] = (
         "drops it)",
         compaction="compaction state belongs to provider {owner!r}, not {target!r} (replayable.prepare_replay "
         "drops it)",
+        unknown="reasoning encrypted_content belongs to a provider this check was not told, so it is not {target!r}'s "
+        "(replayable.prepare_replay drops it): " + _NAME_OWNER,
+        compaction_unknown="compaction state belongs to a provider this check was not told, so it is not "
+        "{target!r}'s (replayable.prepare_replay drops it): " + _NAME_OWNER,
     ),
     _row(
         "transcript",

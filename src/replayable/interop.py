@@ -555,7 +555,7 @@ def prepare_replay(
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
     raws, provider = doc.items, doc.provider
-    sdk_source = "openai" if doc.sdk else None  # SDK objects imply OpenAI
+    sdk_source = doc.read_with  # SDK objects, and models parsed with provider="openai", say they are OpenAI's
     if tools is None:
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else as_tool_list(tools)

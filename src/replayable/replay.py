@@ -135,7 +135,7 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
+            source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok, unwrapped.offset)
         for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
@@ -210,7 +210,10 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
     if kind is None:
         return None
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
-    return f"{what} belongs to provider {source or 'unknown'!r}, not {target!r}"
+    if source is None:
+        return (f"{what} belongs to a provider nobody named, so it is not {target!r}'s (name it with source=; "
+                "items read with provider='openai' are OpenAI's)")
+    return f"{what} belongs to provider {source!r}, not {target!r}"
 
 
 def infer_source(items: Iterable[Any], provider: Provider = None) -> str | None:

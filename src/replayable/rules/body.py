@@ -14,6 +14,7 @@ from typing import Any
 
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
+from replayable.native import TOOL_TYPES
 from replayable.reading import Document
 
 __all__ = ["tool_choice_declared", "tool_key"]
@@ -28,10 +29,16 @@ def _hosted(t: str) -> str:
     return _FAMILY.get(t, t)
 
 
+#: The hosted tools a choice can name (OpenAI's tool types, by family): a choice of any other type is not
+#: judged here (the body's schema refuses it: `body_invalid`).
+_HOSTED = frozenset(_hosted(t) for t in TOOL_TYPES) - {"function", "custom", "mcp", "namespace"}
+
+
 def tool_key(tool: Any) -> tuple[str, str] | None:
     """What identifies a declared tool, or the tool a choice names: `("function", name)`, `("custom", name)`,
     `("mcp", server_label)`, or `(type, "")` for a hosted tool (known by its type alone: OpenAPI
-    `ToolChoiceTypes`, `ToolChoiceAllowed.tools`); None when it has no readable type."""
+    `ToolChoiceTypes`, `ToolChoiceAllowed.tools`); None when it has no readable type, or a type that is no
+    tool OpenAI hosts."""
     if not isinstance(tool, Mapping):
         return None
     t = tool.get("type")
@@ -46,7 +53,8 @@ def tool_key(tool: Any) -> tuple[str, str] | None:
     if t == "mcp":
         label = tool.get("server_label")
         return ("mcp", label) if isinstance(label, str) else None
-    return (_hosted(t), "")
+    hosted = _hosted(t)
+    return (hosted, "") if hosted in _HOSTED else None
 
 
 def _declared(tools: list[Any]) -> set[tuple[str, str]]:
@@ -82,8 +90,7 @@ def tool_choice_declared(out: Findings, body: Document) -> None:
     MCP server by `server_label`, a hosted tool by type). Not judged when the body uses a stored `prompt`
     (its tools are the prompt's). Source: OpenAI's 400 "Tool choice 'web_search' not found in 'tools'
     parameter." (vercel/ai#18997, case R68); OpenAPI `ToolChoiceAllowed.tools`, `ToolChoiceFunction`."""
-    value = body.value
-    if not isinstance(value, Mapping) or "prompt" in value:
+    if "prompt" in body.body_keys:
         return
     choice = body.choice
     if not isinstance(choice, Mapping):

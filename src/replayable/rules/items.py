@@ -63,6 +63,8 @@ def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> N
     if kind is not None:
         path = "/encrypted_content" if kind == "reasoning" else ""
         variant = "compaction" if kind == "compaction" else ""
+        if ctx.source is None:  # nobody said whose it is: say how to name the owner
+            variant = "compaction_unknown" if variant else "unknown"
         ctx.out.at(
             i, ViolationCode.FOREIGN_PROVIDER_STATE, path, owner=ctx.source or "unknown", target=target, variant=variant
         )
