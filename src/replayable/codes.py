@@ -250,11 +250,15 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "reasoning_without_following_item",
         V,
-        "A reasoning item with an `id` not immediately followed by an item with an `id`.",
+        "A reasoning item with an `id` not immediately followed by an item with an `id` (the item it produced), "
+        "or followed by another reasoning item.",
         "reasoning item {id!r} must be immediately followed by the item it produced (which carries its own id), "
         "but item {next_index} has no id",
         last="reasoning item {id!r} must be immediately followed by the item it produced (which carries its own "
         "id), but nothing follows it",
+        reasoning="reasoning item {id!r} must be immediately followed by the item it produced, but item {next_index} "
+        "is another reasoning item ({next_id!r}): store each reasoning item right before the item it produced "
+        "(OpenAI refuses the request: \"Item '...' was provided without its required 'reasoning' item\")",
     ),
     _row(
         "transcript",

@@ -32,6 +32,7 @@ from .items import (
     ItemError,
     ItemReferenceParam,
     Provider,
+    Reasoning,
     ReasoningParam,
     Side,
     coerce_sdk,
@@ -616,12 +617,14 @@ def prepare_replay(
         dumps[i] = data
 
     _fit_profile(models, dumps, dropped, changed, target, doc.settings)
+    stripped: set[int] = set()  # items whose server id was removed because their reasoning was dropped
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         for i in range(len(raws) - 1, 0, -1):
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
+        _strip_orphaned_ids(parsed, models, dropped, changed, stripped)
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
             _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,
@@ -661,6 +664,40 @@ def prepare_replay(
         check=report,
     )
     return [models[i] for i in order], rep
+
+
+def _strip_orphaned_ids(
+    parsed: list[Item], models: dict[int, Item], dropped: dict[int, str], changed: list[tuple[int, str]],
+    stripped: set[int],
+) -> None:
+    """Reasoning travels with what it produced: when a reasoning item is dropped, the item right after it
+    (the one it produced) is not sent by its server id, which OpenAI would look up and refuse without its
+    reasoning (400 "Item 'fc_...' of type 'function_call' was provided without its required 'reasoning'
+    item: 'rs_...'", issue 31): its `id` is removed and the change listed. Reasoning items stored together
+    (`rs_1, rs_2, fc_1, fc_2`) produced the items after them in their order: the k-th of the run, the k-th
+    item after it."""
+    for i in sorted(dropped):
+        if not isinstance(parsed[i], Reasoning | ReasoningParam):
+            continue
+        start = i
+        while start > 0 and isinstance(parsed[start - 1], Reasoning | ReasoningParam):
+            start -= 1
+        end = i + 1
+        while end < len(parsed) and isinstance(parsed[end], Reasoning | ReasoningParam):
+            end += 1
+        j = end + (i - start)  # what the k-th reasoning of the run produced
+        if j in dropped or j in stripped or j not in models:
+            continue
+        model = models[j]
+        if isinstance(model, Reasoning | ReasoningParam | NamespacedBase):
+            continue
+        data = dump_item(model)
+        if data.get("id") is None:
+            continue
+        del data["id"]
+        models[j] = reparse_input(data, None, j)
+        stripped.add(j)
+        changed.append((j, f"server id removed: the reasoning item that produced it (item {i}) was dropped"))
 
 
 def _as_read(items: list[Item], doc: Document) -> Any:

@@ -70,15 +70,27 @@ def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> N
         )
 
 
+#: A reasoning item's type, as read in either mode.
+REASONING_TYPES = frozenset({"reasoning", "openai:reasoning"})
+
+
 def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
-    item with an id (the item it produced)."""
+    item with an id (the item it produced), or followed by another reasoning item (two stored together
+    before the items they produced: OpenAI 400 "Item 'fc_...' of type 'function_call' was provided without
+    its required 'reasoning' item: 'rs_...'", issue 31)."""
     vid = v.get("id")
-    if vid and type(vid) is str and (nxt is None or not (isinstance(nid := nxt.get("id"), str) and nid)):
-        if nxt is None:
-            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
-        else:
-            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+    if not (vid and type(vid) is str):
+        return
+    if nxt is None:
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
+    elif not (isinstance(nid := nxt.get("id"), str) and nid):
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+    elif nxt.get("type") in REASONING_TYPES:  # two stored together: the second is not what the first produced
+        ctx.out.at(
+            i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1, next_id=nid,
+            variant="reasoning",
+        )  # fmt: skip
 
 
 def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
