@@ -96,13 +96,16 @@ def tool_choice_declared(out: Findings, body: Document) -> None:
     if not isinstance(choice, Mapping):
         return  # a string option, or nothing; a choice of another JSON type is body_invalid
     declared = _declared(body.tool_list or [])
+    # OpenAI's own tool types are judged when the body is read as OpenAI's: strict reading refuses them
+    # already (`body_invalid`: "one of OpenAI's hosted tool types, not an Open Responses type")
+    openai = body.provider == "openai" or body.read_with == "openai"
     if choice.get("type") == "allowed_tools":
         entries = choice.get("tools")
         if not isinstance(entries, list):
             return
         for j, entry in enumerate(entries):
             key = tool_key(entry)
-            if key is not None and key not in declared:
+            if key is not None and key not in declared and (openai or key[0] == "function"):
                 out.at(
                     None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, f"/tool_choice/tools/{j}",
                     where=f"tool_choice.allowed_tools entry {j}", what=_shown(key), hint=_hint(key, declared),
@@ -111,7 +114,7 @@ def tool_choice_declared(out: Findings, body: Document) -> None:
     key = tool_key(choice)
     if key is None or key[0] == "programmatic_tool_calling":
         return  # programmatic tool calling is a mode, not a declared tool
-    if key not in declared:
+    if key not in declared and (openai or key[0] == "function"):
         out.at(
             None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, "/tool_choice", where="tool_choice", what=_shown(key),
             hint=_hint(key, declared),

@@ -1,0 +1,299 @@
+"""What providers enforce on the order and company of items and on where an item came from (issue 31):
+a compaction trigger is the final input item, a tool choice names a declared tool, an inline file has a
+filename for OpenAI, reasoning travels with what it produced, and an item read with a provider is that
+provider's. Each class is tested on every door: dicts and parsed models, the wire and `openai:` forms, a
+list and a whole body, the openai SDK hook, `prepare_replay` and the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FULL_RESPONSE
+
+import replayable as rp
+from replayable._cli import main
+from replayable.replay import check_stream
+from replayable.integrations.openai import check_request_body
+
+USER = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+ASSISTANT = {
+    "type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+    "content": [{"type": "output_text", "text": "ok", "annotations": []}],
+}  # fmt: skip
+REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "opaque"}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}
+OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": "ok"}
+TOOL = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}
+
+
+def codes(report: rp.TranscriptReport) -> list[str]:
+    return sorted(str(v.code) for v in report.violations)
+
+
+def cli(tmp_path: Path, value: Any, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[str]]:
+    path = tmp_path / "input.json"
+    path.write_text(json.dumps(value))
+    status = main(["check", str(path), "--format", "json", *extra])
+    doc = json.loads(capsys.readouterr().out)
+    return status, sorted(f["code"] for f in doc["findings"] if f["severity"] == "error")
+
+
+def hook_codes(body: dict[str, Any], target: str | None = None) -> list[str]:
+    try:
+        check_request_body(json.dumps(body).encode(), target=target)
+    except rp.ReplayError as exc:
+        return codes(exc.report)
+    return []
+
+
+# --- compaction_trigger: the final input item, and only one (case R61) ------------------------------------
+
+TRIGGER = {"type": "compaction_trigger"}
+
+
+@pytest.mark.parametrize(
+    ("items", "provider", "expected"),
+    [
+        ([USER, {"type": "openai:compaction_trigger"}, USER], None, ["compaction_trigger_not_last"]),
+        ([USER, TRIGGER, USER], "openai", ["compaction_trigger_not_last"]),
+        ([USER, TRIGGER, TRIGGER], "openai", ["compaction_trigger_not_last"]),
+        ([USER, ASSISTANT, TRIGGER], "openai", []),
+        ([USER, {"type": "openai:compaction_trigger"}], None, []),
+    ],
+)
+def test_a_compaction_trigger_is_the_final_input_item(
+    items: list[Any], provider: str | None, expected: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert codes(rp.check_transcript(items, provider=provider)) == expected
+    assert codes(rp.check_transcript(items, provider=provider, target="openai")) == expected
+    assert codes(rp.check_transcript({"model": "m", "input": items}, provider=provider)) == expected
+    assert codes(rp.check_transcript(rp.parse_items(items, provider=provider))) == expected
+    assert codes(check_stream(iter(items), provider=provider)) == expected
+    assert hook_codes({"model": "m", "input": items}) == expected
+    status, found = cli(tmp_path, items, capsys, *(["--provider", "openai"] if provider else []))
+    assert (status, found) == ((1 if expected else 0), expected)
+
+
+def test_two_triggers_say_only_one_is_sent() -> None:
+    report = rp.check_transcript([USER, TRIGGER, TRIGGER], provider="openai")
+    (v,) = report.violations
+    assert v.index == 1 and "only one compaction_trigger" in v.message and "item 2" in v.message
+
+
+# --- tool_choice and allowed_tools name declared tools (case R68; R66 stays valid) -------------------------
+
+WEB = {"type": "web_search"}
+CUSTOM = {"type": "custom", "name": "exec_code"}
+MCP = {"type": "mcp", "server_label": "docs", "server_url": "https://example.invalid/mcp"}
+
+
+def _allowed(*tools: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "allowed_tools", "mode": "auto", "tools": list(tools)}
+
+
+@pytest.mark.parametrize(
+    ("tools", "choice", "path", "strict"),
+    [
+        ([TOOL, WEB], _allowed({"type": "function", "name": "f"}, {"type": "function", "name": "web_search"}),
+         "/tool_choice/tools/1", "tool_choice_not_declared"),
+        ([TOOL], _allowed({"type": "function", "name": "g"}), "/tool_choice/tools/0", "tool_choice_not_declared"),
+        ([TOOL], _allowed({"type": "web_search"}), "/tool_choice/tools/0", "body_invalid"),
+        ([TOOL], {"type": "function", "name": "g"}, "/tool_choice", "tool_choice_not_declared"),
+        ([TOOL], {"type": "custom", "name": "f"}, "/tool_choice", "body_invalid"),
+        ([TOOL], {"type": "web_search_preview"}, "/tool_choice", "body_invalid"),
+        ([TOOL, MCP], {"type": "mcp", "server_label": "other"}, "/tool_choice", "body_invalid"),
+        ([], {"type": "function", "name": "f"}, "/tool_choice", "tool_choice_not_declared"),
+    ],
+)  # fmt: skip
+def test_a_tool_choice_naming_an_undeclared_tool_is_refused_on_every_door(
+    tools: list[Any], choice: Any, path: str, strict: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read as OpenAI's (the hook's default, `--provider openai`); read strictly, OpenAI's own tool types are
+    `body_invalid` already, and only a function choice is judged again."""
+    body = {"model": "m", "input": [USER], "tools": tools, "tool_choice": choice}
+    for report in (
+        rp.check_transcript(body, provider="openai"),
+        rp.check_transcript(body, provider="openai", target="openai"),
+        rp.check_transcript(rp.parse_request(body, provider="openai")),
+    ):
+        (v,) = report.violations
+        assert (v.code, v.index, v.path) == ("tool_choice_not_declared", None, path)
+    assert hook_codes(body) == ["tool_choice_not_declared"]
+    assert cli(tmp_path, body, capsys, "--provider", "openai") == (1, ["tool_choice_not_declared"])
+    assert sorted(set(codes(rp.check_transcript(body)))) == [strict]
+
+
+def test_the_message_says_a_hosted_tool_is_named_by_its_type() -> None:
+    body = {"model": "m", "input": [USER], "tools": [TOOL, WEB],
+            "tool_choice": _allowed({"type": "function", "name": "web_search"})}  # fmt: skip
+    (v,) = rp.check_transcript(body).violations
+    assert "function 'web_search'" in v.message and "{type: 'web_search'}" in v.message and "R68" in v.message
+
+
+@pytest.mark.parametrize(
+    ("tools", "choice"),
+    [
+        ([CUSTOM], {"type": "custom", "name": "exec_code"}),
+        ([TOOL, WEB], _allowed({"type": "function", "name": "f"}, {"type": "web_search"})),
+        ([{"type": "web_search_preview_2025_03_11"}], {"type": "web_search_preview"}),
+        ([{"type": "computer_use_preview", "display_width": 1, "display_height": 1, "environment": "linux"}],
+         {"type": "computer_use_preview"}),
+        ([TOOL, MCP], {"type": "mcp", "server_label": "docs", "name": "search"}),
+        ([{"type": "namespace", "name": "crm", "description": "d", "tools": [TOOL]}], {"type": "function", "name": "f"}),
+        ([TOOL], "required"),
+        ([TOOL], {"type": "programmatic_tool_calling"}),
+    ],
+)  # fmt: skip
+def test_a_tool_choice_naming_a_declared_tool_passes(tools: list[Any], choice: Any) -> None:
+    body = {"model": "m", "input": [USER], "tools": tools, "tool_choice": choice}
+    assert "tool_choice_not_declared" not in codes(rp.check_transcript(body, provider="openai"))
+
+
+def test_a_stored_prompt_brings_its_own_tools() -> None:
+    body = {"model": "m", "input": [USER], "prompt": {"id": "pmpt_1"}, "tool_choice": {"type": "function", "name": "f"}}
+    assert "tool_choice_not_declared" not in codes(rp.check_transcript(body, provider="openai"))
+
+
+# --- input_file with file_data needs a filename for OpenAI (case R64) -------------------------------------
+
+
+def _file_message(**part: Any) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_file", **part}]}
+
+
+DATA = "data:application/pdf;base64,JVBERi0xLjQK"
+
+
+def test_inline_file_data_without_a_filename_is_refused_for_openai(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = [_file_message(file_data=DATA)]
+    for report in (
+        rp.check_transcript(items, target="openai"),
+        rp.check_transcript({"model": "m", "input": items}, target="openai"),
+        rp.check_transcript(rp.parse_items(items, provider="openai"), target="openai"),
+    ):
+        (v,) = report.violations
+        assert (v.code, v.index, v.path) == ("file_data_without_filename", 0, "/content/0/filename")
+        assert "laravel/ai#321" in v.message
+    assert hook_codes({"model": "m", "input": items}, target="openai") == ["file_data_without_filename"]
+    assert cli(tmp_path, items, capsys, "--target", "openai") == (1, ["file_data_without_filename"])
+    with pytest.raises(rp.ReplayError, match="file_data_without_filename"):
+        rp.prepare_replay(items, target="openai")
+    # what OpenAI accepts: a filename beside the data, a file_id alone; other targets have no such rule
+    assert rp.check_transcript([_file_message(file_data=DATA, filename="notes.pdf")], target="openai").ok
+    assert rp.check_transcript([_file_message(file_id="file_1")], target="openai").ok
+    assert rp.check_transcript(items, target="acme").ok
+
+
+# --- reasoning travels with what it produced --------------------------------------------------------------
+
+TWO = [
+    {"type": "reasoning", "id": "rs_1", "summary": []},
+    {"type": "reasoning", "id": "rs_2", "summary": []},
+    {**CALL, "id": "fc_1", "call_id": "call_1"},
+    {**CALL, "id": "fc_2", "call_id": "call_2"},
+    {**OUTPUT, "call_id": "call_1"},
+    {**OUTPUT, "call_id": "call_2"},
+]
+
+
+def test_two_reasoning_items_stored_together_are_refused_on_every_door(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for report in (
+        rp.check_transcript(TWO),
+        rp.check_transcript(TWO, provider="openai", target="openai"),
+        rp.check_transcript(rp.parse_items(TWO, provider="openai")),
+        rp.check_transcript({"model": "m", "input": TWO}),
+        check_stream(iter(TWO)),
+    ):
+        (v,) = report.violations
+        assert (v.code, v.index) == ("reasoning_without_following_item", 0)
+        assert "another reasoning item ('rs_2')" in v.message
+    assert hook_codes({"model": "m", "input": TWO}) == ["reasoning_without_following_item"]
+    assert cli(tmp_path, TWO, capsys) == (1, ["reasoning_without_following_item"])
+    # each reasoning item right before what it produced is fine
+    interleaved = [TWO[0], TWO[2], TWO[1], TWO[3], TWO[4], TWO[5]]
+    assert rp.check_transcript(interleaved).ok
+
+
+def test_prepare_replay_never_leaves_an_item_without_the_reasoning_that_produced_it() -> None:
+    items, report = rp.prepare_replay(TWO, target="openai", provider="openai")
+    sent = [rp.dump_item(i) for i in items]
+    assert [d["type"] for d in sent] == ["function_call"] * 2 + ["function_call_output"] * 2
+    assert all("id" not in d for d in sent)  # no server id left to look up without its reasoning
+    assert report.changed == (
+        (2, "server id removed: the reasoning item that produced it (item 0) was dropped"),
+        (3, "server id removed: the reasoning item that produced it (item 1) was dropped"),
+    )
+    assert rp.check_transcript(sent, target="openai", source="openai").ok
+
+
+@pytest.mark.parametrize("produced", [CALL, ASSISTANT])
+def test_store_false_drops_bare_reasoning_and_the_id_of_what_it_produced(produced: dict[str, Any]) -> None:
+    """With `store: false` a reasoning item sent as a bare id is dropped: the item it produced must not be
+    sent by its server id either (OpenAI would look it up and miss its reasoning)."""
+    tail = [OUTPUT] if produced is CALL else []
+    body = {"model": "m", "store": False, "input": [USER, {"type": "reasoning", "id": "rs_1", "summary": []},
+                                                    produced, *tail]}  # fmt: skip
+    assert "reasoning_not_persisted" in codes(rp.check_transcript(body, target="openai"))
+    items, report = rp.prepare_replay(body, target="openai", provider="openai")
+    sent = [rp.dump_item(i) for i in items]
+    assert [d["type"] for d in sent] == ["message", produced["type"], *(d["type"] for d in tail)]
+    assert "id" not in sent[1]
+    assert (2, "server id removed: the reasoning item that produced it (item 1) was dropped") in report.changed
+    assert rp.check_transcript({**body, "input": sent}, target="openai").ok
+
+
+# --- an item knows its provider ---------------------------------------------------------------------------
+
+RESPONSE = {**FULL_RESPONSE, "status": "completed", "output": [REASONING, CALL]}
+
+
+def _keeps_reasoning_and_ids(items: list[Any]) -> None:
+    sent = [rp.dump_item(i) for i in items]
+    assert [d["type"] for d in sent] == ["reasoning", "function_call", "function_call_output"]
+    assert sent[0]["id"] == "rs_1" and sent[0]["encrypted_content"] == "opaque" and sent[1]["id"] == "fc_1"
+
+
+def test_openais_own_response_replayed_to_openai_keeps_its_reasoning_and_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    response = rp.parse_response(RESPONSE, provider="openai")
+    history = [*response.output, *rp.parse_items([OUTPUT], provider="openai")]
+    assert rp.check_transcript(response, target="openai").ok
+    assert rp.check_transcript(history, target="openai").ok
+    assert rp.check_transcript(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai"), target="openai").ok
+    items, report = rp.prepare_replay(history, target="openai")
+    assert report.source == "openai" and report.dropped == () and report.changed == ()
+    _keeps_reasoning_and_ids(items)
+    items, _ = rp.prepare_replay({"model": "m", "input": history}, target="openai")
+    _keeps_reasoning_and_ids(items)
+    assert cli(tmp_path, [REASONING, CALL, OUTPUT], capsys, "--provider", "openai", "--target", "openai") == (0, [])
+    assert cli(tmp_path, RESPONSE, capsys, "--provider", "openai", "--target", "openai") == (0, [])
+
+
+def test_sdk_objects_and_an_assembled_stream_are_openais() -> None:
+    responses = pytest.importorskip("openai.types.responses")
+    sdk = [responses.ResponseReasoningItem.model_validate(REASONING),
+           responses.ResponseFunctionToolCall.model_validate(CALL)]  # fmt: skip
+    assert rp.check_transcript([*sdk, OUTPUT], target="openai").ok
+    items, report = rp.prepare_replay([*sdk, OUTPUT], target="openai")
+    assert report.source == "openai"
+    _keeps_reasoning_and_ids(items)
+
+
+def test_an_unknown_owner_is_named_and_the_message_says_how_to_name_it() -> None:
+    report = rp.check_transcript([REASONING, CALL, OUTPUT], target="openai")
+    (v,) = report.violations
+    assert v.code == "foreign_provider_state"
+    assert "source=" in v.message and "provider='openai'" in v.message and "'unknown'" not in v.message
+    assert rp.check_transcript([REASONING, CALL, OUTPUT], target="openai", source="openai").ok
+    (v,) = rp.check_transcript([REASONING, CALL, OUTPUT], target="openai", source="acme").violations
+    assert "belongs to provider 'acme', not 'openai'" in v.message
+    _, report = rp.prepare_replay([REASONING, CALL, OUTPUT], target="openai")
+    assert "source=" in dict(report.dropped)[0]
