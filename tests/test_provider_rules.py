@@ -297,3 +297,51 @@ def test_an_unknown_owner_is_named_and_the_message_says_how_to_name_it() -> None
     assert "belongs to provider 'acme', not 'openai'" in v.message
     _, report = rp.prepare_replay([REASONING, CALL, OUTPUT], target="openai")
     assert "source=" in dict(report.dropped)[0]
+
+
+# --- fields that steer the check are read, or refused -----------------------------------------------------
+
+UNANSWERED = [USER, OUTPUT]  # an output whose call only a continuation could hold
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "path"),
+    [
+        ("conversation", True, "/conversation"),
+        ("conversation", 1, "/conversation"),
+        ("conversation", ["x"], "/conversation"),
+        ("conversation", "", "/conversation"),
+        ("conversation", {"id": 5}, "/conversation/id"),
+        ("conversation", {}, "/conversation/id"),
+        ("previous_response_id", True, "/previous_response_id"),
+        ("previous_response_id", 1, "/previous_response_id"),
+        ("previous_response_id", ["x"], "/previous_response_id"),
+        ("previous_response_id", "", "/previous_response_id"),
+        ("previous_response_id", {"id": 5}, "/previous_response_id"),
+    ],
+)
+def test_a_continuation_field_of_the_wrong_shape_is_body_invalid_on_every_door(
+    key: str, value: Any, path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {"model": "m", "input": UNANSWERED, key: value}
+    for provider in (None, "openai"):
+        report = rp.check_transcript(body, provider=provider)
+        assert report.external == ()  # never read as a continuation
+        assert ("body_invalid", None, path) in [(v.code, v.index, v.path) for v in report.violations]
+        assert "output_without_function_call" in codes(report)
+    assert "body_invalid" in hook_codes(body)
+    status, found = cli(tmp_path, body, capsys, "--provider", "openai")
+    assert status == 1 and "body_invalid" in found
+    with pytest.raises(rp.ReplayError, match="body_invalid"):
+        rp.prepare_replay(body, target="openai", provider="openai")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("conversation", "conv_1"), ("conversation", {"id": "conv_1"}), ("previous_response_id", "resp_1")]
+)
+def test_a_well_formed_continuation_still_makes_unpaired_outputs_external(key: str, value: Any) -> None:
+    body = {"model": "m", "input": UNANSWERED, key: value}
+    report = rp.check_transcript(body, provider="openai")
+    assert report.ok and report.external == (1,)
+    items, _ = rp.prepare_replay(body, target="openai", provider="openai")
+    assert [rp.dump_item(i)["type"] for i in items] == ["message", "function_call_output"]

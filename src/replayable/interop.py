@@ -46,6 +46,7 @@ from .profiles import fix_item as profile_fix
 from .reading import Document, read_document
 from .replay import (
     TranscriptReport,
+    body_findings,
     Violation,
     ViolationCode,
     check_transcript,
@@ -542,7 +543,8 @@ def prepare_replay(
     request body whose `store` is false, reasoning sent as a bare id is dropped. What has no safe
     rewrite (a field of the wrong JSON type, an image without a source, a bad `data:` URL, a
     computer_call_output without a screenshot, an `item_reference` under `store: false`) raises
-    `ReplayError` naming each item and code.
+    `ReplayError` naming each item and code; so does a request body whose own fields cannot be read
+    (`body_invalid`: `previous_response_id: 7`, `conversation: true`), since they decide how its items are.
 
     The result always passes `check_transcript(result, tools=tools, target=target)` (`report.check`).
     Raises `ItemError` naming the index of an item that does not parse (or is a Chat Completions shape;
@@ -555,6 +557,14 @@ def prepare_replay(
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
+    # a body's own fields that cannot be read decide how its items are read (what it continues, which tools
+    # are allowed): nothing dropped makes them right. (What names the body's tools is the body's, not the items'.)
+    refused = [v for v in body_findings(doc) if v.code is ViolationCode.BODY_INVALID]
+    if refused:
+        raise ReplayError(
+            TranscriptReport(tuple(refused)),
+            "cannot replay this request body: " + "; ".join(f"{v.code}: {v.message}" for v in refused[:5]),
+        )
     raws, provider = doc.items, doc.provider
     sdk_source = doc.read_with  # SDK objects, and models parsed with provider="openai", say they are OpenAI's
     if tools is None:

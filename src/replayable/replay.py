@@ -40,6 +40,7 @@ __all__ = [
     "TranscriptReport",
     "Violation",
     "ViolationCode",
+    "body_findings",
     "check_stream",
     "check_tool",
     "check_transcript",
@@ -138,18 +139,29 @@ def check_transcript(
             source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
-            loc = err.get("loc") or ()
-            violations.at(
-                None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
-                msg=err.get("msg", ""), rule=err.get("type", ""),
-            )  # fmt: skip
-        run_body_rules(violations, doc)  # what the body says across its fields (tool_choice and tools)
+        violations.extend(body_findings(doc))  # what the body says decides how its items are read
         profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
+
+
+def body_findings(doc: Document) -> Findings:
+    """What a request body's own fields break (none for anything else): each field that breaks the body's
+    schema, and the body rules (`replayable.rules.table.BODY_RULES`: a `tool_choice` naming an undeclared
+    tool, a `conversation` or `previous_response_id` of the wrong shape), as findings with no index. What
+    the body says decides how its items are read, so these are refused, never ignored; `prepare_replay`
+    cannot fix them either."""
+    out = Findings()
+    for err in doc.envelope_errors():
+        loc = err.get("loc") or ()
+        out.at(
+            None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
+            msg=err.get("msg", ""), rule=err.get("type", ""),
+        )  # fmt: skip
+    run_body_rules(out, doc)
+    return out
 
 
 def check_stream(

@@ -56,6 +56,7 @@ __all__ = [
     "DocumentKind",
     "allowed_from_tool_choice",
     "chat_envelope",
+    "conversation_id",
     "first_value_kind",
     "function_tools",
     "is_event_list",
@@ -138,7 +139,9 @@ class Document:
         """Whether this is a request that continues what the server holds: a previous response
         (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
         before `input`), so its outputs may answer calls this body does not show."""
-        return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
+        return self.previous_response_id is not None or (
+            self.settings is not None and conversation_id(self.settings.get("conversation")) is not None
+        )
 
     def envelope_errors(self) -> tuple[dict[str, Any], ...]:
         """A request body's own fields (other than `input` and `tools`) that break its schema, read when
@@ -437,11 +440,20 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         tool_choice=tool_choice,
         choice=_plain(data.get("tool_choice")),
         settings={k: _plain(data[k]) for k in _SETTINGS if k in data},
-        previous_response_id=prev if isinstance(prev, str) else None,
+        previous_response_id=prev if isinstance(prev, str) and prev else None,  # "" continues nothing
         sdk=sdk or sdk_items,
         read_with=read_with,
         value=value,
     )
+
+
+def conversation_id(value: Any) -> str | None:
+    """The id of the conversation a request's `conversation` names (OpenAPI `ConversationParam`: the id as a
+    string, or `{id}`), or None when it names none (absent, or of another shape: `true`, `1`, `""`,
+    `{"id": 5}`, which the body rules refuse as `body_invalid`)."""
+    if isinstance(value, Mapping):
+        value = value.get("id")
+    return value if isinstance(value, str) and value else None
 
 
 def _owner(read_with: Provider, sdk: bool) -> Provider:

@@ -12,12 +12,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from replayable._validation import json_type
 from replayable.codes import ViolationCode
 from replayable.findings import Findings
 from replayable.native import TOOL_TYPES
-from replayable.reading import Document
+from replayable.reading import Document, conversation_id
 
-__all__ = ["tool_choice_declared", "tool_key"]
+__all__ = ["continuation_read", "tool_choice_declared", "tool_key"]
 
 #: A hosted tool's dated or preview spelling (`web_search_preview_2025_03_11`, `computer_use_preview`) is the
 #: same tool as its plain one for matching a choice to a declaration (OpenAPI `ToolChoiceTypes`, `WebSearchTool`).
@@ -119,3 +120,30 @@ def tool_choice_declared(out: Findings, body: Document) -> None:
             None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, "/tool_choice", where="tool_choice", what=_shown(key),
             hint=_hint(key, declared),
         )  # fmt: skip
+
+
+def continuation_read(out: Findings, body: Document) -> None:
+    """`body_invalid`: a `conversation` or `previous_response_id` that is not what the spec says, which would
+    otherwise decide how the items are read (every unanswered output "external") or be silently ignored:
+    `previous_response_id` a non-empty string (a string of another type is refused by the body's schema
+    already), `conversation` a non-empty id or `{id}` with one (OpenAPI `CreateResponse.conversation`,
+    `ConversationParam`; `true`, `1`, `["x"]`, `""`, `{"id": 5}` are refused)."""
+    settings = body.settings or {}
+    if settings.get("previous_response_id") == "":
+        out.at(
+            None, ViolationCode.BODY_INVALID, "/previous_response_id", field="previous_response_id",
+            msg="an empty id names no response (leave the key out)", rule="string_too_short",
+        )  # fmt: skip
+    if "conversation" in settings:
+        value = settings["conversation"]
+        if value is not None and conversation_id(value) is None:
+            shown = json_type(value) or type(value).__name__
+            if isinstance(value, Mapping):
+                shown = f"{{id: {json_type(value.get('id')) or 'absent'}}}"
+            where = "/conversation/id" if isinstance(value, Mapping) else "/conversation"
+            out.at(
+                None, ViolationCode.BODY_INVALID, where, field=where[1:].replace("/", "."),
+                msg=f"must be a conversation id (a non-empty string) or {{id: <string>}}, got {shown}"
+                f"{' ' + repr(value)[:40] if isinstance(value, str | int | bool) else ''} [OpenAPI ConversationParam]",
+                rule="conversation_type",
+            )  # fmt: skip

@@ -98,6 +98,12 @@ class BodyRule:
 
 BODY_RULES: tuple[BodyRule, ...] = (
     BodyRule(
+        body.continuation_read,
+        (C.BODY_INVALID,),
+        "OpenAPI CreateResponse.previous_response_id (string), CreateResponse.conversation and ConversationParam "
+        "(an id, or {id}); issue 31: a `conversation: true` made every unanswered output external",
+    ),
+    BodyRule(
         body.tool_choice_declared,
         (C.TOOL_CHOICE_NOT_DECLARED,),
         "OpenAI 400 \"Tool choice 'web_search' not found in 'tools' parameter.\" (vercel/ai#18997, case R68); "
