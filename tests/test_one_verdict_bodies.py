@@ -120,7 +120,9 @@ def test_check_transcript_refuses_what_is_no_transcript_with_item_error(value: o
 def test_a_program_call_with_an_empty_caller_id_is_not_waiting() -> None:
     call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "in_progress"}
     assert rp.gate({**call, "caller": {"type": "program", "caller_id": ""}}, {}).reason == "status"
-    assert rp.gate({**call, "caller": {"type": "program", "caller_id": "prog_1"}}, {}).ok  # documented
+    waiting = {**call, "caller": {"type": "program", "caller_id": "prog_1"}}
+    assert rp.gate(waiting, {}, programs=["prog_1"]).ok  # documented: inside its program's turn
+    assert rp.gate(waiting, {}).reason == "status"  # no program in view: refused (issue 31)
 
 
 def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(

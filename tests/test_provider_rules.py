@@ -345,3 +345,40 @@ def test_a_well_formed_continuation_still_makes_unpaired_outputs_external(key: s
     assert report.ok and report.external == (1,)
     items, _ = rp.prepare_replay(body, target="openai", provider="openai")
     assert [rp.dump_item(i)["type"] for i in items] == ["message", "function_call_output"]
+
+
+# --- gate: a program's call runs only inside that program's turn ------------------------------------------
+
+PROGRAM = {"type": "program", "id": "cm_1", "call_id": "prog_1", "code": "f()", "fingerprint": "x"}
+WAITING = {**CALL, "status": "in_progress", "caller": {"type": "program", "caller_id": "prog_1"}}
+
+
+@pytest.mark.parametrize(
+    ("programs", "reason"),
+    [
+        (None, "status"),
+        ([], "status"),
+        (["prog_2"], "status"),
+        ([{**PROGRAM, "call_id": "prog_2"}], "status"),
+        (["prog_1"], "ok"),
+        ([PROGRAM], "ok"),
+        ([{**PROGRAM, "type": "openai:program"}], "ok"),
+    ],
+)
+def test_gate_runs_a_program_call_only_with_its_program_in_view(programs: Any, reason: str) -> None:
+    result = rp.gate(WAITING, {}, programs=programs)
+    assert result.reason == reason
+    if reason == "status":
+        assert "prog_1" in result.detail and "programs=" in result.detail
+    assert rp.gate(rp.parse_item(WAITING, provider="openai"), {}, programs=programs).reason == reason
+
+
+def test_gate_refuses_programs_that_are_no_collection() -> None:
+    with pytest.raises(ValueError, match="programs must be a collection"):
+        rp.gate(CALL, {}, programs="prog_1")
+    assert rp.gate(CALL, {}, programs=None).ok  # a completed call needs no program
+
+
+def test_check_transcript_agrees_a_program_call_waits_only_with_its_program() -> None:
+    assert rp.check_transcript([PROGRAM, WAITING], provider="openai", pending_ok=True).ok
+    assert not rp.check_transcript([WAITING], provider="openai", pending_ok=True).ok
