@@ -382,3 +382,56 @@ def test_gate_refuses_programs_that_are_no_collection() -> None:
 def test_check_transcript_agrees_a_program_call_waits_only_with_its_program() -> None:
     assert rp.check_transcript([PROGRAM, WAITING], provider="openai", pending_ok=True).ok
     assert not rp.check_transcript([WAITING], provider="openai", pending_ok=True).ok
+
+
+# --- a broken data: URL is broken for every provider ------------------------------------------------------
+
+
+def _image(url: str) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": url}]}
+
+
+BROKEN = {
+    "empty": ([_image("data:image/png;base64,")], "/content/0/image_url", "is empty"),
+    "not an image": ([_image("data:text/plain;base64,aGk=")], "/content/0/image_url", "'text/plain', not image/*"),
+    "undecodable": ([_image("data:image/png;base64,@@@")], "/content/0/image_url", "not valid base64"),
+    "file data": (
+        [{"type": "message", "role": "user", "content": [
+            {"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64,%%"}]}],
+        "/content/0/file_data", "not valid base64",
+    ),
+    "tool output": (
+        [{**CALL, "id": None}, {**OUTPUT, "output": [{"type": "input_image", "image_url": "data:image/png;base64,"}]}],
+        "/output/0/image_url", "is empty",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+@pytest.mark.parametrize("target", [None, "acme", "openai"])
+def test_a_broken_data_url_is_refused_whatever_the_target(
+    name: str, target: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items, path, why = BROKEN[name]
+    items = [{k: v for k, v in i.items() if v is not None} for i in items]
+    index = len(items) - 1
+    for report in (
+        rp.check_transcript(items, target=target),
+        rp.check_transcript(rp.parse_items(items, provider="openai"), target=target),
+        rp.check_transcript({"model": "m", "input": items}, target=target, provider="openai"),
+        check_stream(iter(items), target=target),
+    ):
+        found = [(v.index, v.path) for v in report.violations if v.code == "data_url_invalid"]
+        assert found == [(index, path)]
+        assert why in next(v.message for v in report.violations if v.code == "data_url_invalid")
+    assert hook_codes({"model": "m", "input": items}, target=target) == ["data_url_invalid"]
+    status, found_cli = cli(tmp_path, items, capsys, *(["--target", target] if target else []))
+    assert (status, found_cli) == (1, ["data_url_invalid"])
+    with pytest.raises(rp.ReplayError, match="data_url_invalid"):
+        rp.prepare_replay(items, target=target or "acme")
+
+
+def test_a_sound_data_url_passes_for_every_target() -> None:
+    items = [_image("data:image/png;base64,iVBORw0KGgo=")]
+    for target in (None, "acme", "openai"):
+        assert rp.check_transcript(items, target=target).ok

@@ -392,7 +392,8 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "data_url_invalid",
         V,
-        "A `data:` URL that is empty, not base64, or not of an accepted media type.",
+        "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
+        "`image/*`: refused for every target.",
     ),
     _row(
         "transcript",

@@ -493,6 +493,9 @@ def _strip_provider_annotations(content: Any) -> int:
     return removed
 
 
+#: Findings no rewrite fixes (the data itself is broken): `prepare_replay` refuses them with `ReplayError`.
+_NO_REWRITE = frozenset({ViolationCode.DATA_URL_INVALID})
+
 _DROP_CODES: dict[ViolationCode, str] = {
     ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT: "call left unanswered",
     ViolationCode.INCOMPLETE_CALL_REPLAYED: "call is incomplete",
@@ -642,6 +645,17 @@ def prepare_replay(
         )
         if report.ok:
             break  # `report` is the check of exactly the result: it is `report.check`
+        broken = [
+            Violation(order[v.index], v.code, v.message, v.path)
+            for v in report.violations
+            if v.code in _NO_REWRITE and v.index is not None
+        ]
+        if broken:  # nothing dropped or removed makes these right: refused, as the profile's refusals are
+            raise ReplayError(
+                TranscriptReport(tuple(broken)),
+                f"cannot make the items acceptable to {target!r}: "
+                + "; ".join(f"item {v.index}: {v.code}: {v.message}" for v in broken[:5]),
+            )
         progressed = False
         for v in report.violations:
             if v.index is None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from replayable._base import read_field
+from replayable.parts import data_url_problem
 from replayable.codes import ViolationCode
 from replayable.rules.state import Context
 from replayable.rules.view import View
 
 __all__ = [
+    "data_urls_readable",
     "compaction_trigger_last",
     "foreign_extension_item",
     "foreign_provider_state",
@@ -110,3 +112,56 @@ def compaction_trigger_last(ctx: Context, i: int, v: View, nxt: View | None) -> 
     if nxt is not None:
         variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
         ctx.out.at(i, ViolationCode.COMPACTION_TRIGGER_NOT_LAST, "", next_index=i + 1, variant=variant)
+
+
+#: Where content parts sit, by item type (as read in either mode): a list of parts, or one part object.
+PART_HOLDERS: dict[str, tuple[str, bool]] = {
+    "message": ("content", True),
+    "function_call_output": ("output", True),
+    "custom_tool_call_output": ("output", True),
+    "openai:custom_tool_call_output": ("output", True),
+    "computer_call_output": ("output", False),
+    "openai:computer_call_output": ("output", False),
+}
+#: The part fields that may hold a `data:` URL, and the media type families each accepts (empty: any).
+_DATA_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "input_image": ("image_url", ("image",)),
+    "computer_screenshot": ("image_url", ("image",)),
+    "input_file": ("file_data", ()),
+}
+_DATA_SOURCE = (
+    "OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 encoded image in a data URL'), "
+    "InputFileContent.file_data; RFC 2397"
+)
+
+
+def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
+    `computer_screenshot.image_url`, `input_file.file_data`) that has no payload, is not base64, does not
+    decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
+    holder = PART_HOLDERS.get(v.get("type"))  # type: ignore[arg-type]
+    if holder is None:
+        return
+    key, many = holder
+    value = v.get(key)
+    if many:
+        if isinstance(value, list):
+            for j, part in enumerate(value):
+                _part_data_url(ctx, i, part, f"/{key}/{j}")
+    elif value is not None:
+        _part_data_url(ctx, i, value, f"/{key}")
+
+
+def _part_data_url(ctx: Context, i: int, part: Any, base: str) -> None:
+    ptype = read_field(part, "type")
+    spec = _DATA_FIELDS.get(ptype) if isinstance(ptype, str) else None
+    if spec is None:
+        return
+    name, media = spec
+    url = read_field(part, name)
+    if isinstance(url, str) and url[:5].lower() == "data:":
+        why = data_url_problem(url, media)
+        if why is not None:
+            ctx.out.at(
+                i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
+            )

@@ -63,6 +63,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(items.reasoning_followed, "item", (C.REASONING_WITHOUT_FOLLOWING_ITEM,), frozenset({"reasoning"})),
     Rule(items.incomplete_not_last, "item", (C.INCOMPLETE_NOT_LAST,), when=_output_side),
+    Rule(items.data_urls_readable, "item", (C.DATA_URL_INVALID,), frozenset(items.PART_HOLDERS)),
     Rule(items.compaction_trigger_last, "item", (C.COMPACTION_TRIGGER_NOT_LAST,), items.COMPACTION_TRIGGERS),
     # call rules
     Rule(calls.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,)),
