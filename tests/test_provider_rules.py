@@ -435,3 +435,53 @@ def test_a_sound_data_url_passes_for_every_target() -> None:
     items = [_image("data:image/png;base64,iVBORw0KGgo=")]
     for target in (None, "acme", "openai"):
         assert rp.check_transcript(items, target=target).ok
+
+
+# --- strict by default, as OpenAI says it ----------------------------------------------------------------
+
+WEATHER = {
+    "type": "function", "name": "get_weather", "description": "Weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string"}},
+                   "required": ["city"]},
+}  # fmt: skip
+STRICT_CODES = ["strict_schema_additional_properties", "strict_schema_required_incomplete"]
+
+
+def test_a_tool_without_strict_that_strict_mode_cannot_take_is_a_note_for_openai(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = rp.check_tool(WEATHER, provider="openai")
+    assert list(found) == []
+    assert [(n.code, n.path) for n in found.notes] == [
+        ("strict_fallback", "/parameters/additionalProperties"),
+        ("strict_fallback", "/parameters/required"),
+    ]
+    assert "additionalProperties: false" in found.notes[0].message and "falls back" in found.notes[0].message
+    assert "strict_fallback" in {n.code for n in rp.check_tool({**WEATHER, "strict": None}, provider="openai").notes}
+    body = {"model": "m", "input": [USER], "tools": [WEATHER]}
+    assert rp.check_transcript(body, provider="openai").ok
+    assert cli(tmp_path, body, capsys, "--provider", "openai") == (0, [])
+    assert cli(tmp_path, [WEATHER], capsys, "--provider", "openai") == (0, [])  # a file of tools
+
+
+@pytest.mark.parametrize(
+    ("tool", "provider"),
+    [
+        ({**WEATHER, "strict": True}, "openai"),  # strict said: a violation
+        (WEATHER, None),  # the spec's default is strict
+        ({**WEATHER, "defer_loading": True}, "openai"),  # an Agents API tool is always strict
+    ],
+)
+def test_strict_said_or_implied_stays_a_violation(
+    tool: dict[str, Any], provider: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert sorted(str(f.code) for f in rp.check_tool(tool, provider=provider)) == STRICT_CODES
+    extra = ["--provider", provider] if provider else []
+    assert cli(tmp_path, [tool], capsys, *extra) == (1, STRICT_CODES)
+
+
+def test_strict_false_has_nothing_to_say_and_a_bad_provider_is_refused() -> None:
+    found = rp.check_tool({**WEATHER, "strict": False}, provider="openai")
+    assert list(found) == [] and all(n.code != "strict_fallback" for n in found.notes)
+    with pytest.raises(ValueError, match="provider"):
+        rp.check_tool(WEATHER, provider="acme")  # type: ignore[arg-type]

@@ -601,6 +601,17 @@ CODES: tuple[CodeInfo, ...] = (
         "multi_agent is enabled and the agent has function tools ({tools}): subagents do not get function tools, "
         "so only the parent agent can call them",
     ),
+    _row(
+        "note",
+        "strict_fallback",
+        N,
+        "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
+        "validation for it (a violation only with `strict: true`).",
+        "strict is not set, and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
+        "non-strict validation for this tool, so the model's arguments are not guaranteed to fit the schema (check "
+        "them before running: replayable.gate); fix the schema to get strict mode, or set strict: false to say so "
+        "[OpenAPI FunctionToolParam.strict]",
+    ),
 )
 
 _BY_SCOPE: dict[str, dict[str, CodeInfo]] = {}
@@ -716,6 +727,7 @@ class NoteCode(StrEnum):
     UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
     HOSTED_TOOL = "hosted_tool"
     SUBAGENTS_WITHOUT_FUNCTION_TOOLS = "subagents_without_function_tools"
+    STRICT_FALLBACK = "strict_fallback"
 
 
 #: Each code enum and the scope of the table it must match, member for member.
