@@ -485,3 +485,76 @@ def test_strict_false_has_nothing_to_say_and_a_bad_provider_is_refused() -> None
     assert list(found) == [] and all(n.code != "strict_fallback" for n in found.notes)
     with pytest.raises(ValueError, match="provider"):
         rp.check_tool(WEATHER, provider="acme")  # type: ignore[arg-type]
+
+
+# --- a stream's final snapshot is the stored record --------------------------------------------------------
+
+PART = {"type": "output_text", "text": "Sunny.", "annotations": []}
+MESSAGE = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant", "content": [PART]}
+CITATION = {"type": "url_citation", "start_index": 0, "end_index": 6, "url": "https://example.invalid", "title": "t"}
+
+
+def _events(snapshot_item: dict[str, Any], done_item: dict[str, Any] = MESSAGE) -> list[dict[str, Any]]:
+    started = {**FULL_RESPONSE, "status": "in_progress"}
+    done_part = done_item["content"][0]
+    return [
+        {"type": "response.created", "sequence_number": 0, "response": started},
+        {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
+         "item": {**MESSAGE, "status": "in_progress", "content": []}},
+        {"type": "response.content_part.added", "sequence_number": 2, "item_id": "msg_1", "output_index": 0,
+         "content_index": 0, "part": {**PART, "text": ""}},
+        {"type": "response.output_text.delta", "sequence_number": 3, "item_id": "msg_1", "output_index": 0,
+         "content_index": 0, "delta": "Sunny."},
+        {"type": "response.output_text.done", "sequence_number": 4, "item_id": "msg_1", "output_index": 0,
+         "content_index": 0, "text": "Sunny."},
+        {"type": "response.content_part.done", "sequence_number": 5, "item_id": "msg_1", "output_index": 0,
+         "content_index": 0, "part": done_part},
+        {"type": "response.output_item.done", "sequence_number": 6, "output_index": 0, "item": done_item},
+        {"type": "response.completed", "sequence_number": 7,
+         "response": {**FULL_RESPONSE, "status": "completed", "completed_at": 1, "output": [snapshot_item]}},
+    ]  # fmt: skip
+
+
+def _feed(events: list[dict[str, Any]], provider: str | None = None) -> rp.stream.StreamAssembler:
+    asm = rp.stream.StreamAssembler(provider=provider)  # type: ignore[arg-type]
+    for event in events:
+        asm.feed(event)
+    asm.close()
+    return asm
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+def test_a_snapshot_output_item_that_does_not_parse_is_refused_as_parse_response_does(
+    provider: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _feed(_events(MESSAGE), provider)  # the sound stream passes
+    broken = {**MESSAGE, "content": [{"type": "output_text", "text": "Sunny."}]}  # a part without annotations
+    with pytest.raises(rp.ItemError):
+        rp.parse_response({**FULL_RESPONSE, "status": "completed", "output": [broken]}, provider=provider)
+    with pytest.raises(rp.stream.StreamError) as err:
+        _feed(_events(broken), provider)
+    assert err.value.rule == "item_schema" and "output.0.content.0.annotations" in str(err.value)
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps(_events(broken)))
+    assert main(["check", str(path), *(["--provider", provider] if provider else [])]) == 1
+    assert "item_schema" in capsys.readouterr().out
+
+
+def test_an_annotation_the_stream_never_sent_is_a_snapshot_mismatch() -> None:
+    cited = {**MESSAGE, "content": [{**PART, "annotations": [CITATION]}]}
+    with pytest.raises(rp.stream.StreamError) as err:
+        _feed(_events(cited))
+    assert err.value.rule == "snapshot_mismatch" and "1 annotation(s) the stream never sent" in str(err.value)
+    _feed(_events(cited, done_item=cited))  # sent with the item: the snapshot agrees
+    lenient = rp.stream.StreamAssembler(strict=False)
+    for event in _events(cited):
+        lenient.feed(event)
+    assert [w.rule for w in lenient.warnings if w.violation] == ["snapshot_mismatch"]
+
+
+def test_an_item_in_the_snapshot_the_stream_never_sent_is_a_snapshot_mismatch() -> None:
+    events = _events(MESSAGE)
+    events[-1]["response"]["output"] = [MESSAGE, {**MESSAGE, "id": "msg_2"}]
+    with pytest.raises(rp.stream.StreamError) as err:
+        _feed(events)
+    assert err.value.rule == "snapshot_mismatch"
