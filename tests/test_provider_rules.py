@@ -558,3 +558,61 @@ def test_an_item_in_the_snapshot_the_stream_never_sent_is_a_snapshot_mismatch() 
     with pytest.raises(rp.stream.StreamError) as err:
         _feed(events)
     assert err.value.rule == "snapshot_mismatch"
+
+
+# --- the articles' notes ------------------------------------------------------------------------------------
+
+
+def _money_tool(schema: dict[str, Any]) -> dict[str, Any]:
+    params = {"type": "object", "properties": {"refund_amount": schema}, "required": ["refund_amount"],
+              "additionalProperties": False}  # fmt: skip
+    return {"type": "function", "name": "refund", "parameters": params, "strict": True}
+
+
+@pytest.mark.parametrize("schema", [{"type": "number"}, {"type": "string"}, {"type": ["integer", "null"]}])
+def test_an_unconstrained_amount_gets_the_note_a_status_gets(schema: dict[str, Any]) -> None:
+    found = rp.check_tool(_money_tool(schema))
+    assert list(found) == []
+    (note,) = found.notes
+    assert (note.code, note.path) == ("unconstrained_identifier", "/parameters/properties/refund_amount")
+    assert "money amount" in note.message and "enum or an explicit format" in note.message
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [{"type": "number", "minimum": 0}, {"type": "string", "pattern": "^[0-9]+$"}, {"type": "integer", "enum": [1, 2]},
+     {"type": "string", "format": "decimal"}, {"type": "boolean"}],
+)  # fmt: skip
+def test_a_constrained_amount_has_no_note(schema: dict[str, Any]) -> None:
+    assert rp.check_tool(_money_tool(schema)).notes == ()
+
+
+DEFERRED = {"type": "function", "name": "lookup", "description": "d", "parameters": {"type": "object"},
+            "defer_loading": True}  # fmt: skip
+
+
+def test_a_deferred_tool_without_tool_search_and_a_text_format_on_a_session_are_noted() -> None:
+    agents = rp.agents
+    agent = {"model": "m", "tools": [DEFERRED], "text": {"format": {"type": "json_schema", "name": "x", "schema": {}}}}
+    notes = agents.session_notes({"agent": agent, "environment": {"type": "none"}, "input": "hi"})
+    assert [(n.code, n.path) for n in notes] == [
+        ("deferred_without_tool_search", "/agent/tools/0/defer_loading"),
+        ("text_format_not_applied", "/agent/text/format"),
+    ]
+    assert "'lookup'" in notes[0].message and "tool_search" in notes[0].message
+    assert "'json_schema'" in notes[1].message and "does not apply" in notes[1].message
+    both = {**agent, "tools": [DEFERRED, {"type": "tool_search"}], "text": {"format": {"type": "text"}}}
+    assert agents.session_notes({"agent": both}) == []  # plain text asks for nothing
+
+
+def test_the_event_log_carries_the_session_notes() -> None:
+    fixture = Path(__file__).parent / "fixtures" / "agents" / "session_stream.jsonl"
+    events = [json.loads(line) for line in fixture.open()]
+    for ev in events:
+        agent = ev.get("session", {}).get("agent") if isinstance(ev.get("session"), dict) else None
+        if isinstance(agent, dict):
+            agent["multi_agent"] = {"enabled": False}
+            agent["tools"] = [*agent.get("tools", []), DEFERRED]
+            agent["text"] = {**agent["text"], "format": {"type": "json_schema", "name": "x", "schema": {}}}
+    report = rp.agents.check_event_log(events)
+    assert sorted({n.code for n in report.notes}) == ["deferred_without_tool_search", "text_format_not_applied"]

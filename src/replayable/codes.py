@@ -578,9 +578,13 @@ CODES: tuple[CodeInfo, ...] = (
         "note",
         "unconstrained_identifier",
         N,
-        "A string property named like an id, code or status without `pattern`, `enum`, `const` or `format`.",
+        "A string property named like an id, code or status without `pattern`, `enum`, `const` or `format`, or a "
+        "money `amount` without them (or a numeric bound).",
         "{key!r} looks like an identifier or code but is a bare string (no pattern, enum or format), which lets "
         "any value through ('1042' where 'A-1042' is meant); constrain it",
+        amount="{key!r} looks like a money amount but has no enum, format, pattern or bound, which lets any value "
+        "through ('10.5' where cents are meant, a negative refund); amounts and statuses want an enum or an explicit "
+        "format: constrain it",
     ),
     _row(
         "note",
@@ -600,6 +604,24 @@ CODES: tuple[CodeInfo, ...] = (
         "`multi_agent` is enabled and the agent has function tools, which subagents do not get.",
         "multi_agent is enabled and the agent has function tools ({tools}): subagents do not get function tools, "
         "so only the parent agent can call them",
+    ),
+    _row(
+        "note",
+        "deferred_without_tool_search",
+        N,
+        "A function tool with `defer_loading: true` and no `tool_search` tool: a deferred tool is loaded only "
+        "through tool search, so the model never sees it.",
+        "tool {name!r} is deferred (defer_loading: true) but no tool_search tool is listed: a deferred tool is "
+        "loaded only through tool search, so the model never sees it; add {{\"type\": \"tool_search\"}} or drop "
+        "defer_loading",
+    ),
+    _row(
+        "note",
+        "text_format_not_applied",
+        N,
+        "A Responses-style `agent.text.format` on an Agents API session: the session does not apply it.",
+        "agent.text.format ({type!r}) is how a Responses request asks for structured output; an Agents session does "
+        "not apply it to its answers, so check the final answer yourself (or give a function tool the schema)",
     ),
     _row(
         "note",
@@ -727,6 +749,8 @@ class NoteCode(StrEnum):
     UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
     HOSTED_TOOL = "hosted_tool"
     SUBAGENTS_WITHOUT_FUNCTION_TOOLS = "subagents_without_function_tools"
+    DEFERRED_WITHOUT_TOOL_SEARCH = "deferred_without_tool_search"
+    TEXT_FORMAT_NOT_APPLIED = "text_format_not_applied"
     STRICT_FALLBACK = "strict_fallback"
 
 
