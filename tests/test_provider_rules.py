@@ -15,8 +15,8 @@ from conftest import FULL_RESPONSE
 
 import replayable as rp
 from replayable._cli import main
-from replayable.replay import check_stream
 from replayable.integrations.openai import check_request_body
+from replayable.replay import check_stream
 
 USER = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
 ASSISTANT = {
@@ -24,9 +24,20 @@ ASSISTANT = {
     "content": [{"type": "output_text", "text": "ok", "annotations": []}],
 }  # fmt: skip
 REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "opaque"}
-CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}
+CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "f",
+    "arguments": "{}",
+    "status": "completed",
+}
 OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": "ok"}
-TOOL = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}
+TOOL = {
+    "type": "function",
+    "name": "f",
+    "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+}
 
 
 def codes(report: rp.TranscriptReport) -> list[str]:
@@ -337,7 +348,8 @@ def test_a_continuation_field_of_the_wrong_shape_is_body_invalid_on_every_door(
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("conversation", "conv_1"), ("conversation", {"id": "conv_1"}), ("previous_response_id", "resp_1")]
+    ("key", "value"),
+    [("conversation", "conv_1"), ("conversation", {"id": "conv_1"}), ("previous_response_id", "resp_1")],
 )
 def test_a_well_formed_continuation_still_makes_unpaired_outputs_external(key: str, value: Any) -> None:
     body = {"model": "m", "input": UNANSWERED, key: value}

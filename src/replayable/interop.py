@@ -46,9 +46,9 @@ from .profiles import fix_item as profile_fix
 from .reading import Document, read_document
 from .replay import (
     TranscriptReport,
-    body_findings,
     Violation,
     ViolationCode,
+    body_findings,
     check_transcript,
     foreign_state,
     infer_source,
@@ -630,14 +630,14 @@ def prepare_replay(
         dumps[i] = data
 
     _fit_profile(models, dumps, dropped, changed, target, doc.settings)
-    stripped: set[int] = set()  # items whose server id was removed because their reasoning was dropped
+    orphans: set[int] = set()  # items whose server id was removed because their reasoning was dropped
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         for i in range(len(raws) - 1, 0, -1):
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
-        _strip_orphaned_ids(parsed, models, dropped, changed, stripped)
+        _strip_orphaned_ids(parsed, models, dropped, changed, orphans)
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
             _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,

@@ -25,10 +25,10 @@ from replayable.items import Provider, Side, gc_paused, is_openai_model
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
-from replayable.rules.table import run_body_rules
 from replayable.rules.items import foreign_state_kind
 from replayable.rules.reading import read_item, recheck_sent_as_is
 from replayable.rules.state import Context
+from replayable.rules.table import run_body_rules
 from replayable.rules.view import View, model_views
 from replayable.tool_lint import ToolFindings, check_tool
 from replayable.tools import tool_index
@@ -223,8 +223,10 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
         return None
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
     if source is None:
-        return (f"{what} belongs to a provider nobody named, so it is not {target!r}'s (name it with source=; "
-                "items read with provider='openai' are OpenAI's)")
+        return (
+            f"{what} belongs to a provider nobody named, so it is not {target!r}'s (name it with source=; "
+            "items read with provider='openai' are OpenAI's)"
+        )
     return f"{what} belongs to provider {source!r}, not {target!r}"
 
 

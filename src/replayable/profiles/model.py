@@ -71,8 +71,9 @@ class PartRule:
     """What a target accepts for one content part `type` (in message content and tool outputs).
 
     `one_of`: at least one of these fields must be a non-null value (an image needs a URL or a file).
-    (A broken `data:` URL is refused for every target, by the transcript rule `data_url_invalid`.) `needs`: (field, the field it needs, the code, the
-    source) rows: when the first is given, the second must be a non-empty string."""
+    (A broken `data:` URL is refused for every target, by the transcript rule `data_url_invalid`.)
+    `needs`: (field, the field it needs, the code, the source) rows: when the first is given, the second
+    must be a non-empty string."""
 
     type: str
     fields: Mapping[str, FieldRule]

@@ -267,7 +267,8 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 
 
 #: Per class: 1 one of our models (its unknown fields are looked at), 3 one of them read in OpenAI mode
-#: (`replayable.openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models goes through `ABCMeta`; the answer is kept per class.
+#: (`replayable.openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models
+#: goes through `ABCMeta`; the answer is kept per class.
 _CLASS_KINDS: dict[type, int] = {}
 
 

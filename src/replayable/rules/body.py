@@ -25,6 +25,7 @@ __all__ = ["continuation_read", "tool_choice_declared", "tool_key"]
 _DATED = re.compile(r"_\d{4}_\d{2}_\d{2}$")
 _FAMILY = {"web_search_preview": "web_search", "computer_use_preview": "computer", "computer_use": "computer"}
 
+
 def _hosted(t: str) -> str:
     t = _DATED.sub("", t)
     return _FAMILY.get(t, t)

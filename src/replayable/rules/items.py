@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from replayable._base import read_field
-from replayable.parts import data_url_problem
 from replayable.codes import ViolationCode
+from replayable.parts import data_url_problem
 from replayable.rules.state import Context
 from replayable.rules.view import View
 
@@ -162,6 +162,5 @@ def _part_data_url(ctx: Context, i: int, part: Any, base: str) -> None:
     if isinstance(url, str) and url[:5].lower() == "data:":
         why = data_url_problem(url, media)
         if why is not None:
-            ctx.out.at(
-                i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
-            )
+            detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
+            ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)
