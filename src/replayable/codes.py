@@ -445,13 +445,7 @@ CODES: tuple[CodeInfo, ...] = (
         "{where} names {what}, but tools declares no such tool{hint} [OpenAI: \"Tool choice '...' not found in "
         "'tools' parameter.\", case R68]",
     ),
-    _row(
-        "transcript",
-        "file_data_without_filename",
-        V,
-        "An `input_file` with inline `file_data` but no `filename` (OpenAI refuses it: \"Missing required "
-        "parameter\").",
-    ),
+    _row("transcript", "file_data_without_filename", V, "An `input_file` with inline `file_data` but no `filename`."),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
@@ -629,10 +623,9 @@ CODES: tuple[CodeInfo, ...] = (
         N,
         "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
         "validation for it (a violation only with `strict: true`).",
-        "strict is not set, and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
-        "non-strict validation for this tool, so the model's arguments are not guaranteed to fit the schema (check "
-        "them before running: replayable.gate); fix the schema to get strict mode, or set strict: false to say so "
-        "[OpenAPI FunctionToolParam.strict]",
+        "strict is not set and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
+        "non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the schema "
+        "or set strict: false [OpenAPI FunctionToolParam.strict]",
     ),
 )
 
