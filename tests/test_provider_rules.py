@@ -266,7 +266,7 @@ RESPONSE = {**FULL_RESPONSE, "status": "completed", "output": [REASONING, CALL]}
 
 
 def _keeps_reasoning_and_ids(items: list[Any]) -> None:
-    sent = [rp.dump_item(i) for i in items]
+    sent = [i if isinstance(i, dict) else rp.dump_item(i) for i in items]
     assert [d["type"] for d in sent] == ["reasoning", "function_call", "function_call_output"]
     assert sent[0]["id"] == "rs_1" and sent[0]["encrypted_content"] == "opaque" and sent[1]["id"] == "fc_1"
 
@@ -286,6 +286,12 @@ def test_openais_own_response_replayed_to_openai_keeps_its_reasoning_and_ids(
     _keeps_reasoning_and_ids(items)
     assert cli(tmp_path, [REASONING, CALL, OUTPUT], capsys, "--provider", "openai", "--target", "openai") == (0, [])
     assert cli(tmp_path, RESPONSE, capsys, "--provider", "openai", "--target", "openai") == (0, [])
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([REASONING, CALL, OUTPUT]))
+    assert main(["prepare", str(path), "--target", "openai", "--provider", "openai", "--report"]) == 0
+    prepared = json.loads(capsys.readouterr().out)
+    assert prepared["dropped"] == [] and prepared["changed"] == []
+    _keeps_reasoning_and_ids(prepared["input"])
 
 
 def test_sdk_objects_and_an_assembled_stream_are_openais() -> None:

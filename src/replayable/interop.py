@@ -568,7 +568,7 @@ def prepare_replay(
             TranscriptReport(tuple(refused)),
             "cannot replay this request body: " + "; ".join(f"{v.code}: {v.message}" for v in refused[:5]),
         )
-    raws, provider = doc.items, doc.provider
+    raws, provider = doc.items, doc.provider or provider  # a Document read before keeps the caller's provider
     sdk_source = doc.read_with  # SDK objects, and models parsed with provider="openai", say they are OpenAI's
     if tools is None:
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them

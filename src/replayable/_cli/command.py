@@ -111,7 +111,7 @@ def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     from replayable.items import dump_items  # noqa: PLC0415
 
     name = display_name(args.file)
-    transcript = read_transcript(_document(args.file, args), name)
+    transcript = read_transcript(_document(args.file, args), name, args.provider)
     tools = load_tools(args.tools, max_bytes=args.max_bytes) if args.tools else transcript.tools
     try:
         source = transcript.document if transcript.document is not None else transcript.items
