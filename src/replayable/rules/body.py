@@ -1,5 +1,6 @@
 """Rules on a request body as a whole, which no single item can break: what its `tool_choice` names must be
-a tool its `tools` declare.
+a tool its `tools` declare, and the fields that decide how its items are read (`conversation`,
+`previous_response_id`) must be what the spec says.
 
 Each rule is `rule(out, body)`: `body` the request body read (`replayable.reading.Document`, kind
 `request`), `out` where its findings go (item index None, a JSON Pointer into the body); registered in
