@@ -304,6 +304,29 @@ def test_sdk_objects_and_an_assembled_stream_are_openais() -> None:
     _keeps_reasoning_and_ids(items)
 
 
+def test_an_assembled_openai_stream_is_openais() -> None:
+    response = {**FULL_RESPONSE, "status": "completed", "completed_at": 1, "output": [REASONING, CALL]}
+    events = [
+        {"type": "response.created", "sequence_number": 0, "response": FULL_RESPONSE},
+        {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": REASONING},
+        {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": REASONING},
+        {"type": "response.output_item.added", "sequence_number": 3, "output_index": 1,
+         "item": {**CALL, "status": "in_progress", "arguments": ""}},
+        {"type": "response.function_call_arguments.done", "sequence_number": 4, "output_index": 1, "item_id": "fc_1",
+         "arguments": "{}"},
+        {"type": "response.output_item.done", "sequence_number": 5, "output_index": 1, "item": CALL},
+        {"type": "response.completed", "sequence_number": 6, "response": response},
+    ]  # fmt: skip
+    asm = _feed(events, "openai")
+    assert rp.check_transcript([*asm.items, OUTPUT], target="openai").ok
+    assert rp.check_transcript(asm.resource, target="openai").ok
+    items, report = rp.prepare_replay([*asm.items, OUTPUT], target="openai")
+    assert report.source == "openai"
+    _keeps_reasoning_and_ids(items)
+    # read strictly, nobody said whose the reasoning is
+    assert codes(rp.check_transcript([*_feed(events).items, OUTPUT], target="openai")) == ["foreign_provider_state"]
+
+
 def test_an_unknown_owner_is_named_and_the_message_says_how_to_name_it() -> None:
     report = rp.check_transcript([REASONING, CALL, OUTPUT], target="openai")
     (v,) = report.violations

@@ -277,10 +277,10 @@ CODES: tuple[CodeInfo, ...] = (
         "drops it)",
         compaction="compaction state belongs to provider {owner!r}, not {target!r} (replayable.prepare_replay "
         "drops it)",
-        unknown="reasoning encrypted_content belongs to a provider this check was not told, so it is not {target!r}'s "
+        unknown="reasoning encrypted_content was written by a provider nobody named, so it may not be {target!r} "
         "(replayable.prepare_replay drops it): " + _NAME_OWNER,
-        compaction_unknown="compaction state belongs to a provider this check was not told, so it is not "
-        "{target!r}'s (replayable.prepare_replay drops it): " + _NAME_OWNER,
+        compaction_unknown="compaction state was written by a provider nobody named, so it may not be {target!r} "
+        "(replayable.prepare_replay drops it): " + _NAME_OWNER,
     ),
     _row(
         "transcript",

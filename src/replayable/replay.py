@@ -224,7 +224,7 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
     if source is None:
         return (
-            f"{what} belongs to a provider nobody named, so it is not {target!r}'s (name it with source=; "
+            f"{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
             "items read with provider='openai' are OpenAI's)"
         )
     return f"{what} belongs to provider {source!r}, not {target!r}"
