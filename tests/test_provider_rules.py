@@ -279,6 +279,7 @@ def test_openais_own_response_replayed_to_openai_keeps_its_reasoning_and_ids(
     assert rp.check_transcript(response, target="openai").ok
     assert rp.check_transcript(history, target="openai").ok
     assert rp.check_transcript(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai"), target="openai").ok
+    assert check_stream(iter(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai")), target="openai").ok
     items, report = rp.prepare_replay(history, target="openai")
     assert report.source == "openai" and report.dropped == () and report.changed == ()
     _keeps_reasoning_and_ids(items)

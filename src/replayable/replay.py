@@ -22,6 +22,7 @@ from replayable.codes import ViolationCode
 from replayable.continuation import unwrap
 from replayable.findings import Findings, TranscriptReport, Violation
 from replayable.items import Provider, Side, gc_paused, is_openai_model
+from replayable.openai_forms import OPENAI_FORMS
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
@@ -182,8 +183,9 @@ def check_stream(
     Arguments and violations are exactly those of `check_transcript` (same rules, codes, order), but
     the report's `items` is empty. Memory holds the rule state only: the item ids and call ids seen so
     far (for the uniqueness and pairing rules), the calls still open, and the violations found; never
-    the items. The provider state rule takes `source`, else `provider` (the items are not seen in
-    advance). Raises `ValueError` only for bad arguments.
+    the items. The provider state rule takes `source`, else `provider`, else what the items say as they
+    come (an `openai` SDK object or a model parsed with `provider="openai"` makes them OpenAI's from the
+    item before it on: the items are not seen in advance). Raises `ValueError` only for bad arguments.
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -197,8 +199,11 @@ def check_stream(
     rules = Engine(Context(violations, target, tool_index(tools), allowed, side, source or provider, registry))
     profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: View | None = None
+    unowned = target is not None and rules.ctx.source is None  # whose state: what the items say, as they come
     for i, raw in enumerate(items):
         _, view = read_item(i, raw, side, provider, violations)
+        if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
+            rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
         for f in profile.item(i, raw):
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
