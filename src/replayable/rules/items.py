@@ -15,8 +15,11 @@ from replayable.rules.state import Context
 from replayable.rules.view import View
 
 __all__ = [
-    "data_urls_readable",
+    "COMPACTION_TRIGGERS",
+    "PART_HOLDERS",
+    "REASONING_TYPES",
     "compaction_trigger_last",
+    "data_urls_readable",
     "foreign_extension_item",
     "foreign_provider_state",
     "foreign_state_kind",
