@@ -142,25 +142,24 @@ def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
     `computer_screenshot.image_url`, `input_file.file_data`) that has no payload, is not base64, does not
     decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
-    holder = PART_HOLDERS.get(v.get("type"))  # type: ignore[arg-type]
-    if holder is None:
-        return
-    key, many = holder
+    t = v.get("type")
+    key = "content" if t == "message" else "output"
     value = v.get(key)
-    if many:
-        if isinstance(value, list):
-            for j, part in enumerate(value):
-                _part_data_url(ctx, i, part, f"/{key}/{j}")
-    elif value is not None:
-        _part_data_url(ctx, i, value, f"/{key}")
+    if type(value) is list:  # a string (the common text-only message) has no part
+        j = 0
+        for part in value:
+            ptype = part.get("type") if type(part) is dict else getattr(part, "type", None)  # no call per part
+            if ptype.__class__ is str and ptype in _DATA_FIELDS:
+                _part_data_url(ctx, i, part, ptype, f"/{key}/{j}")
+            j += 1
+    elif value is not None and not PART_HOLDERS[t][1]:  # type: ignore[index]  # one part (a screenshot)
+        ptype = read_field(value, "type")
+        if isinstance(ptype, str) and ptype in _DATA_FIELDS:
+            _part_data_url(ctx, i, value, ptype, f"/{key}")
 
 
-def _part_data_url(ctx: Context, i: int, part: Any, base: str) -> None:
-    ptype = read_field(part, "type")
-    spec = _DATA_FIELDS.get(ptype) if isinstance(ptype, str) else None
-    if spec is None:
-        return
-    name, media = spec
+def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> None:
+    name, media = _DATA_FIELDS[ptype]
     url = read_field(part, name)
     if isinstance(url, str) and url[:5].lower() == "data:":
         why = data_url_problem(url, media)
