@@ -1,8 +1,11 @@
 """What providers enforce on the order and company of items and on where an item came from (issue 31):
 a compaction trigger is the final input item, a tool choice names a declared tool, an inline file has a
-filename for OpenAI, reasoning travels with what it produced, and an item read with a provider is that
-provider's. Each class is tested on every door: dicts and parsed models, the wire and `openai:` forms, a
-list and a whole body, the openai SDK hook, `prepare_replay` and the command line."""
+filename for OpenAI, reasoning travels with what it produced, an item read with a provider is that
+provider's, fields that steer the check are read or refused, a program's call runs inside its program's
+turn, a broken data: URL is broken for every target, a tool without `strict` is strict only when it fits
+(OpenAI), a stream's final snapshot is the stored record, and the articles' notes. Each class is tested on
+every door: dicts and parsed models, the wire and `openai:` forms, a list and a whole body, a stream, the
+openai SDK hook, `prepare_replay` and the command line."""
 
 from __future__ import annotations
 
@@ -500,6 +503,10 @@ def test_a_tool_without_strict_that_strict_mode_cannot_take_is_a_note_for_openai
     ]
     assert "additionalProperties: false" in found.notes[0].message and "falls back" in found.notes[0].message
     assert "strict_fallback" in {n.code for n in rp.check_tool({**WEATHER, "strict": None}, provider="openai").notes}
+    namespace = {"type": "namespace", "name": "crm", "description": "d", "tools": [WEATHER]}
+    inside = rp.check_tool(namespace, provider="openai")
+    assert list(inside) == [] and {n.path for n in inside.notes} >= {"/tools/0/parameters/additionalProperties"}
+    assert sorted(str(f.code) for f in rp.check_tool(namespace)) == STRICT_CODES
     body = {"model": "m", "input": [USER], "tools": [WEATHER]}
     assert rp.check_transcript(body, provider="openai").ok
     assert cli(tmp_path, body, capsys, "--provider", "openai") == (0, [])

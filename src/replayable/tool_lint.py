@@ -79,7 +79,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider
         return _invalid("", variant="not_object", got=type(tool).__name__)
     hosted = hosted_tool_type(tool)
     if hosted is not None:
-        return _hosted(tool, hosted)
+        return _hosted(tool, hosted, provider)
     kind = tool.get("type")
     if isinstance(kind, str) and kind in SPEC_ITEM_TYPES:
         return _invalid("/type", variant="item", type=kind)
@@ -154,7 +154,7 @@ def _lint_name(name: Any, at: str, out: Findings) -> None:
         out.at(None, ViolationCode.INVALID_TOOL, at, variant="name", shown=shown)
 
 
-def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
+def _hosted(tool: Mapping[str, Any], kind: str, provider: Provider = None) -> ToolFindings:
     """A tool that is not a function tool: no parameters schema to lint (a `hosted_tool` note says so). A
     type that is neither a hosted tool OpenAI defines (`replayable.native.TOOL_TYPES`) nor a provider's
     `slug:name` is `invalid_tool` (variant `unknown_type`); a `name` it carries (a custom tool's) follows
@@ -169,7 +169,7 @@ def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
     if kind == "namespace" and isinstance(inner, list):  # OpenAI's group of function / custom tools
         notes: list[Note] = []
         for n, each in enumerate(inner):
-            found = check_tool(each)
+            found = check_tool(each, provider=provider)
             out.extend(f.under(f"/tools/{n}") for f in found)
             notes.extend(cast(Note, note.under(f"/tools/{n}")) for note in found.notes)  # under() keeps the class
         return ToolFindings(out, notes)
