@@ -80,6 +80,8 @@ ITEM = st.one_of(
     st.just({"type": "acme:trace", "data": 1}),
     st.just({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}),
     st.just({"type": "bogus_type", "x": 1}),
+    st.just({"type": "openai:compaction_trigger"}),  # the final input item only (issue 31)
+    st.just({"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,"}]}),
     st.just({"type": "web_search_call", "id": "ws_2", "status": "completed", "action": {"type": "search", "query": "q"}}),
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
     st.just({"role": "tool", "tool_call_id": "c1", "content": "x"}),

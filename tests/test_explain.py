@@ -35,7 +35,7 @@ def test_every_code_has_one_example_and_nothing_else_has_one() -> None:
 def _reported(ex: Example, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], str]:
     """The codes `ex`'s door reports for it, and the error of an unreadable input ("" if none)."""
     if ex.door == "check_tool":
-        report = replayable.check_tool(json.loads(ex.text))
+        report = replayable.check_tool(json.loads(ex.text), provider=ex.provider)
         return [str(f.code) for f in (*report, *report.notes)], ""  # its violations (a list), its notes
     path = tmp_path / ex.file
     path.write_text(ex.text, encoding="utf-8")

@@ -78,8 +78,9 @@ def test_program_call_waiting_for_its_output_is_not_a_false_alarm() -> None:
     out = {"type": "function_call_output", "call_id": "c1", "output": "1"}
     done = {"type": "program_output", "id": "po", "call_id": "p1", "result": "1", "status": "completed"}
     assert codes([USER, program, call, out, done, USER]) == []
-    assert rp.gate(call, {}).ok
-    assert rp.gate(call).reason == "no_schema"  # no tool given: never run unchecked
+    assert rp.gate(call, {}, programs=[program]).ok  # inside its program's turn
+    assert rp.gate(call, {}).reason == "status"  # no program in view: it runs in no turn (issue 31)
+    assert rp.gate(call, programs=[program]).reason == "no_schema"  # no tool given: never run unchecked
     assert codes([USER, call, out]) == [(1, "in_progress_call_replayed"), (2, "output_for_unfinished_call")]
 
 

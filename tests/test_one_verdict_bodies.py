@@ -44,7 +44,7 @@ def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *
     path.write_text(json.dumps(body))
     main(["check", str(path), "--format", "json", *extra])
     doc = json.loads(capsys.readouterr().out)
-    return sorted(f["code"] for f in doc["findings"] if f["severity"] == "error" and f["where"] == "item")
+    return sorted(f["code"] for f in doc["findings"] if f["severity"] == "error" and f["where"] in ("item", "document"))
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,8 @@ def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *
         ("auto", ["arguments_schema", "arguments_schema", "unknown_tool"]),
         (
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "g"}]},
-            ["arguments_schema", "arguments_schema", "tool_not_allowed", "tool_not_allowed", "unknown_tool"],
+            ["arguments_schema", "arguments_schema", "tool_choice_not_declared", "tool_not_allowed", "tool_not_allowed",
+             "unknown_tool"],
         ),
         (
             {"type": "allowed_tools", "mode": "none", "tools": [{"type": "function", "name": "f"}]},
@@ -119,7 +120,9 @@ def test_check_transcript_refuses_what_is_no_transcript_with_item_error(value: o
 def test_a_program_call_with_an_empty_caller_id_is_not_waiting() -> None:
     call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "status": "in_progress"}
     assert rp.gate({**call, "caller": {"type": "program", "caller_id": ""}}, {}).reason == "status"
-    assert rp.gate({**call, "caller": {"type": "program", "caller_id": "prog_1"}}, {}).ok  # documented
+    waiting = {**call, "caller": {"type": "program", "caller_id": "prog_1"}}
+    assert rp.gate(waiting, {}, programs=["prog_1"]).ok  # documented: inside its program's turn
+    assert rp.gate(waiting, {}).reason == "status"  # no program in view: refused (issue 31)
 
 
 def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(

@@ -174,7 +174,11 @@ def test_each_class_is_refused_with_its_code_on_dicts(name: str) -> None:
     items, code, index, path = CLASSES[name]
     report = rp.check_transcript(items, target="openai", provider="openai")
     assert (index, code, path) in codes(report), report.violations
-    assert code not in {str(v.code) for v in rp.check_transcript(items, provider="openai").violations}
+    without_target = {str(v.code) for v in rp.check_transcript(items, provider="openai").violations}
+    if code == "data_url_invalid":  # a broken data: URL is broken for every provider (issue 31)
+        assert code in without_target
+    else:
+        assert code not in without_target
 
 
 @pytest.mark.parametrize("name", CLASSES)
@@ -209,7 +213,7 @@ def test_valid_forms_pass(name: str) -> None:
 def test_other_targets_have_no_openai_rules(name: str) -> None:
     items, code, _, _ = CLASSES[name]
     got = {str(v.code) for v in rp.check_transcript(items, target="acme", provider="openai").violations}
-    assert code not in got
+    assert (code in got) is (code == "data_url_invalid")  # a broken data: URL is broken for every target
 
 
 # --- store: false -----------------------------------------------------------------------------------------

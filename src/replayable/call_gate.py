@@ -43,7 +43,7 @@ from .families import by_call_type, program_call_waiting
 from .items import ItemError, parse_item
 from .tools import ToolSpec, is_tool_collection, read_tool, tool_json, tool_table
 
-__all__ = ["GateReason", "GateResult", "allowed_tool_names", "gate"]
+__all__ = ["GateReason", "GateResult", "allowed_tool_names", "gate", "program_ids"]
 
 _FUNCTION = by_call_type["function_call"]
 
@@ -291,6 +291,22 @@ def _gate_tools(arg: Any, registry: Mapping[str, Any] | None) -> _Tool | _Tools:
     return _read_tools(arg, registry)
 
 
+def program_ids(programs: Any) -> frozenset[str]:
+    """The `call_id`s of the `program` items `programs` holds (items in any form, or `call_id` strings);
+    empty for None. Raises `ValueError` for `programs` that is not a collection (a string, a number)."""
+    if programs is None:
+        return frozenset()
+    if isinstance(programs, str | bytes | Mapping) or not isinstance(programs, Iterable):
+        raise ValueError(f"programs must be a collection of program items or call_ids, got {type(programs).__name__}")
+    ids: set[str] = set()
+    for p in programs:
+        if isinstance(p, str):
+            ids.add(p)
+        elif _get(p, "type") in ("program", "openai:program") and isinstance(cid := _get(p, "call_id"), str):
+            ids.add(cid)
+    return frozenset(ids)
+
+
 def allowed_tool_names(allowed_tools: Any) -> frozenset[str] | None:
     """The names `allowed_tools` permits: `None` (no limit) stays `None`; a collection of names; or a
     request's `tool_choice` of type `allowed_tools` (`{"type": "allowed_tools", "mode", "tools":
@@ -343,6 +359,7 @@ def gate(
     *,
     registry: Mapping[str, Any] | None = None,
     allowed_tools: Any = None,
+    programs: Any = None,
 ) -> GateResult:
     """Decide whether a function call may be executed.
 
@@ -358,12 +375,15 @@ def gate(
     - `None` (the default): refused with `no_schema`, never run unchecked.
 
     `allowed_tools` is what the request permits: `None` (no limit), a collection of names, or the
-    request's `tool_choice` object of type `allowed_tools`. `registry` maps absolute URIs to JSON
+    request's `tool_choice` object of type `allowed_tools`. `programs` are the `program` items in view (the
+    items, or their `call_id`s): a call a program issued (`caller: {type: "program", caller_id}`) waits
+    `in_progress` for its output only inside that program's turn, so it runs only when its program is among
+    them (OpenAI programmatic tool calling; issue 31). `registry` maps absolute URIs to JSON
     Schemas that `$ref`s may name (shared definitions, resolved in-process; nothing is ever fetched).
 
     The checks run in this order and the first that fails is the reason: `namespaced` (type contains
     `:` or is not a string), `not_function_call`, `status` (not `completed`, except an `in_progress` call
-    whose `caller` is a program: it waits for its output), `arguments_type` (not a string),
+    whose `caller` is a program listed in `programs`: it waits for its output), `arguments_type` (not a string),
     `item_invalid` (not a valid function_call item in its input form: `call_id` missing or not 1-64
     characters, invalid `name`, a value JSON has no form for, ...), `unknown_tool` (the call names a tool
     inside a `namespace` tool, OpenAI's `namespace` field other than the call's own name: only
@@ -383,6 +403,7 @@ def gate(
     """
     tools = None if tool_schema is None else _gate_tools(tool_schema, registry)
     allowed = allowed_tool_names(allowed_tools)
+    running = program_ids(programs)
     call, why = _read_call(item)
     src: Any = call if call is not None else item
     if call is not None:
@@ -396,8 +417,12 @@ def gate(
     if t != "function_call":
         return GateResult(GateReason.NOT_FUNCTION_CALL, detail=f"a {t} item is not a function call")
     caller = call.get("caller") if call is not None else None
-    if status != "completed" and not program_call_waiting(_FUNCTION, status, caller, None):
+    if status != "completed" and not program_call_waiting(_FUNCTION, status, caller, running):
         shown = repr(status) if status is None or type(status) is str else f"a {type(status).__name__}"
+        if program_call_waiting(_FUNCTION, status, caller, None):
+            return GateResult(GateReason.STATUS, detail=f"status is {shown} and the call waits on program "
+                              f"{_get(caller, 'caller_id')!r}, which is not among programs=: a program's call runs "
+                              "only inside that program's turn (pass the program item)")  # fmt: skip
         return GateResult(GateReason.STATUS, detail=f"status is {shown}; only a completed call may run")
     if type(args) is not str:
         return GateResult(

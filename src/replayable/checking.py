@@ -133,7 +133,8 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
     (linted, listed first) or `options.tools` instead. A list of items without `previous` is checked in
     batches (`batched_items`), as `check_stream` reads them: the same violations, in bounded memory."""
     tool_list = doc.tool_list or []
-    tools, findings = ((None if doc.tools is None else function_tools(tool_list, options.name)), lint_tools(tool_list))
+    tools = None if doc.tools is None else function_tools(tool_list, options.name)
+    findings = lint_tools(tool_list, options.provider or doc.provider)
     if options.tools is not None:  # a --tools file replaces the request body's tools
         tools, findings = options.tools, list(options.tool_findings)
     if doc.kind is DocumentKind.ITEMS and options.previous is None:
@@ -293,7 +294,7 @@ def check_tools(doc: Document, options: CheckOptions) -> Record:
     if options.previous is not None:
         return check_items(document_of(doc.value, options.name, options.provider, streams=False), options)
     tools = tools_of(doc.value, options.name)
-    return tools_record(lint_tools(tools), len(tools), options.file)
+    return tools_record(lint_tools(tools, options.provider), len(tools), options.file)
 
 
 def check_codex_rollout(doc: Document, options: CheckOptions) -> Record:
@@ -334,10 +335,11 @@ CHECKERS: dict[DocumentKind, Callable[[Document, CheckOptions], Record]] = {
 # --- tool definitions ---------------------------------------------------------------------------------------
 
 
-def lint_tools(tools: list[Any]) -> list[Violation]:
+def lint_tools(tools: list[Any], provider: Provider = None) -> list[Violation]:
     """`check_tool` findings for the tools of a request body or a --tools file (paths under `/tools/N`):
     a hosted tool has none (no schema to lint), a tool type that is neither `function`, a hosted tool
-    type nor a `slug:name` is `invalid_tool`, and so is a tool that is not a JSON object."""
+    type nor a `slug:name` is `invalid_tool`, and so is a tool that is not a JSON object. `provider` as in
+    `check_tool` (with `openai`, what strict mode cannot take on a tool without `strict` is a note)."""
     findings: list[Violation] = []
     for n, tool in enumerate(tools):
         if not isinstance(tool, dict):
@@ -345,7 +347,7 @@ def lint_tools(tools: list[Any]) -> list[Violation]:
         elif tool.get("type") is not None and not isinstance(tool.get("type"), str):
             findings.append(Violation(None, ViolationCode.INVALID_TOOL, "'type' must be a string", f"/tools/{n}/type"))
         else:  # a hosted tool has no violation (check_tool notes it); an unknown tool type is invalid_tool
-            findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool))
+            findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool, provider=provider))
     return findings
 
 

@@ -88,6 +88,10 @@ _CHAT_HINT = (
 _UNFINISHED = (
     "{family} status is {status!r}: only a finished call may be replayed or answered (its arguments may be truncated)"
 )
+_NAME_OWNER = (
+    "name the provider the items came from with source= (check_transcript, prepare_replay); items of OpenAI's are "
+    "OpenAI's when read with provider='openai' (parse_items, parse_response, replayable check --provider openai)"
+)
 _PROGRAM_HINT = "; a call issued by a program waits for its output only while that program item is in view"
 
 #: The table: every code the library reports, in the order of the docs.
@@ -246,11 +250,15 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "reasoning_without_following_item",
         V,
-        "A reasoning item with an `id` not immediately followed by an item with an `id`.",
+        "A reasoning item with an `id` not immediately followed by an item with an `id` (the item it produced), "
+        "or followed by another reasoning item.",
         "reasoning item {id!r} must be immediately followed by the item it produced (which carries its own id), "
         "but item {next_index} has no id",
         last="reasoning item {id!r} must be immediately followed by the item it produced (which carries its own "
         "id), but nothing follows it",
+        reasoning="reasoning item {id!r} must be immediately followed by the item it produced, but item {next_index} "
+        "is another reasoning item ({next_id!r}): store each reasoning item right before the item it produced "
+        "(OpenAI refuses the request: \"Item '...' was provided without its required 'reasoning' item\")",
     ),
     _row(
         "transcript",
@@ -269,6 +277,10 @@ CODES: tuple[CodeInfo, ...] = (
         "drops it)",
         compaction="compaction state belongs to provider {owner!r}, not {target!r} (replayable.prepare_replay "
         "drops it)",
+        unknown="reasoning encrypted_content was written by a provider nobody named, so it may not be {target!r} "
+        "(replayable.prepare_replay drops it): " + _NAME_OWNER,
+        compaction_unknown="compaction state was written by a provider nobody named, so it may not be {target!r} "
+        "(replayable.prepare_replay drops it): " + _NAME_OWNER,
     ),
     _row(
         "transcript",
@@ -380,7 +392,8 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "data_url_invalid",
         V,
-        "A `data:` URL that is empty, not base64, or not of an accepted media type.",
+        "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
+        "`image/*`: refused for every target.",
     ),
     _row(
         "transcript",
@@ -411,6 +424,28 @@ CODES: tuple[CodeInfo, ...] = (
         "never ignored.",
         "field {field}: {msg} [{rule}]",
     ),
+    # --- order, company and provenance: what a provider enforces across items and body fields ----------
+    _row(
+        "transcript",
+        "compaction_trigger_not_last",
+        V,
+        "A `compaction_trigger` that is not the final input item, or one of two (OpenAI: \"The "
+        "'compaction_trigger' item must be the final input item.\").",
+        "compaction_trigger must be the final input item, but item {next_index} follows it (move it to the end) "
+        "[OpenAPI CompactionTriggerItemParam; case R61]",
+        twice="only one compaction_trigger may be sent, and as the final input item: item {next_index} is another "
+        "(keep one, at the end) [OpenAPI CompactionTriggerItemParam; case R61]",
+    ),
+    _row(
+        "transcript",
+        "tool_choice_not_declared",
+        V,
+        "A `tool_choice` or `allowed_tools` entry naming a tool the body's `tools` do not declare (a function or "
+        "custom tool by name, an MCP server by `server_label`, a hosted tool by type).",
+        "{where} names {what}, but tools declares no such tool{hint} [OpenAI: \"Tool choice '...' not found in "
+        "'tools' parameter.\", case R68]",
+    ),
+    _row("transcript", "file_data_without_filename", V, "An `input_file` with inline `file_data` but no `filename`."),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
@@ -537,9 +572,13 @@ CODES: tuple[CodeInfo, ...] = (
         "note",
         "unconstrained_identifier",
         N,
-        "A string property named like an id, code or status without `pattern`, `enum`, `const` or `format`.",
+        "A string property named like an id, code or status without `pattern`, `enum`, `const` or `format`, or a "
+        "money `amount` without them (or a numeric bound).",
         "{key!r} looks like an identifier or code but is a bare string (no pattern, enum or format), which lets "
         "any value through ('1042' where 'A-1042' is meant); constrain it",
+        amount="{key!r} looks like a money amount but has no enum, format, pattern or bound, which lets any value "
+        "through ('10.5' where cents are meant, a negative refund); amounts and statuses want an enum or an explicit "
+        "format: constrain it",
     ),
     _row(
         "note",
@@ -559,6 +598,34 @@ CODES: tuple[CodeInfo, ...] = (
         "`multi_agent` is enabled and the agent has function tools, which subagents do not get.",
         "multi_agent is enabled and the agent has function tools ({tools}): subagents do not get function tools, "
         "so only the parent agent can call them",
+    ),
+    _row(
+        "note",
+        "deferred_without_tool_search",
+        N,
+        "A function tool with `defer_loading: true` and no `tool_search` tool: a deferred tool is loaded only "
+        "through tool search, so the model never sees it.",
+        "tool {name!r} is deferred (defer_loading: true) but no tool_search tool is listed: a deferred tool is "
+        "loaded only through tool search, so the model never sees it; add {{\"type\": \"tool_search\"}} or drop "
+        "defer_loading",
+    ),
+    _row(
+        "note",
+        "text_format_not_applied",
+        N,
+        "A Responses-style `agent.text.format` on an Agents API session: the session does not apply it.",
+        "agent.text.format ({type!r}) is how a Responses request asks for structured output; an Agents session does "
+        "not apply it to its answers, so check the final answer yourself (or give a function tool the schema)",
+    ),
+    _row(
+        "note",
+        "strict_fallback",
+        N,
+        "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
+        "validation for it (a violation only with `strict: true`).",
+        "strict is not set and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
+        "non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the schema "
+        "or set strict: false [OpenAPI FunctionToolParam.strict]",
     ),
 )
 
@@ -616,6 +683,9 @@ class ViolationCode(StrEnum):
     INCLUDE_INVALID = "include_invalid"
     BODY_CONFLICT = "body_conflict"
     BODY_INVALID = "body_invalid"
+    COMPACTION_TRIGGER_NOT_LAST = "compaction_trigger_not_last"
+    TOOL_CHOICE_NOT_DECLARED = "tool_choice_not_declared"
+    FILE_DATA_WITHOUT_FILENAME = "file_data_without_filename"
 
 
 class AgentsViolationCode(StrEnum):
@@ -672,6 +742,9 @@ class NoteCode(StrEnum):
     UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
     HOSTED_TOOL = "hosted_tool"
     SUBAGENTS_WITHOUT_FUNCTION_TOOLS = "subagents_without_function_tools"
+    DEFERRED_WITHOUT_TOOL_SEARCH = "deferred_without_tool_search"
+    TEXT_FORMAT_NOT_APPLIED = "text_format_not_applied"
+    STRICT_FALLBACK = "strict_fallback"
 
 
 #: Each code enum and the scope of the table it must match, member for member.

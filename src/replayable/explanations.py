@@ -35,11 +35,14 @@ class Example:
     #: where the code is reported: `check` (`replayable check`), or `check_tool` (the notes of
     #: `replayable.check_tool(tool)`, for one tool definition: `text`)
     door: str = "check"
+    #: the reading the `check_tool` door asks for (`provider=`), None for Open Responses
+    provider: str | None = None
 
     def command(self) -> str:
         """What shows the code: `replayable check [FLAGS] FILE`, or the library call."""
         if self.door == "check_tool":
-            call = f'replayable.check_tool(json.load(open("{self.file}"))).notes'
+            extra = f", provider={self.provider!r}" if self.provider else ""
+            call = f'replayable.check_tool(json.load(open("{self.file}")){extra}).notes'
             return f"python -c 'import json, replayable; print({call})'"
         return " ".join(["replayable check", *self.flags, self.file])
 
@@ -189,9 +192,10 @@ _AGENTS = ("--agents",)
 
 
 def _x(
-    code: str, scope: str, text: str, fix: str, file: str = "example.json", flags: tuple[str, ...] = (), door: str = "check"
+    code: str, scope: str, text: str, fix: str, file: str = "example.json", flags: tuple[str, ...] = (), door: str = "check",
+    provider: str | None = None,
 ) -> Example:
-    return Example(code, scope, text, fix, file, flags, door)
+    return Example(code, scope, text, fix, file, flags, door, provider)
 
 
 _T, _A, _S, _N = "transcript", "agents", "stream", "note"
@@ -326,6 +330,13 @@ _ROWS: tuple[Example, ...] = (
        _items({"type": "message", "role": "user", "content": [{"type": "input_image", "detail": "auto", "image_url": "data:image/png;base64,"}]}),
        "Send a non-empty base64 `data:` URL of an accepted media type, or a URL.",
        flags=("--target", "openai")),
+    _x("compaction_trigger_not_last", _T, _body(input=[USER, {"type": "compaction_trigger"}, USER]),
+       "Send `compaction_trigger` once, as the last input item.", flags=("--provider", "openai")),
+    _x("tool_choice_not_declared", _T, _body(input=[USER], tools=[TOOL], tool_choice={"type": "function", "name": "get_time"}),
+       "Name in `tool_choice` (and in `allowed_tools`) only tools the body's `tools` declare, or declare the tool."),
+    _x("file_data_without_filename", _T,
+       _items({"type": "message", "role": "user", "content": [{"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0xLjQK"}]}),
+       "Give an `input_file` with inline `file_data` its `filename` (`notes.pdf`).", flags=("--target", "openai")),
     _x("reasoning_not_persisted", _T,
        _body(store=False, input=[USER, {"type": "reasoning", "id": "rs_1", "summary": []}, {**ANSWER, "id": "msg_1"}]),
        "With `store: false`, send reasoning with its `encrypted_content` (ask for `reasoning.encrypted_content` "
@@ -450,6 +461,20 @@ _ROWS: tuple[Example, ...] = (
     _x("hosted_tool", _N, _doc({"type": "web_search"}),
        "Nothing to do: a hosted tool runs on the provider's side and has no parameters schema to check.",
        "tool.json", door="check_tool"),
+    _x("strict_fallback", _N,
+       _doc({"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}),
+       "Close the schema for strict mode (`additionalProperties: false`, every property in `required`), or say "
+       "`strict: false` on purpose.",
+       "tool.json", door="check_tool", provider="openai"),
+    _x("deferred_without_tool_search", _N,
+       _log(_created(tools=[{**_AGENT_TOOL, "defer_loading": True}])),
+       "Add a `tool_search` tool beside a deferred function tool, or load the tool up front (`defer_loading: false`).",
+       _JSONL, _AGENTS),
+    _x("text_format_not_applied", _N,
+       _log(_created(agent={"id": "agt_1", "model": "m", "tools": [_AGENT_TOOL],
+                            "text": {"format": {"type": "json_schema", "name": "card", "schema": {"type": "object"}}, "verbosity": "medium"}})),
+       "Check the session's answer yourself (`replayable.agents.check_card`): a session does not apply `text.format`.",
+       _JSONL, _AGENTS),
     _x("subagents_without_function_tools", _N,
        _log(_created(agent={"id": "agt_1", "model": "m", "tools": [_AGENT_TOOL], "multi_agent": {"enabled": True}})),
        "Give subagents what they need another way: they do not get the agent's function tools.", _JSONL, _AGENTS),

@@ -34,6 +34,7 @@ from .items import (
     ItemError,
     ItemReferenceParam,
     Provider,
+    Reasoning,
     ReasoningParam,
     Side,
     coerce_sdk,
@@ -49,6 +50,7 @@ from .replay import (
     TranscriptReport,
     Violation,
     ViolationCode,
+    body_findings,
     check_transcript,
     foreign_state,
     infer_source,
@@ -495,6 +497,9 @@ def _strip_provider_annotations(content: Any) -> int:
     return removed
 
 
+#: Findings no rewrite fixes (the data itself is broken): `prepare_replay` refuses them with `ReplayError`.
+_NO_REWRITE = frozenset({ViolationCode.DATA_URL_INVALID})
+
 _DROP_CODES: dict[ViolationCode, str] = {
     ViolationCode.FUNCTION_CALL_WITHOUT_OUTPUT: "call left unanswered",
     ViolationCode.INCOMPLETE_CALL_REPLAYED: "call is incomplete",
@@ -546,7 +551,8 @@ def prepare_replay(
     request body whose `store` is false, reasoning sent as a bare id is dropped. What has no safe
     rewrite (a field of the wrong JSON type, an image without a source, a bad `data:` URL, a
     computer_call_output without a screenshot, an `item_reference` under `store: false`) raises
-    `ReplayError` naming each item and code.
+    `ReplayError` naming each item and code; so does a request body whose own fields cannot be read
+    (`body_invalid`: `previous_response_id: 7`, `conversation: true`), since they decide how its items are.
 
     `interrupted_output`: the text of an explicit output for a call whose run was interrupted (a finished
     `function_call` or `custom_tool_call` that nothing answers), the repair LangChain, pydantic-ai and
@@ -565,8 +571,16 @@ def prepare_replay(
     if provider not in (None, "openai"):
         raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
-    raws, provider = doc.items, doc.provider
-    sdk_source = "openai" if doc.sdk else None  # SDK objects imply OpenAI
+    # a body's own fields that cannot be read decide how its items are read (what it continues, which tools
+    # are allowed): nothing dropped makes them right. (What names the body's tools is the body's, not the items'.)
+    refused = [v for v in body_findings(doc) if v.code is ViolationCode.BODY_INVALID]
+    if refused:
+        raise ReplayError(
+            TranscriptReport(tuple(refused)),
+            "cannot replay this request body: " + "; ".join(f"{v.code}: {v.message}" for v in refused[:5]),
+        )
+    raws, provider = doc.items, doc.provider or provider  # a Document read before keeps the caller's provider
+    sdk_source = doc.read_with  # SDK objects, and models parsed with provider="openai", say they are OpenAI's
     if tools is None:
         tools = doc.tools  # a request body's own function tools, as check_transcript reads them
     tool_list = None if tools is None else as_tool_list(tools)
@@ -633,12 +647,14 @@ def prepare_replay(
         dumps[i] = data
 
     _fit_profile(models, dumps, dropped, changed, target, doc.settings)
+    orphans: set[int] = set()  # items whose server id was removed because their reasoning was dropped
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         for i in range(len(raws) - 1, 0, -1):
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
+        _strip_orphaned_ids(parsed, models, dropped, changed, orphans)
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
             _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,
@@ -646,6 +662,17 @@ def prepare_replay(
         )
         if report.ok:
             break  # `report` is the check of exactly the result: it is `report.check`
+        broken = [
+            Violation(order[v.index], v.code, v.message, v.path)
+            for v in report.violations
+            if v.code in _NO_REWRITE and v.index is not None
+        ]
+        if broken:  # nothing dropped or removed makes these right: refused, as the profile's refusals are
+            raise ReplayError(
+                TranscriptReport(tuple(broken)),
+                f"cannot make the items acceptable to {target!r}: "
+                + "; ".join(f"item {v.index}: {v.code}: {v.message}" for v in broken[:5]),
+            )
         progressed = False
         for v in report.violations:
             if v.index is None:
@@ -726,6 +753,40 @@ def _with_answers(
         changed=tuple(sorted(changed)),
         kept=tuple(origin[n] for n in rep.kept),
     )
+
+
+def _strip_orphaned_ids(
+    parsed: list[Item], models: dict[int, Item], dropped: dict[int, str], changed: list[tuple[int, str]],
+    stripped: set[int],
+) -> None:
+    """Reasoning travels with what it produced: when a reasoning item is dropped, the item right after it
+    (the one it produced) is not sent by its server id, which OpenAI would look up and refuse without its
+    reasoning (400 "Item 'fc_...' of type 'function_call' was provided without its required 'reasoning'
+    item: 'rs_...'", issue 31): its `id` is removed and the change listed. Reasoning items stored together
+    (`rs_1, rs_2, fc_1, fc_2`) produced the items after them in their order: the k-th of the run, the k-th
+    item after it."""
+    for i in sorted(dropped):
+        if not isinstance(parsed[i], Reasoning | ReasoningParam):
+            continue
+        start = i
+        while start > 0 and isinstance(parsed[start - 1], Reasoning | ReasoningParam):
+            start -= 1
+        end = i + 1
+        while end < len(parsed) and isinstance(parsed[end], Reasoning | ReasoningParam):
+            end += 1
+        j = end + (i - start)  # what the k-th reasoning of the run produced
+        if j in dropped or j in stripped or j not in models:
+            continue
+        model = models[j]
+        if isinstance(model, Reasoning | ReasoningParam | NamespacedBase):
+            continue
+        data = dump_item(model)
+        if data.get("id") is None:
+            continue
+        del data["id"]
+        models[j] = reparse_input(data, None, j)
+        stripped.add(j)
+        changed.append((j, f"server id removed: the reasoning item that produced it (item {i}) was dropped"))
 
 
 def _as_read(items: list[Item], doc: Document) -> Any:

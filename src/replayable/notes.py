@@ -9,6 +9,12 @@
   (or create / update body) whose agent enables `multi_agent` and has function tools. Subagents do not get
   the parent's function tools (the doors and IDs articles): a subagent cannot call them, so work that
   needs one must stay with the parent.
+- `unconstrained_identifier`, variant `amount`: a money `amount` with no enum, format, pattern or bound
+  ("amounts and statuses want an enum or an explicit format").
+- `deferred_without_tool_search` (`deferred_tool_notes`, in `agent_notes`): a deferred function tool with no
+  `tool_search` tool to load it (the doors article: both are needed).
+- `text_format_not_applied` (`agent_notes`): a Responses-style `agent.text.format` on an Agents session,
+  which the session does not apply.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from replayable.findings import Finding
 
 from ._pointers import pointer_token
 
-__all__ = ["Note", "NoteCode", "identifier_notes", "multi_agent_notes"]
+__all__ = ["Note", "NoteCode", "agent_notes", "deferred_tool_notes", "identifier_notes", "multi_agent_notes"]
 
 
 class Note(Finding):
@@ -52,9 +58,32 @@ _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _CONSTRAINTS = ("pattern", "enum", "const", "format")
 
 
-def _looks_like_id(name: str) -> bool:
+#: The last word of a property name that marks a money amount: "amounts and statuses want an enum or an
+#: explicit format" (the three-doors article).
+_AMOUNT_WORDS = frozenset({"amount", "amounts"})
+#: What constrains a numeric amount besides `pattern`, `enum`, `const` and `format`.
+_NUMBER_CONSTRAINTS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _last_word(name: str) -> str:
     words = _WORDS.findall(name)
-    return bool(words) and words[-1].lower() in _ID_WORDS
+    return words[-1].lower() if words else ""
+
+
+def _looks_like_id(name: str) -> bool:
+    return _last_word(name) in _ID_WORDS
+
+
+def _unconstrained_amount(name: str, leaf: Mapping[str, Any]) -> bool:
+    """A property named like a money amount (`amount`, `refund_amount`) whose values are strings or numbers
+    with no `pattern`, `enum`, `const`, `format` nor numeric bound."""
+    if _last_word(name) not in _AMOUNT_WORDS:
+        return False
+    t = leaf.get("type")
+    kinds = set(t) if isinstance(t, list) else {t}
+    if not kinds & {"string", "number", "integer"}:
+        return False
+    return not any(k in leaf for k in (*_CONSTRAINTS, *_NUMBER_CONSTRAINTS))
 
 
 def _is_string(node: Mapping[str, Any]) -> bool:
@@ -87,6 +116,9 @@ def identifier_notes(schema: Any, base: str = "") -> list[Note]:
                     and not any(k in leaf for k in _CONSTRAINTS)
                 ):
                     out.append(Note(NoteCode.UNCONSTRAINED_IDENTIFIER, None, here, params={"key": key}))
+                elif isinstance(key, str) and isinstance(leaf, Mapping) and _unconstrained_amount(key, leaf):
+                    params = {"key": key, "variant": "amount"}
+                    out.append(Note(NoteCode.UNCONSTRAINED_IDENTIFIER, None, here, params=params))
                 stack.append((sub, here))
         for key in ("items", "additionalProperties", "not"):
             if isinstance(node.get(key), Mapping):
@@ -123,3 +155,39 @@ def multi_agent_notes(agent: Any, base: str = "", index: int | None = None) -> l
     return [
         Note(NoteCode.SUBAGENTS_WITHOUT_FUNCTION_TOOLS, None, f"{base}/multi_agent", index, params={"tools": shown})
     ]
+
+
+def deferred_tool_notes(tools: Any, base: str = "", index: int | None = None) -> list[Note]:
+    """A `deferred_without_tool_search` note for each function tool with `defer_loading: true` in `tools`
+    (a list of tool definitions; `base` its JSON Pointer) when no `tool_search` tool is listed: a deferred
+    tool is loaded only through tool search, so without it the model never sees the tool (the doors
+    article: both are needed; Agents API `AgentToolParam`: `tool_search` "Discovers deferred function
+    tools")."""
+    if not isinstance(tools, list):
+        return []
+    if any(isinstance(t, Mapping) and t.get("type") == "tool_search" for t in tools):
+        return []
+    return [
+        Note(NoteCode.DEFERRED_WITHOUT_TOOL_SEARCH, None, f"{base}/{n}/defer_loading", index,
+             params={"name": t.get("name") if isinstance(t.get("name"), str) else "?"})
+        for n, t in enumerate(tools)
+        if isinstance(t, Mapping) and t.get("defer_loading") is True
+    ]  # fmt: skip
+
+
+def agent_notes(agent: Any, base: str = "", index: int | None = None) -> list[Note]:
+    """Every note about an Agents API `agent` object (a session's, a create or update body's, as JSON;
+    `base` its JSON Pointer): `subagents_without_function_tools`, `deferred_without_tool_search`, and
+    `text_format_not_applied` for a Responses-style structured `text.format` (`json_schema`, ...; the plain
+    `{"type": "text"}` every session reports is no request), which an Agents session does not apply to its
+    answers."""
+    if not isinstance(agent, Mapping):
+        return []
+    out = multi_agent_notes(agent, base, index)
+    out += deferred_tool_notes(agent.get("tools"), f"{base}/tools", index)
+    text = agent.get("text")
+    fmt = text.get("format") if isinstance(text, Mapping) else None
+    kind = fmt.get("type") if isinstance(fmt, Mapping) and isinstance(fmt.get("type"), str) else "?"
+    if fmt is not None and kind != "text":  # plain text is what every session gives: nothing is asked
+        out.append(Note(NoteCode.TEXT_FORMAT_NOT_APPLIED, None, f"{base}/text/format", index, params={"type": kind}))
+    return out

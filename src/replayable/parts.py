@@ -13,6 +13,9 @@ logprobs).
 
 from __future__ import annotations
 
+import base64
+import binascii
+
 from ._generated.open_responses.content import (
     AssistantContentParam,
     FunctionOutputContent,
@@ -41,6 +44,7 @@ from ._generated.open_responses.url_citation import UrlCitation
 from ._generated.open_responses.url_citation_param import UrlCitationParam
 
 __all__ = [
+    "data_url_problem",
     "Annotation",
     "AnnotationParam",
     "AssistantContentParam",
@@ -69,3 +73,26 @@ __all__ = [
     "UrlCitationParam",
     "UserContentParam",
 ]
+
+
+def data_url_problem(url: str, media: tuple[str, ...] = ()) -> str | None:
+    """Why a `data:` URL (RFC 2397) is unusable, or None when it is a non-empty base64 payload whose media type
+    is of one of the families in `media` (`("image",)`; empty: any media type). Shapes: `data:<type>/<sub>
+    [;param]*;base64,<payload>`. Read by the transcript rule `data_url_invalid` for every target."""
+    head, comma, payload = url[5:].partition(",")
+    if not comma:
+        return "has no ',' before its payload"
+    params = head.split(";")
+    mediatype = params[0].strip().lower()
+    if "base64" not in (p.strip().lower() for p in params[1:]):
+        return "is not base64 (no ';base64')"
+    family = mediatype.split("/", 1)[0]
+    if media and (not mediatype or family not in media or "/" not in mediatype):
+        return f"has media type {mediatype or 'none'!r}, not {' or '.join(m + '/*' for m in media)}"
+    if not payload.strip():
+        return "is empty"
+    try:
+        base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        return "payload is not valid base64"
+    return None

@@ -22,12 +22,14 @@ from replayable.codes import ViolationCode
 from replayable.continuation import unwrap
 from replayable.findings import Findings, TranscriptReport, Violation
 from replayable.items import Provider, Side, gc_paused, is_openai_model
+from replayable.openai_forms import OPENAI_FORMS
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
 from replayable.rules.items import foreign_state_kind
 from replayable.rules.reading import read_item, recheck_sent_as_is
 from replayable.rules.state import Context
+from replayable.rules.table import run_body_rules
 from replayable.rules.view import View, model_views
 from replayable.tool_lint import ToolFindings, check_tool
 from replayable.tools import tool_index
@@ -39,6 +41,7 @@ __all__ = [
     "TranscriptReport",
     "Violation",
     "ViolationCode",
+    "body_findings",
     "check_stream",
     "check_tool",
     "check_transcript",
@@ -134,20 +137,32 @@ def check_transcript(
                 parsed.append(model)
                 views.append(view)
         if target is not None and source is None:
-            source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
+            source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
         engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
         pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
-            loc = err.get("loc") or ()
-            violations.at(
-                None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
-                msg=err.get("msg", ""), rule=err.get("type", ""),
-            )  # fmt: skip
+        violations.extend(body_findings(doc))  # what the body says decides how its items are read
         profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
         for f in [*profile.body(), *profile.items(raw_items)]:
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
+
+
+def body_findings(doc: Document) -> Findings:
+    """What a request body's own fields break (none for anything else): each field that breaks the body's
+    schema, and the body rules (`replayable.rules.table.BODY_RULES`: a `tool_choice` naming an undeclared
+    tool, a `conversation` or `previous_response_id` of the wrong shape), as findings with no index. What
+    the body says decides how its items are read, so these are refused, never ignored; `prepare_replay`
+    cannot fix them either."""
+    out = Findings()
+    for err in doc.envelope_errors():
+        loc = err.get("loc") or ()
+        out.at(
+            None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
+            msg=err.get("msg", ""), rule=err.get("type", ""),
+        )  # fmt: skip
+    run_body_rules(out, doc)
+    return out
 
 
 def check_stream(
@@ -168,8 +183,9 @@ def check_stream(
     Arguments and violations are exactly those of `check_transcript` (same rules, codes, order), but
     the report's `items` is empty. Memory holds the rule state only: the item ids and call ids seen so
     far (for the uniqueness and pairing rules), the calls still open, and the violations found; never
-    the items. The provider state rule takes `source`, else `provider` (the items are not seen in
-    advance). Raises `ValueError` only for bad arguments.
+    the items. The provider state rule takes `source`, else `provider`, else what the items say as they
+    come (an `openai` SDK object or a model parsed with `provider="openai"` makes them OpenAI's from the
+    item before it on: the items are not seen in advance). Raises `ValueError` only for bad arguments.
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
@@ -183,8 +199,11 @@ def check_stream(
     rules = Engine(Context(violations, target, tool_index(tools), allowed, side, source or provider, registry))
     profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: View | None = None
+    unowned = target is not None and rules.ctx.source is None  # whose state: what the items say, as they come
     for i, raw in enumerate(items):
         _, view = read_item(i, raw, side, provider, violations)
+        if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
+            rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
         for f in profile.item(i, raw):
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
@@ -208,7 +227,12 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
     if kind is None:
         return None
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
-    return f"{what} belongs to provider {source or 'unknown'!r}, not {target!r}"
+    if source is None:
+        return (
+            f"{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
+            "items read with provider='openai' are OpenAI's)"
+        )
+    return f"{what} belongs to provider {source!r}, not {target!r}"
 
 
 def infer_source(items: Iterable[Any], provider: Provider = None) -> str | None:

@@ -14,7 +14,7 @@ from replayable._base import SPEC_ITEM_TYPES
 from replayable.arguments import SchemaError, compile_schema
 from replayable.codes import NoteCode, ViolationCode
 from replayable.findings import Finding, Findings
-from replayable.items import ItemError, plain_json
+from replayable.items import ItemError, Provider, plain_json
 from replayable.native import TOOL_TYPES
 from replayable.notes import Note, identifier_notes
 from replayable.strict_schema import strict_findings
@@ -35,7 +35,7 @@ class ToolFindings(list[Finding]):
         self.notes: tuple[Note, ...] = tuple(notes)
 
 
-def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolFindings:
+def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider: Provider = None) -> ToolFindings:
     """Lint a tool definition: its name, its schema, and the closed-object rules of strict tools.
 
     Accepts every tool shape `replayable.tools.read_tool` knows: a Responses function tool
@@ -55,7 +55,16 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
     `path` a JSON Pointer into the tool, in a `ToolFindings` list whose `.notes` hold advice that is not a
     violation (`unconstrained_identifier`: a string property named like an id, code or status with no
     `pattern`, `enum`, `const` or `format`; `replayable.notes`). Never raises on a bad tool.
+
+    `provider="openai"` reads the tool as OpenAI does: a Responses function tool without `strict` (absent
+    or null) is strict only when its schema fits strict mode, and falls back to non-strict validation
+    otherwise (OpenAPI `FunctionToolParam.strict`: "If omitted, Responses attempts to use strict validation
+    when the schema is compatible, and falls back to non-strict validation otherwise"), so what strict mode
+    cannot take is a `strict_fallback` note naming the keyword, not a violation; with `strict: true` it
+    stays a violation. Raises `ValueError` for another `provider`.
     """
+    if provider not in (None, "openai"):
+        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
     if isinstance(tool, BaseModel):
         try:
             tool = plain_json(tool)
@@ -70,7 +79,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
         return _invalid("", variant="not_object", got=type(tool).__name__)
     hosted = hosted_tool_type(tool)
     if hosted is not None:
-        return _hosted(tool, hosted)
+        return _hosted(tool, hosted, provider)
     kind = tool.get("type")
     if isinstance(kind, str) and kind in SPEC_ITEM_TYPES:
         return _invalid("/type", variant="item", type=kind)
@@ -102,7 +111,40 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None) -> ToolF
     if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # strict subset
         for f in strict_findings(schema, key):
             out.at(None, ViolationCode(f.code), f.path, detail=f.message)
-    return ToolFindings(out, identifier_notes(schema, key))
+    notes = identifier_notes(schema, key)
+    if provider == "openai" and spec.kind is ToolKind.FUNCTION and _strict_omitted(tool):
+        out, fallback = _strict_as_notes(out)
+        notes = [*fallback, *notes]
+    return ToolFindings(out, notes)
+
+
+#: What strict mode cannot take: with OpenAI's `strict` omitted, these make the tool fall back (notes).
+_STRICT_CODES = frozenset(
+    {
+        ViolationCode.STRICT_SCHEMA_ADDITIONAL_PROPERTIES,
+        ViolationCode.STRICT_SCHEMA_REQUIRED_INCOMPLETE,
+        ViolationCode.STRICT_SCHEMA_TYPE_MISSING,
+        ViolationCode.STRICT_SCHEMA_KEYWORD,
+        ViolationCode.STRICT_SCHEMA_LIMIT,
+    }
+)
+
+
+def _strict_omitted(tool: Mapping[str, Any]) -> bool:
+    """A Responses function tool whose `strict` is absent or null (an Agents tool, with `defer_loading`,
+    is always strict)."""
+    return tool.get("strict") is None and "defer_loading" not in tool
+
+
+def _strict_as_notes(found: Findings) -> tuple[Findings, list[Note]]:
+    """The strict-mode findings of a tool whose `strict` OpenAI decides, as `strict_fallback` notes."""
+    kept, notes = Findings(), []
+    for f in found:
+        if f.code in _STRICT_CODES:
+            notes.append(Note(NoteCode.STRICT_FALLBACK, path=f.path, params={"code": str(f.code), "detail": f.message}))
+        else:
+            kept.append(f)
+    return kept, notes
 
 
 def _lint_name(name: Any, at: str, out: Findings) -> None:
@@ -112,7 +154,7 @@ def _lint_name(name: Any, at: str, out: Findings) -> None:
         out.at(None, ViolationCode.INVALID_TOOL, at, variant="name", shown=shown)
 
 
-def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
+def _hosted(tool: Mapping[str, Any], kind: str, provider: Provider = None) -> ToolFindings:
     """A tool that is not a function tool: no parameters schema to lint (a `hosted_tool` note says so). A
     type that is neither a hosted tool OpenAI defines (`replayable.native.TOOL_TYPES`) nor a provider's
     `slug:name` is `invalid_tool` (variant `unknown_type`); a `name` it carries (a custom tool's) follows
@@ -127,7 +169,7 @@ def _hosted(tool: Mapping[str, Any], kind: str) -> ToolFindings:
     if kind == "namespace" and isinstance(inner, list):  # OpenAI's group of function / custom tools
         notes: list[Note] = []
         for n, each in enumerate(inner):
-            found = check_tool(each)
+            found = check_tool(each, provider=provider)
             out.extend(f.under(f"/tools/{n}") for f in found)
             notes.extend(cast(Note, note.under(f"/tools/{n}")) for note in found.notes)  # under() keeps the class
         return ToolFindings(out, notes)

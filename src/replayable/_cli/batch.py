@@ -105,7 +105,7 @@ def _options(args: argparse.Namespace, path: str) -> CheckOptions:
         file="<stdin>" if path == "-" else path,
         name=display_name(path),
         tools=None if tools is None else function_tools(tools),
-        tool_findings=() if tools is None else lint_tools(tools),
+        tool_findings=() if tools is None else lint_tools(tools, args.provider),
         target=args.target,
         provider=args.provider,
         pending_ok=args.pending_ok,

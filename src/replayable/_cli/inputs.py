@@ -72,7 +72,7 @@ def transcript_of(doc: Document, name: str) -> Transcript:
         side=doc.side,
         tools=None if doc.tools is None else function_tools(tool_list, name),  # as the reader limits them
         allowed_tools=allowed_from_tool_choice(doc.tool_choice),
-        tool_findings=lint_tools(tool_list),
+        tool_findings=lint_tools(tool_list, doc.provider),
         document=doc,
     )
 

@@ -20,7 +20,7 @@ from replayable._pointers import json_pointer
 from replayable.arguments import SchemaFailure, compile_schema, schema_failures, value_problem
 from replayable.errors import Verdict
 from replayable.items import ItemError
-from replayable.notes import Note, multi_agent_notes
+from replayable.notes import Note, agent_notes
 from replayable.tools import ToolSpec, read_tool, tool_table
 
 from .events import (
@@ -483,7 +483,7 @@ def check_event_log(events: Iterable[Any], *, tools: Any = None) -> AgentsReport
             continue
         if session is not None:
             log.session(i, session)
-            for note in multi_agent_notes(getattr(session, "agent", None) and dump(session.agent), "/session/agent", i):
+            for note in agent_notes(getattr(session, "agent", None) and dump(session.agent), "/session/agent", i):
                 if (note.code, note.message) not in seen_notes:  # once per session, not once per event
                     seen_notes.add((note.code, note.message))
                     notes.append(note)
@@ -514,14 +514,15 @@ def session_notes(value: Any) -> list[Note]:
     """Notes (advice, not violations; `replayable.notes`) about a session, a session create body or a
     session update body, as JSON, JSON text or a model: `subagents_without_function_tools` when its
     `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
-    articles). Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a
-    JSON object."""
+    articles), `deferred_without_tool_search` for a deferred function tool with no `tool_search` tool,
+    `text_format_not_applied` for a Responses-style `agent.text.format` (`replayable.notes.agent_notes`).
+    Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a JSON object."""
     data = plain_value(value)
     data = dump(data)
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "object_type", "msg": f"a session or body is a JSON object, got {got}"}])
-    return multi_agent_notes(data.get("agent"), "/agent")
+    return agent_notes(data.get("agent"), "/agent")
 
 
 def _first(exc: ItemError) -> str:

@@ -9,8 +9,6 @@ cannot fix. Nothing here knows a provider: every rule is a row of a `Profile`.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -106,27 +104,6 @@ def _fields(
             )  # fmt: skip
 
 
-def _data_url(url: str, media: tuple[str, ...]) -> str | None:
-    """Why a `data:` URL is unusable (None when it is a non-empty base64 payload of an accepted media type)."""
-    head, comma, payload = url[5:].partition(",")
-    if not comma:
-        return "has no ',' before its payload"
-    params = head.split(";")
-    mediatype = params[0].strip().lower()
-    if "base64" not in (p.strip().lower() for p in params[1:]):
-        return "is not base64 (no ';base64')"
-    family = mediatype.split("/", 1)[0]
-    if not mediatype or family not in media or "/" not in mediatype:
-        return f"has media type {mediatype or 'none'!r}, not {' or '.join(m + '/*' for m in media)}"
-    if not payload.strip():
-        return "is empty"
-    try:
-        base64.b64decode(payload, validate=True)
-    except (binascii.Error, ValueError):
-        return "payload is not valid base64"
-    return None
-
-
 def _part(index: int, part: Any, profile: Profile, base: str, out: list[Finding], want: str | None = None) -> None:
     if not isinstance(part, Mapping):
         return
@@ -140,13 +117,12 @@ def _part(index: int, part: Any, profile: Profile, base: str, out: list[Finding]
             Finding(index, "image_source_missing" if ptype == "input_image" else "computer_output_not_screenshot",
                     f"{ptype} needs {' or '.join(rule.one_of)} (neither is given) [{rule.source}]", base)
         )  # fmt: skip
-    for key in rule.data_url:
-        url = part.get(key)
-        if isinstance(url, str) and url[:5].lower() == "data:":
-            why = _data_url(url, rule.media)
-            if why is not None:
-                out.append(Finding(index, "data_url_invalid", f"{ptype}.{key} data: URL {why} [{rule.source}]",
-                                   f"{base}/{key}"))  # fmt: skip
+    for key, needed, code, source in rule.needs:
+        given = part.get(key)
+        have = part.get(needed)
+        if given is not None and not (isinstance(have, str) and have):
+            out.append(Finding(index, code, f"{ptype}.{key} is given without {needed}: {profile.name} refuses it "
+                               f"(add {needed}) [{source}]", f"{base}/{needed}"))  # fmt: skip
 
 
 def check_item(

@@ -71,15 +71,15 @@ class PartRule:
     """What a target accepts for one content part `type` (in message content and tool outputs).
 
     `one_of`: at least one of these fields must be a non-null value (an image needs a URL or a file).
-    `data_url`: fields that, when they hold a `data:` URL, must hold a non-empty base64 payload of one
-    of the media type families in `media` (`image`)."""
+    (A broken `data:` URL is refused for every target, by the transcript rule `data_url_invalid`.)
+    `needs`: (field, the field it needs, the code, the source) rows: when the first is given, the second
+    must be a non-empty string."""
 
     type: str
     fields: Mapping[str, FieldRule]
     source: str
     one_of: tuple[str, ...] = ()
-    data_url: tuple[str, ...] = ()
-    media: tuple[str, ...] = ()
+    needs: tuple[tuple[str, str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -291,7 +291,10 @@ _ITEMS = (
     ),
 )
 
-_IMAGE_MEDIA = ("image",)
+_FILENAME_SOURCE = (
+    "laravel/ai#321 (OpenAI 400 \"Missing required parameter: 'input[1].content[1]'\" for file_data without "
+    "filename; case R64); openai/openai-agents-js#88"
+)
 
 _PARTS = (
     PartRule("input_text", fields({"text": "string", "prompt_cache_breakpoint": "object?"}),
@@ -303,8 +306,6 @@ _PARTS = (
         "OpenAPI InputImageContent, InputImageContentParamAutoParam (image_url: 'a fully qualified URL or base64 "
         "encoded image in a data URL')",
         one_of=("image_url", "file_id"),
-        data_url=("image_url",),
-        media=_IMAGE_MEDIA,
     ),
     PartRule(
         "input_file",
@@ -317,6 +318,7 @@ _PARTS = (
             "prompt_cache_breakpoint": "object?",
         }),
         "OpenAPI InputFileContent, InputFileContentParam",
+        needs=(("file_data", "filename", "file_data_without_filename", _FILENAME_SOURCE),),
     ),
     PartRule("output_text", fields({"text": "string", "annotations": "array", "logprobs": "array"}),
              "OpenAPI OutputTextContent"),
@@ -328,8 +330,6 @@ _PARTS = (
         fields({"image_url": "string", "file_id": "string"}),
         "OpenAPI ComputerScreenshotImage",
         one_of=("image_url", "file_id"),
-        data_url=("image_url",),
-        media=_IMAGE_MEDIA,
     ),
 )  # fmt: skip
 
@@ -399,8 +399,8 @@ OPENAI = Profile(
          "`file_id`", "computer_output_not_screenshot", "OpenAPI ComputerCallOutputItemParam, ComputerScreenshotImage"),
         ("an `input_image` with neither `image_url` nor `file_id`", "image_source_missing",
          "OpenAPI InputImageContent"),
-        ("a `data:` URL that is empty, not base64, or not an image media type (message content and tool outputs)",
-         "data_url_invalid", "OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL')"),
+        ("an `input_file` with inline `file_data` but no `filename`", "file_data_without_filename",
+         "laravel/ai#321 (400 \"Missing required parameter\"; case R64)"),
         ("with `store: false`, a reasoning item sent as a bare `id` without `encrypted_content`",
          "reasoning_not_persisted", "case R43 (vercel/ai#7543)"),
         ("with `store: false`, an `item_reference`", "item_reference_not_persisted", "case R43 (vercel/ai#7543)"),

@@ -48,6 +48,7 @@ from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads
 from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
 from replayable.native import TOOL_TYPES
+from replayable.openai_forms import OPENAI_FORMS
 from replayable.reading.places import Places
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "DocumentKind",
     "allowed_from_tool_choice",
     "chat_envelope",
+    "conversation_id",
     "first_value_kind",
     "function_tools",
     "is_event_list",
@@ -115,6 +117,9 @@ class Document:
     tools: list[Any] | None = None
     tool_list: list[Any] | None = None
     tool_choice: Any = None
+    #: a request body's `tool_choice` as JSON, whatever it is (None: absent); `tool_choice` is its
+    #: `allowed_tools` choice only
+    choice: Any = None
     settings: dict[str, Any] | None = None
     previous_response_id: str | None = None
     status: Any = None
@@ -122,6 +127,10 @@ class Document:
     #: a request body's keys, all of them (what the target profile accepts is checked against them)
     body_keys: tuple[str, ...] = ()
     sdk: bool = False
+    #: the provider the items say they were read with: `openai` when any is an `openai` SDK object or a
+    #: model parsed with `provider="openai"` (one of `replayable.openai_forms`, or a Response parsed so);
+    #: the default owner of their provider state (reasoning, compaction) and ids
+    read_with: Provider = None
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
     #: where each item (or event) starts in the file it was read from (`replayable.reading.places.Places`,
@@ -139,7 +148,9 @@ class Document:
         """Whether this is a request that continues what the server holds: a previous response
         (`previous_response_id`) or a conversation (OpenAI's `conversation`, whose items the server puts
         before `input`), so its outputs may answer calls this body does not show."""
-        return self.previous_response_id is not None or bool(self.settings and self.settings.get("conversation"))
+        return self.previous_response_id is not None or (
+            self.settings is not None and conversation_id(self.settings.get("conversation")) is not None
+        )
 
     def envelope_errors(self) -> tuple[dict[str, Any], ...]:
         """A request body's own fields (other than `input` and `tools`) that break its schema, read when
@@ -251,8 +262,9 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool) -> 
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
-    items, provider, sdk_items = _read_items(items, provider)
-    return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data)
+    items, read_with, sdk_items = _read_items(items, provider)
+    return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
+                    read_with=_owner(read_with, sdk or sdk_items))
 
 
 def chat_envelope(raw: Mapping[str, Any]) -> bool:
@@ -263,24 +275,30 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
     return chat_shape(raw) is not None or nested_call(raw) is not None
 
 
-#: Per class: 1 one of our models (its unknown fields are looked at), 2 an `openai` SDK model, 0 anything
-#: else. `isinstance` on pydantic models goes through `ABCMeta`; the answer is kept per class.
+#: Per class: 1 one of our models (its unknown fields are looked at), 3 one of them read in OpenAI mode
+#: (`replayable.openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models
+#: goes through `ABCMeta`; the answer is kept per class.
 _CLASS_KINDS: dict[type, int] = {}
 
 
 def _class_kind(cls: type, item: Any) -> int:
-    kind = 1 if isinstance(item, WireModel) else 2 if is_openai_model(item) else 0
+    if isinstance(item, WireModel):
+        kind = 3 if isinstance(item, OPENAI_FORMS) else 1
+    else:
+        kind = 2 if is_openai_model(item) else 0
     if len(_CLASS_KINDS) < 4096:  # classes made on the fly never grow it without bound
         _CLASS_KINDS[cls] = kind
     return kind
 
 
 def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
-    """The items as every path must see them, and whether any is an `openai` SDK object (each of those is
-    read as its JSON in OpenAI mode by the rules, item by item, as `check_stream` reads it): a parsed
-    message holding a Chat Completions key among its unknown fields is replaced by its JSON, where the
-    envelope rule sees it."""
+    """The items as every path must see them, the provider they say they were read with (`openai` when
+    one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
+    object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_stream`
+    reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
+    JSON, where the envelope rule sees it."""
     sdk = False
+    read_with: Provider = None
     out: list[Any] | None = None
     kinds = _CLASS_KINDS
     for n, item in enumerate(items):
@@ -295,6 +313,8 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
         if kind == 2:
             sdk = True
             continue
+        if kind == 3:
+            read_with = "openai"
         extra = item.__pydantic_extra__
         if not extra or not any(k in extra for k in CHAT_KEYS):
             continue
@@ -304,7 +324,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
             out[n] = plain_json(item)
         except ItemError:
             pass  # not JSON: the rules report it at its index, as for any item
-    return (items if out is None else out), provider, sdk
+    return (items if out is None else out), read_with, sdk
 
 
 def _model_document(model: WireModel, provider: Provider) -> Document:
@@ -319,8 +339,8 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
             fields.update(model.__pydantic_extra__)
         request = isinstance(model, CreateResponseBody | CompactRequestBody)
         return _body_document(fields, request, provider, False, model)
-    items, provider, sdk = _read_items([model], provider)
-    return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model)
+    items, read_with, sdk = _read_items([model], provider)
+    return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model, read_with=_owner(read_with, sdk))
 
 
 def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKind:
@@ -380,8 +400,8 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
     if kind is DocumentKind.REQUEST or kind is DocumentKind.RESPONSE:
         return _body_document(data, kind is DocumentKind.REQUEST, provider, sdk, data)
     if kind is DocumentKind.ITEM:
-        items, provider, _ = _read_items([data], provider)
-        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data)
+        items, _, _ = _read_items([data], provider)
+        return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data, read_with=_owner(None, sdk))
     return Document(kind, [data], provider, value=data)
 
 
@@ -400,7 +420,10 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     else:
         got = type(raw).__name__
         raise _refuse((key,), "list_type", f"'{key}' must be a list of items, got {got}", "invalid body")
-    items, provider, sdk_items = _read_items(items, provider)
+    items, read_with, sdk_items = _read_items(items, provider)
+    read_with = _owner(read_with, sdk or sdk_items)
+    if read_with is None and _openai_body(value):
+        read_with = "openai"
     # A body's `tools` (a Response echoes its request's) are a list: the calls it holds are checked against
     # them, on every path, as `check_transcript(tools=...)` checks them; a listed set without a function
     # tool lets no function call through (a request's `[]` too; a Response's `[]` says nothing: providers
@@ -415,7 +438,7 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
                         tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
                         tool_list=tool_list,
-                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value)
+                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value, read_with=read_with)
     prev = data.get("previous_response_id")
     return Document(
         DocumentKind.REQUEST,
@@ -425,11 +448,36 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
         tools=None if tool_list is None else function_tools(tool_list),
         tool_list=tool_list,
         tool_choice=tool_choice,
+        choice=_plain(data.get("tool_choice")),
         settings={k: _plain(data[k]) for k in _SETTINGS if k in data},
-        previous_response_id=prev if isinstance(prev, str) else None,
+        previous_response_id=prev if isinstance(prev, str) and prev else None,  # "" continues nothing
         sdk=sdk or sdk_items,
+        read_with=read_with,
         value=value,
     )
+
+
+def conversation_id(value: Any) -> str | None:
+    """The id of the conversation a request's `conversation` names (OpenAPI `ConversationParam`: the id as a
+    string, or `{id}`), or None when it names none (absent, or of another shape: `true`, `1`, `""`,
+    `{"id": 5}`, which the body rules refuse as `body_invalid`)."""
+    if isinstance(value, Mapping):
+        value = value.get("id")
+    return value if isinstance(value, str) and value else None
+
+
+def _owner(read_with: Provider, sdk: bool) -> Provider:
+    """Whose items these say they are: `openai` for SDK objects or models read in OpenAI mode, else None."""
+    return "openai" if sdk else read_with
+
+
+def _openai_body(value: Any) -> bool:
+    """A Response or request body parsed with `provider="openai"` (`OpenAIResponse`, ...)."""
+    if not isinstance(value, WireModel):
+        return False
+    from replayable.response import OpenAIResponse  # noqa: PLC0415  the body models load when used
+
+    return isinstance(value, OpenAIResponse)
 
 
 def _envelope_errors(data: Mapping[str, Any], provider: Provider) -> tuple[dict[str, Any], ...]:

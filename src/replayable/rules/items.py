@@ -10,10 +10,16 @@ from typing import Any
 
 from replayable._base import read_field
 from replayable.codes import ViolationCode
+from replayable.parts import data_url_problem
 from replayable.rules.state import Context
 from replayable.rules.view import View
 
 __all__ = [
+    "COMPACTION_TRIGGERS",
+    "PART_HOLDERS",
+    "REASONING_TYPES",
+    "compaction_trigger_last",
+    "data_urls_readable",
     "foreign_extension_item",
     "foreign_provider_state",
     "foreign_state_kind",
@@ -62,23 +68,101 @@ def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> N
     if kind is not None:
         path = "/encrypted_content" if kind == "reasoning" else ""
         variant = "compaction" if kind == "compaction" else ""
+        if ctx.source is None:  # nobody said whose it is: say how to name the owner
+            variant = "compaction_unknown" if variant else "unknown"
         ctx.out.at(
             i, ViolationCode.FOREIGN_PROVIDER_STATE, path, owner=ctx.source or "unknown", target=target, variant=variant
         )
 
 
+#: A reasoning item's type, as read in either mode.
+REASONING_TYPES = frozenset({"reasoning", "openai:reasoning"})
+
+
 def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
-    item with an id (the item it produced)."""
+    item with an id (the item it produced), or followed by another reasoning item (two stored together
+    before the items they produced: OpenAI 400 "Item 'fc_...' of type 'function_call' was provided without
+    its required 'reasoning' item: 'rs_...'", issue 31)."""
     vid = v.get("id")
-    if vid and type(vid) is str and (nxt is None or not (isinstance(nid := nxt.get("id"), str) and nid)):
-        if nxt is None:
-            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
-        else:
-            ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+    if not (vid and type(vid) is str):
+        return
+    if nxt is None:
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
+    elif not (isinstance(nid := nxt.get("id"), str) and nid):
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+    elif nxt.get("type") in REASONING_TYPES:  # two stored together: the second is not what the first produced
+        ctx.out.at(
+            i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1, next_id=nid,
+            variant="reasoning",
+        )  # fmt: skip
 
 
 def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
     if v.get("status") == "incomplete" and nxt is not None:
         ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")
+
+
+#: The compaction trigger, as read with `provider="openai"` or namespaced (`openai:compaction_trigger`).
+COMPACTION_TRIGGERS = frozenset({"openai:compaction_trigger", "compaction_trigger"})
+
+
+def compaction_trigger_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`compaction_trigger_not_last`: a compaction trigger followed by any item (another trigger: `twice`).
+    Source: OpenAPI `CompactionTriggerItemParam` ("Must be the final input item."); OpenAI's 400 "The
+    'compaction_trigger' item must be the final input item." (james-6-23/codex2api#546, case R61)."""
+    if nxt is not None:
+        variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
+        ctx.out.at(i, ViolationCode.COMPACTION_TRIGGER_NOT_LAST, "", next_index=i + 1, variant=variant)
+
+
+#: Where content parts sit, by item type (as read in either mode): a list of parts, or one part object.
+PART_HOLDERS: dict[str, tuple[str, bool]] = {
+    "message": ("content", True),
+    "function_call_output": ("output", True),
+    "custom_tool_call_output": ("output", True),
+    "openai:custom_tool_call_output": ("output", True),
+    "computer_call_output": ("output", False),
+    "openai:computer_call_output": ("output", False),
+}
+#: The part fields that may hold a `data:` URL, and the media type families each accepts (empty: any).
+_DATA_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "input_image": ("image_url", ("image",)),
+    "computer_screenshot": ("image_url", ("image",)),
+    "input_file": ("file_data", ()),
+}
+_DATA_SOURCE = (
+    "OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 encoded image in a data URL'), "
+    "InputFileContent.file_data; RFC 2397"
+)
+
+
+def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
+    `computer_screenshot.image_url`, `input_file.file_data`) that has no payload, is not base64, does not
+    decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
+    t = v.get("type")
+    key = "content" if t == "message" else "output"
+    value = v.get(key)
+    if type(value) is list:  # a string (the common text-only message) has no part
+        j = 0
+        for part in value:
+            ptype = part.get("type") if type(part) is dict else getattr(part, "type", None)  # no call per part
+            if ptype.__class__ is str and ptype in _DATA_FIELDS:
+                _part_data_url(ctx, i, part, ptype, f"/{key}/{j}")
+            j += 1
+    elif value is not None and not PART_HOLDERS[t][1]:  # type: ignore[index]  # one part (a screenshot)
+        ptype = read_field(value, "type")
+        if isinstance(ptype, str) and ptype in _DATA_FIELDS:
+            _part_data_url(ctx, i, value, ptype, f"/{key}")
+
+
+def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> None:
+    name, media = _DATA_FIELDS[ptype]
+    url = read_field(part, name)
+    if isinstance(url, str) and url[:5].lower() == "data:":
+        why = data_url_problem(url, media)
+        if why is not None:
+            detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
+            ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)

@@ -72,11 +72,14 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
   with an `incomplete` item or an item never done) or with its own snapshot's `status`.
 - `after_terminal`: an event after `response.completed` / `failed` / `incomplete`.
 - `snapshot_mismatch`: the terminal snapshot's `output` disagrees with the streamed items on types,
-  call_ids, names, arguments or message text (paired by `output_index`). Ids, `encrypted_content` and
+  call_ids, names, arguments, message text or annotations (one the stream never sent), or holds an item
+  the stream never sent (paired by `output_index`). Ids, `encrypted_content` and
   other fields are not compared: real providers refresh `encrypted_content` at completion and rename
   reasoning ids between the stream and the snapshot.
 - `snapshot_schema` (*note*): the terminal snapshot is not a complete `ResponseResource` (real ones
-  often miss keys); `asm.resource` is then None.
+  often miss keys); `asm.resource` is then None. An output item of the snapshot that does not parse (a
+  part without its `annotations`) is `item_schema`, as `parse_response` refuses it: the snapshot is the
+  record a client stores.
 - `no_terminal`: `close()` was called before any terminal event.
 
 Hand-out rule: `feed` (and every SSE path) returns an item when its `output_item.done` arrives, except a

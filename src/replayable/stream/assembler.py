@@ -361,12 +361,24 @@ class StreamAssembler(SSEFeeding):
         try:
             self.resource = parse_response(snap, provider=self.provider)
         except ItemError as exc:
-            missing = [".".join(map(str, e["loc"])) for e in exc.errors if e["type"] == "missing"]
-            other = len(exc.errors) - len(missing)
+            # an output item that does not parse is what a client stores and then fails to read back: refused,
+            # as parse_response refuses it (issue 31); the snapshot's other keys (real ones often miss some)
+            # stay a note
+            items = [e for e in exc.errors if _output_loc(e.get("loc"))]
+            if items:
+                shown = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e.get('msg', '')}" for e in items[:3])
+                self._violate(
+                    StreamRule.ITEM_SCHEMA, f"the final snapshot's output does not parse as parse_response reads it: "
+                    f"{shown}", items,
+                )  # fmt: skip
+            rest = [e for e in exc.errors if not _output_loc(e.get("loc"))]
+            missing = [".".join(map(str, e["loc"])) for e in rest if e["type"] == "missing"]
+            other = len(rest) - len(missing)
             what = (f"missing {', '.join(missing)}" if missing else "") + (
                 f"{'; ' if missing else ''}{other} field(s) of another shape" if other else ""
             )
-            self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete response: {what}")
+            if rest:
+                self._note(StreamRule.SNAPSHOT_SCHEMA, f"the final snapshot is not a complete response: {what}")
         if status == "completed":
             if self._incomplete_at is not None:
                 self._violate(
@@ -394,7 +406,7 @@ class StreamAssembler(SSEFeeding):
             )
             return
         for k, theirs in enumerate(output):
-            diff = _essential_diff(mine[k], theirs)
+            diff = _essential_diff(mine[k], theirs) or _unsent_annotations(mine[k], theirs)
             if diff:
                 self._violate(StreamRule.SNAPSHOT_MISMATCH, f"output[{k}] differs from the streamed item: {diff}")
 
@@ -745,3 +757,35 @@ _HANDLERS: dict[str, Any] = {
 #: The spec's events inside a response -> handler (the lifecycle events go to `_lifecycle`).
 _SPEC_HANDLERS: dict[str, Any] = {t: h for t, h in _HANDLERS.items() if t in SPEC_EVENT_TYPES}
 _light_validate = light_event_adapter.validator.validate_python  # the core validator: no per-call wrapper
+
+
+def _output_loc(loc: Any) -> bool:
+    """Whether a validation error's `loc` is inside one of the snapshot's output items (`output.N...`)."""
+    return isinstance(loc, tuple | list) and len(loc) > 1 and loc[0] == "output" and isinstance(loc[1], int)
+
+
+def _unsent_annotations(mine: Mapping[str, Any], theirs: Any) -> str:
+    """The snapshot's message annotations that the streamed item does not carry ('' when none): the
+    snapshot is the stored record, so what it holds must be what the stream sent."""
+    if mine.get("type") != "message" or not isinstance(theirs, Mapping):
+        return ""
+    parts, sent = theirs.get("content"), mine.get("content")
+    if not isinstance(parts, list):
+        return ""
+    for j, part in enumerate(parts):
+        notes = part.get("annotations") if isinstance(part, Mapping) else None
+        if not isinstance(notes, list):
+            continue
+        streamed = sent[j] if isinstance(sent, list) and j < len(sent) and isinstance(sent[j], Mapping) else {}
+        had = streamed.get("annotations")
+        had = had if isinstance(had, list) else []
+        had = [_set_keys(a) for a in had]
+        extra = [a for a in notes if _set_keys(a) not in had]
+        if extra:
+            return f"content[{j}] carries {len(extra)} annotation(s) the stream never sent"
+    return ""
+
+
+def _set_keys(value: Any) -> Any:
+    """An annotation without its null keys (a dump leaves out what a wire form writes as null)."""
+    return {k: v for k, v in value.items() if v is not None} if isinstance(value, Mapping) else value
