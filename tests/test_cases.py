@@ -21,6 +21,8 @@ REASON_CODES = {
     "local_shell_call_without_output": "function_call_without_output",
     "tool_name_invalid": "invalid_tool",
     "assistant_content_not_output_text": "item_invalid",  # an input_text part in an assistant message
+    "input_file_data_without_filename": "file_data_without_filename",
+    "allowed_tool_not_declared": "tool_choice_not_declared",
 }
 #: Where each case of ../shared/cases is kept as a fixture (the stream cases beside the stream tests).
 FIXTURE_DIRS = (CASES, CASES.parent / "agents", CASES.parent / "stream" / "cases")
@@ -64,10 +66,10 @@ def test_real_world_case(path: Path) -> None:
     want = case["expect"]
     inp = case["input"]
     if case.get("kind") == "request":  # a whole body: its store and include count
-        report = rp.check_transcript(inp, target=case.get("target"))
+        report = rp.check_transcript(inp, target=case.get("target"), provider=case.get("provider"))
         assert report.ok == (want["verdict"] == "accept"), report.violations
         if want["verdict"] == "reject":
-            assert want["reason"] in {v.code for v in report.violations}
+            assert REASON_CODES.get(want["reason"], want["reason"]) in {v.code for v in report.violations}
         return
     if isinstance(inp, dict) and inp.get("type") == "function":  # a tool definition: the strict lint
         codes = {v.code for v in rp.check_tool(inp)}
@@ -76,7 +78,12 @@ def test_real_world_case(path: Path) -> None:
             assert REASON_CODES.get(want["reason"], want["reason"]) in codes
         return
     items = inp if isinstance(inp, list) else [inp]
-    report = rp.check_transcript(items, tools=tools_for(items, case["tool_schema"]), target=TARGETS.get(case["id"]))
+    report = rp.check_transcript(
+        items,
+        tools=tools_for(items, case["tool_schema"]),
+        target=case.get("target", TARGETS.get(case["id"])),
+        provider=case.get("provider"),
+    )
     assert report.ok == (want["verdict"] == "accept"), report.violations
     if want["verdict"] == "reject":
         # our violation codes are the cases' rule names

@@ -694,5 +694,6 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
         items.append(value)
         numbers.append(number)
     provider = provider or "openai"
-    items, provider, _ = _read_items(items, provider)
-    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers))
+    items, read_with, sdk = _read_items(items, provider)
+    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers),
+                    read_with=_owner(read_with, sdk) or provider)
