@@ -9,6 +9,7 @@
     replayable convert --from|--to chat-completions FILE
     replayable prepare --target SLUG FILE [--tools TOOLS.json] [--report]
     replayable schema [--side input|output|agents-events|...] [-o FILE]
+    replayable show FILE [--html OUT.html] [--tools TOOLS.json] [--target SLUG] [--provider openai] [--agents]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
@@ -39,7 +40,7 @@ from replayable.reading import InputError, display_name
 from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.render import render
 
-from . import batch
+from . import batch, show
 from .inputs import load_tools, parse_size, read_transcript
 from .output import (
     EXIT_INTERRUPTED,
@@ -294,6 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_max_bytes(prepare)
     prepare.set_defaults(func=cmd_prepare)
+
+    show.add_parser(sub, _add_max_bytes)
 
     from replayable.schema import sides  # noqa: PLC0415
 
