@@ -22,7 +22,9 @@ from replayable.reading import read_file
 from replayable.timeline import timeline
 from replayable.timeline_render import html
 
-BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None)
+BROWSER = next(
+    (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None
+)
 pytestmark = pytest.mark.skipif(
     BROWSER is None, reason="no Chromium installed (apt-get install -y chromium) to open the HTML timeline in"
 )
@@ -135,7 +137,9 @@ INPUTS: list[tuple[str, Any, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("label", "make", "how"), INPUTS, ids=[i[0] for i in INPUTS])
-def test_every_item_and_finding_is_in_the_browsers_dom(label: str, make: Any, how: dict[str, Any], tmp_path: Path) -> None:
+def test_every_item_and_finding_is_in_the_browsers_dom(
+    label: str, make: Any, how: dict[str, Any], tmp_path: Path
+) -> None:
     path = make(tmp_path)
     provider = how.get("provider")
     doc = read_file(str(path), provider=provider, agents=how.get("agents", False))

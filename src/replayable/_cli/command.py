@@ -8,7 +8,7 @@
     replayable diff ORIGINAL CANDIDATE [--format text|json]
     replayable convert --from|--to chat-completions FILE
     replayable prepare --target SLUG FILE [--tools TOOLS.json] [--report]
-    replayable schema [--side input|output|agents-events|...] [-o FILE]
+    replayable schema [--side input|output|agents-events|...] [--provider openai] [-o FILE]
     replayable show FILE [--html OUT.html] [--tools TOOLS.json] [--target SLUG] [--provider openai] [--agents]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
@@ -164,7 +164,7 @@ def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
     from replayable.schema import json_schema  # noqa: PLC0415
 
-    text = json.dumps(json_schema(args.side), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(json_schema(args.side, provider=args.provider), indent=2, ensure_ascii=False) + "\n"
     if args.output and args.output != "-":
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -309,6 +309,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--side", choices=sides(), default="input", help="which values the schema describes (default: input)"
     )
     schema.add_argument("-o", "--output", metavar="FILE", help="write the schema to FILE instead of standard output")
+    schema.add_argument(
+        "--provider",
+        choices=["openai"],
+        help="describe OpenAI's data as sent: its types un-prefixed (web_search_call), its nulls and omitted keys",
+    )
     schema.set_defaults(func=cmd_schema)
     return parser
 
