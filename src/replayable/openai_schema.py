@@ -69,9 +69,9 @@ def openai_wire(bundle: dict[str, Any], side: str) -> dict[str, Any]:
 
 def _unprefix(defs: dict[str, Any]) -> None:
     for node in defs.values():
-        tag = (node.get("properties") or {}).get("type") if isinstance(node, dict) else None
+        tag: Any = (node.get("properties") or {}).get("type") if isinstance(node, dict) else None
         const = tag.get("const") if isinstance(tag, dict) else None
-        if isinstance(const, str) and const.startswith(_PREFIX):
+        if isinstance(tag, dict) and isinstance(const, str) and const.startswith(_PREFIX):
             name = const.removeprefix(_PREFIX)
             tag["const"] = name
             tag["description"] = f"`{name}`, as OpenAI sends it (replayable names it `{const}`)."
@@ -92,7 +92,7 @@ def _drop_unknown_openai(doc: dict[str, Any], defs: dict[str, Any]) -> None:
         if isinstance(node, dict) and isinstance((node.get("properties") or {}).get("type"), dict)
     }
     names = sorted({t.removeprefix(_PREFIX) for t in (*INPUT_TYPES, *OUTPUT_TYPES)} - typed)
-    item = defs.get("UnknownOpenaiItem")
+    item: Any = defs.get("UnknownOpenaiItem")
     if isinstance(item, dict) and names:
         item["properties"]["type"] = {
             "type": "string",
@@ -121,7 +121,8 @@ def _apply_forms(defs: dict[str, Any]) -> None:
     does not require are optional."""
     from replayable.openai_forms import OPENAI_FORMS  # noqa: PLC0415  (the forms load only for this export)
 
-    for form in OPENAI_FORMS:
+    forms: tuple[Any, ...] = OPENAI_FORMS  # pydantic models (the table is typed `type`)
+    for form in forms:
         target = defs.get(form.__mro__[1].__name__)
         if not isinstance(target, dict) or "properties" not in target:
             continue
