@@ -170,15 +170,19 @@ def test_closed_objects_stay_closed() -> None:
     assert not v.is_valid({"type": "item_reference", "id": "msg_1", "stauts": "completed"})  # a typo
 
 
-def test_every_side_exports_and_bad_providers_are_refused() -> None:
+def test_the_item_sides_export_and_other_sides_and_providers_are_refused() -> None:
+    from replayable.openai_schema import WIRE_SIDES
     from replayable.schema import sides
 
     for side in sides():
-        doc = rp.json_schema(side, provider="openai")
-        jsonschema_rs.validator_for(doc)  # compiles
-        assert doc["title"].startswith("OpenAI")
-    request = rp.json_schema("request", provider="openai")
-    assert "ShorthandMessage" in request["$defs"]
+        if side in WIRE_SIDES:
+            doc = rp.json_schema(side, provider="openai")
+            jsonschema_rs.validator_for(doc)  # compiles
+            assert doc["title"] == "OpenAI" + rp.json_schema(side)["title"]
+        else:  # a body's own fields are read in OpenAI mode in ways the item forms do not cover: refused
+            with pytest.raises(ValueError, match="input and output"):
+                rp.json_schema(side, provider="openai")
+    assert "ShorthandMessage" in rp.json_schema("input", provider="openai")["$defs"]
     with pytest.raises(ValueError, match="provider"):
         rp.json_schema("input", provider="acme")
     assert rp.json_schema("input", provider="openai") is not rp.json_schema("input", provider="openai")
@@ -192,3 +196,6 @@ def test_the_command_line_writes_the_wire_bundle(tmp_path: Path, capsys: pytest.
     assert main(["schema", "--provider", "openai", "-o", str(target)]) == 0
     assert json.loads(target.read_text(encoding="utf-8")) == rp.json_schema("input", provider="openai")
     assert main(["schema", "--provider", "acme"]) == 2
+    capsys.readouterr()
+    assert main(["schema", "--side", "request", "--provider", "openai"]) == 2
+    assert "input and output" in capsys.readouterr().err

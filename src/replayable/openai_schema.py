@@ -30,7 +30,12 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SHORTHAND_ROLES", "openai_wire"]
+__all__ = ["SHORTHAND_ROLES", "WIRE_SIDES", "openai_wire"]
+
+#: The sides with an OpenAI wire form: items as input and as output (`parse_item(provider="openai")`). The
+#: bodies are not among them: OpenAI mode reads a body's own fields (its tools, its settings) in ways these
+#: item forms do not cover, so an OpenAI wire form of a body would not give `parse_request`'s verdict.
+WIRE_SIDES = ("input", "output")
 
 #: The input message schemas a shorthand message (no `type`) is read as, by role (`replayable.items`).
 SHORTHAND_ROLES = {
@@ -45,13 +50,14 @@ _PREFIX = "openai:"
 def openai_wire(bundle: dict[str, Any], side: str) -> dict[str, Any]:
     """`bundle` (a `replayable.schema.bundle` document of `side`) rewritten to OpenAI's wire forms (see
     the module docstring); a new document, `bundle` is not changed. Raises nothing for a side without
-    OpenAI items: such a bundle comes back with only its `description` amended."""
+    OpenAI items: such a bundle comes back with only its `description` amended (`json_schema` offers the
+    item sides only, `WIRE_SIDES`)."""
     doc = copy.deepcopy(bundle)
     defs: dict[str, Any] = doc["$defs"]
     _unprefix(defs)
     _drop_unknown_openai(doc, defs)
     _apply_forms(defs)
-    if "ItemReferenceParam" in defs:  # input items: the input side, request bodies
+    if "ItemReferenceParam" in defs:  # input items
         _add_shorthand(doc, defs)
     if side == "output" and isinstance(defs.get("Message"), dict):  # OpenAI mode reads one on this side too
         defs["ShorthandOutputMessage"] = _shorthand(defs["Message"], "ShorthandOutputMessage", "An output message")

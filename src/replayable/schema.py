@@ -788,13 +788,15 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
     is valid exactly when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. `provider="openai"`: OpenAI's data as sent
     (`replayable.openai_schema`: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
-    messages), valid when `parse_item(value, side=side, provider="openai")` accepts it. Raises `ValueError`
-    for an unknown side or provider.
+    messages; sides `input`, `output`), valid when `parse_item(value, side=side, provider="openai")` accepts
+    it. Raises `ValueError` for an unknown side or provider.
     """
     if not isinstance(side, str) or side not in SIDES or provider not in (None, "openai"):
         raise ValueError(f"side must be one of {', '.join(SIDES)}, provider None or openai; got {side!r}/{provider!r}")
     if provider is None:
         return copy.deepcopy(_load(side))
-    from replayable.openai_schema import openai_wire  # noqa: PLC0415  (loads the OpenAI forms)
+    from replayable.openai_schema import WIRE_SIDES, openai_wire  # noqa: PLC0415  (loads the OpenAI forms)
 
+    if side not in WIRE_SIDES:
+        raise ValueError(f"provider='openai' describes the {' and '.join(WIRE_SIDES)} sides (items); got {side!r}")
     return openai_wire(_load(side), side)  # a new document each call

@@ -312,7 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument(
         "--provider",
         choices=["openai"],
-        help="describe OpenAI's data as sent: its types un-prefixed (web_search_call), its nulls and omitted keys",
+        help="describe OpenAI's items as sent (sides input, output): types un-prefixed (web_search_call), "
+        "OpenAI's nulls and omitted keys, shorthand messages",
     )
     schema.set_defaults(func=cmd_schema)
     return parser
