@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from replayable.errors import ReplayableError
 from replayable.families import CallFamily, by_call_type, by_output_type
 from replayable.reading import Document, DocumentKind
 from replayable.render import text_report
@@ -97,13 +98,13 @@ def timeline(doc: Document, record: Mapping[str, Any]) -> Timeline:
     `doc` must hold its items in memory: read it with `read_file(path, lazy=False)` (the default), not a
     JSONL left open. For a recorded stream (kind `events`) the items are those the stream assembles
     (`replayable.stream.check_stream`, as the check assembled them), and an Agents log given as an SSE
-    capture is read into its events (`checking.agents_events`). Raises `ValueError` when `record` is an
-    unreadable input's record (it has an `error`) or `doc` is a JSONL left open. Values that are not
+    capture is read into its events (`checking.agents_events`). Raises `ReplayableError` (a `ValueError`)
+    when `record` is an unreadable input's record (it has an `error`) or `doc` is a JSONL left open. Values that are not
     JSON objects become rows of their JSON type, never an error."""
     if record.get("error"):
-        raise ValueError(f"no timeline of an unreadable input: {record['error']}")
+        raise ReplayableError(f"no timeline of an unreadable input: {record['error']}")
     if doc.source is not None:
-        raise ValueError("the document is a JSONL left open (lazy=True): read it whole for a timeline")
+        raise ReplayableError("the document is a JSONL left open (lazy=True): read it whole for a timeline")
     findings: list[Finding] = list(record.get("findings", ()))
     kind = str(record.get("kind", doc.kind))
     general: list[tuple[str, Finding]] = []
