@@ -56,7 +56,9 @@ def collect() -> dict[str, list[Any]]:
         elif kind == "request" and isinstance(body, dict) and isinstance(body.get("input"), list):
             sides["input"] += body["input"]
         elif kind == "stream" and isinstance(body, list):
-            sides["output"] += [e["item"] for e in body if e.get("type") == "response.output_item.done" and e.get("item")]
+            sides["output"] += [
+                e["item"] for e in body if e.get("type") == "response.output_item.done" and e.get("item")
+            ]
     return {side: _accepted(items, side) for side, items in sides.items()}
 
 

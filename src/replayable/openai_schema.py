@@ -49,9 +49,10 @@ _PREFIX = "openai:"
 
 def openai_wire(bundle: dict[str, Any], side: str) -> dict[str, Any]:
     """`bundle` (a `replayable.schema.bundle` document of `side`) rewritten to OpenAI's wire forms (see
-    the module docstring); a new document, `bundle` is not changed. Raises nothing for a side without
-    OpenAI items: such a bundle comes back with only its `description` amended (`json_schema` offers the
-    item sides only, `WIRE_SIDES`)."""
+    the module docstring); a new document, `bundle` is not changed.
+    Raises `ValueError` for a side that is not in `WIRE_SIDES` (the bodies: see there)."""
+    if side not in WIRE_SIDES:
+        raise ValueError(f"provider='openai' describes the {' and '.join(WIRE_SIDES)} sides (items); got {side!r}")
     doc = copy.deepcopy(bundle)
     defs: dict[str, Any] = doc["$defs"]
     _unprefix(defs)
