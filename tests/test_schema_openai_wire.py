@@ -199,3 +199,30 @@ def test_the_command_line_writes_the_wire_bundle(tmp_path: Path, capsys: pytest.
     capsys.readouterr()
     assert main(["schema", "--side", "request", "--provider", "openai"]) == 2
     assert "input and output" in capsys.readouterr().err
+
+
+def test_ajv_gives_the_openai_parsers_verdict_too(values: list[tuple[str, Any]], tmp_path: Path) -> None:
+    """Ajv (2020-12, strict; scripts/ts/ajv_diff.mjs) on the wire bundles, and a flipped verdict it must catch."""
+    import shutil
+    import subprocess
+
+    node, ts = shutil.which("node"), ROOT / "scripts" / "ts"
+    if node is None or not (ts / "node_modules" / "ajv").is_dir():
+        pytest.skip("needs node and scripts/ts/node_modules (scripts/check_typescript.sh runs `npm ci`)")
+    bundles = tmp_path / "openai"
+    bundles.mkdir()
+    for side in SIDES:
+        (bundles / f"{side}.json").write_text(json.dumps(rp.json_schema(side, provider="openai")), encoding="utf-8")
+    doc = {
+        "values": [{"source": s, "value": v} for s, v in values],
+        "verdicts": {side: [_accepts(v, side) for _, v in values] for side in SIDES},
+    }
+    for flip in (False, True):
+        if flip:
+            doc["verdicts"]["output"][0] = not doc["verdicts"]["output"][0]
+        path = tmp_path / "instances.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        res = subprocess.run(
+            [node, str(ts / "ajv_diff.mjs"), str(path), str(bundles)], capture_output=True, text=True, check=False
+        )
+        assert res.returncode == (1 if flip else 0), res.stdout[-3000:] + res.stderr[-1000:]
