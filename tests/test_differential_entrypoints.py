@@ -6,7 +6,8 @@ Doors: `check_transcript` on the dicts, on parsed models (`parse_items`, where t
 request body, on a Response (with and without `object`), on one item; `replayable.testing.assert_replay_safe`
 on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a body's bytes, and on the
 Conversations API's bodies (`check_conversation_body`: a new conversation, items added to one); the command
-line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item; the
+line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item, and
+its timeline (`show FILE --html -`: the error findings on each item's row) on an array and a body; the
 library's file reader (`replayable.reading.read_file`, then `check_transcript`, or `check_stream` over a
 JSONL read line by line) on the same files, and both on the items as a Codex session file; and `prepare_replay`, whose result must pass the check it
 reports. Generation is derandomized (the same
@@ -153,6 +154,33 @@ def prepare_cli(value: Any, provider: str | None, tools: list[Any] | None) -> An
     return json.loads(out.getvalue()) if code == 0 else "refused"
 
 
+def show_door(value: Any, provider: str | None, tools: list[Any] | None) -> Verdict:
+    """`replayable show FILE --html -`: the exit status, and the error findings on each item's row."""
+    import re  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.json"
+        path.write_text(json.dumps(value))
+        args = ["show", str(path), "--html", "-"]
+        if provider:
+            args += ["--provider", provider]
+        if tools is not None:
+            (Path(tmp) / "tools.json").write_text(json.dumps(tools))
+            args += ["--tools", str(Path(tmp) / "tools.json")]
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+    if code == 2:
+        return False, (("raised", "unreadable"),)  # type: ignore[return-value]
+    page = out.getvalue().split("</tbody>")[0]  # the rows; findings on no item follow the table
+    found = [
+        (int(n), code_)
+        for n, row in re.findall(r'<tr id="item-(\d+)"(.*?)</tr>', page, re.S)
+        for code_ in re.findall(r'<li class="error" data-code="([^"]*)"', row)
+    ]
+    return code == 0, tuple(sorted(found, key=str))
+
+
 def file_door(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
     """The public file reader on the file the command line is given: `read_file`, then `check_transcript`
     (a JSONL of items read lazily: `check_stream` over its lines, as the README's Dask example does)."""
@@ -265,6 +293,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same("cli(jsonl)", cli(items, provider, tools, jsonl=True), want)
         same("read_file(jsonl, lazy)", file_door(items, provider, tools, jsonl=True), want)
     same("cli(array)", cli(items, provider, tools), want)
+    same("show(array)", show_door(items, provider, tools), want)
     same("read_file(array)", file_door(items, provider, tools), want)
     if provider == "openai":  # a Codex session file: its response_item payloads, read in OpenAI's reading
         rollout = [{"timestamp": "t", "type": "session_meta", "payload": {"id": "s"}},
@@ -281,6 +310,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     same("check_transcript(body) vs list with the body's tools", want_body,
          library(items, provider=provider, tools=tools, allowed_tools=["f"] if with_tools else None))
     same("cli(body)", cli(body, provider, None), want_body)
+    same("show(body)", show_door(body, provider, None), want_body)
     same("read_file(body)", file_door(body, provider, None), want_body)
     same("hook(body)", hook(body, provider), want_body)
     same("assert_replay_safe(body text)", helper(json.dumps(body), provider=provider), want_body[0])

@@ -29,7 +29,7 @@ from typing import Any
 from .chat_shapes import chat_key
 from .codes import ViolationCode
 from .interop import from_chat_completions
-from .items import ItemError, dump_items
+from .items import ItemError, dump_item
 
 __all__ = ["Repair", "repair_document", "repair_items"]
 
@@ -64,7 +64,7 @@ def _chat(value: Mapping[str, Any], calls: list[str]) -> tuple[list[dict[str, An
     if value.get("type") not in (None, "message") or chat_key(value) not in ("tool_calls", "role", "tool_call_id"):
         return None
     try:
-        items = dump_items(from_chat_completions([value], known_calls=calls))
+        items = [dump_item(i) for i in from_chat_completions([value], known_calls=calls)]
     except ItemError:
         return None  # no certain Responses form: left for the check to report
     kinds = ", ".join(str(i.get("type")) for i in items) or "nothing"

@@ -780,14 +780,21 @@ def _load(side: str) -> dict[str, Any]:
     return data
 
 
-def json_schema(side: str = "input") -> dict[str, Any]:
+def json_schema(side: str = "input", provider: str | None = None) -> dict[str, Any]:
     """The JSON Schema 2020-12 document for one item of `side` (a fresh dict the caller may change).
 
     `side` is `"input"` (spec `ItemParam`, plus `item_reference` and namespaced items), `"output"` (spec
     `ItemField` plus namespaced items), or one of the other names in `replayable.schema.sides()`. A value
     is valid exactly when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
-    cross-item rules are listed in the document's `description`. Raises `ValueError` for an unknown side.
+    cross-item rules are listed in the document's `description`. `provider="openai"`: OpenAI's data as sent
+    (`replayable.openai_schema`: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
+    messages; sides `input`, `output`), valid when `parse_item(value, side=side, provider="openai")` accepts
+    it. Raises `ValueError` for an unknown side or provider.
     """
-    if not isinstance(side, str) or side not in SIDES:
-        raise ValueError(f"side must be one of {', '.join(SIDES)}; got {side!r}")
-    return copy.deepcopy(_load(side))
+    if not isinstance(side, str) or side not in SIDES or provider not in (None, "openai"):
+        raise ValueError(f"side must be one of {', '.join(SIDES)}, provider None or openai; got {side!r}/{provider!r}")
+    if provider is None:
+        return copy.deepcopy(_load(side))
+    from replayable.openai_schema import openai_wire  # noqa: PLC0415  (loads the OpenAI forms)
+
+    return openai_wire(_load(side), side, _load("output"))  # a new document; refuses a side without one

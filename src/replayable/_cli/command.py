@@ -8,8 +8,9 @@
     replayable diff ORIGINAL CANDIDATE [--format text|json]
     replayable convert --from|--to chat-completions FILE
     replayable prepare --target SLUG FILE [--tools TOOLS.json] [--provider openai] [--report | --diff]
-    replayable schema [--side input|output|agents-events|...] [-o FILE]
+    replayable schema [--side input|output|agents-events|...] [--provider openai] [-o FILE]
     replayable explain [CODE] [--format text|json]
+    replayable show FILE [--html OUT.html] [--tools TOOLS.json] [--target SLUG] [--provider openai] [--agents]
 
 `check` reads a stored transcript (a JSON array of items, JSONL, a Response object, or a request body)
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
@@ -40,7 +41,7 @@ from replayable.reading import InputError, display_name
 from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.render import render
 
-from . import batch
+from . import batch, show
 from .inputs import Transcript, load_tools, parse_size, read_transcript
 from .output import (
     EXIT_INTERRUPTED,
@@ -293,7 +294,7 @@ def cmd_schema(args: argparse.Namespace, out: Output) -> int:
     """`replayable schema`: print (or write to `-o FILE`) the JSON Schema 2020-12 bundle of one side."""
     from replayable.schema import json_schema  # noqa: PLC0415
 
-    text = json.dumps(json_schema(args.side), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(json_schema(args.side, provider=args.provider), indent=2, ensure_ascii=False) + "\n"
     if args.output and args.output != "-":
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -445,6 +446,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", metavar="CODE", nargs="?", help="a finding code, e.g. output_without_function_call")
     explain.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     explain.set_defaults(func=cmd_explain)
+    shown = show.add_parser(sub)
+    _add_tools(shown, "function tool definitions to check arguments against")
+    _add_target(shown, required=False)
+    _add_provider(shown)
+    _add_max_bytes(shown)
 
     from replayable.schema import sides  # noqa: PLC0415
 
@@ -457,6 +463,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--side", choices=sides(), default="input", help="which values the schema describes (default: input)"
     )
     schema.add_argument("-o", "--output", metavar="FILE", help="write the schema to FILE instead of standard output")
+    schema.add_argument(
+        "--provider",
+        choices=["openai"],
+        help="describe OpenAI's items as sent (sides input, output): types un-prefixed (web_search_call), "
+        "OpenAI's nulls and omitted keys, shorthand messages",
+    )
     schema.set_defaults(func=cmd_schema)
     return parser
 
