@@ -19,14 +19,13 @@ are done, it never changes what is checked. This module adds no rule: it only ro
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from replayable._json import printable
 from replayable.findings import Finding, Violation
-from replayable.items import ITEM_ADAPTERS, Provider, gc_paused
+from replayable.items import ITEM_ADAPTERS, Provider
 from replayable.reading import Document, DocumentKind, InputError, chat_envelope, is_event_list
 from replayable.reading import function_tools as reader_function_tools
 from replayable.reading.files import BATCH_LINES, Input, document_of
@@ -150,11 +149,10 @@ def batched_items(doc: Document, count: list[int], progress: Progress = NO_PROGR
     count[0] = len(values)
     progress.checking(len(values))
     many, context = _adapter(doc.provider)
-    with gc_paused():
-        for start in range(0, len(values), BATCH_LINES):
-            batch = values[start : start + BATCH_LINES]
-            yield from batch_items(many, batch, context)
-            progress.advance(len(batch))
+    for start in range(0, len(values), BATCH_LINES):
+        batch = values[start : start + BATCH_LINES]
+        yield from batch_items(many, batch, context)
+        progress.advance(len(batch))
 
 
 def _adapter(provider: Provider) -> tuple[Any, Any]:
@@ -176,21 +174,16 @@ def jsonl_items(
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
     before parsing (not an object, a Chat Completions message, a call inside a message's content) are
     always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
-    `count[0]` counts the items; `progress` is told after each batch.
-
-    The garbage collector is paused while the items are read and checked (parsed items and the rule
-    state hold no cycles; see `replayable.items.gc_paused`); between batches only its young generations
-    are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
+    `count[0]` counts the items; `progress` is told after each batch. The collector's
+    state is left as the app set it."""
     many, context = _adapter(provider)
-    with gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
-        for values in inp.batches():
-            if count is not None:
-                count[0] += len(values)
-            yield from batch_items(many, values, context)
-            if progress is not None:
-                progress.advance(len(values), inp.tell())
-            del values
-            gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
+    for values in inp.batches():
+        if count is not None:
+            count[0] += len(values)
+        yield from batch_items(many, values, context)
+        if progress is not None:
+            progress.advance(len(values), inp.tell())
+        del values
 
 
 def batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:

@@ -12,10 +12,8 @@ Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the mo
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from typing import Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
@@ -544,41 +542,6 @@ def _first_char(data: str | bytes | bytearray | memoryview) -> str:
     return data[i : i + 1].decode("latin-1")
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a list is validated.
-
-    Parsed items hold no reference cycles, but creating tens of thousands of objects triggers
-    collections that scan them all again (a 2x slowdown on large transcripts). The collector is
-    re-enabled afterwards, even on error; nothing is freed later than it would have been.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        _promote_young()
-        gc.enable()
-
-
-def _promote_young() -> None:
-    """Move what the paused collector saw allocated into the oldest generation, without scanning it.
-
-    While paused, the young generation's count grows with every parsed object; re-enabled, the
-    collector's first young collection would then scan them all (a quarter of a large parse with the
-    collector on, as apps run). `gc.freeze()` + `gc.unfreeze()` moves every tracked object into the
-    oldest generation and resets the young count, which is what that scan would end in for objects that
-    hold no cycles. Skipped when the app has frozen objects of its own (`gc.get_freeze_count()`), whose
-    freeze must not be undone. Objects other threads created in the window are promoted too: a cycle
-    among them is freed by the next full collection instead of a young one.
-    """
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
-
-
 _TEXT = (str, bytes, bytearray, memoryview)
 
 
@@ -629,8 +592,8 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     one leading byte order mark is ignored, and JSONL lines end at `\\n` only. Items nest at most
     `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items
     are read one by one so that the `ItemError` lists one precise error per bad item, each `loc` starting
-    with the item's index (for JSONL, the index among non-blank lines). The garbage collector is paused
-    while a list is validated (see `gc_paused`).
+    with the item's index (for JSONL, the index among non-blank lines). The garbage collector's state
+    (enabled, thresholds, frozen objects) is never changed.
 
     Raises `ItemError` when the text is not strict JSON (`type` names the rule: `json_invalid`,
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
@@ -648,22 +611,20 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         checked = True
         first = _first_char(data)
         if first == "[":
-            with gc_paused():  # reading and validating create many objects and no cycles
-                try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                    raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
-                except JSONError as exc:
-                    raise json_item_error(exc) from None
-                if isinstance(raw, list) and all(type(x) is dict for x in raw):
-                    done, start = _validate_releasing(many, raw, ctx)
-                    if start == len(raw):
-                        return done
+            try:  # the array may nest one level deeper than its items; the reader enforces that itself
+                raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+            except JSONError as exc:
+                raise json_item_error(exc) from None
+            if isinstance(raw, list) and all(type(x) is dict for x in raw):
+                done, start = _validate_releasing(many, raw, ctx)
+                if start == len(raw):
+                    return done
         elif first == "{":
-            with gc_paused():  # as for an array: read every line, then validate a chunk at a time
-                raw = _jsonl_values(data)
-                if all(type(x) is dict for x in raw):
-                    done, start = _validate_releasing(many, raw, ctx)
-                    if start == len(raw):
-                        return done
+            raw = _jsonl_values(data)
+            if all(type(x) is dict for x in raw):
+                done, start = _validate_releasing(many, raw, ctx)
+                if start == len(raw):
+                    return done
         elif first == "":
             return []
         else:
@@ -691,10 +652,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             plain = None  # reported item by item below
         if plain is not None:
             try:
-                with gc_paused():
-                    models: list[Any] = many.validate_python(plain, context=ctx)
-                    share_fields_sets(models, {})
-                    return models
+                models: list[Any] = many.validate_python(plain, context=ctx)
+                share_fields_sets(models, {})
+                return models
             except ValidationError:
                 pass
     items: list[Item] = done

@@ -21,7 +21,7 @@ from replayable.call_gate import GateReason, GateResult, allowed_tool_names, gat
 from replayable.codes import ViolationCode
 from replayable.continuation import unwrap
 from replayable.findings import Findings, TranscriptReport, Violation
-from replayable.items import Provider, Side, gc_paused, is_openai_model
+from replayable.items import Provider, Side, is_openai_model
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
 from replayable.rules.engine import Engine, run_rules
@@ -121,31 +121,30 @@ def check_transcript(
     violations = Findings()
     parsed: list[Any] = []
     views: list[View] = []
-    with gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        resend: list[int] = []
-        already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
-        if already is not None:
-            parsed, views = raw_items, already
-            if resend:  # output-form calls sent back as they are: their input form is checked too
-                recheck_sent_as_is(raw_items, resend, provider, violations)
-        else:
-            for i, raw in enumerate(raw_items):
-                model, view = read_item(i, raw, side, provider, violations)
-                parsed.append(model)
-                views.append(view)
-        if target is not None and source is None:
-            source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
-        engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
-        pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
-            loc = err.get("loc") or ()
-            violations.at(
-                None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
-                msg=err.get("msg", ""), rule=err.get("type", ""),
-            )  # fmt: skip
-        profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
-        for f in [*profile.body(), *profile.items(raw_items)]:
-            violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
+    resend: list[int] = []
+    already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
+    if already is not None:
+        parsed, views = raw_items, already
+        if resend:  # output-form calls sent back as they are: their input form is checked too
+            recheck_sent_as_is(raw_items, resend, provider, violations)
+    else:
+        for i, raw in enumerate(raw_items):
+            model, view = read_item(i, raw, side, provider, violations)
+            parsed.append(model)
+            views.append(view)
+    if target is not None and source is None:
+        source = provider or ("openai" if doc.sdk else None)  # never guessed (prepare_replay reads it alike)
+    engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
+    pending = run_rules(views, engine, pending_ok, unwrapped.offset)
+    for err in doc.envelope_errors():  # the body's own fields: what it says decides how items are read
+        loc = err.get("loc") or ()
+        violations.at(
+            None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
+            msg=err.get("msg", ""), rule=err.get("type", ""),
+        )  # fmt: skip
+    profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
+    for f in [*profile.body(), *profile.items(raw_items)]:
+        violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
