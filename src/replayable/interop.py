@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ._base import NamespacedBase, WireModel
+from ._base import NamespacedBase, WireModel, is_unchecked
 from .chat_shapes import chat_key, chat_shape
 from .codes import code_info
 from .errors import ReplayError, Verdict
@@ -36,6 +36,7 @@ from .items import (
     Side,
     coerce_sdk,
     dump_item,
+    is_item_model,
     is_openai_model,
     plain_json,
     validate_item,
@@ -69,13 +70,13 @@ def _error(loc: tuple[Any, ...], code: str, msg: str, title: str = "cannot conve
 
 def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Side]) -> Item:
     """Parse one item in whichever form it is in (trying `order`); raises the closer side's `ItemError`."""
-    if isinstance(raw, WireModel):
+    if isinstance(raw, WireModel) and is_item_model(raw) and not is_unchecked(raw):
         return raw  # type: ignore[return-value]
     raw, from_sdk = coerce_sdk(raw)
     if from_sdk:
         provider = "openai"
     prefix: tuple[Any, ...] = () if index is None else (index,)
-    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping):
+    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping | WireModel):  # a model: no item, or unchecked
         try:
             raw = plain_json(raw)  # the strict reader: text parsed, a Mapping checked and made a dict
         except ItemError as exc:

@@ -483,6 +483,22 @@ def _members(union: Any) -> tuple[type, ...]:
 
 #: The models each side returns: `parse_item(x, side=side)` gives an instance of one of these.
 _SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": _members(InputItem), "output": _members(OutputItem)}
+#: The item models of each side in either reading (strict or OpenAI mode): a model of another class (a
+#: request body, a stream event, a WebSocket message, a content part) is no item, whatever it holds.
+SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = {
+    "input": tuple(dict.fromkeys(_members(InputItem) + _members(OpenAIInputItem))),
+    "output": tuple(dict.fromkeys(_members(OutputItem) + _members(OpenAIOutputItem))),
+}
+#: The item models of either side.
+ITEM_MODELS: tuple[type, ...] = tuple(dict.fromkeys(SIDE_ITEM_MODELS["input"] + SIDE_ITEM_MODELS["output"]))
+
+
+def is_item_model(value: Any, side: Side | None = None) -> bool:
+    """Whether `value` is one of our item models (of `side` when given). An item is trusted as parsed only
+    when it is one: any other model of ours (a parsed request body, a stream event, a WebSocket
+    `response.create`) is read again from its JSON, as an item would be, and an output-form model given
+    where the input form is asked is read as input."""
+    return isinstance(value, ITEM_MODELS if side is None else SIDE_ITEM_MODELS[side])
 
 
 def _on_side(data: Any, side: Side) -> Any:
@@ -739,16 +755,31 @@ def dump_item(item: Any) -> dict[str, Any]:
     `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
     bytes, ...): nothing is coerced on the way out.
     """
-    if not isinstance(item, WireModel):
+    if not is_item_model(item):
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
     try:
         out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")
-        return check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)  # type: ignore[no-any-return]
+        out = check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)
     except JSONError as exc:
         raise json_item_error(exc, text=False) from None
     except (ValueError, TypeError, RecursionError) as exc:  # pydantic's serialization errors
         msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
+    if is_unchecked(item):  # it skipped validation (model_construct, model_copy(update=...)): its JSON is read
+        _read_back(out, "input" if isinstance(item, SIDE_ITEM_MODELS["input"]) else "output")
+    return out  # type: ignore[no-any-return]
+
+
+def _read_back(data: dict[str, Any], side: Side) -> None:
+    """Raise the `ItemError` of `data`, the JSON of a model that skipped validation, when it is no item of
+    `side` in either reading (strict, then OpenAI mode: the model's class does not say which it came from)."""
+    try:
+        validate_item(data, side, None, None)
+    except ItemError as first:
+        try:
+            validate_item(data, side, "openai", None)
+        except ItemError:
+            raise first from None
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:

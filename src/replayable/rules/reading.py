@@ -18,6 +18,7 @@ from replayable.items import (
     ItemError,
     Provider,
     Side,
+    is_item_model,
     is_openai_model,
     plain_json,
     validate_item,
@@ -76,7 +77,9 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
             pass  # reported by `validate_item` below, with the item's index
-    if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
+    if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side)):
+        # it skipped validation, is no item model (a request body, a stream event), or is of the other side
+        # than the one asked: its JSON is what is checked, as an item's would be
         try:
             raw = to_plain(raw)
         except JSONError as exc:

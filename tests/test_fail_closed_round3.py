@@ -1,0 +1,133 @@
+"""Fail closed, round three (issue 32): nothing is trusted because of its class, no memory is kept for the
+app, one budget per input whatever its framing, one check-and-write per session, no event dropped after
+`[DONE]`.
+
+Each class of fault has a test on every door it reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import replayable as rp
+from replayable.call_gate import gate
+from replayable.replay import check_stream
+from replayable.stream import parse_event
+from replayable.websocket import parse_websocket_event
+
+# --- 1. an item is an item because it reads as one, whatever its class -------------------------------------
+
+ORPHAN_INPUT = [
+    {"type": "function_call_output", "call_id": "orphan", "output": "x"},
+    {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{"},
+]
+BODY = {"model": "m", "input": ORPHAN_INPUT}
+
+
+def _non_items() -> dict[str, Any]:
+    """Models of ours that are no item, each holding items the checks must not take on trust."""
+    done_event = {
+        "type": "response.output_item.done",
+        "sequence_number": 1,
+        "output_index": 0,
+        "item": {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": "{", "status": "completed"},
+    }
+    return {
+        "request body": rp.parse_request(BODY),
+        "openai request body": rp.parse_request(BODY, provider="openai"),
+        "websocket response.create": parse_websocket_event({"type": "response.create", **BODY}),
+        "websocket response.steer": parse_websocket_event(
+            {"type": "response.steer", "previous_response_id": "resp_1", "input": ORPHAN_INPUT}, provider="openai"
+        ),
+        "stream event": parse_event(done_event),
+        "function tool": rp.FunctionToolParam.model_validate({"type": "function", "name": "f", "parameters": {}}),
+    }
+
+
+NON_ITEMS = _non_items()
+
+CHECK_DOORS: dict[str, Callable[[Any], Any]] = {
+    "check_transcript": lambda m: rp.check_transcript([m]),
+    "check_transcript side=input": lambda m: rp.check_transcript([m], side="input"),
+    "check_transcript openai": lambda m: rp.check_transcript([m], provider="openai"),
+    "check_stream": lambda m: check_stream(iter([m])),
+    "prepare_replay": lambda m: rp.prepare_replay([m], target="openai")[1].check,
+}
+
+
+@pytest.mark.parametrize("door", list(CHECK_DOORS))
+@pytest.mark.parametrize("name", list(NON_ITEMS))
+def test_a_model_that_is_no_item_is_read_not_trusted(name: str, door: str) -> None:
+    model = NON_ITEMS[name]
+    try:
+        report = CHECK_DOORS[door](model)
+    except rp.ItemError as exc:  # refused outright (prepare_replay: an item it cannot read)
+        assert exc.errors and exc.errors[0]["loc"][:1] == (0,)
+        return
+    assert not report.ok
+    assert [(v.index, v.code) for v in report.violations][:1] in ([(0, "item_invalid")], [(0, "unknown_item_type")])
+
+
+PARSE_DOORS: dict[str, Callable[[Any], Any]] = {
+    "parse_item": lambda m: rp.parse_item(m),
+    "parse_item output": lambda m: rp.parse_item(m, side="output"),
+    "parse_items": lambda m: rp.parse_items([m]),
+    "iter_items": lambda m: list(rp.iter_items([m])),
+    "to_input": lambda m: rp.to_input(m),
+    "dump_item": lambda m: rp.dump_item(m),
+    "dump_items": lambda m: rp.dump_items([m]),
+}
+
+
+@pytest.mark.parametrize("door", list(PARSE_DOORS))
+@pytest.mark.parametrize("name", list(NON_ITEMS))
+def test_a_model_that_is_no_item_is_refused_by_the_item_doors(name: str, door: str) -> None:
+    with pytest.raises(rp.ItemError):
+        PARSE_DOORS[door](NON_ITEMS[name])
+
+
+@pytest.mark.parametrize("name", list(NON_ITEMS))
+def test_gate_reads_a_model_that_is_no_item_as_its_json(name: str) -> None:
+    assert not gate(NON_ITEMS[name], {"type": "object"}).ok
+
+
+OUTPUT_CALL = {"type": "function_call", "id": "fc_1", "call_id": "c" * 65, "name": "f", "arguments": "{}", "status": "completed"}
+
+
+def test_an_output_form_model_given_where_input_is_asked_is_read_as_input() -> None:
+    """A 65-character call_id is valid in the output form and not in the input form: given as input, the
+    output-form model gets the verdict its JSON gets."""
+    model = rp.parse_item(OUTPUT_CALL, side="output")
+    as_dict = rp.check_transcript([OUTPUT_CALL], side="input", pending_ok=True)
+    assert not as_dict.ok
+    want = [(v.index, v.code) for v in as_dict.violations]
+    for report in (
+        rp.check_transcript([model], side="input", pending_ok=True),
+        check_stream(iter([model]), side="input", pending_ok=True),
+    ):
+        assert [(v.index, v.code) for v in report.violations] == want
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(model, side="input")
+    with pytest.raises(rp.ItemError):
+        rp.parse_items([model], side="input")
+
+
+@pytest.mark.parametrize(
+    ("item", "update", "field"),
+    [
+        ({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}, {"call_id": ""}, "call_id"),
+        ({"type": "function_call_output", "call_id": "c", "output": "ok"}, {"call_id": ""}, "call_id"),
+        ({"type": "message", "role": "user", "content": "hi"}, {"role": "tool"}, "role"),
+    ],
+)
+def test_dump_item_reads_back_a_model_that_skipped_validation(item: dict[str, Any], update: dict[str, Any], field: str) -> None:
+    model = rp.parse_item(item).model_copy(update=update)
+    with pytest.raises(rp.ItemError) as exc:
+        rp.dump_item(model)
+    assert field in {str(p) for e in exc.value.errors for p in e["loc"]}
+    with pytest.raises(rp.ItemError):
+        rp.dump_items([model])
+    assert rp.dump_item(rp.parse_item(item).model_copy(update={})) == item  # nothing changed: dumped as read
