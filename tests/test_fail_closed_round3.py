@@ -131,3 +131,73 @@ def test_dump_item_reads_back_a_model_that_skipped_validation(item: dict[str, An
     with pytest.raises(rp.ItemError):
         rp.dump_items([model])
     assert rp.dump_item(rp.parse_item(item).model_copy(update={})) == item  # nothing changed: dumped as read
+
+
+# --- 4. CheckedSession.add_items checks and writes as one step per session -----------------------------------
+
+CALL = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": "ok"}
+
+
+def _outputs(items: list[Any]) -> int:
+    return sum(1 for i in items if (i.get("type") if isinstance(i, dict) else getattr(i, "type", None)) == "function_call_output")
+
+
+async def _add_twice(first: Any, second: Any) -> list[BaseException | None]:
+    import asyncio
+
+    results = await asyncio.gather(first.add_items([dict(OUTPUT)]), second.add_items([dict(OUTPUT)]), return_exceptions=True)
+    return list(results)
+
+
+@pytest.mark.parametrize("wrappers", ["one wrapper", "two wrappers"])
+def test_two_concurrent_outputs_for_one_call_store_one(wrappers: str, tmp_path: Any) -> None:
+    """asyncio tasks of one loop: the second addition sees the first and is refused."""
+    import asyncio
+
+    agents = pytest.importorskip("agents")
+    from replayable.integrations.agents import CheckedSession
+
+    async def run() -> tuple[list[Any], list[Any]]:
+        inner = agents.SQLiteSession("s1", str(tmp_path / "db.sqlite"))
+        checked = CheckedSession(inner)
+        await checked.add_items([dict(CALL)])
+        other = checked if wrappers == "one wrapper" else CheckedSession(agents.SQLiteSession("s1", str(tmp_path / "db.sqlite")))
+        results = await _add_twice(checked, other)
+        return results, await inner.get_items()
+
+    results, stored = asyncio.run(run())
+    assert _outputs(stored) == 1
+    assert sum(r is None for r in results) == 1
+    assert [type(r).__name__ for r in results if r is not None] == ["ReplayError"]
+
+
+def test_two_threads_adding_an_output_for_one_call_store_one(tmp_path: Any) -> None:
+    """Threads, each running its own event loop (Runner.run_sync in a worker pool): one is stored."""
+    import asyncio
+    import threading
+
+    agents = pytest.importorskip("agents")
+    from replayable.integrations.agents import CheckedSession
+
+    path = str(tmp_path / "db.sqlite")
+    asyncio.run(CheckedSession(agents.SQLiteSession("s2", path)).add_items([dict(CALL)]))
+    start = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def add() -> None:
+        checked = CheckedSession(agents.SQLiteSession("s2", path))
+        start.wait()
+        try:
+            asyncio.run(checked.add_items([dict(OUTPUT)]))
+        except BaseException as exc:  # noqa: BLE001 - counted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    stored = asyncio.run(agents.SQLiteSession("s2", path).get_items())
+    assert _outputs(stored) == 1
+    assert len(errors) == 3 and all(type(e).__name__ == "ReplayError" for e in errors)
