@@ -201,3 +201,89 @@ def test_two_threads_adding_an_output_for_one_call_store_one(tmp_path: Any) -> N
     stored = asyncio.run(agents.SQLiteSession("s2", path).get_items())
     assert _outputs(stored) == 1
     assert len(errors) == 3 and all(type(e).__name__ == "ReplayError" for e in errors)
+
+
+# --- 5. frames after data: [DONE] are a finding, never dropped silently ----------------------------------------
+
+
+def _sse_with_done_inside() -> bytes:
+    from pathlib import Path
+
+    whole = (Path(__file__).parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes()
+    first_frame_end = whole.index(b"\n\n", whole.index(b"event: response.created")) + 2
+    return whole[:first_frame_end] + b"data: [DONE]\n\n" + whole[first_frame_end:]
+
+
+def test_a_strict_reader_refuses_frames_after_done() -> None:
+    from replayable import stream
+
+    data = _sse_with_done_inside()
+    with pytest.raises(stream.StreamError) as exc:
+        list(stream.parse_sse(data))
+    assert exc.value.rule == "after_done_marker"
+    with pytest.raises(stream.StreamError) as exc:
+        list(stream.StreamAssembler().feed_sse(data))
+    assert exc.value.rule == "after_done_marker"
+    asm = stream.StreamAssembler()
+    with pytest.raises(stream.StreamError) as exc:
+        for i in range(0, len(data), 7):
+            asm.feed_bytes(data[i : i + 7])
+        asm.close()
+    assert exc.value.rule == "after_done_marker"
+
+
+@pytest.mark.parametrize("door", ["feed_sse", "feed_bytes", "check_stream", "check_stream lines"])
+def test_a_lenient_reader_reports_frames_after_done(door: str) -> None:
+    from replayable import stream
+
+    data = _sse_with_done_inside()
+    if door.startswith("check_stream"):
+        source: Any = iter(data.decode().splitlines(keepends=True)) if door.endswith("lines") else data
+        findings = stream.check_stream(source).findings
+    else:
+        asm = stream.StreamAssembler(strict=False)
+        if door == "feed_sse":
+            list(asm.feed_sse(data))
+        else:
+            for i in range(0, len(data), 5):
+                asm.feed_bytes(data[i : i + 5])
+        asm.close()
+        findings = asm.warnings
+    after = [f for f in findings if f.code == "after_done_marker"]
+    assert len(after) == 1 and after[0].severity == "violation"
+    assert "16 SSE frames after data: [DONE]" in after[0].message  # 15 events and the last [DONE]
+
+
+def test_the_command_line_reports_frames_after_done(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from replayable._cli import main
+
+    path = tmp_path / "capture.sse"
+    path.write_bytes(_sse_with_done_inside())
+    assert main(["check", "--format", "json", str(path)]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert "after_done_marker" in [f["code"] for f in record["findings"]]
+
+
+def test_check_agents_reads_an_sse_log_past_done_as_jsonl_reads_it(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same events as JSONL fail with executed_rejected_call; as SSE with a [DONE] between them they
+    fail with it too, and with the [DONE] finding."""
+    import json
+
+    from test_agents_doors import requires, result
+
+    from replayable._cli import main
+
+    events = [requires(), result()]
+    jsonl, sse = tmp_path / "log.jsonl", tmp_path / "log.sse"
+    jsonl.write_text("".join(json.dumps(e) + "\n" for e in events))
+    sse.write_text(f"data: {json.dumps(events[0])}\n\ndata: [DONE]\n\ndata: {json.dumps(events[1])}\n\n")
+    assert main(["check", "--agents", "--format", "json", str(jsonl)]) == 1
+    as_jsonl = json.loads(capsys.readouterr().out)
+    assert main(["check", "--agents", "--format", "json", str(sse)]) == 1
+    as_sse = json.loads(capsys.readouterr().out)
+    assert [v["code"] for v in as_sse["violations"]] == [v["code"] for v in as_jsonl["violations"]] == [
+        "executed_rejected_call"
+    ]
+    assert [(f["code"], f["index"]) for f in as_sse["findings"] if f["where"] == "stream"] == [("after_done_marker", 1)]

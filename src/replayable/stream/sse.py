@@ -118,7 +118,8 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
     newlines). Comment lines (`:`), `id:` and `retry:` are ignored, and so is one leading byte order
     mark (U+FEFF); CRLF, LF and CR end lines; a frame ends at a blank line. `data: [DONE]` ends the
-    stream and is not yielded (nothing after it is read).
+    stream and is not yielded; the input is still read to its end, and a frame after it is a fault
+    (`after_done_marker`), never dropped silently.
 
     The end of input is checked once the last event is yielded (a reader with no lenient mode raises):
     a last frame without its terminating blank line is cut off and dropped, as the SSE standard and the
@@ -131,8 +132,8 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     is not an SSE field (the SSE standard ignores one; this strict reader refuses it, naming the line, as
     it is most often a `data:` line that lost its prefix; a lenient `StreamAssembler` and `check_stream`
     ignore it with a note), data that is not a JSON object, or an `event:` without data; rule
-    `event_name` when the `event:` field differs from the body's `type`; `sse_truncated` and
-    `done_missing` as above.
+    `event_name` when the `event:` field differs from the body's `type`; `after_done_marker` for a
+    frame after `data: [DONE]`; `sse_truncated` and `done_missing` as above.
     """
     return _parse_sse(source, None, provider=provider)
 
@@ -151,7 +152,7 @@ _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("at", "cut", "data", "done", "name", "notes", "numbers_ok", "strict")
+    __slots__ = ("after", "after_at", "at", "cut", "data", "done", "name", "notes", "numbers_ok", "strict", "through")
 
     def __init__(self) -> None:
         self.name: str | None = None
@@ -159,6 +160,9 @@ class _Framer:
         self.at: int | None = None  # the offset of the open frame's first field, None when none is open
         self.cut: _Frame | None = None  # the frame open at the end of input (cut off, never dispatched)
         self.done = False  # `data: [DONE]` was read
+        self.after = 0  # frames read after `data: [DONE]` (each one a fault: `after_done_marker`)
+        self.after_at: int | None = None  # the byte offset of the first of them
+        self.through = False  # frames after `data: [DONE]` are read as events too (counted all the same)
         #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
         #: every cut scanned): each `data:` body, a part of those lines, then needs no filter of its own.
         self.numbers_ok = False
@@ -329,14 +333,18 @@ def _events(
     provider: Provider = None,
     final: bool = True,
 ) -> Iterator[Any]:
-    """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`); with `final`, the
-    end of input is checked once the frames run out (`_end`)."""
+    """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`; a frame after it is
+    `after_done_marker`); with `final`, the end of input is checked once the frames run out (`_end`)."""
     framer.strict, framer.notes = strict, notes  # read as the frames are (lazily): an unknown field line
     count = first
     for name, body, at in frames:
+        if framer.done:  # the stream ended: what follows is a fault, never dropped silently
+            _after_done(framer, name, at, strict)
+            if not framer.through:
+                continue
         if body.strip() == _DONE:
             framer.done = True
-            return
+            continue
         try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
             value = loads(body, what="data", numbers_checked=framer.numbers_ok)
         except (ValueError, RecursionError):
@@ -356,6 +364,17 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
     """The end of an SSE capture: a cut-off last frame (`sse_truncated`), no `data: [DONE]`
     (`done_missing`); strict readers raise, lenient ones record (see `parse_sse`)."""
     if framer.done:
+        if framer.cut is not None:  # a cut-off frame after [DONE]: after it all the same
+            _after_done(framer, framer.cut[0], framer.cut[2], strict)
+            framer.cut = None
+        if framer.after and notes is not None:
+            n = framer.after
+            msg = (
+                f"{n} SSE frame{'s' if n > 1 else ''} after data: [DONE] (the first at byte {framer.after_at}): "
+                "the stream ended there, so they were not read as events"
+            )
+            notes.append(StreamWarning(None, None, None, StreamRule.AFTER_DONE_MARKER, msg))
+            framer.after = 0
         return
     cut = framer.cut
     if cut is not None:
@@ -395,6 +414,23 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
         raise StreamError(StreamRule.DONE_MISSING, msg)
     if notes is not None:
         notes.append(StreamWarning(None, None, None, StreamRule.DONE_MISSING, msg, violation=False))
+
+
+def _after_done(framer: _Framer, name: str | None, at: int, strict: bool) -> None:
+    """A frame read after `data: [DONE]`: a strict reader raises (`after_done_marker`), a lenient one
+    counts it for the one finding the end of input records (`_end`)."""
+    if strict and not framer.through:
+        shown = f", event: {name}" if name else ""
+        raise StreamError(
+            StreamRule.AFTER_DONE_MARKER,
+            f"an SSE frame (byte {at}{shown}) follows data: [DONE], which ends the stream: what follows the end "
+            "is never dropped silently",
+            event_type=name,
+            offset=at,
+        )
+    if framer.after == 0:
+        framer.after_at = at
+    framer.after += 1
 
 
 def _frame(
@@ -444,11 +480,9 @@ class ByteReader:
         self.skip_lf = False  # the last cut ended with CR: a LF starting the next chunk completes it
 
     def push(self, chunk: bytes) -> Iterator[_Frame]:
-        """The frames the chunk completes (none once `[DONE]` was read), read lazily, as `parse_sse` reads
+        """The frames the chunk completes (after `[DONE]` too: each is a fault), read lazily, as `parse_sse` reads
         them (a framing error after a frame comes after that frame's event): iterate them to the end
         before the next `push`."""
-        if self.framer.done:
-            return iter(())
         if self.skip_lf and chunk[:1] == b"\n":
             chunk = chunk[1:]
             self.base += 1
@@ -468,10 +502,22 @@ class ByteReader:
     def finish(self) -> Iterator[_Frame]:
         """End of input: the bytes still held (a line without its end; a frame left open goes to
         `framer.cut` once this is iterated to the end)."""
-        if self.pending and not self.framer.done:
+        if self.pending:
             rest, self.pending = b"".join(self.pending), []
             yield from _scan(rest, self.base, self.framer)
         self.framer.end()
+
+
+def read_sse_through_done(source: Any, *, provider: Provider = None) -> tuple[list[dict[str, Any]], int, int | None]:
+    """The events of a whole SSE capture as `parse_sse` reads them (strictly), the frames after a `data:
+    [DONE]` read as events too, with how many frames followed `[DONE]` and the byte offset of the first
+    (0 and None when none did): for a reader that reports them as a finding and checks what they say
+    (`check --agents` on an SSE capture) rather than refusing the capture. A cut-off last frame after
+    `[DONE]` is counted, never read. Raises `StreamError` as `parse_sse` does for anything else."""
+    framer = _Framer()
+    framer.through = True
+    events = list(_events(_frames(source, framer), framer, None, provider=provider))
+    return events, framer.after, framer.after_at
 
 
 # Package-internal names for the assembler's SSE entry points (`replayable.stream.sources`).
