@@ -287,3 +287,106 @@ def test_check_agents_reads_an_sse_log_past_done_as_jsonl_reads_it(tmp_path: Any
         "executed_rejected_call"
     ]
     assert [(f["code"], f["index"]) for f in as_sse["findings"] if f["where"] == "stream"] == [("after_done_marker", 1)]
+
+
+# --- 3. one container budget per input, whatever its framing ----------------------------------------------
+
+EMPTIES = 200_000
+AS_JSONL = b"{}\n" * EMPTIES
+AS_ARRAY = b"[" + b",".join([b"{}"] * EMPTIES) + b"]"
+
+
+def _refused_with_budget(call: Callable[[], Any]) -> str:
+    from replayable import stream
+    from replayable._json import JSONError
+    from replayable.reading import InputError
+
+    with pytest.raises((rp.ItemError, stream.StreamError, InputError, JSONError)) as exc:
+        call()
+    text = str(exc.value)
+    assert "too_many_containers" in text or "memory budget" in text, text
+    return text
+
+
+@pytest.mark.parametrize(
+    "door",
+    ["parse_items str", "parse_items bytes", "iter_items lines", "iter_items bytes lines", "read_text", "iter_jsonl"],
+)
+def test_jsonl_is_held_to_the_budget_of_the_same_values_as_one_array(door: str) -> None:
+    from replayable._json import iter_jsonl
+    from replayable.reading.document import read_text
+
+    _refused_with_budget(lambda: rp.parse_items(AS_ARRAY))  # the array was refused already
+    calls: dict[str, Callable[[], Any]] = {
+        "parse_items str": lambda: rp.parse_items(AS_JSONL.decode()),
+        "parse_items bytes": lambda: rp.parse_items(AS_JSONL),
+        "iter_items lines": lambda: list(rp.iter_items(AS_JSONL.decode().splitlines())),
+        "iter_items bytes lines": lambda: list(rp.iter_items(AS_JSONL.splitlines(keepends=True))),
+        "read_text": lambda: read_text(AS_JSONL),
+        "iter_jsonl": lambda: list(iter_jsonl(AS_JSONL.splitlines())),
+    }
+    if door.startswith("iter_items"):  # `{}` is no item: the budget must be what stops it, not the item
+        padded = [b'{"type": "message", "role": "user", "content": "hi", "x": [%s]}' % b",".join([b"{}"] * 30)] * 20_000
+        data = [p.decode() for p in padded] if door == "iter_items lines" else padded
+        text = _refused_with_budget(lambda: list(rp.iter_items(data)))
+        assert "item" in text
+        return
+    _refused_with_budget(calls[door])
+
+
+def test_a_jsonl_under_its_budget_is_read() -> None:
+    padded = b"".join(b'{"type":"message","role":"user","content":"%d"}\n' % i for i in range(20_000))
+    assert len(rp.parse_items(padded)) == 20_000
+    assert sum(1 for _ in rp.iter_items(padded.splitlines())) == 20_000
+
+
+@pytest.mark.parametrize("source", ["file", "stdin", "json file"])
+def test_the_file_reader_and_the_cli_hold_jsonl_to_the_budget(source: str, tmp_path: Any, monkeypatch: Any, capsys: Any) -> None:
+    import io
+    import sys
+
+    from replayable._cli import main
+    from replayable.reading import read_file
+
+    path = tmp_path / ("x.json" if source == "json file" else "x.jsonl")
+    path.write_bytes(AS_ARRAY if source == "json file" else AS_JSONL)
+    if source == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(AS_JSONL)))
+        assert main(["check", "-"]) == 2
+    else:
+        assert main(["check", str(path)]) == 2
+        _refused_with_budget(lambda: rp.check_transcript(read_file(str(path))))
+    assert "memory budget" in capsys.readouterr().err
+
+
+def test_an_sse_capture_is_held_to_one_budget_however_it_is_chunked() -> None:
+    from replayable import stream
+
+    frame = b'data: {"type":"x","a":[[],[],[],[],[],[],[],[],[],[],[],[]]}\n\n'
+    capture = frame * 20_000
+    for source in (capture, capture.decode(), iter([capture[i : i + 999] for i in range(0, len(capture), 999)]),
+                   iter(capture.decode().splitlines(keepends=True))):  # fmt: skip
+        _refused_with_budget(lambda source=source: list(stream.parse_sse(source, provider="openai")))
+    for strict in (True, False):
+        asm = stream.StreamAssembler(strict=strict, provider="openai")
+
+        def feed(asm: Any = asm) -> None:
+            for i in range(0, len(capture), 999):
+                asm.feed_bytes(capture[i : i + 999])
+
+        _refused_with_budget(feed)
+    _refused_with_budget(lambda: stream.check_stream(capture, provider="openai"))
+
+
+def test_jsonl_peak_memory_stays_near_the_input() -> None:
+    """The issue's measure: 200,000 `{}` lines peaked at 401 MB (700x the file) when accepted; refused up
+    front, reading them costs about the text itself."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        _refused_with_budget(lambda: rp.parse_items(AS_JSONL))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(AS_JSONL)

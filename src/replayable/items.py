@@ -45,7 +45,18 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
+from ._json import (
+    MAX_ITEM_DEPTH,
+    ContainerBudget,
+    JSONError,
+    check_value,
+    iter_jsonl,
+    json_problem,
+    loads,
+    loads_lines,
+    text_over_budget,
+    to_plain,
+)
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .item_members import SpecMembers
@@ -580,10 +591,15 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
     if isinstance(data, Mapping) or not isinstance(data, Iterable):
         got = "a JSON object" if isinstance(data, Mapping) else type(data).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
+    budget = ContainerBudget()  # JSONL lines are one input: one container budget for them all
     for i, raw in enumerate(data):
         if isinstance(raw, _TEXT):
             if isinstance(raw, memoryview):
                 raw = raw.tobytes()
+            line = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+            over = budget.add(line, 0 if line.endswith(b"\n") else 1)  # as if each ended with its line end
+            if over is not None:
+                raise ItemError([{"loc": (i,), "type": "too_many_containers", "msg": f"the JSONL lines so far {over}"}])
             if not raw.strip():
                 continue
             if i > 0 and (raw.startswith("\ufeff") if isinstance(raw, str) else raw.startswith(b"\xef\xbb\xbf")):
@@ -693,6 +709,9 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
     when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
     and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
     raw: Any = data.tobytes() if isinstance(data, memoryview) else data
+    over = text_over_budget(raw)  # one budget per input, as one JSON array of the same values has
+    if over is not None:
+        raise ItemError([{"loc": (), "type": "too_many_containers", "msg": f"the JSONL text {over}"}])
     lines: list[bytes] | None = None
     try:
         text = raw.encode() if isinstance(raw, str) else bytes(raw)

@@ -212,8 +212,10 @@ class Input:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
         file at the end. Raises `InputError` for a line longer than the limit or a read error."""
         pending, self._pending = self._pending, []
+        budget = _json.ContainerBudget()  # one budget for the whole input, as for one JSON document
         try:
             for n, (lineno, line) in enumerate(pending):
+                self._spend(budget, lineno, line)
                 yield lineno, line, n == 0
             f = self._file
             if f is None:
@@ -229,11 +231,21 @@ class Input:
                 if len(line) > limit:
                     raise _too_big(self.name, limit, f"line {lineno}")
                 if line.strip(_BLANK):
+                    self._spend(budget, lineno, line)
                     yield lineno, line, False
+                else:
+                    budget.size += len(line)
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:
             self.close()
+
+    def _spend(self, budget: _json.ContainerBudget, lineno: int, line: bytes) -> None:
+        """Count `line` against the input's container budget; raises `InputError` naming it when the
+        input is then over (200,000 `{}` lines are refused as the same values in one JSON array are)."""
+        over = budget.add(line, 0 if line.endswith(b"\n") else 1)
+        if over is not None:
+            raise InputError(f"{self.name}, line {lineno}: the input {over} [too_many_containers]")
 
     def tell(self) -> int | None:
         """How many bytes of a JSONL input are read so far (None once closed, or for a pipe)."""

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import IO, Any
 
-from replayable._json import loads, may_overflow
+from replayable._json import ContainerBudget, loads, may_overflow
 from replayable.items import Provider
 
 from .events import peek_event
@@ -152,7 +152,9 @@ _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("after", "after_at", "at", "cut", "data", "done", "name", "notes", "numbers_ok", "strict", "through")
+    __slots__ = (
+        "after", "after_at", "at", "budget", "cut", "data", "done", "name", "notes", "numbers_ok", "strict", "through"
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.name: str | None = None
@@ -163,11 +165,26 @@ class _Framer:
         self.after = 0  # frames read after `data: [DONE]` (each one a fault: `after_done_marker`)
         self.after_at: int | None = None  # the byte offset of the first of them
         self.through = False  # frames after `data: [DONE]` are read as events too (counted all the same)
+        self.budget = ContainerBudget()  # the capture's container budget, whatever its chunks
         #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
         #: every cut scanned): each `data:` body, a part of those lines, then needs no filter of its own.
         self.numbers_ok = False
         self.strict = True  # an unknown field line raises (strict) or is ignored with a note (set by `_events`)
         self.notes: list[StreamWarning] | None = None
+
+    def spend(self, piece: bytes, offset: int, extra: int = 0) -> None:
+        """Count the bytes `piece` of the capture (at `offset`) against its container budget: one budget
+        per input, as one JSON text of the same size has. Over it, every reader raises (lenient ones too:
+        it is a limit of memory, not a finding), rule `sse_malformed`, type `too_many_containers`."""
+        over = self.budget.add(piece, extra)
+        if over is not None:
+            msg = f"the SSE capture {over}"
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                msg,
+                offset=offset,
+                errors=[{"loc": (), "type": "too_many_containers", "msg": msg}],
+            )
 
     def line(self, offset: int, line: bytes) -> _Frame | None:
         """Apply one line (without its terminator); the frame a blank line ends, else None."""
@@ -230,6 +247,7 @@ _MAX_PENDING = 1 << 16
 def _scan(buf: bytes, base: int, framer: _Framer) -> Iterator[_Frame]:
     """The frames ended in `buf` (bytes from offset `base` of the input, ending at a line end or at the
     end of input): common frames whole where no frame is open, every other line through `framer`."""
+    framer.spend(buf, base)
     find, match, search = buf.find, _FRAME.match, _EOL.search
     pos, n = 0, len(buf)
     while pos < n:
@@ -296,6 +314,7 @@ def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base:
     """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (a frame open at the end
     of input goes to `framer.cut`)."""
     for offset, line in _lines_of(pieces):
+        framer.spend(line, base + offset, 1)
         got = framer.line(base + offset, line)
         if got is not None:
             yield got
