@@ -390,3 +390,39 @@ def test_jsonl_peak_memory_stays_near_the_input() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 4 * len(AS_JSONL)
+
+
+# --- medium: "no check" has one spelling, {} ------------------------------------------------------------------
+
+CALL_X = {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"x": 1}', "status": "completed"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [True, {"type": "function", "name": "f", "parameters": True}, [{"type": "function", "name": "f", "parameters": True}],
+     {"type": "function", "function": {"name": "f", "parameters": True}}, {"name": "f", "inputSchema": True}],
+)  # fmt: skip
+def test_the_boolean_schema_true_is_no_way_to_say_no_check(schema: Any) -> None:
+    from replayable.arguments import SchemaError
+
+    with pytest.raises(SchemaError, match="pass \\{\\}"):
+        gate(CALL_X, schema)
+    assert gate(CALL_X, {}).ok  # the one explicit spelling
+    assert gate(CALL_X, {"type": "function", "name": "f", "parameters": {}}).ok
+
+
+def test_a_tool_whose_parameters_is_true_is_an_invalid_tool_on_every_door() -> None:
+    tool = {"type": "function", "name": "f", "parameters": True}
+    out = {"type": "function_call_output", "call_id": "c", "output": "o"}
+    assert [str(f.code) for f in rp.check_tool(tool)] == ["invalid_tool"]
+    report = rp.check_transcript([CALL_X, out], tools=[tool])
+    assert not report.ok and "invalid_tool" in [str(v.code) for v in report.violations]
+    body = rp.check_transcript({"model": "m", "input": [CALL_X, out], "tools": [tool]})
+    assert not body.ok
+
+
+@pytest.mark.parametrize("entry", [["reasoning.encrypted_content"], {"a": 1}, 5, None])
+def test_an_include_entry_that_is_no_string_is_a_finding_not_a_type_error(entry: Any) -> None:
+    report = rp.check_transcript({"model": "m", "input": [], "include": [entry]}, target="openai")
+    assert not report.ok
+    assert ("include_invalid", "/include/0") in [(str(v.code), v.path) for v in report.violations]
