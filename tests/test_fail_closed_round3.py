@@ -426,3 +426,21 @@ def test_an_include_entry_that_is_no_string_is_a_finding_not_a_type_error(entry:
     report = rp.check_transcript({"model": "m", "input": [], "include": [entry]}, target="openai")
     assert not report.ok
     assert ("include_invalid", "/include/0") in [(str(v.code), v.path) for v in report.violations]
+
+
+# --- medium: a body model that skipped validation, a body with a top-level type -----------------------------
+
+
+def test_a_body_model_that_skipped_validation_is_read_from_its_json() -> None:
+    constructed = rp.CreateResponseBody.model_construct(model=5, input=[])
+    assert ("body_invalid", "/model") in [(str(v.code), v.path) for v in rp.check_transcript(constructed).violations]
+    copied = rp.parse_request(BODY).model_copy(update={"temperature": "hot"})
+    codes = [(v.index, str(v.code)) for v in rp.check_transcript(copied).violations]
+    assert (None, "body_invalid") in codes and (0, "output_without_function_call") in codes
+
+
+def test_a_body_with_a_top_level_type_is_refused_as_ambiguous() -> None:
+    for door in (rp.check_transcript, lambda b: rp.prepare_replay(b, target="openai")):
+        with pytest.raises(rp.ItemError) as exc:
+            door({"type": "message", "role": "user", "content": "hi", "model": "m", "input": ORPHAN_INPUT})
+        assert exc.value.errors[0]["type"] == "ambiguous_body"
