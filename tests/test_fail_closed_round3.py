@@ -444,3 +444,21 @@ def test_a_body_with_a_top_level_type_is_refused_as_ambiguous() -> None:
         with pytest.raises(rp.ItemError) as exc:
             door({"type": "message", "role": "user", "content": "hi", "model": "m", "input": ORPHAN_INPUT})
         assert exc.value.errors[0]["type"] == "ambiguous_body"
+
+
+# --- medium: a call inside a namespaced item's content, parsed or not ---------------------------------------
+
+NESTED = {"type": "acme:thing", "id": "x", "content": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]}
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+def test_a_call_inside_a_namespaced_items_content_is_found_parsed_or_not(provider: str | None) -> None:
+    parsed = rp.parse_item(NESTED, provider=provider)
+    want = [(0, "function_call_in_content")]
+    for value in (NESTED, parsed):
+        for report in (rp.check_transcript([value], provider=provider), check_stream(iter([value]), provider=provider)):
+            assert [(v.index, str(v.code)) for v in report.violations] == want
+    openai_item = {**NESTED, "type": "openai:thing"}
+    for value in (openai_item, rp.parse_item(openai_item)):
+        items, report = rp.prepare_replay([value], target="openai")
+        assert items == [] and "function_call_in_content" in report.dropped[0][1]

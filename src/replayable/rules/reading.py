@@ -99,7 +99,13 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
                     validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
                 except ItemError as exc:
                     _report_item_errors(i, raw, exc.errors, out)
-            return raw, view_of(raw)
+            view = view_of(raw)
+            j = nested_call(view)  # a namespaced item's opaque content holding a call: as for its JSON
+            if j is not None:
+                part = view["content"][j]
+                out.at(i, ViolationCode.FUNCTION_CALL_IN_CONTENT, f"/content/{j}", part=j, part_type=part.get("type"))
+                return None, view
+            return raw, view
         try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
             raw = to_plain(raw)
         except JSONError as exc:

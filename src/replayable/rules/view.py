@@ -18,6 +18,7 @@ from pydantic.experimental.missing_sentinel import MISSING
 from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_unchecked
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
+from replayable.chat_shapes import nested_call
 from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
 __all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
@@ -98,6 +99,8 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    if 2 in kinds and any(_kind(type(item)) == 2 and nested_call(view_of(item)) is not None for item in items):
+        return None  # a call inside a namespaced item's content: `read_item` reports it, as for its JSON
     views: list[View] = list(map(_storage, items))
     fields_sets = list(map(_fields_set, items))
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
