@@ -462,3 +462,28 @@ def test_a_call_inside_a_namespaced_items_content_is_found_parsed_or_not(provide
     for value in (openai_item, rp.parse_item(openai_item)):
         items, report = rp.prepare_replay([value], target="openai")
         assert items == [] and "function_call_in_content" in report.dropped[0][1]
+
+
+# --- medium: a dict subclass whose items() lie ------------------------------------------------------------
+
+
+class _Liar(dict):  # type: ignore[type-arg]
+    """Says it is a harmless call with empty arguments; holds one whose arguments the schema refuses."""
+
+    def items(self) -> Any:
+        return iter([("type", "function_call"), ("call_id", "c"), ("name", "f"), ("arguments", "{}"), ("status", "completed")])
+
+
+def test_a_dict_subclass_whose_items_lie_is_refused() -> None:
+    liar = _Liar({"type": "function_call", "call_id": "", "name": "f", "arguments": '{"x": 1}', "status": "completed"})
+    result = gate(liar, {"type": "object", "additionalProperties": False})
+    assert not result.ok and "items() differ" in result.detail
+    report = rp.check_transcript([liar], pending_ok=True)
+    assert [(v.index, str(v.code)) for v in report.violations] == [(0, "item_invalid")]
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(liar)
+
+    class Honest(dict):  # type: ignore[type-arg]
+        pass
+
+    assert gate(Honest({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "status": "completed"}), {}).ok

@@ -592,7 +592,14 @@ def _copy_plain(value: Any, limit: int) -> Any:
                 raise JSONError("too_deep", f"nests deeper than {limit} levels")
             if isinstance(node, Mapping):
                 out: Any = {}
-                for k, v in node.items():
+                pairs = list(node.items())
+                if isinstance(node, dict) and type(node) is not dict and _lies(node, pairs):
+                    raise JSONError(
+                        "not_json",
+                        f"a {type(node).__name__} whose items() differ from what it holds: readers (json.dumps, "
+                        "an HTTP client) would disagree on what it says",
+                    )
+                for k, v in pairs:
                     if not isinstance(k, str):
                         raise JSONError("not_json", f"key {k!r} is not a string")
                     k = str.__str__(k)
@@ -619,6 +626,15 @@ def _copy_plain(value: Any, limit: int) -> Any:
             raise JSONError("not_json", f"a {type(node).__name__} is not a JSON value")
         parent[key] = out
     return root[0]
+
+
+def _lies(node: dict[Any, Any], pairs: list[tuple[Any, Any]]) -> bool:
+    """Whether a dict subclass's `items()` (`pairs`) differ from its own storage: other keys, another
+    order, or other values (by identity)."""
+    own = list(dict.items(node))
+    if len(own) != len(pairs):
+        return True
+    return any(k1 != k2 or v1 is not v2 for (k1, v1), (k2, v2) in zip(own, pairs, strict=True))
 
 
 def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DEPTH, count_values: bool = True) -> Any:
