@@ -487,3 +487,25 @@ def test_a_dict_subclass_whose_items_lie_is_refused() -> None:
         pass
 
     assert gate(Honest({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "status": "completed"}), {}).ok
+
+
+# --- medium: a streamed call with an empty call_id is never handed out --------------------------------------
+
+
+@pytest.mark.parametrize("call_id", ["", "c" * 65])
+def test_a_streamed_call_whose_call_id_cannot_be_sent_back_is_not_handed_out(call_id: str) -> None:
+    from pathlib import Path
+
+    from replayable import stream
+
+    data = (Path(__file__).parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes()
+    data = data.replace(b'"call_id": "call_1"', b'"call_id": "%s"' % call_id.encode())
+    with pytest.raises(stream.StreamError) as exc:
+        list(stream.StreamAssembler().feed_sse(data))
+    assert exc.value.rule == "item_schema" and "call_id" in str(exc.value)
+    asm = stream.StreamAssembler(strict=False)
+    handed = list(asm.feed_sse(data))
+    asm.close()
+    assert all(getattr(i, "type", None) != "function_call" for i in handed)
+    assert "item_schema" in [str(w.code) for w in asm.warnings]
+    assert not stream.check_stream(data).ok

@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
 from replayable.families import CallFamily, by_call_type
-from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item
+from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item, validate_item
 from replayable.response import Response, parse_response
 
 from .events import (
@@ -426,8 +427,15 @@ class StreamAssembler(SSEFeeding):
         return slot
 
     def _parse(self, item: Any, provider: Provider) -> OutputItem | None:
+        """The output item of an `output_item.added` / `.done` event, or None (`item_schema` recorded). A
+        function_call is handed out to be executed and its output sent back with its `call_id`: its input
+        form must hold too (a `call_id` of 1-64 characters, spec `FunctionCallParam`), as `check_transcript`
+        reads a call sent back as it is."""
         try:
-            return parse_item(item, side="output", provider=provider)
+            model = parse_item(item, side="output", provider=provider)
+            if isinstance(model, FunctionCall):
+                validate_item(dump_item(model), "input", provider, None)
+            return model
         except ItemError as exc:
             errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
             self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""), errs)
