@@ -509,3 +509,35 @@ def test_a_streamed_call_whose_call_id_cannot_be_sent_back_is_not_handed_out(cal
     assert all(getattr(i, "type", None) != "function_call" for i in handed)
     assert "item_schema" in [str(w.code) for w in asm.warnings]
     assert not stream.check_stream(data).ok
+
+
+# --- low: the SSE standard's ignorable lines, on every lenient door ---------------------------------------
+
+
+@pytest.mark.parametrize("prefix", [b"\xef\xbb\xbf", b"retry: 10\nfoo: bar\n\n", b"\xef\xbb\xbfid: 1\nfoo: bar\n\n"])
+@pytest.mark.parametrize("door", ["check_stream", "check_stream str lines", "feed_bytes", "cli file", "cli stdin"])
+def test_a_lenient_reader_ignores_a_bom_and_unknown_field_lines(prefix: bytes, door: str, tmp_path: Any, monkeypatch: Any, capsys: Any) -> None:
+    import io
+    import sys
+    from pathlib import Path
+
+    from replayable import stream
+    from replayable._cli import main
+
+    data = prefix + (Path(__file__).parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes()
+    if door == "check_stream":
+        assert stream.check_stream(data).ok
+    elif door == "check_stream str lines":
+        assert stream.check_stream(iter(data.decode("utf-8").splitlines(keepends=True))).ok
+    elif door == "feed_bytes":
+        asm = stream.StreamAssembler(strict=False)
+        for i in range(0, len(data), 3):
+            asm.feed_bytes(data[i : i + 3])
+        asm.close()
+        assert [w for w in asm.warnings if w.violation] == []
+    else:
+        path = tmp_path / "capture"  # no .sse suffix: recognised by its content
+        path.write_bytes(data)
+        if door == "cli stdin":
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        assert main(["check", "-" if door == "cli stdin" else str(path)]) == 0, capsys.readouterr()

@@ -114,11 +114,12 @@ def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json
 
 
 def looks_like_sse(head: bytes, name: str = "") -> bool:
-    """True for an SSE capture: a `.sse` file name, or content whose first non-blank line starts with
-    `event:`, `data:` or `:` (a comment). `head` is the start of the content."""
+    """True for an SSE capture: a `.sse` file name, or content whose first non-blank line starts with an
+    SSE field (`event:`, `data:`, `id:`, `retry:`) or `:` (a comment). `head` is the start of the
+    content."""
     if name.endswith(".sse"):
         return True
-    return head.lstrip(b"\xef\xbb\xbf" + _BLANK).startswith((b"event:", b"data:", b":"))
+    return head.lstrip(b"\xef\xbb\xbf" + _BLANK).startswith((b"event:", b"data:", b"id:", b"retry:", b":"))
 
 
 def _too_big(name: str, limit: int, what: str) -> InputError:
