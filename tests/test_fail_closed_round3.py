@@ -541,3 +541,31 @@ def test_a_lenient_reader_ignores_a_bom_and_unknown_field_lines(prefix: bytes, d
         if door == "cli stdin":
             monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
         assert main(["check", "-" if door == "cli stdin" else str(path)]) == 0, capsys.readouterr()
+
+
+# --- medium: the SDK hook matches routes on the path as sent -------------------------------------------------
+
+
+@pytest.mark.parametrize("conversation_id", ["conv_1", "a/b", "a%2Fb", "../responses"])
+def test_items_added_to_a_conversation_whose_id_holds_escapes_are_checked(conversation_id: str) -> None:
+    from test_integrations_openai import ITEM_LIST, Server, client
+
+    server = Server(ITEM_LIST)
+    c = client(server)
+    unsafe = [{"type": "function_call_output", "call_id": "nowhere", "output": "x"}, {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{"}]
+    with pytest.raises(rp.ReplayError):
+        c.conversations.items.create(conversation_id, items=unsafe)
+    assert server.requests == []
+
+
+def test_the_hook_routes_on_the_raw_path_then_the_decoded_one() -> None:
+    import httpx
+
+    from replayable.integrations.openai import _request_route
+
+    def route(url: str) -> Any:
+        return _request_route(httpx.Request("POST", url))
+
+    assert route("https://x/v1/conversations/a%2Fb/items") == ("conversation", "a/b")
+    assert route("https://x/v1/respon%73es") == ("responses", None)  # a server that decodes it routes it there
+    assert route("https://x/v1/conversations/a/b") is None

@@ -26,8 +26,8 @@ is sent; the SDK propagates the error without retrying it (it retries only conne
 and some status codes). Other requests pass untouched. The path test does not look at the host, so
 the same hooks work for every server reached through the SDK's `base_url` (vLLM, Ollama, a proxy).
 
-The hooks only read `request.method`, `request.url.path`, `request.headers` and the body, so they work
-with any httpx-style client (`httpx`, `httpx2`, the SDK's own classes); nothing here imports `openai`
+The hooks only read `request.method`, `request.url.raw_path` and `.path`, `request.headers` and the
+body, so they work with any httpx-style client (`httpx`, `httpx2`, the SDK's own classes); nothing here imports `openai`
 or `httpx`.
 """
 
@@ -70,6 +70,19 @@ def _route(method: str, path: str) -> tuple[str, str | None] | None:
     if m is None:
         return None
     return "conversation", None if m["id"] is None else unquote(m["id"])
+
+
+def _request_route(request: Any) -> tuple[str, str | None] | None:
+    """The route of an httpx request, matched on its path as sent (`url.raw_path`, percent-escapes kept:
+    a conversation id holding `%2F` is one segment, as the server reads it) and, failing that, on its
+    decoded path (`url.path`: a server that decodes `%73` reaches `/responses` all the same)."""
+    url = request.url
+    raw = getattr(url, "raw_path", None)
+    if isinstance(raw, bytes):
+        route = _route(request.method, raw.decode("ascii", "replace").split("?", 1)[0])
+        if route is not None:
+            return route
+    return _route(request.method, url.path)
 
 
 def is_checked_request(method: str, path: str) -> bool:
@@ -177,7 +190,7 @@ def event_hooks(*, provider: Provider = "openai", target: str | None = None) -> 
     _check_provider(provider)
 
     def check_responses_request(request: Any) -> None:
-        route = _route(request.method, request.url.path)
+        route = _request_route(request)
         if route is not None:
             _check(route, request.read(), request.headers.get("content-encoding"), provider, target)
 
@@ -205,7 +218,7 @@ def async_event_hooks(
     _check_provider(provider)
 
     async def check_responses_request(request: Any) -> None:
-        route = _route(request.method, request.url.path)
+        route = _request_route(request)
         if route is not None:
             _check(route, await request.aread(), request.headers.get("content-encoding"), provider, target)
 
