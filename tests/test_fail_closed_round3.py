@@ -569,3 +569,67 @@ def test_the_hook_routes_on_the_raw_path_then_the_decoded_one() -> None:
     assert route("https://x/v1/conversations/a%2Fb/items") == ("conversation", "a/b")
     assert route("https://x/v1/respon%73es") == ("responses", None)  # a server that decodes it routes it there
     assert route("https://x/v1/conversations/a/b") is None
+
+
+# --- one verdict: a value that is not JSON, an incomplete message ------------------------------------------
+
+
+def test_a_call_whose_arguments_hold_nan_gets_one_verdict_as_a_list_and_as_jsonl() -> None:
+    """Python values that are not JSON are unreadable, as the JSONL line json.dumps writes for them is: the
+    same code at the same index, and no other rule reads their fields."""
+    import json
+
+    items = [
+        {"type": "message", "role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": {"x": float("nan")}},
+        {"type": "function_call_output", "call_id": "c1", "output": "o"},
+    ]
+    want = [(1, "item_invalid"), (2, "output_without_function_call")]
+    lines = [json.dumps(i) for i in items]
+    doors = {
+        "list": rp.check_transcript(items),
+        "body": rp.check_transcript({"model": "m", "input": items}),
+        "check_stream values": check_stream(iter(items)),
+        "check_stream JSONL lines": check_stream(iter(lines)),
+    }
+    assert {k: [(v.index, str(v.code)) for v in r.violations] for k, r in doors.items()} == dict.fromkeys(doors, want)
+
+
+INCOMPLETE = {
+    "type": "message", "id": "m1", "role": "assistant", "status": "incomplete",
+    "content": [{"type": "output_text", "text": "hi", "annotations": []}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("status", ["completed", "incomplete"])
+def test_an_incomplete_message_gets_one_verdict_per_container_on_every_door(status: str, tmp_path: Any, capsys: Any) -> None:
+    """Decided: a Response claims a status, and one whose last item is incomplete must be incomplete too
+    (`response_not_incomplete`); a bare output list claims none, so the same item there is fine. Every
+    door of each container says so (the dicts, the parsed models, the CLI, the file reader)."""
+    import json
+
+    from conftest import FULL_RESPONSE
+
+    from replayable._cli import main
+    from replayable.reading import read_file
+
+    resp = {**FULL_RESPONSE, "status": status, "output": [INCOMPLETE]}
+    want_resp = [] if status == "incomplete" else [(0, "response_not_incomplete")]
+    parsed_resp = rp.parse_response(resp)
+    for got in (rp.check_transcript(resp), rp.check_transcript(parsed_resp),
+                rp.check_transcript({k: v for k, v in resp.items() if k != "object"})):  # fmt: skip
+        assert [(v.index, str(v.code)) for v in got.violations] == want_resp
+    path = tmp_path / "resp.json"
+    path.write_text(json.dumps(resp))
+    assert [(v.index, str(v.code)) for v in rp.check_transcript(read_file(str(path))).violations] == want_resp
+    assert main(["check", "--format", "json", str(path)]) == (0 if status == "incomplete" else 1)
+    record = json.loads(capsys.readouterr().out)
+    assert [(v["index"], v["code"]) for v in record["violations"]] == want_resp
+
+    listed = [INCOMPLETE]
+    for got in (rp.check_transcript(listed), rp.check_transcript(listed, side="output"),
+                rp.check_transcript(rp.parse_items(listed, side="output")), check_stream(iter(listed))):  # fmt: skip
+        assert got.ok, got.violations
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(listed))
+    assert main(["check", str(path)]) == 0

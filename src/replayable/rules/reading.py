@@ -129,6 +129,12 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
     model, errors = _parse_either(raw, side, provider, i)
     if model is not None:
         return model, view_of(model)
+    if type(raw) is dict:  # a Python value that is not JSON (NaN, bytes, ...): unreadable, as its JSONL line is
+        try:
+            check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
     _report_item_errors(i, raw, errors, out)
     return None, (view_of(raw) if isinstance(raw, Mapping) else NO_VIEW)
 
