@@ -633,3 +633,21 @@ def test_an_incomplete_message_gets_one_verdict_per_container_on_every_door(stat
     path = tmp_path / "list.json"
     path.write_text(json.dumps(listed))
     assert main(["check", str(path)]) == 0
+
+
+# --- medium: the profile fix never strips what the item requires ------------------------------------------
+
+
+def test_prepare_replay_refuses_instead_of_stripping_an_id_the_item_requires() -> None:
+    from replayable.errors import ReplayError
+
+    item = {"type": "openai:web_search_call", "id": "zz", "status": "completed", "action": {"type": "search", "query": "q"}}
+    with pytest.raises(ReplayError) as exc:  # a ReplayError naming the item, never a stray ItemError
+        rp.prepare_replay([item], target="openai", provider="openai")
+    assert [(v.index, str(v.code), v.path) for v in exc.value.report.violations] == [(0, "id_format", "/id")]
+    assert [(v.index, str(v.code)) for v in rp.check_transcript([item], target="openai", provider="openai").violations] == [
+        (0, "id_format")
+    ]
+    reasoning = {"type": "reasoning", "id": "x_1", "summary": [], "encrypted_content": "e"}  # id optional: removed
+    items, report = rp.prepare_replay([reasoning], target="openai", provider="openai")
+    assert report.changed and "id" not in rp.dump_item(items[0])

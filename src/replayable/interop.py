@@ -700,7 +700,16 @@ def _fit_profile(
         elif fix.refused:
             refused.extend(Violation(i, ViolationCode(f.code), f.message, f.path) for f in fix.refused)
         elif fix.edits and fix.data is not None:
-            models[i] = reparse_input(fix.data, None, i)
+            try:
+                models[i] = reparse_input(fix.data, None, i)
+            except ItemError as exc:  # a removed field the item requires (an id the target's item needs)
+                why = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg', '')}" for e in exc.errors[:3])
+                by_id = any(" /id " in e for e in fix.edits)
+                code, path = (ViolationCode.ID_FORMAT, "/id") if by_id else (ViolationCode.ITEM_INVALID, "")
+                msg = f"no safe rewrite for {target!r}: {'; '.join(fix.edits)} leaves an item that does not parse"
+                msg += f" ({why})"
+                refused.append(Violation(i, code, msg, path))
+                continue
             changed.extend((i, e) for e in fix.edits)
     if refused:
         raise ReplayError(
