@@ -651,3 +651,41 @@ def test_prepare_replay_refuses_instead_of_stripping_an_id_the_item_requires() -
     reasoning = {"type": "reasoning", "id": "x_1", "summary": [], "encrypted_content": "e"}  # id optional: removed
     items, report = rp.prepare_replay([reasoning], target="openai", provider="openai")
     assert report.changed and "id" not in rp.dump_item(items[0])
+
+
+# --- low: the target profile reads the copy the check read ------------------------------------------------
+
+
+def test_the_target_profile_reads_the_copy_the_rules_read() -> None:
+    """A Mapping (no dict) that answers well while it is read into the check's copy and badly afterwards:
+    one copy is what the rules and the target profile judge, so the later answers are never read."""
+    from collections.abc import Mapping
+
+    from replayable._json import check_value
+
+    class Shifty(Mapping[str, Any]):
+        reads = 0
+        good_reads = 10**9
+
+        def _now(self) -> dict[str, Any]:
+            Shifty.reads += 1
+            if Shifty.reads <= Shifty.good_reads:
+                return {"type": "message", "role": "user", "content": "hi"}
+            return {"type": "message", "role": "user", "content": "hi", "bogus_key": 1}  # the openai profile refuses it
+
+        def __getitem__(self, key: str) -> Any:
+            return self._now()[key]
+
+        def __iter__(self) -> Any:
+            return iter(self._now())
+
+        def __len__(self) -> int:
+            return len(self._now())
+
+    check_value(Shifty())
+    copy_reads, Shifty.good_reads = Shifty.reads, Shifty.reads  # what one copy takes, all answered well
+    for door in (lambda x: rp.check_transcript([x], target="openai"), lambda x: check_stream(iter([x]), target="openai")):
+        Shifty.reads = 0
+        report = door(Shifty())
+        assert report.ok, report.violations
+        assert Shifty.reads == copy_reads  # read once

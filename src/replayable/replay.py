@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from replayable._base import read_field
+from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
 from replayable._pointers import json_pointer
 from replayable.call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable.codes import ViolationCode
@@ -128,6 +129,7 @@ def check_transcript(
         if resend:  # output-form calls sent back as they are: their input form is checked too
             recheck_sent_as_is(raw_items, resend, provider, violations)
     else:
+        raw_items = read_mappings_once(raw_items)  # the rules and the target profile read the same copy
         for i, raw in enumerate(raw_items):
             model, view = read_item(i, raw, side, provider, violations)
             parsed.append(model)
@@ -183,6 +185,7 @@ def check_stream(
     profile = TargetCheck(target)  # what the target accepts in each item (replayable.profiles)
     prev: View | None = None
     for i, raw in enumerate(items):
+        raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
         _, view = read_item(i, raw, side, provider, violations)
         for f in profile.item(i, raw):
             violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
@@ -194,6 +197,26 @@ def check_stream(
     pending = rules.finish(pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), ())
+
+
+def read_mapping_once(raw: Any) -> Any:
+    """A `Mapping` item that is no `dict` read once into a plain `dict` (`check_value`), so that every
+    reader of the check (the rules, the target profile) sees one copy, never a second read of a mapping
+    that may answer differently; anything else, and a mapping that is not JSON (the rules report it), as
+    it is."""
+    if isinstance(raw, Mapping) and type(raw) is not dict:
+        try:
+            return check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            return raw
+    return raw
+
+
+def read_mappings_once(items: list[Any]) -> list[Any]:
+    """`read_mapping_once` of each item (the list itself when every item is a `dict` or a model)."""
+    if all(type(x) is dict or not isinstance(x, Mapping) for x in items):
+        return items
+    return [read_mapping_once(x) for x in items]
 
 
 def foreign_state(item: Any, source: str | None, target: str) -> str | None:
