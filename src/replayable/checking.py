@@ -243,14 +243,13 @@ def agents_events(doc: Document, name: str = "<events>", after_done: list[Findin
         from replayable.stream.rules import StreamRule, StreamWarning  # noqa: PLC0415
         from replayable.stream.sse import read_sse_through_done  # noqa: PLC0415
 
-        events, after, at = read_sse_through_done(doc.value, provider="openai")
+        events, after, at, n = read_sse_through_done(doc.value, provider="openai")
         if is_event_list(events):  # checking it as a log would call every event unknown
             raise InputError(
                 f"{name} is an SSE capture of a Responses stream, not an OpenAI Agents API event log: "
                 "check it without agents=True"
             )
         if after and after_done is not None:
-            n = len(events) - after
             msg = (
                 f"{after} SSE frame{'s' if after > 1 else ''} after data: [DONE] (the first at byte {at}, event {n}): "
                 "the stream ended there; they are checked as events all the same"

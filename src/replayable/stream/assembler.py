@@ -430,16 +430,22 @@ class StreamAssembler(SSEFeeding):
         """The output item of an `output_item.added` / `.done` event, or None (`item_schema` recorded). A
         function_call is handed out to be executed and its output sent back with its `call_id`: its input
         form must hold too (a `call_id` of 1-64 characters, spec `FunctionCallParam`), as `check_transcript`
-        reads a call sent back as it is."""
+        reads a call sent back as it is; when it does not, `item_schema` is recorded and the call, kept in
+        `items` for the transcript check, is never handed out (its output index is flagged)."""
         try:
             model = parse_item(item, side="output", provider=provider)
-            if isinstance(model, FunctionCall):
-                validate_item(dump_item(model), "input", provider, None)
-            return model
         except ItemError as exc:
             errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
             self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""), errs)
             return None
+        if isinstance(model, FunctionCall):
+            try:
+                validate_item(dump_item(model), "input", provider, None)
+            except ItemError as exc:  # kept for the transcript check (call_id_empty, ...), never handed out
+                errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
+                msg = "a function_call whose input form is invalid cannot be executed and answered: "
+                self._violate(StreamRule.ITEM_SCHEMA, msg + str(exc).replace("\n ", ""), errs)
+        return model
 
     def _on_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
         idx: int = raw["output_index"]

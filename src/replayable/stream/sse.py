@@ -153,7 +153,8 @@ class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
     __slots__ = (
-        "after", "after_at", "at", "budget", "cut", "data", "done", "name", "notes", "numbers_ok", "strict", "through"
+        "after", "after_at", "after_index", "at", "budget", "cut", "data", "done", "name", "notes", "numbers_ok",
+        "strict", "through",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -164,6 +165,7 @@ class _Framer:
         self.done = False  # `data: [DONE]` was read
         self.after = 0  # frames read after `data: [DONE]` (each one a fault: `after_done_marker`)
         self.after_at: int | None = None  # the byte offset of the first of them
+        self.after_index: int | None = None  # and its index among the events (read `through`)
         self.through = False  # frames after `data: [DONE]` are read as events too (counted all the same)
         self.budget = ContainerBudget()  # the capture's container budget, whatever its chunks
         #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
@@ -358,6 +360,8 @@ def _events(
     count = first
     for name, body, at in frames:
         if framer.done:  # the stream ended: what follows is a fault, never dropped silently
+            if framer.after_index is None:
+                framer.after_index = count
             _after_done(framer, name, at, strict)
             if not framer.through:
                 continue
@@ -527,16 +531,17 @@ class ByteReader:
         self.framer.end()
 
 
-def read_sse_through_done(source: Any, *, provider: Provider = None) -> tuple[list[dict[str, Any]], int, int | None]:
+def read_sse_through_done(source: Any, *, provider: Provider = None) -> tuple[list[Any], int, int | None, int | None]:
     """The events of a whole SSE capture as `parse_sse` reads them (strictly), the frames after a `data:
-    [DONE]` read as events too, with how many frames followed `[DONE]` and the byte offset of the first
-    (0 and None when none did): for a reader that reports them as a finding and checks what they say
-    (`check --agents` on an SSE capture) rather than refusing the capture. A cut-off last frame after
-    `[DONE]` is counted, never read. Raises `StreamError` as `parse_sse` does for anything else."""
+    [DONE]` read as events too, with how many frames followed `[DONE]`, the byte offset of the first and
+    its index among the events (0, None, None when none did): for a reader that reports them as a finding
+    and checks what they say (`check --agents` on an SSE capture) rather than refusing the capture. A
+    cut-off last frame after `[DONE]` is counted, never read. Raises `StreamError` as `parse_sse` does
+    for anything else."""
     framer = _Framer()
     framer.through = True
     events = list(_events(_frames(source, framer), framer, None, provider=provider))
-    return events, framer.after, framer.after_at
+    return events, framer.after, framer.after_at, framer.after_index
 
 
 # Package-internal names for the assembler's SSE entry points (`replayable.stream.sources`).
