@@ -218,6 +218,11 @@ class ContainerBudget:
         self.containers = 0
         self.size = 0
 
+    def add_line(self, line: str | bytes | bytearray) -> str | None:
+        """`add` of one line (`str` counted in UTF-8), as if it ended with its line end."""
+        piece = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        return self.add(piece, 0 if piece.endswith(b"\n") else 1)
+
     def add(self, piece: bytes | bytearray, extra: int = 0) -> str | None:
         n = piece.count(b"[") + piece.count(b"{")
         size = len(piece) + extra
@@ -711,8 +716,7 @@ def iter_jsonl(
         if not isinstance(line, str | bytes | bytearray):
             raise JSONError("not_json", f"{what} {lineno} is not text: got {type(line).__name__}")
         if budget is not None:
-            piece = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
-            over = budget.add(piece, 0 if piece.endswith(b"\n") else 1)  # as if each ended with its line end
+            over = budget.add_line(line)
             if over is not None:
                 raise JSONError("too_many_containers", f"{what} {lineno}: the input {over}", over)
         text = isinstance(line, str)

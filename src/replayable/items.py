@@ -494,21 +494,17 @@ def _members(union: Any) -> tuple[type, ...]:
 
 #: The models each side returns: `parse_item(x, side=side)` gives an instance of one of these.
 _SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": _members(InputItem), "output": _members(OutputItem)}
-#: The item models of each side in either reading (strict or OpenAI mode): a model of another class (a
-#: request body, a stream event, a WebSocket message, a content part) is no item, whatever it holds.
+#: The item models of each side, strict or OpenAI mode: no other model (a body, an event) is an item.
 SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = {
     "input": tuple(dict.fromkeys(_members(InputItem) + _members(OpenAIInputItem))),
     "output": tuple(dict.fromkeys(_members(OutputItem) + _members(OpenAIOutputItem))),
 }
-#: The item models of either side.
 ITEM_MODELS: tuple[type, ...] = tuple(dict.fromkeys(SIDE_ITEM_MODELS["input"] + SIDE_ITEM_MODELS["output"]))
 
 
 def is_item_model(value: Any, side: Side | None = None) -> bool:
-    """Whether `value` is one of our item models (of `side` when given). An item is trusted as parsed only
-    when it is one: any other model of ours (a parsed request body, a stream event, a WebSocket
-    `response.create`) is read again from its JSON, as an item would be, and an output-form model given
-    where the input form is asked is read as input."""
+    """Whether `value` is one of our item models (of `side` when given): only those are trusted as parsed;
+    any other model is read from its JSON, as an item would be (and on the side asked)."""
     return isinstance(value, ITEM_MODELS if side is None else SIDE_ITEM_MODELS[side])
 
 
@@ -596,8 +592,7 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
         if isinstance(raw, _TEXT):
             if isinstance(raw, memoryview):
                 raw = raw.tobytes()
-            line = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-            over = budget.add(line, 0 if line.endswith(b"\n") else 1)  # as if each ended with its line end
+            over = budget.add_line(raw)
             if over is not None:
                 raise ItemError([{"loc": (i,), "type": "too_many_containers", "msg": f"the JSONL lines so far {over}"}])
             if not raw.strip():
@@ -785,20 +780,15 @@ def dump_item(item: Any) -> dict[str, Any]:
         msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
     if is_unchecked(item):  # it skipped validation (model_construct, model_copy(update=...)): its JSON is read
-        _read_back(out, "input" if isinstance(item, SIDE_ITEM_MODELS["input"]) else "output")
+        side: Side = "input" if isinstance(item, SIDE_ITEM_MODELS["input"]) else "output"
+        try:  # in either reading (the class does not say which): strict first, whose error is the one raised
+            validate_item(out, side, None, None)
+        except ItemError as first:
+            try:
+                validate_item(out, side, "openai", None)
+            except ItemError:
+                raise first from None
     return out  # type: ignore[no-any-return]
-
-
-def _read_back(data: dict[str, Any], side: Side) -> None:
-    """Raise the `ItemError` of `data`, the JSON of a model that skipped validation, when it is no item of
-    `side` in either reading (strict, then OpenAI mode: the model's class does not say which it came from)."""
-    try:
-        validate_item(data, side, None, None)
-    except ItemError as first:
-        try:
-            validate_item(data, side, "openai", None)
-        except ItemError:
-            raise first from None
 
 
 def dump_items(items: Iterable[Any]) -> list[dict[str, Any]]:
