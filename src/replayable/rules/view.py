@@ -99,8 +99,6 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
-    if 2 in kinds and any(_kind(type(item)) == 2 and nested_call(view_of(item)) is not None for item in items):
-        return None  # a call inside a namespaced item's content: `read_item` reports it, as for its JSON
     views: list[View] = list(map(_storage, items))
     fields_sets = list(map(_fields_set, items))
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
@@ -109,13 +107,20 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
             for i, fields in enumerate(fields_sets):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
-        return views
+        return None if 2 in kinds and _nests_a_call(items, views, classes) else views
     extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
         for i, extra in enumerate(extras):
             if extra:
                 views[i] = _with_extras(items[i])
-    return views
+    return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+
+
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
+    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON)."""
+    namespaced = {cls for cls in classes if _kind(cls) == 2}
+    pairs = zip(items, views, strict=True)
+    return any(type(item) in namespaced and nested_call(view) is not None for item, view in pairs)
 
 
 def view_of(item: Any) -> View:
