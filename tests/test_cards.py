@@ -56,12 +56,19 @@ def test_missing_required_key_points_at_the_key():
     assert [(f.path, f.keyword) for f in c.failures] == [("/status", "required")]
 
 
-@pytest.mark.parametrize("schema", [SCHEMA, {}, True])
+@pytest.mark.parametrize("schema", [SCHEMA, {}])
 def test_prose_is_never_a_card(schema):
     c = A.check_card([USER, msg("The order is paid.")], schema)
     assert not c.ok and c.card is None
     assert [(f.path, f.keyword) for f in c.failures] == [("", "json")]
     assert "prose" in c.failures[0].message
+
+
+def test_the_boolean_schema_true_is_refused_for_a_card():
+    from replayable.arguments import SchemaError
+
+    with pytest.raises(SchemaError, match="pass \\{\\}"):  # {} is the one spelling of "no check" (issue 32)
+        A.check_card([USER, msg(CARD)], True)
 
 
 @pytest.mark.parametrize(

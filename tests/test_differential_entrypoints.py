@@ -9,8 +9,9 @@ Conversations API's bodies (`check_conversation_body`: a new conversation, items
 line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item, and
 its timeline (`show FILE --html -`: the error findings on each item's row) on an array and a body; the
 library's file reader (`replayable.reading.read_file`, then `check_transcript`, or `check_stream` over a
-JSONL read line by line) on the same files, and both on the items as a Codex session file; and `prepare_replay`, whose result must pass the check it
-reports. Generation is derandomized (the same
+JSONL read line by line) on the same files, and both on the items as a Codex session file; `check_stream`
+over the JSONL lines themselves; and `prepare_replay`, whose result must pass the check it reports.
+Generation is derandomized (the same
 examples on every run) and bounded in examples.
 """
 
@@ -285,6 +286,10 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     if sdk is not None and any(not isinstance(i, dict) for i in sdk):
         same("check_transcript(SDK objects)", library(sdk, provider="openai", tools=tools), want)
         same("check_stream(SDK objects)", _streamed(sdk, tools), want)
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    lines = [json.dumps(i) for i in items]  # JSONL lines read one at a time: the list's verdict (issue 32)
+    same("check_stream(JSONL lines)", _verdict(check_stream(iter(lines), **kw)), want)
     text = json.dumps(items)
     same("assert_replay_safe(text)", helper(text, **kw), want[0])
     same("assert_replay_safe(bytes)", helper(text.encode(), **kw), want[0])
@@ -461,3 +466,17 @@ def test_an_unknown_item_type_has_one_name_in_items_and_bodies(provider: str | N
         rp.parse_request({"model": "m", "input": [item]}, provider=provider)  # type: ignore[arg-type]
     assert {e["type"] for e in items_err.value.errors} == {e["type"] for e in body_err.value.errors}
     assert {e["type"] for e in body_err.value.errors} == {"unknown_item_type"}
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+def test_a_model_that_is_no_item_gets_its_jsons_verdict(provider: str | None) -> None:
+    """Issue 32: a parsed request body (or any model of ours that is no item) inside a list is read as its
+    JSON would be, on check_transcript and check_stream alike; never trusted as an item because of its class."""
+    from replayable.replay import check_stream  # noqa: PLC0415
+
+    body = {"model": "m", "input": [{"type": "function_call_output", "call_id": "x", "output": "o"}]}
+    model = rp.parse_request(body, provider=provider)  # type: ignore[arg-type]
+    want = library([body], provider=provider)
+    assert not want[0]
+    assert library([model], provider=provider) == want
+    assert _verdict(check_stream(iter([model]), provider=provider)) == want  # type: ignore[arg-type]

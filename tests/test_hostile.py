@@ -108,9 +108,9 @@ def test_deeply_nested_python_values_are_reported_not_crashed() -> None:
             {"type": "function_call_output", "call_id": "c", "output": deep},
         ]
     )
-    codes = [v.code for v in report.violations]
-    assert ViolationCode.ITEM_INVALID in codes
-    assert ViolationCode.OUTPUT_NOT_STRING_OR_CONTENT_PARTS in codes
+    # each is unreadable (too deep), as its JSONL line is: item_invalid, no field read (issue 32)
+    assert [(v.index, v.code) for v in report.violations] == [(0, ViolationCode.ITEM_INVALID), (1, ViolationCode.ITEM_INVALID)]
+    assert all("too_deep" in v.message for v in report.violations)
     with pytest.raises(rp.ItemError):
         rp.parse_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": deep}]})
 

@@ -438,7 +438,7 @@ def test_response_resource_has_the_31_fields() -> None:
 def test_sse_comments_multiline_data_and_done() -> None:
     text = ': OPENROUTER PROCESSING\n\nevent: error\ndata: {"type": "error",\ndata:  "sequence_number": 1,\r\n'
     text += 'data: "error": {"type": "server_error", "code": null, "message": "x", "param": null}}\n\n'
-    text += 'data: [DONE]\n\ndata: {"type": "ignored"}\n\n'
+    text += "data: [DONE]\n\n"
     assert list(S.parse_sse(text)) == [
         {
             "type": "error",
@@ -446,6 +446,9 @@ def test_sse_comments_multiline_data_and_done() -> None:
             "error": {"type": "server_error", "code": None, "message": "x", "param": None},
         }
     ]
+    with pytest.raises(S.StreamError) as exc:  # a frame after [DONE] is never dropped silently (issue 32)
+        list(S.parse_sse(text + 'data: {"type": "ignored"}\n\n'))
+    assert exc.value.rule == S.StreamRule.AFTER_DONE_MARKER
 
 
 @pytest.mark.parametrize(

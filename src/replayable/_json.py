@@ -200,6 +200,57 @@ def too_many_containers(raw: bytes) -> str | None:
     )
 
 
+class ContainerBudget:
+    """The container budget of one input read in pieces (JSONL lines, SSE `data:` bodies, chunks of a
+    stream): the input as a whole may hold at most `container_budget(size)` arrays and objects, `size`
+    its bytes so far, whatever its framing; exactly the budget one JSON text of that size has, so that
+    200,000 `{}` lines are refused as the same values in one JSON array are.
+
+    `add(piece)` counts the arrays and objects of `piece` (bytes of the input; `extra` more bytes of it,
+    such as the line ends the caller dropped) and returns why the input is now over its budget, or None.
+    Counted on the bytes before anything is built: each piece's brackets, and its brackets outside
+    strings only when those are more than the piece's own share (so a count never exceeds the truth by
+    more than the brackets inside strings of pieces well under their share)."""
+
+    __slots__ = ("containers", "size")
+
+    def __init__(self) -> None:
+        self.containers = 0
+        self.size = 0
+
+    def add_line(self, line: str | bytes | bytearray) -> str | None:
+        """`add` of one line (`str` counted in UTF-8), as if it ended with its line end."""
+        piece = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        return self.add(piece, 0 if piece.endswith(b"\n") else 1)
+
+    def add(self, piece: bytes | bytearray, extra: int = 0) -> str | None:
+        n = piece.count(b"[") + piece.count(b"{")
+        size = len(piece) + extra
+        if n * BYTES_PER_CONTAINER > size and b'"' in piece:
+            n = _containers_outside_strings(bytes(piece))
+        self.containers += n
+        self.size += size
+        limit = CONTAINERS_BASE + self.size // BYTES_PER_CONTAINER
+        if self.containers <= limit:
+            return None
+        return (
+            f"holds {self.containers} arrays and objects in its first {self.size} bytes, more than the memory "
+            f"budget allows ({CONTAINERS_BASE} plus one per {BYTES_PER_CONTAINER} bytes: {limit}), whatever its "
+            "framing (JSON, JSONL, SSE)"
+        )
+
+
+def text_over_budget(text: str | bytes | bytearray) -> str | None:
+    """`too_many_containers` of a whole text however it is framed (a JSONL text, an SSE capture): a `str`
+    is counted on its characters first (never more than its UTF-8 bytes, so under budget there is under
+    budget in bytes) and encoded only when that is over."""
+    if isinstance(text, str):
+        if len(text) < 2 * CONTAINERS_BASE or text.count("[") + text.count("{") <= container_budget(len(text)):
+            return None
+        return too_many_containers(text.encode("utf-8", "surrogatepass"))
+    return too_many_containers(text if isinstance(text, bytes) else bytes(text))
+
+
 def _outside_strings(raw: bytes) -> bytes:
     """The brackets (`[`, `{`, `]`, `}`) of a JSON text that are not inside a string, in order. Escapes go
     first (`\\\\` pairs, then `\\"`, left to right as JSON reads them), so every `"` left opens or
@@ -546,7 +597,14 @@ def _copy_plain(value: Any, limit: int) -> Any:
                 raise JSONError("too_deep", f"nests deeper than {limit} levels")
             if isinstance(node, Mapping):
                 out: Any = {}
-                for k, v in node.items():
+                pairs = list(node.items())
+                if isinstance(node, dict) and type(node) is not dict and _lies(node, pairs):
+                    raise JSONError(
+                        "not_json",
+                        f"a {type(node).__name__} whose items() differ from what it holds: readers (json.dumps, "
+                        "an HTTP client) would disagree on what it says",
+                    )
+                for k, v in pairs:
                     if not isinstance(k, str):
                         raise JSONError("not_json", f"key {k!r} is not a string")
                     k = str.__str__(k)
@@ -573,6 +631,15 @@ def _copy_plain(value: Any, limit: int) -> Any:
             raise JSONError("not_json", f"a {type(node).__name__} is not a JSON value")
         parent[key] = out
     return root[0]
+
+
+def _lies(node: dict[Any, Any], pairs: list[tuple[Any, Any]]) -> bool:
+    """Whether a dict subclass's `items()` (`pairs`) differ from its own storage: other keys, another
+    order, or other values (by identity)."""
+    own = list(dict.items(node))
+    if len(own) != len(pairs):
+        return True
+    return any(k1 != k2 or v1 is not v2 for (k1, v1), (k2, v2) in zip(own, pairs, strict=True))
 
 
 def check_value(value: Any, *, what: str = "value", max_depth: int = MAX_ITEM_DEPTH, count_values: bool = True) -> Any:
@@ -637,10 +704,21 @@ def iter_jsonl(
     `bytes`, such as a binary file object; line terminators optional). One byte order mark at the start
     of the first line is ignored. Raises `JSONError` naming the line number (`what` is the noun used).
     """
-    lines = _lines(source) if isinstance(source, str | bytes | bytearray) else enumerate(source, 1)
+    budget: ContainerBudget | None = None
+    if isinstance(source, str | bytes | bytearray):
+        over = text_over_budget(source)  # one budget for the whole text, as for one JSON array
+        if over is not None:
+            raise JSONError("too_many_containers", f"the JSONL text {over}", over)
+        lines: Iterable[tuple[int, Any]] = _lines(source)
+    else:
+        budget, lines = ContainerBudget(), enumerate(source, 1)
     for lineno, line in lines:
         if not isinstance(line, str | bytes | bytearray):
             raise JSONError("not_json", f"{what} {lineno} is not text: got {type(line).__name__}")
+        if budget is not None:
+            over = budget.add_line(line)
+            if over is not None:
+                raise JSONError("too_many_containers", f"{what} {lineno}: the input {over}", over)
         text = isinstance(line, str)
         bom: Any = _BOM if text else _BOM_BYTES
         if lineno == 1:

@@ -369,7 +369,9 @@ def gate(
     - the tool's argument JSON Schema, or the whole tool in any shape `replayable.tools.read_tool`
       knows (Responses or Agents function tool, Chat Completions function tool, MCP `{name,
       inputSchema}`, an openai-agents `FunctionTool`, a pydantic-ai `ToolDefinition`); `{}` means "no
-      check beyond the object rule", said explicitly;
+      check beyond the object rule", said explicitly, and is the one spelling of it: the boolean schema
+      `True` (and a tool whose `parameters` is `true`) is refused (`SchemaError`), never read as
+      "anything goes";
     - or a tool collection: a list of tools (a request's `tools`; hosted tools are skipped) or a mapping
       of name -> tool or schema; the call's `name` picks its tool;
     - `None` (the default): refused with `no_schema`, never run unchecked.

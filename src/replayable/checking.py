@@ -21,19 +21,18 @@ are done, it never changes what is checked. This module adds no rule: it only ro
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from replayable._json import printable
 from replayable.findings import Finding, Violation
-from replayable.items import ITEM_ADAPTERS, Provider, gc_paused
+from replayable.items import ITEM_ADAPTERS, Provider
 from replayable.reading import Document, DocumentKind, InputError, chat_envelope, is_event_list
 from replayable.reading import function_tools as reader_function_tools
 from replayable.reading.files import BATCH_LINES, Input, document_of
 from replayable.reading.places import Places
-from replayable.render import agents_record, placed, stream_record, tools_record, transcript_record
+from replayable.render import agents_record, finding, placed, stream_record, tools_record, transcript_record
 from replayable.replay import ViolationCode, check_stream, check_tool, check_transcript
 from replayable.tools import tool_index
 
@@ -170,11 +169,10 @@ def batched_items(doc: Document, count: list[int], progress: Progress = NO_PROGR
     count[0] = len(values)
     progress.checking(len(values))
     many, context = _adapter(doc.provider)
-    with gc_paused():
-        for start in range(0, len(values), BATCH_LINES):
-            batch = values[start : start + BATCH_LINES]
-            yield from batch_items(many, batch, context)
-            progress.advance(len(batch))
+    for start in range(0, len(values), BATCH_LINES):
+        batch = values[start : start + BATCH_LINES]
+        yield from batch_items(many, batch, context)
+        progress.advance(len(batch))
 
 
 def _adapter(provider: Provider) -> tuple[Any, Any]:
@@ -196,21 +194,16 @@ def jsonl_items(
     for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
     before parsing (not an object, a Chat Completions message, a call inside a message's content) are
     always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
-    `count[0]` counts the items; `progress` is told after each batch.
-
-    The garbage collector is paused while the items are read and checked (parsed items and the rule
-    state hold no cycles; see `replayable.items.gc_paused`); between batches only its young generations
-    are collected, so that whatever a batch left behind is freed and the rule state is not rescanned."""
+    `count[0]` counts the items; `progress` is told after each batch. The collector's
+    state is left as the app set it."""
     many, context = _adapter(provider)
-    with gc_paused():  # parsed items and the rule state hold no cycles: the collector would only rescan them
-        for values in inp.batches():
-            if count is not None:
-                count[0] += len(values)
-            yield from batch_items(many, values, context)
-            if progress is not None:
-                progress.advance(len(values), inp.tell())
-            del values
-            gc.collect(1)  # whatever a batch left behind, young objects only: the rule state is not rescanned
+    for values in inp.batches():
+        if count is not None:
+            count[0] += len(values)
+        yield from batch_items(many, values, context)
+        if progress is not None:
+            progress.advance(len(values), inp.tell())
+        del values
 
 
 def batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
@@ -259,20 +252,29 @@ def _agents_type(t: Any) -> bool:
     return isinstance(t, str) and t.startswith("agent.")
 
 
-def agents_events(doc: Document, name: str = "<events>") -> list[Any]:
+def agents_events(doc: Document, name: str = "<events>", after_done: list[Finding] | None = None) -> list[Any]:
     """The events of an Agents API log document: its items, or, for an SSE capture (its bytes in
     `doc.value`), the events `replayable.stream.parse_sse` reads from it (OpenAI's framing: no
-    `data: [DONE]` needed). Raises `InputError` for a capture of a Responses stream (every event a
-    `response.*` one) and `StreamError` when the SSE framing cannot be read."""
+    `data: [DONE]` needed). Frames after a `data: [DONE]` are read as events too (checked, never dropped)
+    and are themselves a fault: one `after_done_marker` finding is added to `after_done` when a list is
+    given. Raises `InputError` for a capture of a Responses stream (every event a `response.*` one) and
+    `StreamError` when the SSE framing cannot be read."""
     if isinstance(doc.value, bytes | bytearray | str) and not doc.items:
-        from replayable.stream import parse_sse  # noqa: PLC0415
+        from replayable.stream.rules import StreamRule, StreamWarning  # noqa: PLC0415
+        from replayable.stream.sse import read_sse_through_done  # noqa: PLC0415
 
-        events = list(parse_sse(doc.value, provider="openai"))
+        events, after, at, n = read_sse_through_done(doc.value, provider="openai")
         if is_event_list(events):  # checking it as a log would call every event unknown
             raise InputError(
                 f"{name} is an SSE capture of a Responses stream, not an OpenAI Agents API event log: "
                 "check it without agents=True"
             )
+        if after and after_done is not None:
+            msg = (
+                f"{after} SSE frame{'s' if after > 1 else ''} after data: [DONE] (the first at byte {at}, event {n}): "
+                "the stream ended there; they are checked as events all the same"
+            )
+            after_done.append(StreamWarning(None, n, None, StreamRule.AFTER_DONE_MARKER, msg))
         return events
     return list(doc.items)
 
@@ -284,7 +286,15 @@ def check_agents_log(doc: Document, options: CheckOptions) -> Record:
     _no_previous(options, "an Agents API event log")
     from replayable.agents import check_event_log  # noqa: PLC0415  the Agents models load only for a log
 
-    return agents_record(check_event_log(agents_events(doc, options.name), tools=options.tools), options.file)
+    after_done: list[Finding] = []
+    events = agents_events(doc, options.name, after_done)
+    record = agents_record(check_event_log(events, tools=options.tools), options.file)
+    if after_done:  # frames after data: [DONE] in an SSE capture: a fault of the capture itself
+        record["ok"] = False
+        found = [finding("stream", f.index, str(f.code), f.message, "", "error") for f in after_done]
+        record["findings"] = found + record["findings"]
+        record["stream"] = [f.as_dict() for f in after_done]
+    return record
 
 
 def check_tools(doc: Document, options: CheckOptions) -> Record:

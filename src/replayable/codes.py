@@ -532,6 +532,12 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         'An SSE capture does not end with `data: [DONE]` (a note in lenient reading and with `provider="openai"`).',
     ),
+    _row(
+        "stream",
+        "after_done_marker",
+        V,
+        "An SSE frame after `data: [DONE]`, the end of the stream (what follows is never dropped silently).",
+    ),
     _row("stream", "event_name", V, "The SSE `event:` line differs from the body's `type`."),
     _row("stream", "event_schema", V, "An event does not match the model of its type."),
     _row("stream", "unknown_event", V, "An un-prefixed event `type` that is not a spec event."),
@@ -710,6 +716,7 @@ class StreamRule(StrEnum):
     SSE_MALFORMED = "sse_malformed"
     SSE_TRUNCATED = "sse_truncated"
     DONE_MISSING = "done_missing"
+    AFTER_DONE_MARKER = "after_done_marker"
     EVENT_NAME = "event_name"
     EVENT_SCHEMA = "event_schema"
     UNKNOWN_EVENT = "unknown_event"

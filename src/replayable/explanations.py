@@ -382,6 +382,10 @@ _ROWS: tuple[Example, ...] = (
        "Prefix every data line with `data: ` and end every frame with a blank line.", _SSE),
     _x("sse_truncated", _S, _stream(done=False).rstrip("\n") + "\n",
        "Keep the capture whole: the last frame ends with a blank line (the capture was cut off).", _SSE),
+    _x("after_done_marker", _S,
+       _stream() + 'data: {"type":"response.output_text.delta","sequence_number":99,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"!"}\n\n',
+       "Save the capture as it ends: nothing follows `data: [DONE]`; events after it are a second stream or a "
+       "corrupted capture.", _SSE),
     _x("done_missing", _S, _stream(done=False),
        "End the capture with `data: [DONE]` (OpenAI streams do not: check them with `--provider openai`).", _SSE),
     _x("event_name", _S, _stream().replace("event: response.output_text.delta", "event: response.output_text.added", 1),

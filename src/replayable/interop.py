@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from ._base import NamespacedBase, WireModel
+from ._base import NamespacedBase, WireModel, is_unchecked
 from .chat_shapes import chat_key, chat_shape
 from .codes import code_info
 from .errors import ReplayError, Verdict
@@ -39,6 +39,7 @@ from .items import (
     Side,
     coerce_sdk,
     dump_item,
+    is_item_model,
     is_openai_model,
     plain_json,
     validate_item,
@@ -73,13 +74,13 @@ def _error(loc: tuple[Any, ...], code: str, msg: str, title: str = "cannot conve
 
 def _read(raw: Any, provider: Provider, index: int | None, order: tuple[Side, Side]) -> Item:
     """Parse one item in whichever form it is in (trying `order`); raises the closer side's `ItemError`."""
-    if isinstance(raw, WireModel):
+    if isinstance(raw, WireModel) and is_item_model(raw) and not is_unchecked(raw):
         return raw  # type: ignore[return-value]
     raw, from_sdk = coerce_sdk(raw)
     if from_sdk:
         provider = "openai"
     prefix: tuple[Any, ...] = () if index is None else (index,)
-    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping):
+    if isinstance(raw, str | bytes | bytearray | memoryview | Mapping | WireModel):  # a model: no item, or unchecked
         try:
             raw = plain_json(raw)  # the strict reader: text parsed, a Mapping checked and made a dict
         except ItemError as exc:
@@ -825,7 +826,16 @@ def _fit_profile(
         elif fix.refused:
             refused.extend(Violation(i, ViolationCode(f.code), f.message, f.path) for f in fix.refused)
         elif fix.edits and fix.data is not None:
-            models[i] = reparse_input(fix.data, None, i)
+            try:
+                models[i] = reparse_input(fix.data, None, i)
+            except ItemError as exc:  # a removed field the item requires (an id the target's item needs)
+                why = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg', '')}" for e in exc.errors[:3])
+                by_id = any(" /id " in e for e in fix.edits)
+                code, path = (ViolationCode.ID_FORMAT, "/id") if by_id else (ViolationCode.ITEM_INVALID, "")
+                msg = f"no safe rewrite for {target!r}: {'; '.join(fix.edits)} leaves an item that does not parse"
+                msg += f" ({why})"
+                refused.append(Violation(i, code, msg, path))
+                continue
             changed.extend((i, e) for e in fix.edits)
     if refused:
         raise ReplayError(

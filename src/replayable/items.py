@@ -11,10 +11,8 @@ Entry points: `parse_item`, `parse_items`, `dump_item`, `dump_items`, and the mo
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
@@ -46,7 +44,18 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, iter_jsonl, json_problem, loads, loads_lines, to_plain
+from ._json import (
+    MAX_ITEM_DEPTH,
+    ContainerBudget,
+    JSONError,
+    check_value,
+    iter_jsonl,
+    json_problem,
+    loads,
+    loads_lines,
+    text_over_budget,
+    to_plain,
+)
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._validation import ItemError, clean_errors
 from .item_members import SpecMembers
@@ -487,6 +496,18 @@ def _members(union: Any) -> tuple[type, ...]:
 
 #: The models each side returns: `parse_item(x, side=side)` gives an instance of one of these.
 _SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": _members(InputItem), "output": _members(OutputItem)}
+#: The item models of each side, strict or OpenAI mode: no other model (a body, an event) is an item.
+SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = {
+    "input": tuple(dict.fromkeys(_members(InputItem) + _members(OpenAIInputItem))),
+    "output": tuple(dict.fromkeys(_members(OutputItem) + _members(OpenAIOutputItem))),
+}
+ITEM_MODELS: tuple[type, ...] = tuple(dict.fromkeys(SIDE_ITEM_MODELS["input"] + SIDE_ITEM_MODELS["output"]))
+
+
+def is_item_model(value: Any, side: Side | None = None) -> bool:
+    """Whether `value` is one of our item models (of `side` when given): only those are trusted as parsed;
+    any other model is read from its JSON, as an item would be (and on the side asked)."""
+    return isinstance(value, ITEM_MODELS if side is None else SIDE_ITEM_MODELS[side])
 
 
 def _on_side(data: Any, side: Side) -> Any:
@@ -545,41 +566,6 @@ def _first_char(data: str | bytes | bytearray | memoryview) -> str:
     return data[i : i + 1].decode("latin-1")
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a list is validated.
-
-    Parsed items hold no reference cycles, but creating tens of thousands of objects triggers
-    collections that scan them all again (a 2x slowdown on large transcripts). The collector is
-    re-enabled afterwards, even on error; nothing is freed later than it would have been.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        _promote_young()
-        gc.enable()
-
-
-def _promote_young() -> None:
-    """Move what the paused collector saw allocated into the oldest generation, without scanning it.
-
-    While paused, the young generation's count grows with every parsed object; re-enabled, the
-    collector's first young collection would then scan them all (a quarter of a large parse with the
-    collector on, as apps run). `gc.freeze()` + `gc.unfreeze()` moves every tracked object into the
-    oldest generation and resets the young count, which is what that scan would end in for objects that
-    hold no cycles. Skipped when the app has frozen objects of its own (`gc.get_freeze_count()`), whose
-    freeze must not be undone. Objects other threads created in the window are promoted too: a cycle
-    among them is freed by the next full collection instead of a young one.
-    """
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
-
-
 _TEXT = (str, bytes, bytearray, memoryview)
 
 
@@ -602,10 +588,14 @@ def iter_items(data: Any, *, side: Side = "input", provider: Provider = None) ->
     if isinstance(data, Mapping) or not isinstance(data, Iterable):
         got = "a JSON object" if isinstance(data, Mapping) else type(data).__name__
         raise ItemError([{"loc": (), "type": "list_type", "msg": f"expected a list of items, got {got}"}])
+    budget = ContainerBudget()  # JSONL lines are one input: one container budget for them all
     for i, raw in enumerate(data):
         if isinstance(raw, _TEXT):
             if isinstance(raw, memoryview):
                 raw = raw.tobytes()
+            over = budget.add_line(raw)
+            if over is not None:
+                raise ItemError([{"loc": (i,), "type": "too_many_containers", "msg": f"the JSONL lines so far {over}"}])
             if not raw.strip():
                 continue
             if i > 0 and (raw.startswith("\ufeff") if isinstance(raw, str) else raw.startswith(b"\xef\xbb\xbf")):
@@ -630,8 +620,8 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     one leading byte order mark is ignored, and JSONL lines end at `\\n` only. Items nest at most
     `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items
     are read one by one so that the `ItemError` lists one precise error per bad item, each `loc` starting
-    with the item's index (for JSONL, the index among non-blank lines). The garbage collector is paused
-    while a list is validated (see `gc_paused`).
+    with the item's index (for JSONL, the index among non-blank lines). The garbage collector's state
+    (enabled, thresholds, frozen objects) is never changed.
 
     Raises `ItemError` when the text is not strict JSON (`type` names the rule: `json_invalid`,
     `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
@@ -649,22 +639,20 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         checked = True
         first = _first_char(data)
         if first == "[":
-            with gc_paused():  # reading and validating create many objects and no cycles
-                try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                    raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
-                except JSONError as exc:
-                    raise json_item_error(exc) from None
-                if isinstance(raw, list) and all(type(x) is dict for x in raw):
-                    done, start = _validate_releasing(many, raw, ctx)
-                    if start == len(raw):
-                        return done
+            try:  # the array may nest one level deeper than its items; the reader enforces that itself
+                raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+            except JSONError as exc:
+                raise json_item_error(exc) from None
+            if isinstance(raw, list) and all(type(x) is dict for x in raw):
+                done, start = _validate_releasing(many, raw, ctx)
+                if start == len(raw):
+                    return done
         elif first == "{":
-            with gc_paused():  # as for an array: read every line, then validate a chunk at a time
-                raw = _jsonl_values(data)
-                if all(type(x) is dict for x in raw):
-                    done, start = _validate_releasing(many, raw, ctx)
-                    if start == len(raw):
-                        return done
+            raw = _jsonl_values(data)
+            if all(type(x) is dict for x in raw):
+                done, start = _validate_releasing(many, raw, ctx)
+                if start == len(raw):
+                    return done
         elif first == "":
             return []
         else:
@@ -692,10 +680,9 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             plain = None  # reported item by item below
         if plain is not None:
             try:
-                with gc_paused():
-                    models: list[Any] = many.validate_python(plain, context=ctx)
-                    share_fields_sets(models, {})
-                    return models
+                models: list[Any] = many.validate_python(plain, context=ctx)
+                share_fields_sets(models, {})
+                return models
             except ValidationError:
                 pass
     items: list[Item] = done
@@ -718,6 +705,9 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
     when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
     and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
     raw: Any = data.tobytes() if isinstance(data, memoryview) else data
+    over = text_over_budget(raw)  # one budget per input, as one JSON array of the same values has
+    if over is not None:
+        raise ItemError([{"loc": (), "type": "too_many_containers", "msg": f"the JSONL text {over}"}])
     lines: list[bytes] | None = None
     try:
         text = raw.encode() if isinstance(raw, str) else bytes(raw)
@@ -779,16 +769,26 @@ def dump_item(item: Any) -> dict[str, Any]:
     when `item` is not one of our models, and when it holds a value its JSON cannot (what
     `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
     bytes, ...): nothing is coerced on the way out."""
-    if not isinstance(item, WireModel):
+    if not is_item_model(item):
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
     try:
         out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")
-        return check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)  # type: ignore[no-any-return]
+        out = check_value(out, what="item", max_depth=MAX_ITEM_DEPTH)
     except JSONError as exc:
         raise json_item_error(exc, text=False) from None
     except (ValueError, TypeError, RecursionError) as exc:  # pydantic's serialization errors
         msg = f"the {type(item).__name__} has no JSON form: {str(exc).splitlines()[0]}"
         raise ItemError([{"loc": (), "type": "not_json", "msg": msg}]) from None
+    if is_unchecked(item):  # it skipped validation (model_construct, model_copy(update=...)): its JSON is read
+        side: Side = "input" if isinstance(item, SIDE_ITEM_MODELS["input"]) else "output"
+        try:  # in either reading (the class does not say which): strict first, whose error is the one raised
+            validate_item(out, side, None, None)
+        except ItemError as first:
+            try:
+                validate_item(out, side, "openai", None)
+            except ItemError:
+                raise first from None
+    return out  # type: ignore[no-any-return]
 
 
 def dump_items(items: Iterable[Any]) -> list[InputItemParam]:

@@ -16,12 +16,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from replayable._base import read_field
+from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
 from replayable._pointers import json_pointer
 from replayable.call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable.codes import ViolationCode
 from replayable.continuation import unwrap
 from replayable.findings import Findings, TranscriptReport, Violation
-from replayable.items import Provider, Side, gc_paused, is_openai_model
+from replayable.items import Provider, Side, is_openai_model
 from replayable.openai_forms import OPENAI_FORMS
 from replayable.profiles import TargetCheck, check_target
 from replayable.reading import Document, read_document
@@ -124,26 +125,26 @@ def check_transcript(
     violations = Findings()
     parsed: list[Any] = []
     views: list[View] = []
-    with gc_paused():  # the per-item views hold no cycles: no reason to let the collector rescan them
-        resend: list[int] = []
-        already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
-        if already is not None:
-            parsed, views = raw_items, already
-            if resend:  # output-form calls sent back as they are: their input form is checked too
-                recheck_sent_as_is(raw_items, resend, provider, violations)
-        else:
-            for i, raw in enumerate(raw_items):
-                model, view = read_item(i, raw, side, provider, violations)
-                parsed.append(model)
-                views.append(view)
-        if target is not None and source is None:
-            source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
-        engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
-        pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-        violations.extend(body_findings(doc))  # what the body says decides how its items are read
-        profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
-        for f in [*profile.body(), *profile.items(raw_items)]:
-            violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
+    resend: list[int] = []
+    already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
+    if already is not None:
+        parsed, views = raw_items, already
+        if resend:  # output-form calls sent back as they are: their input form is checked too
+            recheck_sent_as_is(raw_items, resend, provider, violations)
+    else:
+        raw_items = read_mappings_once(raw_items)  # the rules and the target profile read the same copy
+        for i, raw in enumerate(raw_items):
+            model, view = read_item(i, raw, side, provider, violations)
+            parsed.append(model)
+            views.append(view)
+    if target is not None and source is None:
+        source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
+    engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
+    pending = run_rules(views, engine, pending_ok, unwrapped.offset)
+    violations.extend(body_findings(doc))  # what the body says decides how its items are read
+    profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable.profiles)
+    for f in [*profile.body(), *profile.items(raw_items)]:
+        violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
@@ -201,6 +202,7 @@ def check_stream(
     prev: View | None = None
     unowned = target is not None and rules.ctx.source is None  # whose state: what the items say, as they come
     for i, raw in enumerate(items):
+        raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
         _, view = read_item(i, raw, side, provider, violations)
         if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
@@ -214,6 +216,26 @@ def check_stream(
     pending = rules.finish(pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), ())
+
+
+def read_mapping_once(raw: Any) -> Any:
+    """A `Mapping` item that is no `dict` read once into a plain `dict` (`check_value`), so that every
+    reader of the check (the rules, the target profile) sees one copy, never a second read of a mapping
+    that may answer differently; anything else, and a mapping that is not JSON (the rules report it), as
+    it is."""
+    if isinstance(raw, Mapping) and type(raw) is not dict:
+        try:
+            return check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            return raw
+    return raw
+
+
+def read_mappings_once(items: list[Any]) -> list[Any]:
+    """`read_mapping_once` of each item (the list itself when every item is a `dict` or a model)."""
+    if all(type(x) is dict or not isinstance(x, Mapping) for x in items):
+        return items
+    return [read_mapping_once(x) for x in items]
 
 
 def foreign_state(item: Any, source: str | None, target: str) -> str | None:

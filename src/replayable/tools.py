@@ -177,7 +177,17 @@ def _schema(value: Any, where: str) -> Any:
         return {"type": "object", "properties": {}, "additionalProperties": False}
     if not isinstance(value, Mapping | bool):
         raise SchemaError(f"{where} must be a JSON Schema (an object or a boolean), got {type(value).__name__}")
+    if value is True:
+        raise SchemaError(TRUE_SCHEMA.format(where=where))
     return value
+
+
+#: Why the boolean schema `true` is refused as a whole tool schema: "no check" has one spelling, `{}`.
+TRUE_SCHEMA = (
+    "{where} is the boolean schema true, which accepts anything: a tool's whole schema is never a silent "
+    "'anything goes'; pass {{}} (any JSON object: the one explicit spelling of 'no check beyond the object "
+    "rule') if that is what you mean"
+)
 
 
 def read_tool(tool: Any) -> ToolSpec:
@@ -192,6 +202,8 @@ def read_tool(tool: Any) -> ToolSpec:
     if type(tool) is dict and tool.keys().isdisjoint(_TOOL_KEYS) and not tool.keys().isdisjoint(SCHEMA_KEYWORDS):
         return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)  # the common case: a bare JSON Schema
     tool = _plain(tool)
+    if tool is True:
+        raise SchemaError(TRUE_SCHEMA.format(where="the schema"))
     if isinstance(tool, bool):
         return ToolSpec(ToolKind.SCHEMA, None, tool, "", False)
     if not isinstance(tool, Mapping):

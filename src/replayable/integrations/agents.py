@@ -42,10 +42,14 @@ This module imports `agents` (the openai-agents package) only when `replay_guard
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import inspect
 import sys
-from collections.abc import Mapping
+import threading
+import weakref
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from replayable._json import is_openai_model, to_plain
@@ -183,6 +187,54 @@ async def _call(method: Any, *args: Any, wrapper: Any = None, **kwargs: Any) -> 
     return await result if inspect.isawaitable(result) else result
 
 
+class _SessionLock:
+    """One check-and-write at a time for one session: across the tasks of an event loop (an `asyncio.Lock`
+    per loop) and across threads, each running its own loop (a `threading.Lock`, taken without blocking
+    the loop: tried, then awaited in short sleeps, so that a cancelled waiter never holds it)."""
+
+    def __init__(self) -> None:
+        self._thread_lock = threading.Lock()
+        self._guard = threading.Lock()
+        self._loop_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    @asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        with self._guard:
+            loop_lock = self._loop_locks.get(loop)
+            if loop_lock is None:
+                loop_lock = self._loop_locks[loop] = asyncio.Lock()
+        async with loop_lock:  # the other tasks of this loop wait here, without polling
+            delay = 0.0005
+            while not self._thread_lock.acquire(blocking=False):  # another thread's loop holds it
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.02)
+            try:
+                yield
+            finally:
+                self._thread_lock.release()
+
+
+#: The lock of each session id while a `CheckedSession` holds it (two wrappers of one session, or of two
+#: session objects of one stored history, share it); freed with the last wrapper.
+_SESSION_LOCKS: weakref.WeakValueDictionary[Any, _SessionLock] = weakref.WeakValueDictionary()
+_SESSION_LOCKS_GUARD = threading.Lock()
+
+
+def _session_lock(session: Any) -> _SessionLock:
+    try:
+        key: Any = ("id", type(session).__qualname__, str(session.session_id))
+    except Exception:  # a session without a readable id: locked on its own object
+        key = ("object", id(session))
+    with _SESSION_LOCKS_GUARD:
+        lock = _SESSION_LOCKS.get(key)
+        if lock is None:
+            lock = _SESSION_LOCKS[key] = _SessionLock()
+        return lock
+
+
 class CheckedSession:
     """An openai-agents `Session` that refuses to store an unsafe history (see the module docstring).
 
@@ -218,6 +270,7 @@ class CheckedSession:
                 got = type(session).__name__
                 raise TypeError(f"CheckedSession needs an openai-agents Session; {got} has no {name}()")
         self.session = session
+        self._lock = _session_lock(session)
         self.check_kwargs: dict[str, Any] = {"provider": "openai", "pending_ok": True, **check_kwargs}
         check_transcript([], **self.check_kwargs)  # bad arguments fail here, not at the first add_items
 
@@ -271,31 +324,38 @@ class CheckedSession:
 
         Raises `ReplayError` (its `.report` indexes the stored history followed by `items`: the new items
         start at the length of the history) and stores nothing otherwise.
+
+        The read, the check and the write are one step per session: concurrent `add_items` on one session
+        (tasks of one event loop, or threads each running a loop; two `CheckedSession`s of the same
+        `session_id` and session class included) run one after the other, so two outputs for one call
+        added at once are never both stored (the second sees the first). Additions that bypass the
+        wrapper (through `.session`) are not serialized.
         """
         items = list(items)
         if not items:
             await _call(self.session.add_items, items, wrapper=wrapper)
             return
-        history = await self._history(wrapper)
-        whole = [*history, *items]
-        report = self.check_items(whole)
-        if report.ok:
-            await _call(self.session.add_items, items, wrapper=wrapper)
-            return
-        n, k = len(history), len(items)
-        where = f"item {n}" if k == 1 else f"items {n}-{n + k - 1}"
-        if self.mode == "raise":
-            raise ReplayError(
-                report,
-                f"session {self.session_id!r}: refused to store {where} (after {n} stored); the history "
-                "would not be replay-safe:\n" + "\n".join(f"  {line}" for line in report.violation_lines()),
-            )
-        if self.mode == "log":
-            guard_items([_as_checked(i) for i in whole], mode="log", where=f"session {self.session_id!r}",
-                        keep=lambda v: v.code not in SETTLED_BY_THE_SDK, **self.check_kwargs)
-            await _call(self.session.add_items, items, wrapper=wrapper)
-            return
-        await self._store_repaired(whole, report, n, wrapper)
+        async with self._lock.held():
+            history = await self._history(wrapper)
+            whole = [*history, *items]
+            report = self.check_items(whole)
+            if report.ok:
+                await _call(self.session.add_items, items, wrapper=wrapper)
+                return
+            n, k = len(history), len(items)
+            where = f"item {n}" if k == 1 else f"items {n}-{n + k - 1}"
+            if self.mode == "raise":
+                raise ReplayError(
+                    report,
+                    f"session {self.session_id!r}: refused to store {where} (after {n} stored); the history "
+                    "would not be replay-safe:\n" + "\n".join(f"  {line}" for line in report.violation_lines()),
+                )
+            if self.mode == "log":
+                guard_items([_as_checked(i) for i in whole], mode="log", where=f"session {self.session_id!r}",
+                            keep=lambda v: v.code not in SETTLED_BY_THE_SDK, **self.check_kwargs)
+                await _call(self.session.add_items, items, wrapper=wrapper)
+                return
+            await self._store_repaired(whole, report, n, wrapper)
 
     async def _store_repaired(self, whole: list[Any], report: TranscriptReport, n: int, wrapper: Any) -> None:
         """Store the repair of `whole` (the `n` stored items followed by the new ones): trailing pending
@@ -324,9 +384,11 @@ class CheckedSession:
         await _call(self.session.add_items, repaired, wrapper=wrapper)
 
     async def pop_item(self, wrapper: Any = None) -> Any:
-        """The wrapped session's `pop_item`, unchanged."""
-        return await _call(self.session.pop_item, wrapper=wrapper)
+        """The wrapped session's `pop_item`, unchanged (not while an `add_items` checks and writes)."""
+        async with self._lock.held():  # never between another addition's check and its write
+            return await _call(self.session.pop_item, wrapper=wrapper)
 
     async def clear_session(self, wrapper: Any = None) -> None:
-        """The wrapped session's `clear_session`, unchanged."""
-        await _call(self.session.clear_session, wrapper=wrapper)
+        """The wrapped session's `clear_session`, unchanged (not while an `add_items` checks and writes)."""
+        async with self._lock.held():
+            await _call(self.session.clear_session, wrapper=wrapper)

@@ -30,8 +30,8 @@ SDK's `base_url` (vLLM, Ollama, a proxy); the host only decides the default `tar
 OpenAI's and Azure OpenAI's hosts, so OpenAI's own rules, such as the nulls of openai-python#3008,
 apply there; none elsewhere).
 
-The hooks only read `request.method`, `request.url.path`, `request.headers` and the body, so they work
-with any httpx-style client (`httpx`, `httpx2`, the SDK's own classes); nothing here imports `openai`
+The hooks only read `request.method`, `request.url.raw_path` and `.path`, `request.headers` and the
+body, so they work with any httpx-style client (`httpx`, `httpx2`, the SDK's own classes); nothing here imports `openai`
 or `httpx`.
 """
 
@@ -78,6 +78,19 @@ def _route(method: str, path: str) -> tuple[str, str | None] | None:
     if m is None:
         return None
     return "conversation", None if m["id"] is None else unquote(m["id"])
+
+
+def _request_route(request: Any) -> tuple[str, str | None] | None:
+    """The route of an httpx request, matched on its path as sent (`url.raw_path`, percent-escapes kept:
+    a conversation id holding `%2F` is one segment, as the server reads it) and, failing that, on its
+    decoded path (`url.path`: a server that decodes `%73` reaches `/responses` all the same)."""
+    url = request.url
+    raw = getattr(url, "raw_path", None)
+    if isinstance(raw, bytes):
+        route = _route(request.method, raw.decode("ascii", "replace").split("?", 1)[0])
+        if route is not None:
+            return route
+    return _route(request.method, url.path)
 
 
 def is_checked_request(method: str, path: str) -> bool:
@@ -198,7 +211,7 @@ def _guard(
 ) -> bytes | None:
     """Check the body of a checked request as `mode` says: None to send it as it is, else the repaired
     body. Raises `ReplayError` to refuse it."""
-    route = _route(request.method, request.url.path)
+    route = _request_route(request)
     if route is None:
         return None
     if target is _FROM_HOST:
@@ -278,7 +291,7 @@ def event_hooks(
     _check_options(target, mode)
 
     def check_responses_request(request: Any) -> None:
-        if _route(request.method, request.url.path) is None:
+        if _request_route(request) is None:
             return
         body = _guard(request, request.read(), provider, target, mode, interrupted_output)
         if body is not None:
@@ -307,7 +320,7 @@ def async_event_hooks(
     _check_options(target, mode)
 
     async def check_responses_request(request: Any) -> None:
-        if _route(request.method, request.url.path) is None:
+        if _request_route(request) is None:
             return
         body = _guard(request, await request.aread(), provider, target, mode, interrupted_output)
         if body is not None:

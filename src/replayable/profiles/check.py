@@ -200,7 +200,7 @@ def check_body(profile: Profile, settings: Mapping[str, Any], keys: Iterable[str
     include = settings.get("include")
     if rules.include is not None and isinstance(include, list):
         for j, value in enumerate(include):
-            if value not in rules.include:
+            if type(value) is not str or value not in rules.include:  # a list or an object is no value it defines
                 out.append(
                     Finding(None, "include_invalid", f"include value {value!r} is not one {profile.name} defines: "
                             f"{', '.join(sorted(rules.include))} [{rules.sources.get('include', '')}]",

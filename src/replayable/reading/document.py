@@ -43,8 +43,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import WireModel
-from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads
+from replayable._base import WireModel, is_unchecked
+from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
 from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
 from replayable.native import TOOL_TYPES
@@ -334,6 +334,13 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
     from replayable.response import CompactResource, Response  # noqa: PLC0415
 
     if isinstance(model, CreateResponseBody | CompactRequestBody | Response | CompactResource):
+        if is_unchecked(model):  # it skipped validation (model_construct, ...): its JSON is what is read
+            try:
+                plain = to_plain(model)
+            except JSONError as exc:
+                msg = f"the {type(model).__name__} is not JSON: {exc.detail}"
+                raise _refuse((), exc.reason, msg, "cannot read") from None
+            return _value_document(plain, provider, False, False)
         fields = {k: getattr(model, k) for k in model.model_fields_set}
         if model.__pydantic_extra__:
             fields.update(model.__pydantic_extra__)
@@ -354,6 +361,13 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
             return DocumentKind.AGENTS_LOG
         if streams and looks_like_tools(data):
             return DocumentKind.TOOLS
+        if isinstance(data.get("input"), list):  # no item holds a list of items: which one is meant is a guess
+            raise _refuse(
+                ("type",),
+                "ambiguous_body",
+                f"this JSON object has an item's 'type' ({printable(str(t))[:60]!r}) beside a request body's "
+                "'input' list: pass the request body without 'type', or the item alone",
+            )
         return DocumentKind.ITEM
     keys = data.keys()
     if "object" in data:

@@ -126,11 +126,12 @@ def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json
 
 
 def looks_like_sse(head: bytes, name: str = "") -> bool:
-    """True for an SSE capture: a `.sse` file name, or content whose first non-blank line starts with
-    `event:`, `data:` or `:` (a comment). `head` is the start of the content."""
+    """True for an SSE capture: a `.sse` file name, or content whose first non-blank line starts with an
+    SSE field (`event:`, `data:`, `id:`, `retry:`) or `:` (a comment). `head` is the start of the
+    content."""
     if name.endswith(".sse"):
         return True
-    return head.lstrip(b"\xef\xbb\xbf" + _BLANK).startswith((b"event:", b"data:", b":"))
+    return head.lstrip(b"\xef\xbb\xbf" + _BLANK).startswith((b"event:", b"data:", b"id:", b"retry:", b":"))
 
 
 def _too_big(name: str, limit: int, what: str) -> InputError:
@@ -241,8 +242,10 @@ class Input:
         file at the end. Raises `InputError` for a line longer than the limit or a read error."""
         pending, self._pending = self._pending, []
         blank, indents = self.blank_lines.append, self.indents
+        budget = _json.ContainerBudget()  # one budget for the whole input, as for one JSON document
         try:
             for n, (lineno, line) in enumerate(pending):
+                self._spend(budget, lineno, line)
                 if line[0] != _BRACE:
                     indents[lineno] = _indent(line, n == 0)
                 yield lineno, line, n == 0
@@ -260,15 +263,24 @@ class Input:
                 if len(line) > limit:
                     raise _too_big(self.name, limit, f"line {lineno}")
                 if line.strip(_BLANK):
+                    self._spend(budget, lineno, line)
                     if line[0] != _BRACE:  # rare: a value that is no object, or an indented line
                         indents[lineno] = _indent(line, False)
                     yield lineno, line, False
                 else:
+                    budget.size += len(line)
                     blank(lineno)
         except OSError as exc:
             raise InputError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         finally:
             self.close()
+
+    def _spend(self, budget: _json.ContainerBudget, lineno: int, line: bytes) -> None:
+        """Count `line` against the input's container budget; raises `InputError` naming it when the
+        input is then over (200,000 `{}` lines are refused as the same values in one JSON array are)."""
+        over = budget.add(line, 0 if line.endswith(b"\n") else 1)
+        if over is not None:
+            raise InputError(f"{self.name}, line {lineno}: the input {over} [too_many_containers]")
 
     def tell(self) -> int | None:
         """How many bytes of a JSONL input are read so far (None once closed, or for a pipe)."""

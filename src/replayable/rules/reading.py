@@ -18,6 +18,7 @@ from replayable.items import (
     ItemError,
     Provider,
     Side,
+    is_item_model,
     is_openai_model,
     plain_json,
     validate_item,
@@ -76,7 +77,9 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
             pass  # reported by `validate_item` below, with the item's index
-    if isinstance(raw, WireModel) and is_unchecked(raw):  # it skipped validation: its JSON is what is checked
+    if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side)):
+        # it skipped validation, is no item model (a request body, a stream event), or is of the other side
+        # than the one asked: its JSON is what is checked, as an item's would be
         try:
             raw = to_plain(raw)
         except JSONError as exc:
@@ -96,7 +99,13 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
                     validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
                 except ItemError as exc:
                     _report_item_errors(i, raw, exc.errors, out)
-            return raw, view_of(raw)
+            view = view_of(raw)
+            j = nested_call(view)  # a namespaced item's opaque content holding a call: as for its JSON
+            if j is not None:
+                part = view["content"][j]
+                out.at(i, ViolationCode.FUNCTION_CALL_IN_CONTENT, f"/content/{j}", part=j, part_type=part.get("type"))
+                return None, view
+            return raw, view
         try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
             raw = to_plain(raw)
         except JSONError as exc:
@@ -120,6 +129,12 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
     model, errors = _parse_either(raw, side, provider, i)
     if model is not None:
         return model, view_of(model)
+    if type(raw) is dict:  # a Python value that is not JSON (NaN, bytes, ...): unreadable, as its JSONL line is
+        try:
+            check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
     _report_item_errors(i, raw, errors, out)
     return None, (view_of(raw) if isinstance(raw, Mapping) else NO_VIEW)
 

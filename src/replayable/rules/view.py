@@ -15,10 +15,11 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, SharedFieldsSet, WireModel, has_unchecked, is_unchecked
+from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_unchecked
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
-from replayable.items import Side
+from replayable.chat_shapes import nested_call
+from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
 __all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
 
@@ -38,7 +39,8 @@ _storage = BaseModel.__dict__["__dict__"].__get__
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
 
-#: Per class: 0 not one of our models, 1 a model, 2 a namespaced model, 3 an output-form call
+#: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
+#: `items.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
 #: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
 #: answer is kept per class.
 _KINDS: dict[type, int] = {}
@@ -51,9 +53,9 @@ def _kind(cls: type) -> int:
             3
             if issubclass(cls, OUTPUT_CALLS)
             else 2
-            if issubclass(cls, NamespacedBase)
+            if issubclass(cls, NamespacedBase) and issubclass(cls, ITEM_MODELS)
             else 1
-            if issubclass(cls, WireModel)
+            if issubclass(cls, ITEM_MODELS)
             else 0
         )
         if len(_KINDS) < 4096:  # classes made on the fly never grow it without bound
@@ -87,9 +89,12 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
     (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them)."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
-    kinds = {_kind(cls) for cls in set(map(type, items))}
+    classes = set(map(type, items))
+    kinds = {_kind(cls) for cls in classes}
     if 0 in kinds:
         return None
+    if side is not None and not all(issubclass(cls, SIDE_ITEM_MODELS[side]) for cls in classes):
+        return None  # a model of the other side is read as this side's item (`read_item`)
     if 3 in kinds and side is None:
         if resend is None:
             return None
@@ -102,13 +107,20 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
             for i, fields in enumerate(fields_sets):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
-        return views
+        return None if 2 in kinds and _nests_a_call(items, views, classes) else views
     extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
         for i, extra in enumerate(extras):
             if extra:
                 views[i] = _with_extras(items[i])
-    return views
+    return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+
+
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
+    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON)."""
+    namespaced = {cls for cls in classes if _kind(cls) == 2}
+    pairs = zip(items, views, strict=True)
+    return any(type(item) in namespaced and nested_call(view) is not None for item, view in pairs)
 
 
 def view_of(item: Any) -> View:

@@ -34,6 +34,9 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
   dropped (WHATWG SSE; the openai SDK drops it too). A cut-off `data: [DONE]` is a *note*.
 - `done_missing`: an SSE capture does not end with the literal `data: [DONE]` (spec "Streaming"). A *note*
   in lenient mode, and with `provider="openai"` (OpenAI's Responses API never sends it).
+- `after_done_marker`: an SSE frame after `data: [DONE]`, which ends the stream. What follows is read to
+  the end of input (as the openai SDK's decoder drains it) and never dropped silently: a strict reader
+  raises at the first such frame; a lenient one records one finding naming how many frames it skipped.
 - `event_schema`: an event does not match the model of its type (missing field, wrong type); the message
   names each field and rule.
 - `unknown_event`: an un-prefixed `type` that is not a spec event (extension events must be `slug:name`;

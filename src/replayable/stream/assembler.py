@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
 from replayable.families import CallFamily, by_call_type
-from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item
+from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item, validate_item
 from replayable.response import Response, parse_response
 
 from .events import (
@@ -438,12 +439,25 @@ class StreamAssembler(SSEFeeding):
         return slot
 
     def _parse(self, item: Any, provider: Provider) -> OutputItem | None:
+        """The output item of an `output_item.added` / `.done` event, or None (`item_schema` recorded). A
+        function_call is handed out to be executed and its output sent back with its `call_id`: its input
+        form must hold too (a `call_id` of 1-64 characters, spec `FunctionCallParam`), as `check_transcript`
+        reads a call sent back as it is; when it does not, `item_schema` is recorded and the call, kept in
+        `items` for the transcript check, is never handed out (its output index is flagged)."""
         try:
-            return parse_item(item, side="output", provider=provider)
+            model = parse_item(item, side="output", provider=provider)
         except ItemError as exc:
             errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
             self._violate(StreamRule.ITEM_SCHEMA, str(exc).replace("\n ", ""), errs)
             return None
+        if isinstance(model, FunctionCall):
+            try:
+                validate_item(dump_item(model), "input", provider, None)
+            except ItemError as exc:  # kept for the transcript check (call_id_empty, ...), never handed out
+                errs = [{**e, "loc": ("item", *e["loc"])} for e in exc.errors]
+                msg = "a function_call whose input form is invalid cannot be executed and answered: "
+                self._violate(StreamRule.ITEM_SCHEMA, msg + str(exc).replace("\n ", ""), errs)
+        return model
 
     def _on_added(self, raw: Mapping[str, Any], provider: Provider) -> list[OutputItem]:
         idx: int = raw["output_index"]

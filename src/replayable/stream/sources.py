@@ -65,7 +65,7 @@ class SSEFeeding:
 
         The same items, findings and errors as `feed_sse` on the joined bytes: `chunk` is `bytes`,
         `bytearray`, `memoryview` or `str` (text is UTF-8 encoded). Events are applied as soon as their
-        frame's blank line arrives; bytes after `data: [DONE]` are not read. Call `close()` when the
+        frame's blank line arrives; a frame after `data: [DONE]` is `after_done_marker`. Call `close()` when the
         source ends: it checks the end of the SSE as `feed_sse` does (`sse_truncated`, `done_missing`)
         before `no_terminal`. Raises `StreamError` as `feed_sse` does (a chunk of another type is
         `sse_malformed`); when a chunk finishes items and then breaks a rule (strict mode), those items

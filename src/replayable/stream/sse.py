@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import IO, Any
 
-from replayable._json import loads, may_overflow
+from replayable._json import ContainerBudget, loads, may_overflow
 from replayable.items import Provider
 
 from .events import peek_event
@@ -118,7 +118,8 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     Yields one dict per frame, the JSON of its `data:` lines (several `data:` lines are joined with
     newlines). Comment lines (`:`), `id:` and `retry:` are ignored, and so is one leading byte order
     mark (U+FEFF); CRLF, LF and CR end lines; a frame ends at a blank line. `data: [DONE]` ends the
-    stream and is not yielded (nothing after it is read).
+    stream and is not yielded; the input is still read to its end, and a frame after it is a fault
+    (`after_done_marker`), never dropped silently.
 
     The end of input is checked once the last event is yielded (a reader with no lenient mode raises):
     a last frame without its terminating blank line is cut off and dropped, as the SSE standard and the
@@ -131,8 +132,8 @@ def parse_sse(source: Any, *, provider: Provider = None) -> Iterator[dict[str, A
     is not an SSE field (the SSE standard ignores one; this strict reader refuses it, naming the line, as
     it is most often a `data:` line that lost its prefix; a lenient `StreamAssembler` and `check_stream`
     ignore it with a note), data that is not a JSON object, or an `event:` without data; rule
-    `event_name` when the `event:` field differs from the body's `type`; `sse_truncated` and
-    `done_missing` as above.
+    `event_name` when the `event:` field differs from the body's `type`; `after_done_marker` for a
+    frame after `data: [DONE]`; `sse_truncated` and `done_missing` as above.
     """
     return _parse_sse(source, None, provider=provider)
 
@@ -151,7 +152,10 @@ _Frame = tuple[str | None, bytes, int]  # (event name, data, byte offset)
 class _Framer:
     """The SSE fields of the frame being read, one line at a time (WHATWG SSE)."""
 
-    __slots__ = ("at", "cut", "data", "done", "name", "notes", "numbers_ok", "strict")
+    __slots__ = (
+        "after", "after_at", "after_index", "at", "budget", "cut", "data", "done", "name", "notes", "numbers_ok",
+        "strict", "through",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.name: str | None = None
@@ -159,11 +163,30 @@ class _Framer:
         self.at: int | None = None  # the offset of the open frame's first field, None when none is open
         self.cut: _Frame | None = None  # the frame open at the end of input (cut off, never dispatched)
         self.done = False  # `data: [DONE]` was read
+        self.after = 0  # frames read after `data: [DONE]` (each one a fault: `after_done_marker`)
+        self.after_at: int | None = None  # the byte offset of the first of them
+        self.after_index: int | None = None  # and its index among the events (read `through`)
+        self.through = False  # frames after `data: [DONE]` are read as events too (counted all the same)
+        self.budget = ContainerBudget()  # the capture's container budget, whatever its chunks
         #: No number in any line read so far can read as infinity or zero (`may_overflow` said no for
         #: every cut scanned): each `data:` body, a part of those lines, then needs no filter of its own.
         self.numbers_ok = False
         self.strict = True  # an unknown field line raises (strict) or is ignored with a note (set by `_events`)
         self.notes: list[StreamWarning] | None = None
+
+    def spend(self, piece: bytes, offset: int, extra: int = 0) -> None:
+        """Count the bytes `piece` of the capture (at `offset`) against its container budget: one budget
+        per input, as one JSON text of the same size has. Over it, every reader raises (lenient ones too:
+        it is a limit of memory, not a finding), rule `sse_malformed`, type `too_many_containers`."""
+        over = self.budget.add(piece, extra)
+        if over is not None:
+            msg = f"the SSE capture {over}"
+            raise StreamError(
+                StreamRule.SSE_MALFORMED,
+                msg,
+                offset=offset,
+                errors=[{"loc": (), "type": "too_many_containers", "msg": msg}],
+            )
 
     def line(self, offset: int, line: bytes) -> _Frame | None:
         """Apply one line (without its terminator); the frame a blank line ends, else None."""
@@ -226,6 +249,7 @@ _MAX_PENDING = 1 << 16
 def _scan(buf: bytes, base: int, framer: _Framer) -> Iterator[_Frame]:
     """The frames ended in `buf` (bytes from offset `base` of the input, ending at a line end or at the
     end of input): common frames whole where no frame is open, every other line through `framer`."""
+    framer.spend(buf, base)
     find, match, search = buf.find, _FRAME.match, _EOL.search
     pos, n = 0, len(buf)
     while pos < n:
@@ -292,6 +316,7 @@ def _frames_by_line(pieces: Iterable[tuple[bytes, bool]], framer: _Framer, base:
     """The frames of `(bytes, is_line)` pieces, line by line, from offset `base` (a frame open at the end
     of input goes to `framer.cut`)."""
     for offset, line in _lines_of(pieces):
+        framer.spend(line, base + offset, 1)
         got = framer.line(base + offset, line)
         if got is not None:
             yield got
@@ -347,14 +372,20 @@ def _events(
     provider: Provider = None,
     final: bool = True,
 ) -> Iterator[Any]:
-    """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`); with `final`, the
-    end of input is checked once the frames run out (`_end`)."""
+    """The event dicts of `frames`, up to `data: [DONE]` (which sets `framer.done`; a frame after it is
+    `after_done_marker`); with `final`, the end of input is checked once the frames run out (`_end`)."""
     framer.strict, framer.notes = strict, notes  # read as the frames are (lazily): an unknown field line
     count = first
     for name, body, at in frames:
+        if framer.done:  # the stream ended: what follows is a fault, never dropped silently
+            if framer.after_index is None:
+                framer.after_index = count
+            _after_done(framer, name, at, strict)
+            if not framer.through:
+                continue
         if body.strip() == _DONE:
             framer.done = True
-            return
+            continue
         try:  # `_frame`, inlined for the common case; anything else goes through it for its finding
             value = loads(body, what="data", numbers_checked=framer.numbers_ok)
         except (ValueError, RecursionError):
@@ -374,6 +405,17 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
     """The end of an SSE capture: a cut-off last frame (`sse_truncated`), no `data: [DONE]`
     (`done_missing`); strict readers raise, lenient ones record (see `parse_sse`)."""
     if framer.done:
+        if framer.cut is not None:  # a cut-off frame after [DONE]: after it all the same
+            _after_done(framer, framer.cut[0], framer.cut[2], strict)
+            framer.cut = None
+        if framer.after and notes is not None:
+            n = framer.after
+            msg = (
+                f"{n} SSE frame{'s' if n > 1 else ''} after data: [DONE] (the first at byte {framer.after_at}): "
+                "the stream ended there, so they were not read as events"
+            )
+            notes.append(StreamWarning(None, None, None, StreamRule.AFTER_DONE_MARKER, msg))
+            framer.after = 0
         return
     cut = framer.cut
     if cut is not None:
@@ -413,6 +455,23 @@ def _end(framer: _Framer, notes: list[StreamWarning] | None, strict: bool, provi
         raise StreamError(StreamRule.DONE_MISSING, msg)
     if notes is not None:
         notes.append(StreamWarning(None, None, None, StreamRule.DONE_MISSING, msg, violation=False))
+
+
+def _after_done(framer: _Framer, name: str | None, at: int, strict: bool) -> None:
+    """A frame read after `data: [DONE]`: a strict reader raises (`after_done_marker`), a lenient one
+    counts it for the one finding the end of input records (`_end`)."""
+    if strict and not framer.through:
+        shown = f", event: {name}" if name else ""
+        raise StreamError(
+            StreamRule.AFTER_DONE_MARKER,
+            f"an SSE frame (byte {at}{shown}) follows data: [DONE], which ends the stream: what follows the end "
+            "is never dropped silently",
+            event_type=name,
+            offset=at,
+        )
+    if framer.after == 0:
+        framer.after_at = at
+    framer.after += 1
 
 
 def _frame(
@@ -462,11 +521,9 @@ class ByteReader:
         self.skip_lf = False  # the last cut ended with CR: a LF starting the next chunk completes it
 
     def push(self, chunk: bytes) -> Iterator[_Frame]:
-        """The frames the chunk completes (none once `[DONE]` was read), read lazily, as `parse_sse` reads
+        """The frames the chunk completes (after `[DONE]` too: each is a fault), read lazily, as `parse_sse` reads
         them (a framing error after a frame comes after that frame's event): iterate them to the end
         before the next `push`."""
-        if self.framer.done:
-            return iter(())
         if self.skip_lf and chunk[:1] == b"\n":
             chunk = chunk[1:]
             self.base += 1
@@ -486,10 +543,23 @@ class ByteReader:
     def finish(self) -> Iterator[_Frame]:
         """End of input: the bytes still held (a line without its end; a frame left open goes to
         `framer.cut` once this is iterated to the end)."""
-        if self.pending and not self.framer.done:
+        if self.pending:
             rest, self.pending = b"".join(self.pending), []
             yield from _scan(rest, self.base, self.framer)
         self.framer.end()
+
+
+def read_sse_through_done(source: Any, *, provider: Provider = None) -> tuple[list[Any], int, int | None, int | None]:
+    """The events of a whole SSE capture as `parse_sse` reads them (strictly), the frames after a `data:
+    [DONE]` read as events too, with how many frames followed `[DONE]`, the byte offset of the first and
+    its index among the events (0, None, None when none did): for a reader that reports them as a finding
+    and checks what they say (`check --agents` on an SSE capture) rather than refusing the capture. A
+    cut-off last frame after `[DONE]` is counted, never read. Raises `StreamError` as `parse_sse` does
+    for anything else."""
+    framer = _Framer()
+    framer.through = True
+    events = list(_events(_frames(source, framer), framer, None, provider=provider))
+    return events, framer.after, framer.after_at, framer.after_index
 
 
 # Package-internal names for the assembler's SSE entry points (`replayable.stream.sources`).
