@@ -8,16 +8,16 @@ BIN := $(VENV)/bin
 WHEEL_DIR ?= build/wheel
 WHEEL_VENV ?= build/wheel-venv
 
-.PHONY: install demo test test-wheel docs check-generated lint
+.PHONY: install demo test test-wheel docs check-generated lint constraints
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	@# a .venv left by a Python older than 3.11 (or a broken one) is replaced, not reused
 	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev]" -c constraints.txt
 	touch $@
 
 demo: install
@@ -35,7 +35,7 @@ test-wheel: install
 	$(PYTHON) -m venv $(WHEEL_VENV)
 	$(WHEEL_VENV)/bin/python -m pip install --quiet --upgrade pip
 	whl="$$(ls $(CURDIR)/$(WHEEL_DIR)/replayable-*.whl)" && \
-	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$whl[test]" && \
+	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$whl[test]" -c constraints.txt && \
 	mkdir -p build/wheel-run && cd build/wheel-run && \
 	REPLAYABLE_TEST_WHEEL="$$whl" $(CURDIR)/$(WHEEL_VENV)/bin/python -m pytest -p no:cacheprovider \
 		-c $(CURDIR)/pyproject.toml --rootdir $(CURDIR) $(CURDIR)/tests
@@ -50,3 +50,12 @@ lint: install
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/mypy src
 	$(BIN)/lint-imports --no-cache
+
+# Re-pin the whole environment after a pin in pyproject.toml changed: a fresh venv, then its pip freeze.
+constraints:
+	rm -rf build/constraints-venv
+	$(PYTHON) -m venv build/constraints-venv
+	build/constraints-venv/bin/python -m pip install --quiet --upgrade pip
+	build/constraints-venv/bin/python -m pip install --quiet -e ".[dev]"
+	{ head -3 constraints.txt; build/constraints-venv/bin/python -m pip freeze --exclude-editable | grep -v '^replayable'; } > constraints.new
+	mv constraints.new constraints.txt

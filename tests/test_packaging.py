@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, needs_checkout
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 import replayable
@@ -146,3 +147,30 @@ def test_the_integration_extras_and_a_base_install_without_the_sdks() -> None:
             (pin,) = [r for r in extras["test"] if r.name == req.name]
             (spec,) = pin.specifier
             assert spec.operator == "==" and req.specifier.contains(spec.version), (req, pin)
+
+
+@needs_checkout
+def test_constraints_pin_the_whole_environment_as_pyproject_does() -> None:
+    """`constraints.txt` (what `make install` and CI install with) pins every package exactly, agrees with
+    every exact pin of pyproject.toml's extras, and is what this environment holds."""
+    pins: dict[str, str] = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            req = Requirement(line)
+            (spec,) = req.specifier
+            assert spec.operator == "==", line
+            pins[canonicalize_name(req.name)] = spec.version
+    assert len(pins) > 50
+    for name, reqs in _extras().items():
+        for req in reqs:
+            if req.name == "replayable":
+                continue
+            specs = list(req.specifier)
+            if len(specs) == 1 and specs[0].operator == "==":
+                got = pins.get(canonicalize_name(req.name))
+                assert got == specs[0].version, f"{name}: {req} but constraints.txt says {got}"
+            else:  # a user's range: the pinned environment satisfies it
+                key = canonicalize_name(req.name)
+                assert key not in pins or req.specifier.contains(pins[key]), req
+    for name in ("openai", "openai-agents", "pydantic", "jsonschema-rs"):
+        assert metadata.version(name) == pins[canonicalize_name(name)], name
