@@ -138,7 +138,9 @@ section.general { margin-top: 1rem; }
 
 
 def _e(value: Any) -> str:
-    return _html.escape(str(value), quote=True)
+    """`value` as HTML text: control and format characters written as escapes first (`names.shown`, as
+    the terminal view does: the page may be printed to a terminal with `--html -`), then `<>&"'` escaped."""
+    return _html.escape(shown(str(value)), quote=True)
 
 
 def _findings_list(findings: Any) -> str:

@@ -369,11 +369,22 @@ class CheckedSession:
             checked[:cut], mode="repair", where=f"session {self.session_id!r}",
             interrupted_output=self.interrupted_output, **kwargs,
         )
-        if guarded.replay is None:  # nothing to repair before the pending calls
-            await _call(self.session.add_items, whole[n:], wrapper=wrapper)
-            return
+        if guarded.replay is None:  # the part before the pending calls is fine: the findings are theirs
+            raise ReplayError(
+                report,
+                f"session {self.session_id!r}: refused to store calls still to be answered that are not "
+                "replay-safe (a pending call is never repaired):\n"
+                + "\n".join(f"  {line}" for line in report.violation_lines()),
+            )
         rep = guarded.replay
         repaired = [*(guarded.items or []), *checked[cut:]]
+        after = self.check_items(repaired)  # the pending calls kept as they are must pass too
+        if not after.ok:
+            raise ReplayError(
+                after,
+                f"session {self.session_id!r}: refused to store a repair that is still not replay-safe:\n"
+                + "\n".join(f"  {line}" for line in after.violation_lines()),
+            )
         kept = [*rep.kept, *range(cut, len(checked))]
         touched = {i for i, _ in rep.dropped} | {i for i, what in rep.changed if not what.startswith("shorthand")}
         if not any(i < n for i in touched) and kept[:n] == list(range(n)):  # the stored history stays

@@ -47,7 +47,7 @@ from typing import Any
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage
 
-from replayable.integrations.modes import Mode, check_mode, guard_items
+from replayable.integrations.modes import Mode, check_mode, guard_items, unreadable
 from replayable.items import ItemError
 from replayable.replay import TranscriptReport, check_transcript
 
@@ -230,7 +230,11 @@ class ReplayCheckMiddleware(AgentMiddleware):
         messages = list(request.messages)
         if request.system_message is not None:
             messages = [request.system_message, *messages]
-        pairs = _items_of(messages)
+        try:
+            pairs = _items_of(messages)
+        except ItemError as exc:  # a message with no Open Responses form: nothing to check it by
+            unreadable(exc, mode=self.mode, where="model call")
+            return request
         guarded = guard_items(
             [item for item, _ in pairs], mode=self.mode, where="model call", interrupted_output=self.interrupted_output,
             **self.check_kwargs,

@@ -48,12 +48,10 @@ from typing import Any
 from litellm.integrations.custom_guardrail import CustomGuardrail
 from litellm.types.guardrails import GuardrailEventHooks
 
-from replayable.errors import ReplayError
-from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
+from replayable.integrations.modes import Mode, check_mode, guard_items, unreadable
 from replayable.interop import from_chat_completions, to_chat_completions
 from replayable.items import ItemError
 from replayable.profiles import check_target
-from replayable.replay import TranscriptReport, Violation, ViolationCode
 
 __all__ = ["ReplayGuard", "target_for"]
 
@@ -81,6 +79,11 @@ def target_for(model: Any, custom_llm_provider: Any = None) -> str | None:
     except ValueError:
         return None
     return provider
+
+
+#: The keys of a Responses call's keyword arguments that are its request body's, read with its `input`
+#: (what decides which calls may run and what the history continues); LiteLLM's own are not.
+_BODY_KEYS = ("model", "input", "tools", "tool_choice", "previous_response_id", "conversation", "store", "include")
 
 
 class ReplayGuard(CustomGuardrail):
@@ -125,8 +128,11 @@ class ReplayGuard(CustomGuardrail):
         model = data.get("model")
         where = f"LiteLLM request to {model!r}" if isinstance(model, str) else "LiteLLM request"
         if isinstance(data.get("input"), list):
+            # the Responses body as it is sent: its tools and tool_choice limit the calls, as the openai
+            # SDK hooks read them (LiteLLM's own keyword arguments are left out)
+            body = {k: data[k] for k in _BODY_KEYS if k in data}
             guarded = guard_items(
-                data["input"], mode=self.mode, where=where, provider="openai", target=target,
+                body, mode=self.mode, where=where, provider="openai", target=target,
                 interrupted_output=self.interrupted_output,
             )
             return None if guarded.items is None else {**data, "input": guarded.items}
@@ -136,7 +142,7 @@ class ReplayGuard(CustomGuardrail):
         try:
             items = from_chat_completions(messages)
         except ItemError as exc:  # no Open Responses form, or a tool message answering no call
-            self._unreadable(where, exc)
+            unreadable(exc, mode=self.mode, where=where)
             return None
         guarded = guard_items(
             items, mode=self.mode, where=where, target=target, interrupted_output=self.interrupted_output
@@ -144,21 +150,6 @@ class ReplayGuard(CustomGuardrail):
         if guarded.items is None:
             return None
         return {**data, "messages": to_chat_completions(guarded.items)}
-
-    def _unreadable(self, where: str, exc: ItemError) -> None:
-        """A Chat Completions history `from_chat_completions` refuses (its index is the message's): logged
-        in `log` mode, else refused (no repair guesses which call a tool message meant)."""
-        first = exc.errors[0] if exc.errors else {}
-        loc = first.get("loc") or (None,)
-        index = loc[0] if isinstance(loc[0], int) else None
-        orphan = first.get("type") == "chat_orphan_tool_message"
-        code = ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL if orphan else ViolationCode.ITEM_INVALID
-        report = TranscriptReport((Violation(index, code, str(exc)),))
-        if self.mode == "log":
-            LOGGER.warning("%s is not replay-safe (sent unchanged): %s", where, exc,
-                           extra={"replayable": {"index": index, "code": str(code), "message": str(exc)}})
-            return None
-        raise ReplayError(report, f"{where} is not replay-safe (messages):\n  {exc}")
 
     # --- LiteLLM's hooks ------------------------------------------------------------------------------
 

@@ -27,9 +27,10 @@ from typing import Any, Literal, get_args
 from replayable.errors import ReplayError
 from replayable.interop import ReplayReport, prepare_replay
 from replayable.items import ItemError, dump_items
-from replayable.replay import TranscriptReport, check_transcript
+from replayable.reading import Document
+from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
-__all__ = ["LOGGER", "MODES", "Guarded", "Mode", "check_mode", "guard_items"]
+__all__ = ["LOGGER", "MODES", "Guarded", "Mode", "check_mode", "guard_items", "unreadable", "with_items"]
 
 Mode = Literal["raise", "repair", "log"]
 """What to do with a history that is not replay-safe (see the module docstring)."""
@@ -83,9 +84,11 @@ def guard_items(
     the SDK settles itself).
 
     Returns a `Guarded`: for a safe history, or in `log` mode, `items` None (send as is); in `repair`
-    mode, the repaired items in their JSON form (`replayable.dump_items`). Raises `ReplayError` in `raise`
-    mode for an unsafe history, and in `repair` mode for one without a safe repair (an item that does not
-    parse, a message that breaks a rule). Raises `ValueError` for a bad `mode` or `check_kwargs`."""
+    mode, the repaired items in their JSON form (`replayable.dump_items`), which pass the same check
+    (`check_transcript(..., **check_kwargs)`, the body's own fields included). Raises `ReplayError` in
+    `raise` mode for an unsafe history, and in `repair` mode for one without a safe repair (an item that
+    does not parse, a message that breaks a rule, a finding about the body rather than an item, a repair
+    that would still be refused). Raises `ValueError` for a bad `mode` or `check_kwargs`."""
     check_mode(mode)
     report = check_transcript(items, **check_kwargs)
     if keep is not None:
@@ -104,12 +107,32 @@ def guard_items(
         return Guarded(None, report)
     if mode == "raise":
         raise ReplayError(report, refusal)
+    whole = [v for v in report.violations if v.index is None]
+    if whole:  # the body's own fields, or what it continues: repairing its items cannot fix those
+        raise ReplayError(report, f"{refusal or ReplayError(report)}\nand it has no safe repair: "
+                          f"{whole[0].code} is not about one item")
     try:
         repaired, replay = _repair(items, where, interrupted_output, check_kwargs)
     except (ItemError, ReplayError) as exc:
         failed = exc.report if isinstance(exc, ReplayError) else report
         raise ReplayError(failed, f"{refusal or ReplayError(report)}\nand it has no safe repair: {exc}") from None
+    after = check_transcript(with_items(items, repaired), **check_kwargs)  # what is sent passes the same check
+    if keep is not None:
+        after = dataclasses.replace(after, violations=tuple(v for v in after.violations if keep(v)))
+    if not after.ok:
+        raise ReplayError(after, f"{refusal or ReplayError(report)}\nand its repair is not replay-safe either:\n"
+                          + "\n".join(f"  {line}" for line in after.violation_lines()))
     return Guarded(repaired, report, replay)
+
+
+def with_items(history: Any, items: list[Any]) -> Any:
+    """`history` with its items replaced by `items`: a request body (a mapping with `input`, or the one
+    reader's `Document` of one) keeps its own fields (its `tools`, `tool_choice`, ...), so the repaired
+    history is checked as it will be sent; anything else is the list `items`."""
+    value = history.value if isinstance(history, Document) else history
+    if isinstance(value, Mapping) and "input" in value:
+        return {**value, "input": items}
+    return items
 
 
 def _repair(
@@ -133,3 +156,19 @@ def _repair(
         LOGGER.warning("%s repaired: item %s changed: %s", where, index, what,
                        extra={"replayable": {"index": index, "action": "changed", "what": what}})
     return dump_items(repaired), rep
+
+
+def unreadable(exc: ItemError, *, mode: Mode, where: str) -> None:
+    """A history an integration cannot read as items at all (a message or part with no Open Responses form,
+    named by `exc`): logged and sent unchanged in `log` mode (nothing can be checked, and nothing is
+    changed), refused with `ReplayError` otherwise (no repair guesses what such a message meant)."""
+    first = exc.errors[0] if exc.errors else {}
+    loc = first.get("loc") or (None,)
+    index = loc[0] if isinstance(loc[0], int) else None
+    code = "output_without_function_call" if first.get("type") == "chat_orphan_tool_message" else "item_invalid"
+    if mode == "log":
+        LOGGER.warning("%s cannot be checked (sent unchanged): %s", where, exc,
+                       extra={"replayable": {"index": index, "code": code, "message": str(exc)}})
+        return
+    report = TranscriptReport((Violation(index, ViolationCode(code), str(exc)),))
+    raise ReplayError(report, f"{where} is not replay-safe (it cannot be read as items):\n  {exc}")

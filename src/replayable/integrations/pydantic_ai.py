@@ -63,7 +63,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 
-from replayable.integrations.modes import guard_items
+from replayable.integrations.modes import guard_items, unreadable
 from replayable.items import ItemError
 from replayable.replay import TranscriptReport, check_transcript
 
@@ -186,8 +186,13 @@ def replay_history_processor(
     check_transcript([], **kwargs)  # bad arguments fail here
 
     def replay_check(messages: list[ModelMessage]) -> list[ModelMessage]:
-        guard_items(messages_to_items(messages), mode=mode, where="pydantic-ai history (pydantic-ai would repair "
-                    "it silently)", **kwargs)
+        where = "pydantic-ai history (pydantic-ai would repair it silently)"
+        try:
+            items = messages_to_items(messages)
+        except ItemError as exc:  # a part with no Open Responses form: nothing to check it by
+            unreadable(exc, mode=mode, where="pydantic-ai history")
+            return messages
+        guard_items(items, mode=mode, where=where, **kwargs)
         return messages
 
     return replay_check

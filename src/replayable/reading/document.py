@@ -47,7 +47,7 @@ from replayable._base import WireModel, is_unchecked
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
 from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
-from replayable.native import TOOL_TYPES
+from replayable.native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 from replayable.openai_forms import OPENAI_FORMS
 from replayable.reading.places import Places
 
@@ -685,11 +685,33 @@ def is_rollout_line(value: Any) -> bool:
     )
 
 
+#: The item types of the spec, which no rollout line type is (a line of one of them is an item).
+_SPEC_ITEM_TYPES = frozenset({
+    "message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction",
+})  # fmt: skip
+
+
+def _rollout_line(value: Any) -> bool:
+    """A rollout line `{timestamp, type, payload}` and nothing else: one of `ROLLOUT_LINE_TYPES`, or a later
+    line type (no item type, spec or OpenAI's). Anything with another key, or an item's type, is an item
+    that the rules read, never a line skipped as bookkeeping."""
+    if not (isinstance(value, dict) and "timestamp" in value and "payload" in value):
+        return False
+    kind = value.get("type")
+    if not isinstance(kind, str) or not value.keys() <= {"timestamp", "type", "payload"}:
+        return False
+    if kind in ROLLOUT_LINE_TYPES:
+        return True
+    native = f"openai:{kind}"
+    return ":" not in kind and kind not in _SPEC_ITEM_TYPES and native not in INPUT_TYPES and native not in OUTPUT_TYPES
+
+
 def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None) -> Document:
     """A Codex rollout's document from its `(line number, value)` pairs: the `payload` of each
     `response_item` line, in file order, is an item (`Document.places` says on which line each was read); the other
     rollout lines (`session_meta`, `turn_context`, `event_msg`, `compacted`, and any later line type
-    `{timestamp, type, payload}`) are bookkeeping, not history, and are skipped, as are the items Codex
+    `{timestamp, type, payload}` with no other key and no item's type) are bookkeeping, not history, and
+    are skipped, as are the items Codex
     never sends (`ghost_snapshot`). A `compacted` line's `replacement_history` is not expanded: the items
     it summarises are the lines above it. A value that is no rollout line at all (no `type` and
     `payload`) is kept as an item, so the rules report it at its line rather than it being dropped.
@@ -698,7 +720,7 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
     items: list[Any] = []
     numbers: list[int] = []
     for number, value in lines:
-        if isinstance(value, dict) and isinstance(value.get("type"), str) and "payload" in value:
+        if _rollout_line(value):
             if value["type"] != "response_item":
                 continue
             payload = value["payload"]

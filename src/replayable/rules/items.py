@@ -127,11 +127,14 @@ PART_HOLDERS: dict[str, tuple[str, bool]] = {
     "openai:computer_call_output": ("output", False),
 }
 #: The part fields that may hold a `data:` URL, and the media type families each accepts (empty: any).
-_DATA_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "input_image": ("image_url", ("image",)),
-    "computer_screenshot": ("image_url", ("image",)),
-    "input_file": ("file_data", ()),
+_DATA_FIELDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "input_image": (("image_url", ("image",)),),
+    "computer_screenshot": (("image_url", ("image",)),),
+    "input_file": (("file_data", ()), ("file_url", ())),
 }
+#: What a URL parser strips from both ends of a URL before reading its scheme (WHATWG URL: C0 controls
+#: and space), so `" data:..."` is a `data:` URL to the server and is judged as one here.
+_URL_BLANKS = "".join(map(chr, range(0x21)))
 _DATA_SOURCE = (
     "OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 encoded image in a data URL'), "
     "InputFileContent.file_data; RFC 2397"
@@ -140,7 +143,8 @@ _DATA_SOURCE = (
 
 def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
     """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
-    `computer_screenshot.image_url`, `input_file.file_data`) that has no payload, is not base64, does not
+    `computer_screenshot.image_url`, `input_file.file_data` or `file_url`; blanks around it as a URL parser
+    strips them) that has no payload, is not base64, does not
     decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
     t = v.get("type")
     key = "content" if t == "message" else "output"
@@ -159,10 +163,13 @@ def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
 
 
 def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> None:
-    name, media = _DATA_FIELDS[ptype]
-    url = read_field(part, name)
-    if isinstance(url, str) and url[:5].lower() == "data:":
-        why = data_url_problem(url, media)
-        if why is not None:
-            detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
-            ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)
+    for name, media in _DATA_FIELDS[ptype]:
+        url = read_field(part, name)
+        if not isinstance(url, str):
+            continue
+        url = url.strip(_URL_BLANKS)
+        if url[:5].lower() == "data:":
+            why = data_url_problem(url, media)
+            if why is not None:
+                detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
+                ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)
