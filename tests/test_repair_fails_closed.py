@@ -202,3 +202,35 @@ def test_a_data_url_is_judged_as_a_url_parser_reads_it(part: dict[str, Any]) -> 
     assert [v.code for v in rp.check_transcript(items).violations] == ["data_url_invalid"]
     parsed = rp.parse_items(json.dumps(items))
     assert [v.code for v in rp.check_transcript(parsed).violations] == ["data_url_invalid"]
+
+
+# --- the library's repair is the command line's (found by a new user) ------------------------------------
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def test_repair_mode_makes_the_certain_repairs_prepare_makes() -> None:
+    """`mode="repair"` repairs the bundled broken example as `replayable prepare` does (object arguments,
+    a Chat Completions tool message), every index naming the item as given."""
+    if not EXAMPLES.is_dir():
+        pytest.skip("examples/ is not beside tests/")
+    items = json.loads((EXAMPLES / "sales_report_broken.json").read_text())
+    tools = json.loads((EXAMPLES / "sales_report.tools.json").read_text())
+    guarded = guard_items(items, mode="repair", target="acme", tools=tools)
+    assert guarded.items is not None and guarded.replay is not None
+    assert rp.check_transcript(guarded.items, target="acme", tools=tools).ok
+    assert all(0 <= i < len(items) for i in guarded.replay.kept)
+    dropped = {i for i, _ in guarded.replay.dropped}
+    assert not dropped & {i for i, _ in guarded.replay.changed}  # a dropped item is not also "changed"
+
+
+def test_openai_items_go_back_to_openai_in_its_own_spelling() -> None:
+    search = {"type": "openai:web_search_call", "id": "ws_1", "status": "completed",
+              "action": {"type": "search", "query": "q"}}  # fmt: skip
+    items = [{"role": "user", "content": "hi"}, search]
+    out, rep = rp.prepare_replay(items, target="openai", provider="openai")
+    assert rp.dump_item(out[1])["type"] == "web_search_call"
+    assert (1, "openai:web_search_call written as OpenAI's own type 'web_search_call'") in rep.changed
+    assert rp.check_transcript([rp.dump_item(i) for i in out], target="openai", provider="openai").ok
+    wire = [{"type": "message", "role": "user", "content": "hi"}, {**search, "type": "web_search_call"}]
+    assert rp.prepare_replay(wire, target="openai", provider="openai")[1].changed == ()  # already OpenAI's

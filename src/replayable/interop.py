@@ -41,6 +41,7 @@ from .items import (
     dump_item,
     is_item_model,
     is_openai_model,
+    parse_item,
     plain_json,
     validate_item,
 )
@@ -697,15 +698,40 @@ def prepare_replay(
             raise _error((), "prepare_failed", "could not make the items replay-safe")
     else:  # every round dropped something and the last one still had findings
         raise _error((), "prepare_failed", "could not make the items replay-safe")
+    if target == "openai" and provider == "openai":  # read as OpenAI writes: OpenAI's items go back in its spelling
+        for i in order:
+            wire = _openai_wire_type(models[i])
+            if wire is not None:
+                kind = dump_item(wire)["type"]
+                changed.append((i, f"openai:{kind} written as OpenAI's own type {kind!r}"))
+                models[i] = wire
     rep = ReplayReport(
         target=target,
         source=src,
         dropped=tuple(sorted(dropped.items())),
-        changed=tuple(sorted(changed)),
+        changed=tuple(sorted(c for c in changed if c[0] not in dropped)),  # a dropped item is not also changed
         kept=tuple(order),
         check=report,
     )
     return [cast("InputItem", models[i]) for i in order], rep  # each kept item is in its input form
+
+
+def _openai_wire_type(model: Item) -> Item | None:
+    """An item spelled `openai:<type>` (the library's name for OpenAI's native item `<type>`) as OpenAI reads
+    it, un-prefixed (`web_search_call`): the same fields read in OpenAI mode, which dumps the type as sent.
+    None for any other item, or when OpenAI mode would not read it (left as it is)."""
+    if not isinstance(model, NamespacedBase):
+        return None
+    data = dump_item(model)
+    kind = data.get("type")
+    if not (isinstance(kind, str) and kind.startswith("openai:")):
+        return None  # already in OpenAI's spelling (read from OpenAI's wire form), or not OpenAI's
+    data["type"] = kind.removeprefix("openai:")
+    try:
+        wire = parse_item(data, side="input", provider="openai")
+    except ItemError:
+        return None
+    return wire if dump_item(wire).get("type") == data["type"] else None
 
 
 #: The call types whose interrupted run `prepare_replay(interrupted_output=...)` answers, and the type of

@@ -28,6 +28,7 @@ from replayable.errors import ReplayError
 from replayable.interop import ReplayReport, prepare_replay
 from replayable.items import ItemError, dump_items
 from replayable.reading import Document
+from replayable.repair import repair_document
 from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
 __all__ = ["LOGGER", "MODES", "Guarded", "Mode", "check_mode", "guard_items", "unreadable", "with_items"]
@@ -141,6 +142,15 @@ def _repair(
     target = check_kwargs.get("target")
     tools = check_kwargs.get("tools")
     provider = check_kwargs.get("provider")
+    # first the repairs that are certain, as `replayable prepare` makes them (object arguments -> their
+    # JSON text, Chat Completions messages -> items); `prepare_replay` never rewrites what an item says
+    value = items.value if isinstance(items, Document) else items
+    fixed, certain, origin = repair_document(value) if isinstance(value, list | Mapping) else (value, [], None)
+    for r in certain:
+        LOGGER.warning("%s repaired: item %s: %s", where, r.index, r.change,
+                       extra={"replayable": {"index": r.index, "action": "repaired", "what": r.change}})
+    if certain:
+        items = fixed
     repaired, rep = prepare_replay(
         items,
         target=target or _NEUTRAL,
@@ -149,6 +159,13 @@ def _repair(
         source=None if target else _NEUTRAL,
         interrupted_output=interrupted_output,
     )
+    if certain and origin is not None:  # every index says which item of the history as given it was
+        rep = dataclasses.replace(
+            rep,
+            dropped=tuple((origin[i], why) for i, why in rep.dropped),
+            changed=tuple((origin[i], what) for i, what in rep.changed),
+            kept=tuple(origin[i] for i in rep.kept),
+        )
     for index, why in rep.dropped:
         LOGGER.warning("%s repaired: item %s dropped: %s", where, index, why,
                        extra={"replayable": {"index": index, "action": "dropped", "what": why}})
