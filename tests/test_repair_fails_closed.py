@@ -234,3 +234,14 @@ def test_openai_items_go_back_to_openai_in_its_own_spelling() -> None:
     assert rp.check_transcript([rp.dump_item(i) for i in out], target="openai", provider="openai").ok
     wire = [{"type": "message", "role": "user", "content": "hi"}, {**search, "type": "web_search_call"}]
     assert rp.prepare_replay(wire, target="openai", provider="openai")[1].changed == ()  # already OpenAI's
+
+
+def test_check_tool_is_a_report_like_every_other() -> None:
+    loose = {"type": "function", "name": "f", "strict": True,
+             "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}  # fmt: skip
+    found = rp.check_tool(loose)
+    assert not found.ok and found.violations == tuple(found)
+    with pytest.raises(rp.ReplayError, match="tool/parameters"):
+        found.raise_for_violations()
+    closed = rp.check_tool(TOOL_A)
+    assert closed.ok and closed.raise_for_violations() is closed

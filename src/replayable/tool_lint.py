@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from replayable._base import SPEC_ITEM_TYPES
 from replayable.arguments import SchemaError, compile_schema
 from replayable.codes import NoteCode, ViolationCode
+from replayable.errors import Verdict
 from replayable.findings import Finding, Findings
 from replayable.items import ItemError, Provider, plain_json
 from replayable.native import TOOL_TYPES
@@ -25,14 +26,29 @@ __all__ = ["ToolFindings", "check_tool"]
 _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-class ToolFindings(list[Finding]):
+class ToolFindings(list[Finding], Verdict):
     """What `check_tool` returns: a list of the tool's violations (empty when the tool is fine), and
     `.notes`, advice that is not a violation (`replayable.notes`: string properties named like ids or
-    codes with no `pattern`, `enum` or `format`)."""
+    codes with no `pattern`, `enum` or `format`). Like every report, `.ok` and `.raise_for_violations()`
+    (`ReplayError` listing each violation by its JSON Pointer into the tool)."""
 
     def __init__(self, violations: Iterable[Finding] = (), notes: Iterable[Note] = ()) -> None:
         super().__init__(violations)
         self.notes: tuple[Note, ...] = tuple(notes)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the tool has no violation (notes do not count)."""
+        return not self
+
+    @property
+    def violations(self) -> tuple[Finding, ...]:
+        """The violations, as every report lists them."""
+        return tuple(self)
+
+    def violation_lines(self) -> list[str]:
+        """One line per violation, `tool<path>: code: message`."""
+        return [f"tool{f.path}: {f.code}: {f.message}" for f in self]
 
 
 def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider: Provider = None) -> ToolFindings:
