@@ -245,3 +245,20 @@ def test_check_tool_is_a_report_like_every_other() -> None:
         found.raise_for_violations()
     closed = rp.check_tool(TOOL_A)
     assert closed.ok and closed.raise_for_violations() is closed
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [{"type": []}],
+        [{"timestamp": "t", "type": "session_meta", "payload": {}}, {"timestamp": "t", "type": "response_item", "payload": {"type": [1]}}],
+        [{"timestamp": "t", "type": {"a": 1}, "payload": {}}],
+    ],
+)
+def test_a_type_that_is_no_string_is_a_finding_in_any_jsonl(
+    lines: list[Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "x.jsonl"
+    f.write_text("\n".join(json.dumps(v) for v in lines) + "\n")
+    assert main(["check", str(f), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["findings"]

@@ -97,22 +97,13 @@ _PROGRAM_HINT = "; a call issued by a program waits for its output only while th
 #: The table: every code the library reports, in the order of the docs.
 CODES: tuple[CodeInfo, ...] = (
     # --- items (check_transcript, check_stream) --------------------------------------------------------
-    _row(
-        "transcript",
-        "item_invalid",
-        V,
+    _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
     ),
-    _row(
-        "transcript",
-        "unknown_item_type",
-        V,
+    _row("transcript", "unknown_item_type", V,
         "An un-prefixed `type` that the spec does not define (extensions must be `slug:name`).",
     ),
-    _row(
-        "transcript",
-        "function_arguments_not_string",
-        V,
+    _row("transcript", "function_arguments_not_string", V,
         "`function_call.arguments` is not a JSON string (often an object that was not serialized).",
         "function_call.arguments must be a JSON string (serialize the object with json.dumps): {detail}",
     ),

@@ -34,19 +34,16 @@ from .items import (
     ItemError,
     ItemReferenceParam,
     Provider,
-    Reasoning,
     ReasoningParam,
     Side,
     coerce_sdk,
     dump_item,
     is_item_model,
     is_openai_model,
-    parse_item,
     plain_json,
     validate_item,
 )
-from .profiles import check_target, get_profile
-from .profiles import fix_item as profile_fix
+from .profiles import check_target
 from .reading import Document, read_document
 from .replay import (
     TranscriptReport,
@@ -57,6 +54,13 @@ from .replay import (
     foreign_state,
     infer_source,
 )
+from .replay_edits import (
+    fit_profile,
+    openai_wire_type,
+    strip_file_ids,
+    strip_orphaned_ids,
+    strip_provider_annotations,
+)
 from .tools import as_tool_list
 
 __all__ = [
@@ -66,7 +70,6 @@ __all__ = [
     "to_chat_completions",
     "to_input",
 ]
-
 
 
 def _error(loc: tuple[Any, ...], code: str, msg: str, title: str = "cannot convert") -> ItemError:
@@ -475,30 +478,6 @@ class ReplayReport(Verdict):
         return self.check.violation_lines()
 
 
-def _strip_file_ids(content: Any) -> tuple[Any, int]:
-    if not isinstance(content, list):
-        return content, 0
-    kept = [p for p in content if not (isinstance(p, dict) and p.get("file_id") is not None)]
-    removed = len(content) - len(kept)
-    if removed and not kept:
-        return "", removed
-    return kept, removed
-
-
-def _strip_provider_annotations(content: Any) -> int:
-    """Remove, in place, annotations other than the spec's `url_citation` (e.g. OpenAI's `file_citation`,
-    which points at OpenAI's files); returns how many were removed."""
-    removed = 0
-    if isinstance(content, list):
-        for part in content:
-            notes = part.get("annotations") if isinstance(part, dict) else None
-            if isinstance(notes, list):
-                kept = [a for a in notes if isinstance(a, dict) and a.get("type") == "url_citation"]
-                removed += len(notes) - len(kept)
-                part["annotations"] = kept
-    return removed
-
-
 #: Findings no rewrite fixes (the data itself is broken): `prepare_replay` refuses them with `ReplayError`.
 _NO_REWRITE = frozenset({ViolationCode.DATA_URL_INVALID})
 
@@ -635,11 +614,11 @@ def prepare_replay(
             edits.append("provider-scoped id removed")
         if foreign:
             key = "output" if data.get("type") == "function_call_output" else "content"
-            stripped, n = _strip_file_ids(data.get(key))
+            stripped, n = strip_file_ids(data.get(key))
             if n:
                 data[key] = stripped
                 edits.append(f"{n} content part(s) with another provider's file_id removed")
-            n = _strip_provider_annotations(data.get("content"))
+            n = strip_provider_annotations(data.get("content"))
             if n:
                 edits.append(f"{n} provider-specific annotation(s) removed (only url_citation is portable)")
         if edits:
@@ -648,7 +627,7 @@ def prepare_replay(
         models[i] = model
         dumps[i] = data
 
-    _fit_profile(models, dumps, dropped, changed, target, doc.settings)
+    fit_profile(models, dumps, dropped, changed, target, doc.settings)
     orphans: set[int] = set()  # items whose server id was removed because their reasoning was dropped
     # Fixpoint: drop what check_transcript still objects to, and reasoning before a dropped item.
     for _ in range(len(raws) + 2):
@@ -656,7 +635,7 @@ def prepare_replay(
         for i in range(len(raws) - 1, 0, -1):
             if i in dropped and i - 1 in models and i - 1 not in dropped and isinstance(models[i - 1], ReasoningParam):
                 dropped[i - 1] = f"reasoning whose produced item (item {i}) was dropped"
-        _strip_orphaned_ids(parsed, models, dropped, changed, orphans)
+        strip_orphaned_ids(parsed, models, dropped, changed, orphans)
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
             _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,
@@ -700,7 +679,7 @@ def prepare_replay(
         raise _error((), "prepare_failed", "could not make the items replay-safe")
     if target == "openai" and provider == "openai":  # read as OpenAI writes: OpenAI's items go back in its spelling
         for i in order:
-            wire = _openai_wire_type(models[i])
+            wire = openai_wire_type(models[i])
             if wire is not None:
                 kind = dump_item(wire)["type"]
                 changed.append((i, f"openai:{kind} written as OpenAI's own type {kind!r}"))
@@ -714,24 +693,6 @@ def prepare_replay(
         check=report,
     )
     return [cast("InputItem", models[i]) for i in order], rep  # each kept item is in its input form
-
-
-def _openai_wire_type(model: Item) -> Item | None:
-    """An item spelled `openai:<type>` (the library's name for OpenAI's native item `<type>`) as OpenAI reads
-    it, un-prefixed (`web_search_call`): the same fields read in OpenAI mode, which dumps the type as sent.
-    None for any other item, or when OpenAI mode would not read it (left as it is)."""
-    if not isinstance(model, NamespacedBase):
-        return None
-    data = dump_item(model)
-    kind = data.get("type")
-    if not (isinstance(kind, str) and kind.startswith("openai:")):
-        return None  # already in OpenAI's spelling (read from OpenAI's wire form), or not OpenAI's
-    data["type"] = kind.removeprefix("openai:")
-    try:
-        wire = parse_item(data, side="input", provider="openai")
-    except ItemError:
-        return None
-    return wire if dump_item(wire).get("type") == data["type"] else None
 
 
 #: The call types whose interrupted run `prepare_replay(interrupted_output=...)` answers, and the type of
@@ -782,40 +743,6 @@ def _with_answers(
     )
 
 
-def _strip_orphaned_ids(
-    parsed: list[Item], models: dict[int, Item], dropped: dict[int, str], changed: list[tuple[int, str]],
-    stripped: set[int],
-) -> None:
-    """Reasoning travels with what it produced: when a reasoning item is dropped, the item right after it
-    (the one it produced) is not sent by its server id, which OpenAI would look up and refuse without its
-    reasoning (400 "Item 'fc_...' of type 'function_call' was provided without its required 'reasoning'
-    item: 'rs_...'", issue 31): its `id` is removed and the change listed. Reasoning items stored together
-    (`rs_1, rs_2, fc_1, fc_2`) produced the items after them in their order: the k-th of the run, the k-th
-    item after it."""
-    for i in sorted(dropped):
-        if not isinstance(parsed[i], Reasoning | ReasoningParam):
-            continue
-        start = i
-        while start > 0 and isinstance(parsed[start - 1], Reasoning | ReasoningParam):
-            start -= 1
-        end = i + 1
-        while end < len(parsed) and isinstance(parsed[end], Reasoning | ReasoningParam):
-            end += 1
-        j = end + (i - start)  # what the k-th reasoning of the run produced
-        if j in dropped or j in stripped or j not in models:
-            continue
-        model = models[j]
-        if isinstance(model, Reasoning | ReasoningParam | NamespacedBase):
-            continue
-        data = dump_item(model)
-        if data.get("id") is None:
-            continue
-        del data["id"]
-        models[j] = reparse_input(data, None, j)
-        stripped.add(j)
-        changed.append((j, f"server id removed: the reasoning item that produced it (item {i}) was dropped"))
-
-
 def _as_read(items: list[Item], doc: Document) -> Any:
     """What the kept items are checked as: a continuation request's input stays a continuation (its
     outputs may answer calls of the previous response or of the conversation), anything else a list of
@@ -826,47 +753,4 @@ def _as_read(items: list[Item], doc: Document) -> Any:
         return {"conversation": (doc.settings or {}).get("conversation"), "input": items}
     return items
 
-
-def _fit_profile(
-    models: dict[int, Item],
-    dumps: dict[int, dict[str, Any]],
-    dropped: dict[int, str],
-    changed: list[tuple[int, str]],
-    target: str,
-    settings: Mapping[str, Any] | None,
-) -> None:
-    """Make the kept items acceptable to the target's profile (`replayable.profiles`): remove refused
-    nulls, undeclared keys and ids in another provider's format; drop reasoning that `store: false`
-    leaves pointing at nothing. Raises `ReplayError` for what has no safe rewrite."""
-    profile = get_profile(target)
-    if not (profile.closed or (settings is not None and settings.get("store") is False)):
-        return
-    refused: list[Violation] = []
-    for i in sorted(models):
-        if i in dropped:
-            continue
-        data = dumps[i] if i in dumps else dump_item(models[i])  # namespaced items kept as they are
-        fix = profile_fix(profile, i, data, settings)
-        if fix.dropped is not None:
-            dropped[i] = fix.dropped
-        elif fix.refused:
-            refused.extend(Violation(i, ViolationCode(f.code), f.message, f.path) for f in fix.refused)
-        elif fix.edits and fix.data is not None:
-            try:
-                models[i] = reparse_input(fix.data, None, i)
-            except ItemError as exc:  # a removed field the item requires (an id the target's item needs)
-                why = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg', '')}" for e in exc.errors[:3])
-                by_id = any(" /id " in e for e in fix.edits)
-                code, path = (ViolationCode.ID_FORMAT, "/id") if by_id else (ViolationCode.ITEM_INVALID, "")
-                msg = f"no safe rewrite for {target!r}: {'; '.join(fix.edits)} leaves an item that does not parse"
-                msg += f" ({why})"
-                refused.append(Violation(i, code, msg, path))
-                continue
-            changed.extend((i, e) for e in fix.edits)
-    if refused:
-        raise ReplayError(
-            TranscriptReport(tuple(refused)),
-            f"cannot make the items acceptable to {target!r}: "
-            + "; ".join(f"item {v.index}: {v.code}: {v.message}" for v in refused[:5]),
-        )
 

@@ -679,7 +679,8 @@ def is_rollout_line(value: Any) -> bool:
     is one of `ROLLOUT_LINE_TYPES` (no Open Responses item has these types or a `payload`)?"""
     return (
         isinstance(value, dict)
-        and value.get("type") in ROLLOUT_LINE_TYPES
+        and isinstance(value.get("type"), str)
+        and value["type"] in ROLLOUT_LINE_TYPES
         and "payload" in value
         and value.keys() <= {"timestamp", "type", "payload"}
     )
@@ -724,7 +725,8 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
             if value["type"] != "response_item":
                 continue
             payload = value["payload"]
-            if isinstance(payload, dict) and payload.get("type") in _CODEX_LOCAL_ITEMS:
+            kind = payload.get("type") if isinstance(payload, dict) else None
+            if isinstance(kind, str) and kind in _CODEX_LOCAL_ITEMS:
                 continue
             value = payload
         items.append(value)

@@ -42,6 +42,7 @@ from .state import Slot as _Slot
 from .state import essential_diff as _essential_diff
 from .state import plain_type as _plain_type
 from .state import short as _short
+from .state import unsent_annotations
 
 __all__ = ["StreamAssembler"]
 
@@ -407,7 +408,7 @@ class StreamAssembler(SSEFeeding):
             )
             return
         for k, theirs in enumerate(output):
-            diff = _essential_diff(mine[k], theirs) or _unsent_annotations(mine[k], theirs)
+            diff = _essential_diff(mine[k], theirs) or unsent_annotations(mine[k], theirs)
             if diff:
                 self._violate(StreamRule.SNAPSHOT_MISMATCH, f"output[{k}] differs from the streamed item: {diff}")
 
@@ -776,30 +777,3 @@ _light_validate = light_event_adapter.validator.validate_python  # the core vali
 def _output_loc(loc: Any) -> bool:
     """Whether a validation error's `loc` is inside one of the snapshot's output items (`output.N...`)."""
     return isinstance(loc, tuple | list) and len(loc) > 1 and loc[0] == "output" and isinstance(loc[1], int)
-
-
-def _unsent_annotations(mine: Mapping[str, Any], theirs: Any) -> str:
-    """The snapshot's message annotations that the streamed item does not carry ('' when none): the
-    snapshot is the stored record, so what it holds must be what the stream sent."""
-    if mine.get("type") != "message" or not isinstance(theirs, Mapping):
-        return ""
-    parts, sent = theirs.get("content"), mine.get("content")
-    if not isinstance(parts, list):
-        return ""
-    for j, part in enumerate(parts):
-        notes = part.get("annotations") if isinstance(part, Mapping) else None
-        if not isinstance(notes, list):
-            continue
-        streamed = sent[j] if isinstance(sent, list) and j < len(sent) and isinstance(sent[j], Mapping) else {}
-        had = streamed.get("annotations")
-        had = had if isinstance(had, list) else []
-        had = [_set_keys(a) for a in had]
-        extra = [a for a in notes if _set_keys(a) not in had]
-        if extra:
-            return f"content[{j}] carries {len(extra)} annotation(s) the stream never sent"
-    return ""
-
-
-def _set_keys(value: Any) -> Any:
-    """An annotation without its null keys (a dump leaves out what a wire form writes as null)."""
-    return {k: v for k, v in value.items() if v is not None} if isinstance(value, Mapping) else value

@@ -20,6 +20,7 @@ __all__ = [
     "message_text",
     "plain_type",
     "short",
+    "unsent_annotations",
 ]
 
 
@@ -138,3 +139,30 @@ def essential_diff(mine: Mapping[str, Any], theirs: Any) -> str:
         if a != b:
             return f"text {short(a)} vs {short(b)}"
     return ""
+
+
+def unsent_annotations(mine: Mapping[str, Any], theirs: Any) -> str:
+    """The snapshot's message annotations that the streamed item does not carry ('' when none): the
+    snapshot is the stored record, so what it holds must be what the stream sent."""
+    if mine.get("type") != "message" or not isinstance(theirs, Mapping):
+        return ""
+    parts, sent = theirs.get("content"), mine.get("content")
+    if not isinstance(parts, list):
+        return ""
+    for j, part in enumerate(parts):
+        notes = part.get("annotations") if isinstance(part, Mapping) else None
+        if not isinstance(notes, list):
+            continue
+        streamed = sent[j] if isinstance(sent, list) and j < len(sent) and isinstance(sent[j], Mapping) else {}
+        had = streamed.get("annotations")
+        had = had if isinstance(had, list) else []
+        had = [_without_nulls(a) for a in had]
+        extra = [a for a in notes if _without_nulls(a) not in had]
+        if extra:
+            return f"content[{j}] carries {len(extra)} annotation(s) the stream never sent"
+    return ""
+
+
+def _without_nulls(value: Any) -> Any:
+    """An annotation without its null keys (a dump leaves out what a wire form writes as null)."""
+    return {k: v for k, v in value.items() if v is not None} if isinstance(value, Mapping) else value
