@@ -20,9 +20,12 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   `schemas/differences.json`): a deliberate difference from the SDK's verdict; `all_optional` on a file or def:
   every field optional (the session snapshot an event carries may be trimmed), or every field but those of its
   `except` list (a trimmed tool keeps its `type`);
-- `local_defs`: nested SDK models (`sdk_def`, a name in the SDK schema's `$defs`) written in this file's `$defs`;
+- `local_defs`: nested SDK models (`sdk_def`, a name in the SDK schema's `$defs`) written in this file's `$defs`,
+  and our tagged unions of them (`union`: `oneOf` `$ref`s to sibling models and a `discriminator`, nothing else);
 - `tag_prefix` (`openai:`): the namespace of the file's own `type` tag (OpenAI's native types are `openai:<type>`
   in Open Responses mode); `typed_enums`: `type: string` kept beside `enum` (the style of `schemas/openai/`);
+- per field, `omit` (true) with `why`: an SDK field not written (a request parameter the SDK sends as an HTTP
+  header, not in the body: `idempotency_key`, the `Idempotency-Key` header);
 - `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the
   object written as they are, after its properties (an `allOf` of conditions the SDK states in prose only).
 
@@ -151,9 +154,11 @@ class Writer:
         for name, field in fields.items():
             if name not in props:
                 raise OverlayError(f"{self.where}: field {name!r} is in the overlay and not in the SDK")
-            for flag in ("optional", "nullable", "extend"):
+            for flag in ("optional", "nullable", "extend", "omit"):
                 if flag in field and not str(field.get("why", "")).strip():
                     raise OverlayError(f"{self.where}.{name}: `{flag}` differs from the SDK without a `why`")
+            if field.get("omit"):  # not a body field (the SDK sends it as a header): not written
+                continue
             if set(field.get("replace", {})) - {"$ref"} and not str(field.get("why", "")).strip():
                 raise OverlayError(f"{self.where}.{name}: `replace` with a shape of our own needs a `why`")
             core, nullable = self.split_null(props[name])
@@ -200,6 +205,22 @@ def resolve(folder: Path, ref: str) -> dict[str, Any]:
     return node
 
 
+def local_union(where: str, union: dict[str, Any], local_defs: dict[str, Any]) -> dict[str, Any]:
+    """A `union` of `local_defs`: our tagged union of this file's own SDK-made models, written as given. It may
+    hold nothing but `oneOf` `$ref`s to its sibling models and their `discriminator` (no shape of its own)."""
+    members = union.get("oneOf")
+    if set(union) - {"title", "description", "oneOf", "discriminator"} or not isinstance(members, list):
+        raise OverlayError(f"{where}: a `union` holds only title, description, `oneOf` and `discriminator`")
+    for member in members:
+        name = member.get("$ref", "").removeprefix("#/$defs/") if isinstance(member, dict) else ""
+        if set(member) != {"$ref"} or "sdk_def" not in local_defs.get(name, {}):
+            raise OverlayError(f"{where}: a `union` member must be a `$ref` to a model of this file's `local_defs`")
+    mapping = union.get("discriminator", {}).get("mapping", {})
+    if sorted(mapping.values()) != sorted(m["$ref"] for m in members):
+        raise OverlayError(f"{where}: the `discriminator` mapping must name each `oneOf` member once")
+    return _ordered({**union, "title": union.get("title", ""), "description": union.get("description", "")})
+
+
 def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
     """The text of one generated file."""
     head: dict[str, Any] = {"$schema": DIALECT, "$id": Path(path).name, "title": spec["title"],
@@ -216,6 +237,9 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
         document = {**head, **{k: v for k, v in body.items() if k not in ("title", "description")}}
         local = {}
         for name, sub in spec.get("local_defs", {}).items():  # nested SDK models kept in this file's $defs
+            if "union" in sub:
+                local[name] = local_union(f"{path}#/$defs/{name}", sub["union"], spec["local_defs"])
+                continue
             target = sdk.get("$defs", {}).get(sub["sdk_def"])
             if not isinstance(target, dict):
                 raise OverlayError(

@@ -108,6 +108,18 @@ def test_an_overlay_row_must_exist(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         generate_with(monkeypatch, tmp_path, overlay)
 
 
+def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`omit`: the events body's `idempotency_key` is the `Idempotency-Key` header the SDK sends, not a body field."""
+    body = json.loads((G.SCHEMAS / "agents" / "session_events_body.json").read_text(encoding="utf-8"))
+    assert list(body["properties"]) == ["events"]
+    overlay = copy.deepcopy(OVERLAY)
+    field = overlay["files"]["agents/session_events_body.json"]["fields"]["idempotency_key"]
+    field.clear()
+    field["description"] = "Idempotency key."
+    written = json.loads(generate_with(monkeypatch, tmp_path, overlay)["agents/session_events_body.json"])
+    assert list(written["properties"]) == ["events", "idempotency_key"]
+
+
 def test_the_generated_session_is_the_sdk_shape() -> None:
     """Spot check against the SDK itself: what the SDK requires is required, except the overlay's choices."""
     from openai.types.beta.agent_session import AgentSession
@@ -122,6 +134,8 @@ def test_the_generated_session_is_the_sdk_shape() -> None:
     ("path", "field", "change", "message"),
     [
         ("agents/function_call_action.json", "call_id", lambda f: f.pop("why"), "`extend` differs from the SDK"),
+        ("agents/session_events_body.json", "idempotency_key", lambda f: f.pop("why"),
+         "`omit` differs from the SDK"),
         ("agents/session_update_params.json", "spend_control",
          lambda f: f.update(replace={"type": "object"}), "`replace` with a shape of our own needs a `why`"),
         ("agents/session_idle_event.json", "event_id", lambda f: f.update(items={"type": "string"}),
