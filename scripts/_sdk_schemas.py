@@ -209,8 +209,8 @@ def local_union(where: str, union: dict[str, Any], local_defs: dict[str, Any]) -
     """A `union` of `local_defs`: our tagged union of this file's own SDK-made models, written as given. It may
     hold nothing but `oneOf` `$ref`s to its sibling models and their `discriminator` (no shape of its own)."""
     members = union.get("oneOf")
-    if set(union) - {"title", "description", "oneOf", "discriminator"} or not isinstance(members, list):
-        raise OverlayError(f"{where}: a `union` holds only title, description, `oneOf` and `discriminator`")
+    if set(union) != {"title", "description", "oneOf", "discriminator"} or not isinstance(members, list):
+        raise OverlayError(f"{where}: a `union` holds its title, description, `oneOf` and `discriminator`, only")
     for member in members:
         name = member.get("$ref", "").removeprefix("#/$defs/") if isinstance(member, dict) else ""
         if set(member) != {"$ref"} or "sdk_def" not in local_defs.get(name, {}):
@@ -218,7 +218,7 @@ def local_union(where: str, union: dict[str, Any], local_defs: dict[str, Any]) -
     mapping = union.get("discriminator", {}).get("mapping", {})
     if sorted(mapping.values()) != sorted(m["$ref"] for m in members):
         raise OverlayError(f"{where}: the `discriminator` mapping must name each `oneOf` member once")
-    return _ordered({**union, "title": union.get("title", ""), "description": union.get("description", "")})
+    return _ordered(union)
 
 
 def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:

@@ -120,6 +120,27 @@ def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert list(written["properties"]) == ["events", "idempotency_key"]
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda u: u.update(properties={}), "a `union` holds its title, description, `oneOf` and `discriminator`, only"),
+        (lambda u: u["oneOf"].append({"$ref": "#/$defs/HostedFileParam"}),
+         "a `union` member must be a `$ref` to a model of this file's `local_defs`"),
+        (lambda u: u["oneOf"].append({"$ref": "common.json#/$defs/SessionStatus"}),
+         "a `union` member must be a `$ref` to a model of this file's `local_defs`"),
+        (lambda u: u["discriminator"]["mapping"].popitem(), "the `discriminator` mapping must name each `oneOf` member"),
+    ],
+)  # fmt: skip
+def test_a_local_union_is_only_a_union(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, change: Any, message: str
+) -> None:
+    """A `union` of `local_defs` (our tagged union of SDK-made models) cannot carry a shape of its own."""
+    overlay = copy.deepcopy(OVERLAY)
+    change(overlay["files"]["agents/openai_hosted_environment.json"]["local_defs"]["HostedFileParam"]["union"])
+    with pytest.raises(G.OverlayError, match=re.escape(message)):
+        generate_with(monkeypatch, tmp_path, overlay)
+
+
 def test_the_generated_session_is_the_sdk_shape() -> None:
     """Spot check against the SDK itself: what the SDK requires is required, except the overlay's choices."""
     from openai.types.beta.agent_session import AgentSession
