@@ -109,15 +109,16 @@ def test_an_overlay_row_must_exist(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 
 def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`omit`: the events body's `idempotency_key` is the `Idempotency-Key` header the SDK sends, not a body field."""
+    """`omit`: the events body's `idempotency_key` is the `Idempotency-Key` header the SDK sends (its alias, the name
+    on the wire), not a body field."""
     body = json.loads((G.SCHEMAS / "agents" / "session_events_body.json").read_text(encoding="utf-8"))
     assert list(body["properties"]) == ["events"]
     overlay = copy.deepcopy(OVERLAY)
-    field = overlay["files"]["agents/session_events_body.json"]["fields"]["idempotency_key"]
+    field = overlay["files"]["agents/session_events_body.json"]["fields"]["Idempotency-Key"]
     field.clear()
     field["description"] = "Idempotency key."
     written = json.loads(generate_with(monkeypatch, tmp_path, overlay)["agents/session_events_body.json"])
-    assert list(written["properties"]) == ["events", "idempotency_key"]
+    assert list(written["properties"]) == ["events", "Idempotency-Key"]
 
 
 @pytest.mark.parametrize(
@@ -125,9 +126,9 @@ def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_pa
     [
         (lambda u: u.update(properties={}), "a `union` holds its title, description, `oneOf` and `discriminator`, only"),
         (lambda u: u["oneOf"].append({"$ref": "#/$defs/HostedFileParam"}),
-         "a `union` member must be a `$ref` to a model of this file's `local_defs`"),
+         "a `union` member must be a `$ref` to an SDK-made model of this file"),
         (lambda u: u["oneOf"].append({"$ref": "common.json#/$defs/SessionStatus"}),
-         "a `union` member must be a `$ref` to a model of this file's `local_defs`"),
+         "a `union` member must be a `$ref` to an SDK-made model of this file"),
         (lambda u: u["discriminator"]["mapping"].popitem(), "the `discriminator` mapping must name each `oneOf` member"),
     ],
 )  # fmt: skip
@@ -155,7 +156,7 @@ def test_the_generated_session_is_the_sdk_shape() -> None:
     ("path", "field", "change", "message"),
     [
         ("agents/function_call_action.json", "call_id", lambda f: f.pop("why"), "`extend` differs from the SDK"),
-        ("agents/session_events_body.json", "idempotency_key", lambda f: f.pop("why"),
+        ("agents/session_events_body.json", "Idempotency-Key", lambda f: f.pop("why"),
          "`omit` differs from the SDK"),
         ("agents/session_update_params.json", "spend_control",
          lambda f: f.update(replace={"type": "object"}), "`replace` with a shape of our own needs a `why`"),
