@@ -25,6 +25,8 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   models and a `discriminator`, nothing else);
 - `tag_prefix` (`openai:`): the namespace of the file's own `type` tag (OpenAI's native types are `openai:<type>`
   in Open Responses mode); `typed_enums`: `type: string` kept beside `enum` (the style of `schemas/openai/`);
+- per field, `add` (a schema) with `why`: a field the SDK's type lacks (one OpenAI's OpenAPI document names, or the
+  `status` every namespaced item carries), written as given and optional;
 - per field, `omit` (true) with `why`: an SDK field not written (a request parameter the SDK sends as an HTTP
   header, not in the body: `Idempotency-Key`, the SDK's `idempotency_key`);
 - `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the
@@ -183,6 +185,13 @@ class Writer:
         out_props: dict[str, Any] = {}
         required: list[str] = []
         for name, field in fields.items():
+            if "add" in field:  # a field the SDK's type lacks, written as given: always optional, never the SDK's
+                if name in props:
+                    raise OverlayError(f"{self.where}.{name}: `add` in the overlay, but the SDK has the field")
+                if not str(field.get("why", "")).strip():
+                    raise OverlayError(f"{self.where}.{name}: `add` differs from the SDK without a `why`")
+                out_props[name] = {**field["add"], "description": field["description"]}
+                continue
             if name not in props:
                 raise OverlayError(f"{self.where}: field {name!r} is in the overlay and not in the SDK")
             for flag in ("optional", "nullable", "extend", "omit"):
