@@ -25,8 +25,8 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   models and a `discriminator`, nothing else);
 - `tag_prefix` (`openai:`): the namespace of the file's own `type` tag (OpenAI's native types are `openai:<type>`
   in Open Responses mode); `typed_enums`: `type: string` kept beside `enum` (the style of `schemas/openai/`);
-- per field, `add` (a schema) with `why`: a field the SDK's type lacks (one OpenAI's OpenAPI document names, or the
-  `status` every namespaced item carries), written as given and optional;
+- per field, `add` (a schema) with `why`: a field the SDK's type lacks (the `status` every namespaced item carries),
+  written as given and optional;
 - per field, `omit` (true) with `why`: an SDK field not written (a request parameter the SDK sends as an HTTP
   header, not in the body: `Idempotency-Key`, the SDK's `idempotency_key`);
 - `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the

@@ -121,6 +121,15 @@ def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert list(written["properties"]) == ["events", "Idempotency-Key"]
 
 
+def test_a_typeddict_field_is_named_as_the_sdk_sends_it() -> None:
+    """The SDK's transform sends `async_: Annotated[..., PropertyInfo(alias="async")]` as `async`; pydantic's schema of
+    the TypedDict says `async_`: the generated file has the name on the wire."""
+    sdk = G.sdk_schema("openai.types.beta.agents.session_create_params:Agent")
+    assert list(sdk["$defs"]["AgentCompaction"]["properties"]) == ["async"]
+    agent = json.loads((G.SCHEMAS / "agents" / "agent_config_param.json").read_text(encoding="utf-8"))
+    assert list(agent["properties"]["compaction"]["anyOf"][0]["properties"]) == ["async"]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
