@@ -21,13 +21,20 @@ The overlay, `schemas/sdk-overlay.json`, names for each generated file (a path u
   every field optional (the session snapshot an event carries may be trimmed), or every field but those of its
   `except` list (a trimmed tool keeps its `type`);
 - `local_defs`: nested SDK models (`sdk_def`, a name in the SDK schema's `$defs`) written in this file's `$defs`;
+  in `local_defs` and `defs`, our tagged unions of the file's SDK-made models (`union`: `oneOf` `$ref`s to sibling
+  models and a `discriminator`, nothing else);
 - `tag_prefix` (`openai:`): the namespace of the file's own `type` tag (OpenAI's native types are `openai:<type>`
   in Open Responses mode); `typed_enums`: `type: string` kept beside `enum` (the style of `schemas/openai/`);
+- per field, `add` (a schema) with `why`: a field the SDK's type lacks (the `status` every namespaced item carries),
+  written as given and optional;
+- per field, `omit` (true) with `why`: an SDK field not written (a request parameter the SDK sends as an HTTP
+  header, not in the body: `Idempotency-Key`, the SDK's `idempotency_key`);
 - `closed`: the object refuses unknown fields (`additionalProperties: false`); `keywords`: schema keywords of the
   object written as they are, after its properties (an `allOf` of conditions the SDK states in prose only).
 
 The SDK side is normalised as `scripts/drift.py` does (titles and `default: null` dropped, `anyOf` with `null` as
-nullable, `type: string` beside `enum` / `const` dropped, the SDK's open objects left open). Output: JSON with
+nullable, `type: string` beside `enum` / `const` dropped, the SDK's open objects left open; a TypedDict's field
+named as the SDK sends it, by its `PropertyInfo` alias: `async`, not `async_`). Output: JSON with
 two-space indentation, keys in a fixed order, so a file is byte-stable for a given SDK and overlay.
 """
 
@@ -64,7 +71,36 @@ def sdk_schema(spec: str) -> dict[str, Any]:
     except (ImportError, AttributeError) as exc:
         raise OverlayError(f"{spec}: not in the installed SDK ({exc})") from None
     schema: dict[str, Any] = TypeAdapter(tp).json_schema()
+    aliases: dict[str, dict[str, str]] = {}
+    _typeddict_aliases(tp, aliases, set())
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        renamed = aliases.get(str(node.get("title", "")), {})
+        if renamed and isinstance(node.get("properties"), dict):
+            node["properties"] = {renamed.get(k, k): v for k, v in node["properties"].items()}
+            node["required"] = [renamed.get(k, k) for k in node.get("required", ())]
     return schema
+
+
+def _typeddict_aliases(tp: Any, out: dict[str, dict[str, str]], seen: set[int]) -> None:
+    """The SDK's wire names of its TypedDicts' fields (`async_: Annotated[..., PropertyInfo(alias="async")]` is sent
+    as `async` by the SDK's transform; pydantic's schema of a TypedDict keeps the Python name), by class name."""
+    import typing
+
+    import typing_extensions
+
+    if id(tp) in seen:
+        return
+    seen.add(id(tp))
+    if typing_extensions.is_typeddict(tp):  # the SDK's TypedDicts are typing_extensions'
+        for name, hint in typing.get_type_hints(tp, include_extras=True).items():
+            for meta in getattr(hint, "__metadata__", ()):
+                alias = getattr(meta, "alias", None)
+                if isinstance(alias, str) and alias != name:
+                    out.setdefault(tp.__name__, {})[name] = alias
+            _typeddict_aliases(hint, out, seen)
+        return
+    for arg in typing.get_args(tp):
+        _typeddict_aliases(arg, out, seen)
 
 
 def _ordered(node: dict[str, Any]) -> dict[str, Any]:
@@ -149,11 +185,20 @@ class Writer:
         out_props: dict[str, Any] = {}
         required: list[str] = []
         for name, field in fields.items():
+            if "add" in field:  # a field the SDK's type lacks, written as given: always optional, never the SDK's
+                if name in props:
+                    raise OverlayError(f"{self.where}.{name}: `add` in the overlay, but the SDK has the field")
+                if not str(field.get("why", "")).strip():
+                    raise OverlayError(f"{self.where}.{name}: `add` differs from the SDK without a `why`")
+                out_props[name] = {**field["add"], "description": field["description"]}
+                continue
             if name not in props:
                 raise OverlayError(f"{self.where}: field {name!r} is in the overlay and not in the SDK")
-            for flag in ("optional", "nullable", "extend"):
+            for flag in ("optional", "nullable", "extend", "omit"):
                 if flag in field and not str(field.get("why", "")).strip():
                     raise OverlayError(f"{self.where}.{name}: `{flag}` differs from the SDK without a `why`")
+            if field.get("omit"):  # not a body field (the SDK sends it as a header): not written
+                continue
             if set(field.get("replace", {})) - {"$ref"} and not str(field.get("why", "")).strip():
                 raise OverlayError(f"{self.where}.{name}: `replace` with a shape of our own needs a `why`")
             core, nullable = self.split_null(props[name])
@@ -200,6 +245,23 @@ def resolve(folder: Path, ref: str) -> dict[str, Any]:
     return node
 
 
+def local_union(where: str, union: dict[str, Any], local_defs: dict[str, Any], key: str) -> dict[str, Any]:
+    """A `union` in `local_defs` or `defs`: our tagged union of this file's own SDK-made models (those with `key`,
+    `sdk_def` or `sdk`), written as given. It may hold nothing but `oneOf` `$ref`s to its sibling models and their
+    `discriminator` (no shape of its own)."""
+    members = union.get("oneOf")
+    if set(union) != {"title", "description", "oneOf", "discriminator"} or not isinstance(members, list):
+        raise OverlayError(f"{where}: a `union` holds its title, description, `oneOf` and `discriminator`, only")
+    for member in members:
+        name = member.get("$ref", "").removeprefix("#/$defs/") if isinstance(member, dict) else ""
+        if set(member) != {"$ref"} or key not in local_defs.get(name, {}):
+            raise OverlayError(f"{where}: a `union` member must be a `$ref` to an SDK-made model of this file")
+    mapping = union.get("discriminator", {}).get("mapping", {})
+    if sorted(mapping.values()) != sorted(m["$ref"] for m in members):
+        raise OverlayError(f"{where}: the `discriminator` mapping must name each `oneOf` member once")
+    return _ordered(union)
+
+
 def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
     """The text of one generated file."""
     head: dict[str, Any] = {"$schema": DIALECT, "$id": Path(path).name, "title": spec["title"],
@@ -207,6 +269,9 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
     if "defs" in spec:
         defs = {}
         for name, sub in spec["defs"].items():
+            if "union" in sub:
+                defs[name] = local_union(f"{path}#/$defs/{name}", sub["union"], spec["defs"], "sdk")
+                continue
             sdk = sdk_schema(sub["sdk"])
             defs[name] = Writer(f"{path}#/$defs/{name}", sdk, refs, spec).model(sdk, sub)
         document = {**head, "$defs": defs}
@@ -216,6 +281,9 @@ def render(path: str, spec: dict[str, Any], refs: dict[str, str]) -> str:
         document = {**head, **{k: v for k, v in body.items() if k not in ("title", "description")}}
         local = {}
         for name, sub in spec.get("local_defs", {}).items():  # nested SDK models kept in this file's $defs
+            if "union" in sub:
+                local[name] = local_union(f"{path}#/$defs/{name}", sub["union"], spec["local_defs"], "sdk_def")
+                continue
             target = sdk.get("$defs", {}).get(sub["sdk_def"])
             if not isinstance(target, dict):
                 raise OverlayError(

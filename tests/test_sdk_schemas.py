@@ -42,8 +42,8 @@ def generate_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, overlay: dict
 
 def test_the_committed_files_are_what_the_pin_and_the_overlay_give() -> None:
     files = G.generated()
-    # 99 of the 119 files of schemas/agents/, 56 of the 78 of schemas/openai/ (schemas/README.md lists the rest)
-    assert len(files) >= 155
+    # 105 of the 120 files of schemas/agents/, 63 of the 78 of schemas/openai/ (schemas/README.md lists the rest)
+    assert len(files) >= 168
     stale = [p for p, text in files.items() if (G.SCHEMAS / p).read_text(encoding="utf-8") != text]
     assert not stale, f"run `python scripts/generate.py`: {stale}"
     assert G.generated() == files  # byte-stable
@@ -108,6 +108,49 @@ def test_an_overlay_row_must_exist(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         generate_with(monkeypatch, tmp_path, overlay)
 
 
+def test_an_omitted_field_is_not_written(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`omit`: the events body's `idempotency_key` is the `Idempotency-Key` header the SDK sends (its alias, the name
+    on the wire), not a body field."""
+    body = json.loads((G.SCHEMAS / "agents" / "session_events_body.json").read_text(encoding="utf-8"))
+    assert list(body["properties"]) == ["events"]
+    overlay = copy.deepcopy(OVERLAY)
+    field = overlay["files"]["agents/session_events_body.json"]["fields"]["Idempotency-Key"]
+    field.clear()
+    field["description"] = "Idempotency key."
+    written = json.loads(generate_with(monkeypatch, tmp_path, overlay)["agents/session_events_body.json"])
+    assert list(written["properties"]) == ["events", "Idempotency-Key"]
+
+
+def test_a_typeddict_field_is_named_as_the_sdk_sends_it() -> None:
+    """The SDK's transform sends `async_: Annotated[..., PropertyInfo(alias="async")]` as `async`; pydantic's schema of
+    the TypedDict says `async_`: the generated file has the name on the wire."""
+    sdk = G.sdk_schema("openai.types.beta.agents.session_create_params:Agent")
+    assert list(sdk["$defs"]["AgentCompaction"]["properties"]) == ["async"]
+    agent = json.loads((G.SCHEMAS / "agents" / "agent_config_param.json").read_text(encoding="utf-8"))
+    assert list(agent["properties"]["compaction"]["anyOf"][0]["properties"]) == ["async"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda u: u.update(properties={}), "a `union` holds its title, description, `oneOf` and `discriminator`, only"),
+        (lambda u: u["oneOf"].append({"$ref": "#/$defs/HostedFileParam"}),
+         "a `union` member must be a `$ref` to an SDK-made model of this file"),
+        (lambda u: u["oneOf"].append({"$ref": "common.json#/$defs/SessionStatus"}),
+         "a `union` member must be a `$ref` to an SDK-made model of this file"),
+        (lambda u: u["discriminator"]["mapping"].popitem(), "the `discriminator` mapping must name each `oneOf` member"),
+    ],
+)  # fmt: skip
+def test_a_local_union_is_only_a_union(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, change: Any, message: str
+) -> None:
+    """A `union` of `local_defs` (our tagged union of SDK-made models) cannot carry a shape of its own."""
+    overlay = copy.deepcopy(OVERLAY)
+    change(overlay["files"]["agents/openai_hosted_environment.json"]["local_defs"]["HostedFileParam"]["union"])
+    with pytest.raises(G.OverlayError, match=re.escape(message)):
+        generate_with(monkeypatch, tmp_path, overlay)
+
+
 def test_the_generated_session_is_the_sdk_shape() -> None:
     """Spot check against the SDK itself: what the SDK requires is required, except the overlay's choices."""
     from openai.types.beta.agent_session import AgentSession
@@ -122,6 +165,11 @@ def test_the_generated_session_is_the_sdk_shape() -> None:
     ("path", "field", "change", "message"),
     [
         ("agents/function_call_action.json", "call_id", lambda f: f.pop("why"), "`extend` differs from the SDK"),
+        ("openai/mcp_list_tools.json", "status", lambda f: f.pop("why"), "`add` differs from the SDK without a `why`"),
+        ("agents/session_idle_event.json", "event_id", lambda f: f.update(add={"type": "string"}, why="w"),
+         "`add` in the overlay, but the SDK has the field"),
+        ("agents/session_events_body.json", "Idempotency-Key", lambda f: f.pop("why"),
+         "`omit` differs from the SDK"),
         ("agents/session_update_params.json", "spend_control",
          lambda f: f.update(replace={"type": "object"}), "`replace` with a shape of our own needs a `why`"),
         ("agents/session_idle_event.json", "event_id", lambda f: f.update(items={"type": "string"}),
