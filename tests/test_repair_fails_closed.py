@@ -262,3 +262,51 @@ def test_a_type_that_is_no_string_is_a_finding_in_any_jsonl(
     f.write_text("\n".join(json.dumps(v) for v in lines) + "\n")
     assert main(["check", str(f), "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["findings"]
+
+
+# --- second review --------------------------------------------------------------------------------------
+
+
+def test_a_spec_type_spelled_openai_stays_the_opaque_item_it_was_checked_as() -> None:
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "openai:function_call", "call_id": "c1", "name": "rm_rf", "arguments": "{}", "status": "completed"}]  # fmt: skip
+    out, rep = rp.prepare_replay(items, target="openai", provider="openai")
+    assert [rp.dump_item(i)["type"] for i in out] == ["message", "openai:function_call"]
+    assert not any("written as OpenAI's own type" in what for _, what in rep.changed)
+
+
+def test_repair_reads_a_generator_once_and_names_its_repairs() -> None:
+    gen = (x for x in [USER, {**call("c1", "a"), "arguments": {"x": 1}}, out("c1")])
+    guarded = guard_items(gen, mode="repair")
+    assert guarded.items is not None and len(guarded.items) == 3
+    assert guarded.replay is not None and any(i == 1 and "JSON text" in what for i, what in guarded.replay.changed)
+    tools = iter([TOOL_A])
+    assert guard_items([USER, call("c1", "a"), out("c1")], mode="repair", tools=tools).items is None  # safe
+    with pytest.raises(ValueError, match="bogus"):
+        guard_items([USER], mode="repair", bogus=1)
+
+
+def test_a_repairing_session_rewrites_a_stored_history_the_certain_repairs_change() -> None:
+    inner = SQLiteSession("stored-object-arguments")
+    asyncio.run(inner.add_items([USER, {**call("c1", "f"), "arguments": {"path": "/"}}, out("c1")]))  # type: ignore[list-item]
+    session = CheckedSession(inner, mode="repair")
+    asyncio.run(session.add_items([{"type": "message", "role": "user", "content": "again"}]))
+    assert asyncio.run(session.check()).ok
+    stored = asyncio.run(session.get_items())
+    assert isinstance(stored[1]["arguments"], str) and len(stored) == 4
+
+
+def test_a_rollout_resumes_from_its_replacement_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Codex resumes a compacted session from the `compacted` line's `replacement_history`
+    (`history.replace(replacement)`): those items are what is replayed, and what is checked."""
+    lines = [
+        {"timestamp": "t", "type": "response_item", "payload": {**call("c1", "f"), "status": "incomplete"}},
+        {"timestamp": "t", "type": "compacted", "payload": {"message": "", "replacement_history": [
+            USER, {**call("c2", "rm"), "arguments": '{"a": 1}'}]}},
+        {"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": "go"}},
+    ]  # fmt: skip
+    f = tmp_path / "rollout-x.jsonl"
+    f.write_text("\n".join(json.dumps(v) for v in lines) + "\n")
+    assert main(["check", str(f), "--format", "json"]) == 1
+    found = {(x["line"], x["code"]) for x in json.loads(capsys.readouterr().out)["findings"]}
+    assert found == {(2, "function_call_without_output")}  # c2, placed on the compacted line; c1 was replaced

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replayable._base import NamespacedBase
+from replayable._base import SPEC_ITEM_TYPES, NamespacedBase
 from replayable.codes import ViolationCode
 from replayable.errors import ReplayError
 from replayable.findings import TranscriptReport, Violation
 from replayable.forms import reparse_input
 from replayable.items import Item, ItemError, Reasoning, ReasoningParam, dump_item, parse_item
+from replayable.native import INPUT_TYPES
 from replayable.profiles import fix_item as profile_fix
 from replayable.profiles import get_profile
 
@@ -126,14 +127,20 @@ def fit_profile(
 def openai_wire_type(model: Item) -> Item | None:
     """An item spelled `openai:<type>` (the library's name for OpenAI's native item `<type>`) as OpenAI reads
     it, un-prefixed (`web_search_call`): the same fields read in OpenAI mode, which dumps the type as sent.
-    None for any other item, or when OpenAI mode would not read it (left as it is)."""
+    Only OpenAI's native item types (`replayable.native.INPUT_TYPES`); never a spec type spelled
+    `openai:function_call`, which was read and checked as an opaque item and stays one. None for any other
+    item, or when OpenAI mode would not read it (left as it is)."""
     if not isinstance(model, NamespacedBase):
         return None
     data = dump_item(model)
     kind = data.get("type")
     if not (isinstance(kind, str) and kind.startswith("openai:")):
         return None  # already in OpenAI's spelling (read from OpenAI's wire form), or not OpenAI's
+    if kind not in INPUT_TYPES:
+        return None  # only OpenAI's own native items: `openai:function_call` stays the opaque item it was read as
     data["type"] = kind.removeprefix("openai:")
+    if data["type"] in SPEC_ITEM_TYPES:
+        return None
     try:
         wire = parse_item(data, side="input", provider="openai")
     except ItemError:

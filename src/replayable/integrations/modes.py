@@ -19,8 +19,9 @@ Logs go to the `logging` logger `replayable` (`LOGGER`), each record carrying `e
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -91,6 +92,13 @@ def guard_items(
     does not parse, a message that breaks a rule, a finding about the body rather than an item, a repair
     that would still be refused). Raises `ValueError` for a bad `mode` or `check_kwargs`."""
     check_mode(mode)
+    unknown = sorted(set(check_kwargs) - _CHECK_KWARGS)
+    if unknown:
+        takes = ", ".join(sorted(_CHECK_KWARGS))
+        raise ValueError(f"unknown check argument(s) {', '.join(unknown)}: check_transcript takes {takes}")
+    # read once: a generator (of items, or of tools) would be used up by the first of the checks
+    items = _once(items)
+    check_kwargs = {k: _once(v) if k in ("tools", "allowed_tools") else v for k, v in check_kwargs.items()}
     report = check_transcript(items, **check_kwargs)
     if keep is not None:
         report = dataclasses.replace(report, violations=tuple(v for v in report.violations if keep(v)))
@@ -124,6 +132,17 @@ def guard_items(
         raise ReplayError(after, f"{refusal or ReplayError(report)}\nand its repair is not replay-safe either:\n"
                           + "\n".join(f"  {line}" for line in after.violation_lines()))
     return Guarded(repaired, report, replay)
+
+
+#: The keyword arguments `check_transcript` takes (what `guard_items` passes on).
+_CHECK_KWARGS = frozenset(
+    n for n, p in inspect.signature(check_transcript).parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+)
+
+
+def _once(value: Any) -> Any:
+    """An iterator as a list (it can then be read by every check); anything else as it is."""
+    return list(value) if isinstance(value, Iterator) else value
 
 
 def with_items(history: Any, items: list[Any]) -> Any:
@@ -163,7 +182,9 @@ def _repair(
         rep = dataclasses.replace(
             rep,
             dropped=tuple((origin[i], why) for i, why in rep.dropped),
-            changed=tuple((origin[i], what) for i, what in rep.changed),
+            changed=tuple(sorted({
+                *((origin[i], what) for i, what in rep.changed), *((r.index, r.change) for r in certain)
+            })),
             kept=tuple(origin[i] for i in rep.kept),
         )
     for index, why in rep.dropped:

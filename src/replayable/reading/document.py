@@ -713,8 +713,9 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
     rollout lines (`session_meta`, `turn_context`, `event_msg`, `compacted`, and any later line type
     `{timestamp, type, payload}` with no other key and no item's type) are bookkeeping, not history, and
     are skipped, as are the items Codex
-    never sends (`ghost_snapshot`). A `compacted` line's `replacement_history` is not expanded: the items
-    it summarises are the lines above it. A value that is no rollout line at all (no `type` and
+    never sends (`ghost_snapshot`). A `compacted` line that carries a `replacement_history` (a list of
+    items) replaces the history read so far with it, as Codex does when it resumes the session
+    (`codex-rs` rollout reconstruction): those items are checked, each placed on the `compacted` line. A value that is no rollout line at all (no `type` and
     `payload`) is kept as an item, so the rules report it at its line rather than it being dropped.
     Items are read by OpenAI's reading (`provider` `openai` unless given): Codex talks to the Responses
     API."""
@@ -722,6 +723,12 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
     numbers: list[int] = []
     for number, value in lines:
         if _rollout_line(value):
+            if value["type"] == "compacted":  # Codex resumes from the replacement history, not the lines above
+                payload = value["payload"]
+                history = payload.get("replacement_history") if isinstance(payload, dict) else None
+                if isinstance(history, list):
+                    items, numbers = list(history), [number] * len(history)
+                continue
             if value["type"] != "response_item":
                 continue
             payload = value["payload"]
