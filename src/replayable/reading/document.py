@@ -715,8 +715,9 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
     are skipped, as are the items Codex
     never sends (`ghost_snapshot`). A `compacted` line that carries a `replacement_history` (a list of
     items) replaces the history read so far with it, as Codex does when it resumes the session
-    (`codex-rs` rollout reconstruction): those items are checked, each placed on the `compacted` line. A value that is no rollout line at all (no `type` and
-    `payload`) is kept as an item, so the rules report it at its line rather than it being dropped.
+    (`codex-rs` rollout reconstruction): those items are checked, each placed on the `compacted` line. A
+    value that is no rollout line at all (no `type` and `payload`) is kept as an item, so the rules report
+    it at its line rather than it being dropped.
     Items are read by OpenAI's reading (`provider` `openai` unless given): Codex talks to the Responses
     API."""
     items: list[Any] = []
