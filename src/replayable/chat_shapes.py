@@ -33,7 +33,8 @@ def refuse_chat_completions_body(data: Any) -> None:
                     "loc": ("messages",),
                     "type": "chat_completions_body",
                     "msg": "a Chat Completions request body ({model, messages}) is not a Responses request: convert "
-                    "its messages with replayable.from_chat_completions(body['messages']) and send them as 'input'",
+                    "its messages with replayable.from_chat_completions(body['messages']) (on the command line: "
+                    "replayable convert --from chat-completions FILE) and send them as 'input'",
                 }
             ],
             title="invalid request body",
