@@ -30,7 +30,7 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SHORTHAND_ROLES", "WIRE_SIDES", "openai_wire"]
+__all__ = ["SHORTHAND_ROLES", "WIRE_SIDES", "openai_wire", "schema_objects"]
 
 #: The sides with an OpenAI wire form: items as input and as output (`parse_item(provider="openai")`). The
 #: bodies are not among them: OpenAI mode reads a body's own fields (its tools, its settings) in ways these
@@ -79,15 +79,11 @@ def openai_wire(bundle: dict[str, Any], side: str, output: dict[str, Any] | None
 
 
 def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        ref = node.get("$ref")
+    """The names of the local definitions (`#/$defs/NAME`) that `node` refers to, in document order."""
+    for obj in schema_objects(node):
+        ref = obj.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
             yield ref.removeprefix("#/$defs/")
-        for value in node.values():
-            yield from _refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _refs(value)
 
 
 def _add_output_annotations(defs: dict[str, Any], output_defs: dict[str, Any]) -> None:
@@ -96,7 +92,7 @@ def _add_output_annotations(defs: dict[str, Any], output_defs: dict[str, Any]) -
     union, theirs = defs.get("AnnotationParam"), output_defs.get("Annotation")
     if not isinstance(union, dict) or not isinstance(theirs, dict):
         return
-    have = {ref for ref in _refs(union)}
+    have = set(_refs(union))
     added = [
         ref for ref in _refs(theirs) if ref not in have and ref not in ("UrlCitation", "NamespacedPart")
     ]
@@ -153,7 +149,7 @@ def _drop_unknown_openai(doc: dict[str, Any], defs: dict[str, Any]) -> None:
     refs = [{"$ref": f"#/$defs/{name}"} for name in gone]
     for name in gone:
         del defs[name]
-    for node in _walk([doc, *defs.values()]):
+    for node in schema_objects([doc, *defs.values()]):
         for key in ("oneOf", "anyOf"):
             branches = node.get(key)
             if isinstance(branches, list):
@@ -222,7 +218,7 @@ def _add_shorthand(doc: dict[str, Any], defs: dict[str, Any]) -> None:
         "discriminator": {"propertyName": "role", "mapping": mapping},
     }
     ref, new = {"$ref": "#/$defs/ItemReferenceParam"}, {"$ref": "#/$defs/ShorthandMessage"}
-    for node in _walk([doc, *defs.values()]):
+    for node in schema_objects([doc, *defs.values()]):
         for key in ("oneOf", "anyOf"):
             branches = node.get(key)
             if isinstance(branches, list) and ref in branches and new not in branches:
@@ -239,11 +235,13 @@ def _shorthand(base: dict[str, Any], title: str, what: str) -> dict[str, Any]:
     return short
 
 
-def _walk(node: Any) -> Iterator[dict[str, Any]]:
+def schema_objects(node: Any) -> Iterator[dict[str, Any]]:
+    """Every object inside a JSON Schema document (or any JSON value), `node` first, depth first: where
+    `$ref`s, `oneOf` and `anyOf` branches and `type` tags are looked for."""
     if isinstance(node, dict):
         yield node
         for v in node.values():
-            yield from _walk(v)
+            yield from schema_objects(v)
     elif isinstance(node, list):
         for v in node:
-            yield from _walk(v)
+            yield from schema_objects(v)

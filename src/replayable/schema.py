@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from replayable.openai_schema import openai_wire, schema_objects  # its OpenAI forms load on first use
 
 __all__ = [
     "AGENTS_RULES",
@@ -705,21 +707,11 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
         tag["tsType"] = ts_other_slug(slug)
         ref, new = {"$ref": f"#/$defs/{name}"}, {"$ref": f"#/$defs/{other}"}
         for holder in [body, *defs.values()]:
-            for n in _walk(holder):
+            for n in schema_objects(holder):
                 for key in ("oneOf", "anyOf"):
                     branches = n.get(key)
                     if isinstance(branches, list) and ref in branches and new not in branches:
                         branches.insert(branches.index(ref) + 1, new)
-
-
-def _walk(node: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(node, dict):
-        yield node
-        for v in node.values():
-            yield from _walk(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _walk(v)
 
 
 def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
@@ -795,6 +787,4 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
         raise ValueError(f"side must be one of {', '.join(SIDES)}, provider None or openai; got {side!r}/{provider!r}")
     if provider is None:
         return copy.deepcopy(_load(side))
-    from replayable.openai_schema import openai_wire  # noqa: PLC0415  (loads the OpenAI forms)
-
     return openai_wire(_load(side), side, _load("output"))  # a new document; refuses a side without one
