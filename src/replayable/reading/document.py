@@ -43,7 +43,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
 from replayable.chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
@@ -674,37 +674,36 @@ ROLLOUT_LINE_TYPES = frozenset({"session_meta", "response_item", "compacted", "t
 _CODEX_LOCAL_ITEMS = frozenset({"ghost_snapshot"})
 
 
+def _line_type(value: Any) -> str | None:
+    """The `type` of a value shaped as a rollout line, `{timestamp, type, payload}` with no other key (the
+    timestamp may be absent), else None."""
+    if not (isinstance(value, dict) and "payload" in value and value.keys() <= {"timestamp", "type", "payload"}):
+        return None
+    kind = value.get("type")
+    return kind if isinstance(kind, str) else None
+
+
 def is_rollout_line(value: Any) -> bool:
     """Is `value` one line of a Codex rollout: an object `{"timestamp", "type", "payload"}` whose `type`
     is one of `ROLLOUT_LINE_TYPES` (no Open Responses item has these types or a `payload`)?"""
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("type"), str)
-        and value["type"] in ROLLOUT_LINE_TYPES
-        and "payload" in value
-        and value.keys() <= {"timestamp", "type", "payload"}
-    )
+    return _line_type(value) in ROLLOUT_LINE_TYPES
 
 
-#: The item types of the spec, which no rollout line type is (a line of one of them is an item).
-_SPEC_ITEM_TYPES = frozenset({
-    "message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction",
-})  # fmt: skip
-
-
-def _rollout_line(value: Any) -> bool:
-    """A rollout line `{timestamp, type, payload}` and nothing else: one of `ROLLOUT_LINE_TYPES`, or a later
-    line type (no item type, spec or OpenAI's). Anything with another key, or an item's type, is an item
-    that the rules read, never a line skipped as bookkeeping."""
-    if not (isinstance(value, dict) and "timestamp" in value and "payload" in value):
-        return False
-    kind = value.get("type")
-    if not isinstance(kind, str) or not value.keys() <= {"timestamp", "type", "payload"}:
-        return False
-    if kind in ROLLOUT_LINE_TYPES:
-        return True
+def _bookkeeping(value: Any) -> bool:
+    """A rollout line and nothing else: one of `ROLLOUT_LINE_TYPES`, or a later line type (with its
+    timestamp, and no item's type, spec or OpenAI's). Anything with another key, or an item's type, is an
+    item that the rules read, never a line skipped as bookkeeping."""
+    kind = _line_type(value)
+    if kind is None or kind in ROLLOUT_LINE_TYPES:
+        return kind is not None
     native = f"openai:{kind}"
-    return ":" not in kind and kind not in _SPEC_ITEM_TYPES and native not in INPUT_TYPES and native not in OUTPUT_TYPES
+    return (
+        "timestamp" in value
+        and ":" not in kind
+        and kind not in SPEC_ITEM_TYPES
+        and native not in INPUT_TYPES
+        and native not in OUTPUT_TYPES
+    )
 
 
 def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None) -> Document:
@@ -723,7 +722,7 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
     items: list[Any] = []
     numbers: list[int] = []
     for number, value in lines:
-        if _rollout_line(value):
+        if _bookkeeping(value):
             if value["type"] == "compacted":  # Codex resumes from the replacement history, not the lines above
                 payload = value["payload"]
                 history = payload.get("replacement_history") if isinstance(payload, dict) else None
