@@ -679,11 +679,10 @@ def prepare_replay(
         raise _error((), "prepare_failed", "could not make the items replay-safe")
     if target == "openai" and provider == "openai":  # read as OpenAI writes: OpenAI's items go back in its spelling
         for i in order:
-            wire = openai_wire_type(models[i])
-            if wire is not None:
-                kind = dump_item(wire)["type"]
+            rewritten = openai_wire_type(models[i])
+            if rewritten is not None:
+                models[i], kind = rewritten
                 changed.append((i, f"openai:{kind} written as OpenAI's own type {kind!r}"))
-                models[i] = wire
     rep = ReplayReport(
         target=target,
         source=src,

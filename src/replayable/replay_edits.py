@@ -124,12 +124,12 @@ def fit_profile(
         )
 
 
-def openai_wire_type(model: Item) -> Item | None:
+def openai_wire_type(model: Item) -> tuple[Item, str] | None:
     """An item spelled `openai:<type>` (the library's name for OpenAI's native item `<type>`) as OpenAI reads
     it, un-prefixed (`web_search_call`): the same fields read in OpenAI mode, which dumps the type as sent.
     Only OpenAI's native item types (`replayable.native.INPUT_TYPES`); never a spec type spelled
     `openai:function_call`, which was read and checked as an opaque item and stays one. None for any other
-    item, or when OpenAI mode would not read it (left as it is)."""
+    item, or when OpenAI mode would not read it (left as it is); else the item and its un-prefixed type."""
     if not isinstance(model, NamespacedBase):
         return None
     data = dump_item(model)
@@ -145,4 +145,4 @@ def openai_wire_type(model: Item) -> Item | None:
         wire = parse_item(data, side="input", provider="openai")
     except ItemError:
         return None
-    return wire if dump_item(wire).get("type") == data["type"] else None
+    return (wire, data["type"]) if dump_item(wire).get("type") == data["type"] else None
