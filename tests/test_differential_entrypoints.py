@@ -118,22 +118,29 @@ def library(value: Any, **kw: Any) -> Verdict:
         return _raised(exc)
 
 
-def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
+def run_cli(
+    command: list[str], value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False
+) -> tuple[int, str]:
+    """`replayable COMMAND FILE ...` on `value` written as JSON (or JSONL), with `--provider` and a
+    `--tools` file when given: the exit status and standard output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / ("t.jsonl" if jsonl else "t.json")
         path.write_text("\n".join(json.dumps(v) for v in value) + "\n" if jsonl else json.dumps(value))
-        args = ["check", str(path), "--format", "json"]
-        if provider:
-            args += ["--provider", provider]
+        args = [command[0], str(path), *command[1:]] + (["--provider", provider] if provider else [])
         if tools is not None:
             (Path(tmp) / "tools.json").write_text(json.dumps(tools))
             args += ["--tools", str(Path(tmp) / "tools.json")]
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(args)
+    return code, out.getvalue()
+
+
+def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
+    code, out = run_cli(["check", "--format", "json"], value, provider, tools, jsonl)
     if code == 2:
         return False, (("raised", "unreadable"),)  # type: ignore[return-value]
-    doc = json.loads(out.getvalue())
+    doc = json.loads(out)
     found = [f for f in doc["findings"] if f.get("severity") == "error" and f.get("where") == "item"]
     # every finding of an item read from a file says where in the file it starts (issue 35)
     assert all(isinstance(f["line"], int) and isinstance(f["column"], int) for f in found), found
@@ -142,38 +149,18 @@ def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool =
 
 def prepare_cli(value: Any, provider: str | None, tools: list[Any] | None) -> Any:
     """What `replayable prepare --target openai` prints for `value` (the JSON of the items), or "refused"."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "t.json"
-        path.write_text(json.dumps(value))
-        args = ["prepare", str(path), "--target", "openai"] + (["--provider", provider] if provider else [])
-        if tools is not None:
-            (Path(tmp) / "tools.json").write_text(json.dumps(tools))
-            args += ["--tools", str(Path(tmp) / "tools.json")]
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(args)
-    return json.loads(out.getvalue()) if code == 0 else "refused"
+    code, out = run_cli(["prepare", "--target", "openai"], value, provider, tools)
+    return json.loads(out) if code == 0 else "refused"
 
 
 def show_door(value: Any, provider: str | None, tools: list[Any] | None) -> Verdict:
     """`replayable show FILE --html -`: the exit status, and the error findings on each item's row."""
     import re  # noqa: PLC0415
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "t.json"
-        path.write_text(json.dumps(value))
-        args = ["show", str(path), "--html", "-"]
-        if provider:
-            args += ["--provider", provider]
-        if tools is not None:
-            (Path(tmp) / "tools.json").write_text(json.dumps(tools))
-            args += ["--tools", str(Path(tmp) / "tools.json")]
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(args)
+    code, out = run_cli(["show", "--html", "-"], value, provider, tools)
     if code == 2:
         return False, (("raised", "unreadable"),)  # type: ignore[return-value]
-    page = out.getvalue().split("</tbody>")[0]  # the rows; findings on no item follow the table
+    page = out.split("</tbody>")[0]  # the rows; findings on no item follow the table
     found = [
         (int(n), code_)
         for n, row in re.findall(r'<tr id="item-(\d+)"(.*?)</tr>', page, re.S)
