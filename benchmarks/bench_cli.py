@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import replayable
-from replayable.replay import check_stream
+from replayable._replay import check_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import log_items  # noqa: E402

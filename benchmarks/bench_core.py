@@ -28,7 +28,7 @@ from typing import Any
 from timing import Fn, paired, rounds, table  # the benchmarks' one timing home (benchmarks/timing.py)
 
 import replayable as rp
-from replayable.replay import check_stream
+from replayable._replay import check_stream
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,7 +5,7 @@
 Feeds raw bytes to `parse_item`, `parse_items`, `gate` (as the arguments string) and
 `check_transcript` / `check_stream` (on whatever JSON the bytes hold) and fails on any exception
 other than the library's own (`ItemError`, `ArgumentsError`). Complements the hypothesis properties
-in tests/test_fuzz.py, which explore structure; this explores bytes.
+in tests/adversarial/test_fuzz.py, which explore structure; this explores bytes.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pydantic  # noqa: F401  imported uninstrumented: instrumenting pydantic c
 
 with atheris.instrument_imports(include=["replayable"]):
     import replayable as rp
-    from replayable.arguments import ArgumentsError, parse_arguments
-    from replayable.replay import check_stream
+    from replayable._arguments import ArgumentsError, parse_arguments
+    from replayable._replay import check_stream
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}}, "required": ["q"]}
 

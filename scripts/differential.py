@@ -5,7 +5,7 @@
 Writes one JSON document: `values` (every instance, each with the source it came from) and, per side of
 `replayable.schema.sides()`, `verdicts[side][i]`: whether the Python parser accepts `values[i]` in strict
 mode (see `_parsers`). `scripts/ts/ajv_diff.mjs` validates the same values with Ajv against
-`schemas/dist/<side>.json` and fails on any disagreement; `tests/test_languages.py` does the same with
+`schemas/dist/<side>.json` and fails on any disagreement; `tests/interop/test_languages.py` does the same with
 jsonschema-rs.
 
 Every value is judged on every side, so an item is also a negative instance for the event bundles and the

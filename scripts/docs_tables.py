@@ -4,10 +4,10 @@
     python scripts/docs_tables.py --check  # exit 1 with a diff when a table in docs/ is stale
 
 Each table sits between `<!-- begin: NAME ... -->` and `<!-- end: NAME -->` lines of its page:
-the finding codes (docs/codes.md, `replayable.codes.markdown_table`), the call families (docs/openai.md,
-`replayable.families.markdown_table`) and what the `openai` profile refuses (docs/targets.md,
-`replayable.profiles.markdown_table`). Add a code, a family or a profile row in the code, then run this;
-tests/test_codes.py, tests/test_families.py and tests/test_profiles.py fail while a page is stale.
+the finding codes (docs/codes.md, `replayable._codes.markdown_table`), the call families (docs/openai.md,
+`replayable._families.markdown_table`) and what the `openai` profile refuses (docs/targets.md,
+`replayable._profiles.markdown_table`). Add a code, a family or a profile row in the code, then run this;
+tests/models/test_codes.py, tests/rules/test_families.py and tests/rules/test_profiles.py fail while a page is stale.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ sys.path.insert(0, str(ROOT / "src"))  # the checkout's package, as scripts/gene
 
 def _tables() -> dict[str, tuple[str, Callable[[], str]]]:
     """Marker name -> (page, the function that renders its table)."""
-    from replayable import codes, families
-    from replayable.profiles import get_profile
-    from replayable.profiles import markdown_table as profile_table
+    from replayable import _codes as codes
+    from replayable import _families as families
+    from replayable._profiles import get_profile
+    from replayable._profiles import markdown_table as profile_table
 
     return {
         "table of finding codes": ("codes.md", codes.markdown_table),

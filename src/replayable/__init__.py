@@ -10,11 +10,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _compat  # noqa: F401  (first: pydantic 2.14's MISSING without a warning)
+from ._arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
+from ._codes import Severity
+from ._findings import Finding
+from ._notes import Note, NoteCode
+from ._replay import (
+    GateReason,
+    GateResult,
+    ToolFindings,
+    TranscriptReport,
+    Violation,
+    ViolationCode,
+    check_tool,
+    check_transcript,
+    gate,
+)
 from ._validation import ModelError
-from .arguments import MAX_DEPTH, ArgumentsError, SchemaError, SchemaFailure, parse_arguments
-from .codes import Severity
 from .errors import ReplayableError, ReplayError
-from .findings import Finding
 from .items import (
     AssistantMessageParam,
     Compaction,
@@ -47,23 +59,11 @@ from .items import (
     parse_item,
     parse_items,
 )
-from .notes import Note, NoteCode
-from .replay import (
-    GateReason,
-    GateResult,
-    ToolFindings,
-    TranscriptReport,
-    Violation,
-    ViolationCode,
-    check_tool,
-    check_transcript,
-    gate,
-)
 
 if TYPE_CHECKING:
     from . import agents, parts, stream
-    from .compare import Change, Difference, compare_items
-    from .interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
+    from ._compare import Change, Difference, compare_items
+    from ._interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
     from .request import (
         AllowedToolsParam,
         CompactRequestBody,
@@ -102,14 +102,14 @@ __version__ = "0.1.0"
 # `import replayable` stays fast (see benchmarks/README.md for the cold import time).
 _LAZY_MODULES = frozenset({"agents", "parts", "stream"})
 _LAZY_NAMES = {
-    "Change": "compare",
-    "Difference": "compare",
-    "compare_items": "compare",
-    "ReplayReport": "interop",
-    "from_chat_completions": "interop",
-    "prepare_replay": "interop",
-    "to_chat_completions": "interop",
-    "to_input": "interop",
+    "Change": "_compare",
+    "Difference": "_compare",
+    "compare_items": "_compare",
+    "ReplayReport": "_interop",
+    "from_chat_completions": "_interop",
+    "prepare_replay": "_interop",
+    "to_chat_completions": "_interop",
+    "to_input": "_interop",
     "json_schema": "schema",
     "AllowedToolsParam": "request",
     "CompactRequestBody": "request",

@@ -80,7 +80,7 @@ SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
 _TAG_FIELDS = ("type", "role", "object")
 
 
-#: The namespaced models with a known payload (`replayable.native` registers them): a subclass of
+#: The namespaced models with a known payload (`replayable._native` registers them): a subclass of
 #: `NamespacedItem` / `NamespacedPart` whose `type` is pinned, such as `WebSearchCall`.
 TYPED_CLASSES: set[type[BaseModel]] = set()
 
@@ -301,7 +301,7 @@ class NamespacedBase(WireModel):
     #: Types defined by the spec at this position: they never become an extension.
     spec_types: ClassVar[frozenset[str]] = frozenset()
     #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
-    #: `replayable.native`: the generic class reads them with that model, never as opaque.
+    #: `replayable._native`: the generic class reads them with that model, never as opaque.
     typed_models: ClassVar[Mapping[str, type[NamespacedBase]]] = {}
     #: In OpenAI mode, why an un-prefixed type is not one of OpenAI's own at this position (a message
     #: naming the closest known types), or None when it is; None (the default) reads every such type as
@@ -414,7 +414,7 @@ _ABSENT = object()
 def read_field(item: Any, name: str) -> Any:
     """A field of a raw item (a `Mapping`) or a parsed one (`None` when absent or the `MISSING`
     sentinel; unknown fields of our models are read from their extras; other objects by attribute)."""
-    if isinstance(item, Mapping):  # raw JSON, or a model's own storage (`replayable.rules.view`)
+    if isinstance(item, Mapping):  # raw JSON, or a model's own storage (`replayable._rules.view`)
         value = item.get(name)
         return None if value is MISSING else value
     if isinstance(item, WireModel):
@@ -446,7 +446,7 @@ class SharedFieldsSet(set[str]):
 
     holds_unknown: bool
     """Whether the set names a field its models' class does not declare: those models hold unknown
-    fields (`model_extra`); the rules read them only then (`replayable.rules.view`)."""
+    fields (`model_extra`); the rules read them only then (`replayable._rules.view`)."""
 
     add = discard = remove = pop = clear = _refuse
     update = difference_update = intersection_update = symmetric_difference_update = _refuse
@@ -470,7 +470,7 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
     fields (`SharedFieldsSet`), kept in `shared` across calls (one parse); each set says once whether its
     models hold unknown fields (`holds_unknown`). Relies on pydantic storing `model_fields_set` in the
     `__pydantic_fields_set__` slot, naming the unknown keys it keeps there too, and copying it before a
-    change (`tests/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps
+    change (`tests/models/test_shared_fields_set.py` fails loudly if pydantic stops doing so). The values, dumps
     and verdicts of the models are unchanged."""
     last: dict[type, SharedFieldsSet] = {}
     for model in models:

@@ -17,7 +17,7 @@ The rules (RFC 8259 without the liberties Python's `json` takes):
 - `too_many_containers`: more arrays and objects than the memory budget allows (`CONTAINERS_BASE` plus
   one per `BYTES_PER_CONTAINER` bytes of text), counted on the bytes before anything is built.
 - `too_deep`: arrays and objects nested deeper than the caller's limit (`MAX_ITEM_DEPTH` for items and
-  events, `replayable.arguments.MAX_DEPTH` for arguments); never a `RecursionError`.
+  events, `replayable._arguments.MAX_DEPTH` for arguments); never a `RecursionError`.
 - `not_json`: not JSON text, or a Python value JSON has no form for (a set, a tuple, bytes, a non-string
   key, an object of another class).
 - A byte order mark: one U+FEFF at the very start of the input (a JSON text, the first line of a JSONL

@@ -44,6 +44,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
+from ._item_members import SpecMembers
 from ._json import (
     MAX_ITEM_DEPTH,
     ContainerBudget,
@@ -57,10 +58,8 @@ from ._json import (
     to_plain,
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
-from ._validation import ItemError, clean_errors
-from .item_members import SpecMembers
-from .native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
-from .openai_forms import (
+from ._native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
+from ._openai_forms import (
     OpenAIAssistantMessageParam,
     OpenAICompaction,
     OpenAIFunctionCallOutput,
@@ -70,6 +69,7 @@ from .openai_forms import (
     OpenAIReasoningParam,
     OpenAIUserMessageParam,
 )
+from ._validation import ItemError, clean_errors
 
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
     from openai.types.responses import ResponseInputItemParam as InputItemParam
@@ -210,7 +210,7 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     return handler(value)
 
 
-# OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable.openai_forms).
+# OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable._openai_forms).
 _OpenAIKnownInputItem: TypeAlias = Annotated[
     Annotated[
         OpenAIUserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
@@ -235,7 +235,7 @@ OpenAIOutputItem: TypeAlias = Annotated[
     Annotated[_OpenAIKnownOutputItem | _OutputNamespaced, Field(union_mode="left_to_right")],
     WrapValidator(_read_shorthand),
 ]
-"""An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable.openai_forms`)."""
+"""An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable._openai_forms`)."""
 ITEM_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
     ("input", False): (input_item_adapter, input_items_adapter),
     ("output", False): (output_item_adapter, output_items_adapter),
@@ -251,7 +251,7 @@ OPENAI_CONTEXT = {"provider": "openai"}
 
 
 SPEC_MEMBERS = SpecMembers({"input": _KnownInputItem, "output": _KnownOutputItem})
-"""Start-up: a spec item validated by its own model until its side's union is built (replayable.item_members)."""
+"""Start-up: a spec item validated by its own model until its side's union is built (replayable._item_members)."""
 
 
 def _unknown_type(t: str, provider: Provider) -> str:

@@ -27,6 +27,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic.experimental.missing_sentinel import MISSING
 
 from ._base import KEYWORD_HOOKS, NamespacedBase, WireModel
+from ._chat_shapes import refuse_chat_completions_body
+from ._forms import OUTPUT_FORMS, input_form
 from ._generated.open_responses.allowed_tool_choice import AllowedTool, AllowedToolChoice
 from ._generated.open_responses.allowed_tools_param import AllowedToolParam, AllowedToolsParam
 from ._generated.open_responses.common import (
@@ -60,8 +62,6 @@ from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors, value_at
-from .chat_shapes import refuse_chat_completions_body
-from .forms import OUTPUT_FORMS, input_form
 from .items import (
     MAX_ITEM_DEPTH,
     OPENAI_CONTEXT,

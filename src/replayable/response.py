@@ -34,8 +34,8 @@ from ._generated.open_responses.response_error import ResponseError
 from ._generated.open_responses.text_field import TextField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.usage import InputTokensDetails, OutputTokensDetails, Usage
+from ._openai_forms import OpenAIFunctionTool
 from .items import ItemError, OpenAIOutputItem, Provider
-from .openai_forms import OpenAIFunctionTool
 from .request import validate_body
 
 __all__ = [
@@ -92,7 +92,7 @@ class OpenAIResponse(Response):
     read as None, and each field's annotation says so (`usage: Usage | None`); a key left out is not
     dumped, so the response dumps back exactly as it was read."""
 
-    output: list[OpenAIOutputItem]  # type: ignore[assignment]  # OpenAI's nulls (replayable.openai_forms)
+    output: list[OpenAIOutputItem]  # type: ignore[assignment]  # OpenAI's nulls (replayable._openai_forms)
     tools: list[OpenAIFunctionTool | NamespacedTool]  # type: ignore[assignment]  # the SDK's FunctionTool
     created_at: int | float  # type: ignore[assignment]  # the SDK's Response holds a float
     completed_at: int | float | None = None  # type: ignore[assignment]

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from replayable.openai_schema import openai_wire, schema_objects  # its OpenAI forms load on first use
+from replayable._openai_schema import openai_wire, schema_objects  # its OpenAI forms load on first use
 
 __all__ = [
     "AGENTS_RULES",
@@ -489,7 +489,7 @@ _OPENAI_NOT_ITEMS = frozenset({"common.json", "file_citation.json", "container_f
 
 
 def _openai_items(root: Path, side: str) -> list[str]:
-    """The OpenAI item schemas of `side` (the same table as `replayable.native`): on the input side the
+    """The OpenAI item schemas of `side` (the same table as `replayable._native`): on the input side the
     `*_param.json` form where there is one, on the output side the forms without `_param`."""
     folder = root / "openai"
     if not folder.is_dir() or side not in ("input", "output"):
@@ -779,7 +779,7 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
     `ItemField` plus namespaced items), or one of the other names in `replayable.schema.sides()`. A value
     is valid exactly when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. `provider="openai"`: OpenAI's data as sent
-    (`replayable.openai_schema`: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
+    (`replayable._openai_schema`: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
     messages; sides `input`, `output`), valid when `parse_item(value, side=side, provider="openai")` accepts
     it. Raises `ValueError` for an unknown side or provider.
     """

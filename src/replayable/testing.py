@@ -16,9 +16,9 @@ import os
 from typing import Any
 
 from ._json import JSONError
+from ._reading import read_text
+from ._replay import TranscriptReport, check_transcript
 from .errors import ReplayError
-from .reading import read_text
-from .replay import TranscriptReport, check_transcript
 
 __all__ = ["assert_replay_safe"]
 

@@ -39,12 +39,12 @@ from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError
 
 from ._base import WireModel
+from ._chat_shapes import refuse_chat_completions_body
 from ._generated.open_responses.common import LongText
 from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent, WebSocketErrorPayload
 from ._generated.open_responses.websocket_response_create_event import (
     WebSocketResponseCreateEvent as _WebSocketResponseCreateEvent,
 )
-from .chat_shapes import refuse_chat_completions_body
 from .items import ItemError, OpenAIInputItem, Provider, plain_json
 from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody, validate_body
 

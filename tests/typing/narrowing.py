@@ -1,4 +1,4 @@
-"""Type-checked with `mypy --strict` by tests/test_languages.py, never run: parsed values narrow by `type`.
+"""Type-checked with `mypy --strict` by tests/interop/test_languages.py, never run: parsed values narrow by `type`.
 
 The idiom for items: set the namespaced (`slug:name`) branch aside with `isinstance` first, since its
 `type` is any `slug:name` string; then a comparison of `type` (or a `match` on the class) narrows to one

@@ -1,7 +1,7 @@
 """The seed loop as a program: build a typed request, dump it, parse the whole Response, gate its calls
 and build the next request with function_call_output items (the README's Quickstart itself is run and
-type-checked as written by tests/test_readme.py). Type-checked with `mypy --strict` by
-tests/test_quickstart.py, and run by it (with a canned response instead of an HTTP call)."""
+type-checked as written by tests/contracts/test_readme.py). Type-checked with `mypy --strict` by
+tests/cli/test_quickstart.py, and run by it (with a canned response instead of an HTTP call)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """Running `replayable check`: one input, or many files and directories in worker processes.
 
 `check_one` checks one input (a file, or standard input for `-`) as one pipeline: the library's file
-reader (`replayable.reading.read_file`) makes one `Document` of it, whose kind the reader decides from
-what the data says; the checker of that kind (`replayable.checking.check_document`, one table from kind
-to checker) makes one record; the renderer (`replayable.render`) writes it in the format asked for. An
+reader (`replayable._reading.read_file`) makes one `Document` of it, whose kind the reader decides from
+what the data says; the checker of that kind (`replayable._checking.check_document`, one table from kind
+to checker) makes one record; the renderer (`replayable._render`) writes it in the format asked for. An
 Agents API event log is read as one only with `--agents` (without it, it is refused with one line saying
 to pass it; with it, a Responses stream is refused). A JSONL of items stays open and is read, validated
-and checked in batches (`replayable.checking.jsonl_items`), so memory holds one batch and the rule state
+and checked in batches (`replayable._checking.jsonl_items`), so memory holds one batch and the rule state
 (ids, call ids, open calls, violations), never the whole input or its items; a JSON array of items is
 read whole, then checked the same way, in batches. A large input shows progress on a terminal
 (`replayable._cli.progress`, an observer the checker is handed).
@@ -20,9 +20,9 @@ summary). A progress bar is drawn on standard error when it is a terminal and `r
 `progress` extra); reports always go to standard output. The exit status is the worst
 of the files': 2 if any file is unreadable, else 1 if any has violations, else 0.
 
-The path runs one way: `command` (arguments) -> `batch` -> `replayable.reading` (bytes -> document)
--> `replayable.checking` (document -> record: the rules of `replayable.replay`, `stream`, `agents`)
--> `replayable.render` (records, text, JSON) -> `output` (standard output, exit statuses).
+The path runs one way: `command` (arguments) -> `batch` -> `replayable._reading` (bytes -> document)
+-> `replayable._checking` (document -> record: the rules of `replayable._replay`, `stream`, `agents`)
+-> `replayable._render` (records, text, JSON) -> `output` (standard output, exit statuses).
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replayable import render as reports
-from replayable.checking import CheckOptions, agents_events, check_document, lint_tools
+from replayable import _render as reports
+from replayable._checking import CheckOptions, agents_events, check_document, lint_tools
+from replayable._names import shown
+from replayable._reading import InputError, display_name, function_tools, read_file
+from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable.items import ItemError
-from replayable.names import shown
-from replayable.reading import InputError, display_name, function_tools, read_file
-from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
 
 from . import output
 from .inputs import find_files, load_tools
@@ -78,9 +78,9 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     `ValueError`) for unreadable input: the caller reports it with exit status 2. With `progress`, a
     large input shows its progress on a terminal's standard error (`replayable._cli.progress`).
 
-    One pipeline: the file reader (`replayable.reading.read_file`: bytes -> one `Document`, a JSONL of
+    One pipeline: the file reader (`replayable._reading.read_file`: bytes -> one `Document`, a JSONL of
     items left open to be read in batches), the checker of the document's kind
-    (`replayable.checking.check_document`) -> one record, the renderer (`_emit`)."""
+    (`replayable._checking.check_document`) -> one record, the renderer (`_emit`)."""
     _agents_flags(args)
     options = _options(args, path)
     with one_file(path, enabled=progress) as bar:
@@ -164,7 +164,7 @@ def chain_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     """`check --agents --chain` of `path`: the session link chain of the Agents API event log as JSON on
     standard output, nothing else (exit status 0 when the chain holds, else 1). Raises `InputError` as
     `check_one` does."""
-    from replayable.agents.chain import link_chain  # noqa: PLC0415
+    from replayable.agents._chain import link_chain  # noqa: PLC0415
 
     if not getattr(args, "agents", False):
         raise InputError("--chain needs --agents (it links an Agents API event log)")
@@ -182,7 +182,7 @@ def one_input(args: argparse.Namespace) -> Callable[..., int]:
 
 def first_line(exc: BaseException) -> str:
     """The one-line message of an error (its first line, or its type's name), with anything quoted from
-    the input that could break the line escaped (`replayable.names.shown`). A title that ends in `:`
+    the input that could break the line escaped (`replayable._names.shown`). A title that ends in `:`
     (`invalid previous response (1 problem):`, an `ItemError`) is joined with its first problem, so
     the line says what is wrong."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
@@ -290,7 +290,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if fmt == "json":
         out.write(json.dumps({"files": records, "summary": summary}, indent=2, ensure_ascii=False))
     elif fmt in ("sarif", "github"):
-        from replayable import ci_formats  # noqa: PLC0415
+        from replayable import _ci_formats as ci_formats  # noqa: PLC0415
 
         each = [
             r["report"] if isinstance(r["report"], dict) else {"file": r["file"], "error": r["error"]} for r in records

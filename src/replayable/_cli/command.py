@@ -16,13 +16,13 @@
 and reports every replay rule it breaks. It also reads a recorded stream (an SSE capture: a `.sse` file
 or `text/event-stream` content; or a JSON array / JSONL of stream events) and checks both the streaming
 rules and the items the stream assembles (see `replayable.stream`). What an input holds is decided in
-`replayable._cli.inputs`; reports are rendered by `replayable.render` (formats `text`, `json`, and
-`sarif` / `github` from `replayable.ci_formats`), exit statuses live in `replayable._cli.output`: 0
+`replayable._cli.inputs`; reports are rendered by `replayable._render` (formats `text`, `json`, and
+`sarif` / `github` from `replayable._ci_formats`), exit statuses live in `replayable._cli.output`: 0
 replay-safe, 1 violations, 2 unreadable input or bad usage (one line on stderr, never a traceback; with
 `--format json`, `sarif` or `github` also the error in that format on stdout).
 
 This module only parses arguments and dispatches: `cli` -> `batch` (check) -> `inputs` -> the rules ->
-`replayable.render` and `output`; nothing below imports it.
+`replayable._render` and `output`; nothing below imports it.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from replayable._names import shown
+from replayable._reading import InputError, display_name
+from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
+from replayable._render import render
 from replayable.items import ItemError
-from replayable.names import shown
-from replayable.reading import InputError, display_name
-from replayable.reading.files import DEFAULT_MAX_BYTES, read_input
-from replayable.render import render
 
 from . import batch, show
 from .inputs import Transcript, load_tools, parse_size, read_transcript
@@ -92,7 +92,7 @@ def _one_line(exc: ItemError) -> str:
 
 def cmd_convert(args: argparse.Namespace, out: Output) -> int:
     """`convert --from chat-completions FILE` / `convert --to chat-completions FILE`: JSON on stdout."""
-    from replayable.interop import from_chat_completions, to_chat_completions  # noqa: PLC0415
+    from replayable._interop import from_chat_completions, to_chat_completions  # noqa: PLC0415
     from replayable.items import dump_items  # noqa: PLC0415
 
     name = display_name(args.file)
@@ -116,11 +116,11 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> int:
 def cmd_prepare(args: argparse.Namespace, out: Output) -> int:
     """`prepare --target SLUG FILE`: the replay-safe input items as a JSON array on stdout (`--report`:
     with what was repaired, dropped and changed; `--diff`: a unified diff of the input's items and the
-    result instead). The certain repairs (`replayable.repair`) are made first; what was repaired,
+    result instead). The certain repairs (`replayable._repair`) are made first; what was repaired,
     dropped and changed is listed on stderr, one line each."""
-    from replayable.interop import prepare_replay  # noqa: PLC0415
+    from replayable._interop import prepare_replay  # noqa: PLC0415
+    from replayable._repair import repair_document  # noqa: PLC0415
     from replayable.items import dump_items  # noqa: PLC0415
-    from replayable.repair import repair_document  # noqa: PLC0415
 
     name = display_name(args.file)
     original = _document(args.file, args)
@@ -212,7 +212,7 @@ def _unified_diff(before: list[Any], after: list[Any], name: str, target: str) -
 def cmd_diff(args: argparse.Namespace, out: Output) -> int:
     """`diff ORIGINAL CANDIDATE`: the differences between two items or transcripts (items, lists, a
     Response, a request body). Exit 1 when a difference blocks a replay, else 0."""
-    from replayable.compare import compare_items  # noqa: PLC0415
+    from replayable._compare import compare_items  # noqa: PLC0415
 
     sides = []
     for path in (args.original, args.candidate):
@@ -235,10 +235,10 @@ def cmd_diff(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_explain(args: argparse.Namespace, out: Output) -> int:
     """`explain CODE`: what a finding code means, its severity, its message, a minimal example that shows
-    it and how to fix it (`replayable.codes`, `replayable.explanations`); `explain` alone lists every
+    it and how to fix it (`replayable._codes`, `replayable._explanations`); `explain` alone lists every
     code. Raises `InputError` (exit 2) for an unknown code, naming the closest ones."""
-    from replayable.codes import CODES  # noqa: PLC0415
-    from replayable.explanations import example  # noqa: PLC0415
+    from replayable._codes import CODES  # noqa: PLC0415
+    from replayable._explanations import example  # noqa: PLC0415
 
     if args.code is None:
         if args.format == "json":
@@ -314,7 +314,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
-        from replayable.ci_formats import package_version  # noqa: PLC0415  loaded only for --version
+        from replayable._ci_formats import package_version  # noqa: PLC0415  loaded only for --version
 
         parser._print_message(f"{parser.prog} {package_version()}\n", sys.stdout)
         parser.exit()

@@ -1,6 +1,6 @@
 """What the command line reads besides the input it checks: directories, `--tools` files, sizes.
 
-The input itself is read by the library's file reader, `replayable.reading.read_file` (SSE, JSONL, one
+The input itself is read by the library's file reader, `replayable._reading.read_file` (SSE, JSONL, one
 JSON document; size and depth limits), into one `Document`. Here: `find_files` lists what a directory
 holds, reporting (never silently skipping) entries that are not regular files; `load_tools` reads a
 `--tools` file; `read_transcript` finds the items of a document for `diff`, `convert` and `prepare`;
@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replayable.checking import function_tools, lint_tools, tools_of
-from replayable.findings import Violation
-from replayable.reading import Document, allowed_from_tool_choice, display_name
-from replayable.reading.files import DEFAULT_MAX_BYTES, document_of, read_input
+from replayable._checking import function_tools, lint_tools, tools_of
+from replayable._findings import Violation
+from replayable._reading import Document, allowed_from_tool_choice, display_name
+from replayable._reading.files import DEFAULT_MAX_BYTES, document_of, read_input
 
 __all__ = [
     "SUFFIXES",

@@ -7,7 +7,7 @@ its verdict and exits with it, writing nothing more and printing no traceback. `
 means the report could not be written (a full disk, no standard output; one line on stderr) while the
 verdict was replay-safe, or output was lost before a verdict was reached.
 
-Reports themselves are rendered by the library's renderer, `replayable.render`; with `--format json` an
+Reports themselves are rendered by the library's renderer, `replayable._render`; with `--format json` an
 unreadable input is an object with an `error` too (`error_report`), never nothing.
 """
 
@@ -18,7 +18,7 @@ import os
 import sys
 from typing import IO, Any
 
-from replayable.render import SAFE, count
+from replayable._render import SAFE, count
 
 __all__ = [
     "EXIT_INTERRUPTED",

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from replayable.reading import display_name
+from replayable._reading import display_name
 
 __all__ = ["FileProgress", "files_bar", "one_file"]
 

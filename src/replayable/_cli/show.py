@@ -1,10 +1,10 @@
 """`replayable show FILE [--html OUT.html]`: a conversation as a timeline, with `check`'s findings on it.
 
-One pipeline, the one `check` runs: the file reader (`replayable.reading.read_file`, every input `check`
+One pipeline, the one `check` runs: the file reader (`replayable._reading.read_file`, every input `check`
 reads: items, JSONL, a request body, a Response, a stream, an Agents API log with `--agents`, tool
-definitions) -> the checker of the document's kind (`replayable.checking.check_document`) -> one record,
-worded for the command line as `check` words it -> `replayable.timeline.timeline` (rows, each finding on
-its item's row) -> a renderer (`replayable.timeline_render`): a table on standard output (coloured when
+definitions) -> the checker of the document's kind (`replayable._checking.check_document`) -> one record,
+worded for the command line as `check` words it -> `replayable._timeline.timeline` (rows, each finding on
+its item's row) -> a renderer (`replayable._timeline_render`): a table on standard output (coloured when
 standard output is a terminal and `NO_COLOR` is unset), or, with `--html OUT.html`, one self-contained
 page written to OUT.html (`-`: standard output).
 
@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from replayable.checking import CheckOptions, check_document, lint_tools
-from replayable.reading import InputError, display_name, function_tools, read_file
-from replayable.render import worded
+from replayable._checking import CheckOptions, check_document, lint_tools
+from replayable._reading import InputError, display_name, function_tools, read_file
+from replayable._render import worded
 
 from .inputs import load_tools
 from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output, cli_message
@@ -33,8 +33,8 @@ __all__ = ["add_parser", "cmd_show"]
 
 def cmd_show(args: argparse.Namespace, out: Output) -> int:
     """`show FILE`: read, check and render the timeline of FILE (see the module docstring)."""
-    from replayable.timeline import timeline  # noqa: PLC0415
-    from replayable.timeline_render import html, terminal  # noqa: PLC0415
+    from replayable._timeline import timeline  # noqa: PLC0415
+    from replayable._timeline_render import html, terminal  # noqa: PLC0415
 
     if args.agents and (args.target or args.provider or args.pending_ok):
         raise InputError("--target, --provider and --pending-ok mean nothing for an Agents API event log (--agents)")

@@ -28,7 +28,7 @@ ENV = "PYDANTIC_DISABLE_PLUGINS"
 """pydantic's switch: `__all__`, `1` or `true` turn plugin discovery off, names leave those plugins out."""
 LOADER = "pydantic.plugin._loader"
 """The module `pydantic.plugin._schema_validator.create_schema_validator` imports `get_plugins` from
-(tests/test_startup.py fails if pydantic moves it)."""
+(tests/contracts/test_startup.py fails if pydantic moves it)."""
 
 
 def _get_plugins() -> Iterable[Any]:

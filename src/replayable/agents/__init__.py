@@ -18,15 +18,15 @@ The models are generated from `schemas/agents/` (field-level reference: the `ope
   call pending (a `function_call` item in the history never does); each (turn_id, call_id) pair is
   answered once (resending the same answer is idempotent with `resubmit=True`), and each approval
   request (`mcp_approval_request`, `computer_use_approval_request`) once by its `request_id`, with an
-  answer that fits the request (`approvals.approval_problems`);
+  answer that fits the request (`approval_problems`);
 - one reading of sessions inside events (`parse_session_snapshot`): fields present are validated,
   none is required, so a trimmed snapshot reads the same in `parse_event`, the ledger and the log check;
 - `check_event_log`: the rules above over a whole event log (server events and the client's inputs).
   A refused call answered with `success: false` is the safe outcome, never a violation.
 
-Modules: `events` (unions, adapters, parsing), `approvals` (approval pairing rules), `ledger`
-(`PendingActions`), `checks` (`check_arguments`, `check_event_log`), `report` (`AgentsReport`,
-`format_report`).
+Everything public is imported from `replayable.agents`; the private modules behind it are `_events`
+(unions, adapters, parsing), `_approvals` (approval pairing rules), `_ledger` (`PendingActions`), `_checks`
+(`check_arguments`, `check_event_log`), `_report` (`AgentsReport`, `format_report`).
 
 Bad input raises `ItemError` (a value that does not parse) or `ToolResultError` (a tool result that
 answers nothing, answers twice, or breaks the rule); both are `ValueError`s with a message naming the
@@ -85,10 +85,9 @@ from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from replayable._generated.agents.web_search_call_item import WebSearchCallItem
 
-from . import approvals
-from .approvals import approval_problems
-from .checks import ArgumentCheck, check_arguments, check_event_log, session_notes
-from .events import (
+from ._approvals import approval_problems
+from ._checks import ArgumentCheck, check_arguments, check_event_log, session_notes
+from ._events import (
     RequiredAction,
     SessionEvent,
     SessionInput,
@@ -117,8 +116,8 @@ from .events import (
     session_update_params_adapter,
     turn_list_page_adapter,
 )
-from .ledger import PendingActions
-from .report import AgentsReport, AgentsViolation, AgentsViolationCode, format_report
+from ._ledger import PendingActions
+from ._report import AgentsReport, AgentsViolation, AgentsViolationCode, format_report
 
 __all__ = [
     "AgentConfigParam",
@@ -175,7 +174,6 @@ __all__ = [
     "WaitForSubagentsCallItem",
     "WebSearchCallItem",
     "approval_problems",
-    "approvals",
     "check_arguments",
     "check_event_log",
     "dump",
@@ -207,7 +205,7 @@ __all__ = [
 
 # ------------------------------------------------------------------ doors (issue #8): re-exports
 
-from .cards import CardCheck, check_card  # noqa: E402
-from .chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
+from ._cards import CardCheck, check_card  # noqa: E402
+from ._chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
 
 __all__ += ["CardCheck", "Link", "LinkKind", "SessionChain", "check_card", "link_chain"]

@@ -10,7 +10,7 @@
 - `replayable.integrations.langchain`: `messages_to_items`, `ReplayCheckMiddleware` for
   `create_agent`, `audit_checkpoints` for LangGraph threads.
 - `replayable.integrations.pydantic_ai`: `messages_to_items`, `check_history`, `replay_history_processor`.
-- `replayable.integrations.modes`: what each of them does with an unsafe history, `raise`, `repair` or
+- `replayable.integrations._modes`: what each of them does with an unsafe history, `raise`, `repair` or
   `log` (logger `replayable`).
 
 Importing this package imports no SDK. `openai` and `agents` import their SDK only when it is used;

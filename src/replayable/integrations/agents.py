@@ -53,9 +53,9 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from replayable._json import is_openai_model, to_plain
+from replayable._replay import GateResult, TranscriptReport, ViolationCode, check_transcript, gate
 from replayable.errors import ReplayError
-from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
-from replayable.replay import GateResult, TranscriptReport, ViolationCode, check_transcript, gate
+from replayable.integrations._modes import LOGGER, Mode, check_mode, guard_items
 
 if TYPE_CHECKING:
     from agents import ToolGuardrailFunctionOutput, ToolInputGuardrail, ToolInputGuardrailData
@@ -247,7 +247,7 @@ class CheckedSession:
     that is already unsafe (a store that lost a row) refuses every addition until it is repaired
     through `.session`; `await checked.check()` says what is wrong.
 
-    `mode` says what an addition that would make the history unsafe gets (`replayable.integrations.modes`):
+    `mode` says what an addition that would make the history unsafe gets (`replayable.integrations._modes`):
     `"raise"` (the default) refuses it, storing nothing; `"log"` stores it and logs each finding;
     `"repair"` stores what `prepare_replay(..., interrupted_output=interrupted_output)` makes of the
     history followed by the new items (trailing calls still awaiting their output are kept as they are):

@@ -23,7 +23,7 @@ index and the block, never left out.
 
 `ReplayCheckMiddleware(mode="raise", interrupted_output=None, **check_kwargs)` checks the messages of
 every model call (sync and async) with `check_transcript(messages_to_items(...), **check_kwargs)` before
-the model is called; `mode` (`replayable.integrations.modes`): `"raise"` refuses with `ReplayError`,
+the model is called; `mode` (`replayable.integrations._modes`): `"raise"` refuses with `ReplayError`,
 `"repair"` sends the messages that `prepare_replay` keeps (a dropped call is taken out of its
 `AIMessage`'s `tool_calls` / `invalid_tool_calls`, a message left with nothing is left out; with
 `interrupted_output`, an interrupted call is answered by a `ToolMessage` saying so), logging each change,
@@ -47,9 +47,9 @@ from typing import Any
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage
 
-from replayable.integrations.modes import Mode, check_mode, guard_items, unreadable
+from replayable._replay import TranscriptReport, check_transcript
+from replayable.integrations._modes import Mode, check_mode, guard_items, unreadable
 from replayable.items import ItemError
-from replayable.replay import TranscriptReport, check_transcript
 
 __all__ = ["CheckpointFinding", "ReplayCheckMiddleware", "audit_checkpoints", "messages_to_items"]
 

@@ -31,7 +31,7 @@ A Responses request's `input` is checked with `check_transcript(input, provider=
 the message; other findings index the items the messages become). The target is the deployment's
 provider: `openai` for `openai` and `azure` (their Responses API), otherwise the provider LiteLLM
 names (`custom_llm_provider`, or the model's `provider/` prefix, such as `anthropic`), unless `target=`
-is given. `mode` (`replayable.integrations.modes`):
+is given. `mode` (`replayable.integrations._modes`):
 `"raise"` refuses the request with `ReplayError` (the report's lines in its message) before anything is
 sent; `"repair"` sends what `prepare_replay` makes of the history (for `messages`, converted back with
 `to_chat_completions`) and logs each change; `"log"` sends the request unchanged and logs each finding.
@@ -48,10 +48,10 @@ from typing import Any
 from litellm.integrations.custom_guardrail import CustomGuardrail
 from litellm.types.guardrails import GuardrailEventHooks
 
-from replayable.integrations.modes import Mode, check_mode, guard_items, unreadable
-from replayable.interop import from_chat_completions, to_chat_completions
+from replayable._interop import from_chat_completions, to_chat_completions
+from replayable._profiles import check_target
+from replayable.integrations._modes import Mode, check_mode, guard_items, unreadable
 from replayable.items import ItemError
-from replayable.profiles import check_target
 
 __all__ = ["ReplayGuard", "target_for"]
 

@@ -24,7 +24,7 @@ a model will read is checked, each body read with the library's one strict JSON 
 An unsafe body raises `ReplayError` (its `.report` says why, indexes into `input` or `items`) and nothing
 is sent; the SDK propagates the error without retrying it (it retries only connection errors, timeouts
 and some status codes). With `mode="repair"` the repaired body is sent instead, with `mode="log"` the
-body unchanged, each finding logged (`replayable.integrations.modes`). Other requests pass untouched.
+body unchanged, each finding logged (`replayable.integrations._modes`). Other requests pass untouched.
 The path test does not look at the host, so the same hooks work for every server reached through the
 SDK's `base_url` (vLLM, Ollama, a proxy); the host only decides the default `target` (`openai` for
 OpenAI's and Azure OpenAI's hosts, so OpenAI's own rules, such as the nulls of openai-python#3008,
@@ -44,12 +44,12 @@ from typing import Any
 from urllib.parse import unquote
 
 from replayable._json import READER_DEPTH, JSONError, loads
+from replayable._profiles import check_target
+from replayable._reading import DocumentKind, read_document
+from replayable._replay import TranscriptReport, Violation, ViolationCode, check_transcript
 from replayable.errors import ReplayError
-from replayable.integrations.modes import LOGGER, Mode, check_mode, guard_items
+from replayable.integrations._modes import LOGGER, Mode, check_mode, guard_items
 from replayable.items import Provider
-from replayable.profiles import check_target
-from replayable.reading import DocumentKind, read_document
-from replayable.replay import TranscriptReport, Violation, ViolationCode, check_transcript
 
 __all__ = [
     "async_event_hooks",
@@ -276,7 +276,7 @@ def event_hooks(
     `POST .../responses` body with `check_transcript(body, provider=provider, target=target)`, and the
     items of `POST .../conversations` and `POST .../conversations/{id}/items` as
     `check_conversation_body` does, before anything is sent. `mode` says what an unsafe body gets
-    (`replayable.integrations.modes`): `"raise"` refuses it with `ReplayError` (nothing is sent),
+    (`replayable.integrations._modes`): `"raise"` refuses it with `ReplayError` (nothing is sent),
     `"repair"` sends what `prepare_replay(..., interrupted_output=interrupted_output)` makes of its
     `input` (or `items`) and logs what changed, `"log"` sends it unchanged and logs each finding (a
     body that cannot be read at all is logged too).

@@ -63,9 +63,9 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 
-from replayable.integrations.modes import guard_items, unreadable
+from replayable._replay import TranscriptReport, check_transcript
+from replayable.integrations._modes import guard_items, unreadable
 from replayable.items import ItemError
-from replayable.replay import TranscriptReport, check_transcript
 
 __all__ = ["check_history", "messages_to_items", "replay_history_processor"]
 

@@ -19,7 +19,7 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   are state machines", "Items are streamable"); `state` holds its per-item state;
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
-  `replayable check`; its report is rendered by `replayable.render.format_stream_report`).
+  `replayable check`; its report is rendered by `replayable._render.format_stream_report`).
 
 Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
@@ -86,7 +86,7 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `no_terminal`: `close()` was called before any terminal event.
 
 Hand-out rule: `feed` (and every SSE path) returns an item when its `output_item.done` arrives, except a
-call of a family the client executes (`replayable.families.FAMILIES`: `CallFamily.needs_output`), which is
+call of a family the client executes (`replayable._families.FAMILIES`: `CallFamily.needs_output`), which is
 returned only when it is `completed` (for OpenAI's `program` and `mcp_approval_request`, which carry no
 status: when none of the family's unfinished statuses was put on it) and no finding concerns its own
 events (any rule broken at an event naming its `output_index` or `item_id`, before or at its `done`). It
@@ -99,9 +99,9 @@ changed at `done`, a part without any delta (empty text).
 
 from typing import Any
 
-from .assembler import StreamAssembler
-from .check import StreamReport, check_stream, is_event_list
-from .events import (
+from ._assembler import StreamAssembler
+from ._check import StreamReport, check_stream, is_event_list
+from ._events import (
     OPENAI_EVENT_TYPES,
     SPEC_EVENT_TYPES,
     TERMINAL_EVENT_TYPES,
@@ -145,8 +145,8 @@ from .events import (
     response_resource_adapter,
     stream_event_adapter,
 )
-from .rules import StreamError, StreamRule, StreamWarning
-from .sse import parse_sse
+from ._sse import parse_sse
+from ._stream_codes import StreamError, StreamRule, StreamWarning
 
 __all__ = [
     "OPENAI_EVENT_TYPES",
@@ -203,14 +203,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`format_stream_report` and `looks_like_sse` moved to `replayable.render` and `replayable.reading`
+    """`format_stream_report` and `looks_like_sse` moved to `replayable._render` and `replayable._reading`
     (the one renderer and the one reader, which reads files); the old names still resolve."""
     if name == "format_stream_report":
-        from replayable.render import format_stream_report  # noqa: PLC0415
+        from replayable._render import format_stream_report  # noqa: PLC0415
 
         return format_stream_report
     if name == "looks_like_sse":
-        from replayable.reading import looks_like_sse  # noqa: PLC0415
+        from replayable._reading import looks_like_sse  # noqa: PLC0415
 
         return looks_like_sse
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

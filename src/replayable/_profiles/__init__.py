@@ -1,0 +1,144 @@
+"""Target profiles: what each provider accepts in a request's `input`, as data (issue 22).
+
+`check_transcript(..., target=)`, `prepare_replay(..., target=)` and `replayable check --target` ask the
+profile of their target. `PROFILES` holds the shipped ones: `openresponses` (the spec; the default, and
+the reading for any target without a profile of its own) and `openai` (OpenAI's Responses API). Another
+provider (vLLM, Ollama, Bedrock, ...) is added as a `Profile` row set here when a documented rule exists.
+
+    >>> from replayable._profiles import get_profile
+    >>> get_profile("openai").items["function_call"].id_prefix
+    'fc_'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel
+
+from .check import FIXABLE, Finding, Fix, check_body, check_item, fix_item, item_type
+from .model import BodyRules, FieldRule, ItemRule, PartRule, Profile
+from .openai import OPENAI
+from .openresponses import OPENRESPONSES
+
+__all__ = [
+    "FIXABLE",
+    "PROFILES",
+    "BodyRules",
+    "FieldRule",
+    "Finding",
+    "Fix",
+    "ItemRule",
+    "PartRule",
+    "Profile",
+    "TargetCheck",
+    "check_body",
+    "check_target",
+    "check_item",
+    "fix_item",
+    "get_profile",
+    "item_type",
+    "markdown_table",
+    "request_settings",
+]
+
+PROFILES: Mapping[str, Profile] = MappingProxyType({p.name: p for p in (OPENRESPONSES, OPENAI)})
+"""Every shipped profile by target slug."""
+
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def check_target(target: Any) -> None:
+    """Refuse a `target` that is not a provider slug (the `slug` of `slug:name` types), or that spells a
+    shipped profile another way (`"OpenAI"`, which would silently skip the `openai` profile's rules).
+    Raises `ValueError` naming it; `None` (no target) is fine."""
+    if target is None:
+        return
+    if not isinstance(target, str) or not _SLUG.match(target):
+        raise ValueError(f"target must be a provider slug such as 'openai' or 'acme', got {target!r:.60}")
+    if target not in PROFILES and target.lower() in PROFILES:
+        raise ValueError(f"target {target!r} is not a profile name: did you mean {target.lower()!r}?")
+
+
+def get_profile(target: str | None) -> Profile:
+    """The profile of `target` (a provider slug): its own when one ships, else `openresponses` (no
+    invented rules for providers without a documented profile). `None` is `openresponses`. Raises
+    `ValueError` for a target that is no slug (`check_target`)."""
+    check_target(target)
+    if target is None:
+        return OPENRESPONSES
+    return PROFILES.get(target, OPENRESPONSES)
+
+
+def _plain(value: Any) -> Any:
+    from replayable.items import ItemError, plain_json  # noqa: PLC0415  the item models load when used
+
+    if isinstance(value, Mapping):
+        return value
+    if isinstance(value, BaseModel | str | bytes | bytearray):
+        try:
+            return plain_json(value)
+        except ItemError:
+            return None
+    return None
+
+
+def request_settings(value: Any) -> dict[str, Any] | None:
+    """The keys of a request body the profiles read (`store`, `include`, `previous_response_id`,
+    `conversation`), or None when `value` is not a request body (a list of items, a response, ...).
+    Read by the one reader (`replayable._reading.read_document`)."""
+    from replayable._reading import read_document  # noqa: PLC0415
+
+    try:
+        return read_document(value, text=False).settings
+    except ValueError:
+        return None
+
+
+class TargetCheck:
+    """The profile rules of one check: `item(i, raw)` for each item as it is read, `body()` once (the
+    body's `settings` and all its keys, `body_keys`).
+
+    `active` is False when nothing can be found (the Open Responses reading of a list of items), so a
+    caller skips the per-item work entirely."""
+
+    __slots__ = ("active", "body_keys", "profile", "settings")
+
+    def __init__(
+        self, target: str | None, settings: Mapping[str, Any] | None = None, body_keys: Iterable[str] = ()
+    ) -> None:
+        self.profile = get_profile(target)
+        self.settings = settings
+        self.body_keys = tuple(body_keys)
+        stateless = settings is not None and settings.get("store") is False
+        body_rules = settings is not None and self.profile.body.include is not None
+        self.active = self.profile.closed or stateless or body_rules
+
+    def item(self, index: int, raw: Any) -> list[Finding]:
+        """The findings of item `index` (any form: a JSON object, one of our models, an SDK object, text)."""
+        if not self.active:
+            return []
+        data = _plain(raw)
+        return check_item(self.profile, index, data, self.settings) if isinstance(data, Mapping) else []
+
+    def items(self, raws: Iterable[Any]) -> list[Finding]:
+        """The findings of every item, in order."""
+        out: list[Finding] = []
+        if self.active:
+            for i, raw in enumerate(raws):
+                out.extend(self.item(i, raw))
+        return out
+
+    def body(self) -> list[Finding]:
+        """The findings about the body's own keys (none without a body)."""
+        return check_body(self.profile, self.settings, self.body_keys) if self.settings is not None else []
+
+
+def markdown_table(profile: Profile) -> str:
+    """The table of what `profile` refuses (docs/targets.md): each rule, its violation code and its source."""
+    rows = ["| Refused | Code | Source |", "|---|---|---|"]
+    rows.extend(f"| {what} | `{code}` | {source} |" for what, code, source in profile.refusals)
+    return "\n".join(rows)

@@ -1,0 +1,319 @@
+"""The library's one renderer: findings -> records (one JSON object per checked input) -> text or JSON.
+
+Every input's report is first a record (`transcript_record`, `tools_record`, `stream_record`,
+`agents_record`): one JSON object with one `findings` list for items, tools, streams and Agents logs
+alike. It is rendered as `text` (one line per finding, then a verdict line: `replay-safe` or `NOT
+replay-safe`, the same words for every kind), `json` (the record), `sarif` or `github`
+(`replayable._ci_formats`, beside it). Messages come from the findings (`replayable._findings`), made once
+from the table of codes; the text renderer only escapes them (`shown`). The command line
+(`replayable._cli.output`) adds exit statuses and the writing to standard output.
+
+This module reads reports by their attributes and imports none of the modules that make them, so every
+report module (`replayable.agents`, `replayable.stream`) may use it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from replayable._codes import Severity
+from replayable._findings import Finding
+from replayable._names import shown
+
+__all__ = [
+    "SAFE",
+    "TRANSCRIPT_KINDS",
+    "UNSAFE",
+    "agents_record",
+    "count",
+    "finding",
+    "format_report",
+    "format_stream_report",
+    "pending_calls",
+    "placed",
+    "render",
+    "shown",
+    "stream_record",
+    "text_report",
+    "tools_record",
+    "transcript_record",
+    "worded",
+]
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun in the right number: `count(1, "item")` is "1 item", `count(3, "item")` "3 items"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def pending_calls(indexes: Sequence[int]) -> str:
+    """ "pending call (awaiting output) at item 2", or "pending calls (...) at items 2, 5"."""
+    s = "" if len(indexes) == 1 else "s"
+    return f"pending call{s} (awaiting output) at item{s} {', '.join(map(str, indexes))}"
+
+
+def finding(
+    where: str, index: int | None, code: str, message: str, path: str = "", severity: str = "error"
+) -> dict[str, Any]:
+    """One entry of a record's `findings`: `where` is `item`, `document` (the body, Response or previous
+    response as a whole), `tools`, `stream` or `event`; `index` the item's or event's position (None for
+    a document or a tool finding, or a stream finding without one); `code` the stable
+    rule code; `path` a JSON Pointer into the item, event or tool; `severity` `error` (it makes the
+    input not replay-safe) or `note` (reported, not blocking); `line` and `column` (1-based) where the
+    item, event or field starts in the file it was read from, None until `placed` says (and for a value
+    not read from a file, or a finding of no item)."""
+    return {
+        "where": where,
+        "index": index,
+        "code": code,
+        "message": message,
+        "path": path,
+        "severity": severity,
+        "line": None,
+        "column": None,
+    }
+
+
+#: Which findings of a record name a place of the file the document was read from: an item of a
+#: transcript, an event of an Agents log, an event of a stream (a stream's `item` findings name the items
+#: it assembles, which are in no one place of the file).
+_PLACED = {"stream": "stream", "agents": "event"}
+
+
+def placed(record: dict[str, Any], at: Callable[[int | None, str], tuple[int, int] | None]) -> dict[str, Any]:
+    """`record` with the `line` and `column` of each finding that names an item or event of the file: `at(index,
+    path)` is where it starts (`replayable._reading.places.Places.at`), or None. Changes `record` in place."""
+    where = _PLACED.get(record.get("kind", "items"), "item")
+    for f in record.get("findings", ()):
+        if f.get("where") == where and f.get("index") is not None:
+            spot = at(f["index"], f.get("path") or "")
+            if spot is not None:
+                f["line"], f["column"] = spot
+    return record
+
+
+#: A finding's severity as a record says it: `error` blocks, anything else is a `note`.
+_RECORD_SEVERITY = {Severity.VIOLATION: "error", Severity.WARNING: "note", Severity.NOTE: "note"}
+
+
+def _record_finding(where: str, f: Finding) -> dict[str, Any]:
+    return finding(where, f.index, str(f.code), f.message, f.path, _RECORD_SEVERITY[f.severity])
+
+
+def _violation_findings(violations: Sequence[Finding], unplaced: str = "document") -> list[dict[str, Any]]:
+    """Records of findings: an item's at `item`; one of no item at `unplaced` (`document`: the body, the
+    Response or the previous response as a whole; `tools`: a tool definition)."""
+    return [_record_finding(unplaced if v.index is None else "item", v) for v in violations]
+
+
+#: The kinds of record that hold a transcript's items (`replayable._reading.DocumentKind`'s names).
+TRANSCRIPT_KINDS = ("items", "item", "request", "response", "codex_rollout")
+
+
+def transcript_record(
+    report: Any, extra: Sequence[Finding], n_items: int, file: str, kind: str = "items"
+) -> dict[str, Any]:
+    """The record of a transcript: `{"file", "kind", "ok", "items", "findings", "violations", "pending",
+    "external"}`; `kind` is what the document was (`items`, `item`, `request`, `response`). `extra` are
+    tool lint findings, listed first."""
+    violations = [*extra, *report.violations]
+    return {
+        "file": file,
+        "kind": kind,
+        "ok": not violations,
+        "items": n_items,
+        "findings": _violation_findings(extra, "tools") + _violation_findings(report.violations),
+        "violations": [v.as_dict() for v in violations],
+        "pending": list(report.pending),
+        "external": list(report.external),
+    }
+
+
+def tools_record(findings: Sequence[Finding], n_tools: int, file: str) -> dict[str, Any]:
+    """The record of a file of tool definitions (`kind` `tools`), linted with `check_tool`:
+    `{"file", "kind", "ok", "tools", "findings", "violations"}`."""
+    return {
+        "file": file,
+        "kind": "tools",
+        "ok": not findings,
+        "tools": n_tools,
+        "findings": _violation_findings(findings, "tools"),
+        "violations": [v.as_dict() for v in findings],
+    }
+
+
+def stream_record(report: Any, file: str) -> dict[str, Any]:
+    """The record of a recorded stream (`kind` `stream`): `{"file", "kind", "ok", "events", "status",
+    "items", "findings", "stream", "violations", "pending"}`; `findings` holds the stream findings
+    (`where` `stream`, `index` the event's position; notes as `severity` `note`) and the items'
+    violations alike (a stream finding's `message` names its event: sequence number and type), `stream`
+    and `violations` each kind alone."""
+    found = [finding("stream", f.index, str(f.code), str(f), "", _RECORD_SEVERITY[f.severity]) for f in report.findings]
+    return {
+        "file": file,
+        "kind": "stream",
+        "ok": report.ok,
+        "events": report.events,
+        "status": report.status,
+        "items": len(report.items),
+        "findings": found + _violation_findings(report.transcript.violations),
+        "stream": [f.as_dict() for f in report.findings],
+        "violations": [v.as_dict() for v in report.transcript.violations],
+        "pending": list(report.transcript.pending),
+    }
+
+
+def agents_record(report: Any, file: str) -> dict[str, Any]:
+    """The record of an Agents API event log (`kind` `agents`): `{"file", "kind", "ok", "events",
+    "recognised", "session_id", "findings", "violations", "refused", "pending", "unknown_events",
+    "notes"}`; `findings` holds the violations and, as notes, the calls refused before execution and the
+    session's notes (`replayable._notes`, advice that blocks nothing). A log in which
+    nothing is an Agents API event also has an `error` (it is unreadable as a log: exit status 2)."""
+    record: dict[str, Any] = {
+        "file": file,
+        "kind": "agents",
+        "ok": report.ok,
+        "events": report.events,
+        "recognised": report.recognised,
+        "session_id": report.session_id,
+        "findings": [_record_finding("event", f) for f in (*report.violations, *report.refused, *report.notes)],
+        "violations": [v.as_dict() for v in report.violations],
+        "refused": [v.as_dict() for v in report.refused],
+        "pending": [_pending_action(i, a) for i, a in report.pending],
+        "unknown_events": list(report.unknown_events),
+        "notes": [n.as_dict() for n in report.notes],
+    }
+    if report.nothing_recognised:
+        record["error"] = (
+            f"nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
+            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
+        )
+    return record
+
+
+def _pending_action(index: int, action: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"index": index, "type": action.type, "turn_id": action.turn_id}
+    if action.type == "function_call":
+        out.update(call_id=action.call_id, name=action.name)
+    else:
+        out["request_id"] = action.request_id
+    return out
+
+
+#: The verdict words of every report, one for each outcome (exit status 0 and 1).
+SAFE = "replay-safe"
+UNSAFE = "NOT replay-safe"
+
+
+def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None) -> str:
+    """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
+    `event N` for the others; `FILE:LINE:COLUMN: item 3: ...` when the finding is placed in the file),
+    the pending calls and what else the kind lists, then one verdict line starting `FILE: replay-safe:`
+    or `FILE: NOT replay-safe:`. The file name and every message (which may quote the input) are escaped
+    (`shown`): no line but the verdict can say `replay-safe`. `say`, when given, words each message for
+    its reader (the command line names its flags instead of arguments)."""
+    name = shown(str(record.get("file")))
+    kind = record.get("kind", "items")
+    if record.get("error"):
+        return f"{name}: {record['error']}"
+    lines = []
+    for f in record["findings"]:
+        where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
+        if f["where"] == "tools" and f["path"].startswith("/tools/"):  # which tool of the list
+            where = "tool " + f["path"].split("/", 3)[2]
+        elif f["where"] == "document" and f["path"].startswith("/previous/"):  # the response it continues
+            step = f["path"].split("/", 3)[2]
+            where = f"previous response item {step}" if step.isdigit() else "previous response"
+        message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
+        head = f"{name}:{f['line']}:{f['column']}" if f.get("line") is not None else name
+        if kind == "agents" and f["severity"] == "note":
+            if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call
+                lines.append(f"{head}: {where}: note ({f['code']}): {message}")
+            else:
+                lines.append(f"{head}: {where}: refused before execution ({f['code']}): {message}")
+        elif f["where"] == "stream":  # the message says which event (sequence number, type) itself
+            label = "stream" if f["severity"] == "error" else "note"
+            lines.append(f"{head}: {label}: {f['code']}: {message}")
+        else:
+            lines.append(f"{head}: {where}: {f['code']}: {message}")
+    if (kind in TRANSCRIPT_KINDS or kind == "stream") and record.get("pending"):
+        lines.append(f"{name}: {pending_calls(record['pending'])}")
+    if record.get("external"):
+        ext = record["external"]
+        s = "" if len(ext) == 1 else "s"
+        lines.append(
+            f"{name}: output{s} answering calls outside this request (previous_response_id; pass --previous "
+            f"RESPONSE.json to pair them) at item{s} {', '.join(map(str, ext))}"
+        )
+    if record.get("unknown_events"):
+        lines.append(
+            f"{name}: unknown event types (kept, not acted on) at events "
+            + ", ".join(map(str, record["unknown_events"]))
+        )
+    errors = [f for f in record["findings"] if f["severity"] == "error"]
+    verdict = SAFE if record["ok"] else UNSAFE
+    items = count(record.get("items", 0), "item")
+    size = {
+        "items": items,
+        "item": items,
+        "request": items,
+        "response": items,
+        "codex_rollout": f"{count(record.get('items', 0), 'response item')} (Codex session file)",
+        "tools": count(record.get("tools", 0), "tool") + " (tool definitions, linted)",
+        "stream": f"{count(record.get('events', 0), 'event')}, {count(record.get('items', 0), 'item')}, "
+        f"status {record.get('status') or 'none'}",
+        "agents": count(record.get("events", 0), "event")
+        + (", every required action answered once" if record["ok"] else ""),
+    }[kind]
+    if errors:
+        places = len({(f["where"], f["index"]) for f in errors})
+        lines.append(f"{name}: {verdict}: {count(len(errors), 'violation')} in {count(places, 'place')}, {size}")
+    else:
+        lines.append(f"{name}: {verdict}: {size}")
+    return "\n".join(lines)
+
+
+def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = None) -> str:
+    """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
+    (`replayable._ci_formats`); `say` as in `text_report`."""
+    if fmt == "json":
+        return json.dumps(worded(record, say), indent=2)
+    if fmt in ("sarif", "github"):
+        from replayable import _ci_formats as ci_formats  # noqa: PLC0415
+
+        return ci_formats.render([worded(record, say)], fmt)
+    return text_report(record, say)
+
+
+#: The lists of a record whose entries carry a `message`.
+_MESSAGE_LISTS = ("findings", "violations", "stream", "refused", "notes")
+
+
+def worded(record: dict[str, Any], say: Callable[[str], str] | None) -> dict[str, Any]:
+    """`record` with every `message` (and the `error`) worded by `say` (the command line names its flags
+    instead of the library's arguments: `--pending-ok`, not `pending_ok=True`); `record` itself when
+    `say` is None."""
+    if say is None:
+        return record
+    out = dict(record)
+    for key in _MESSAGE_LISTS:
+        if isinstance(out.get(key), list):
+            out[key] = [
+                {**e, "message": say(e["message"])} if isinstance(e, dict) and isinstance(e.get("message"), str) else e
+                for e in out[key]
+            ]
+    if isinstance(out.get("error"), str):
+        out["error"] = say(out["error"])
+    return out
+
+
+def format_report(report: Any, extra: Sequence[Finding], n_items: int, fmt: str, name: str) -> str:
+    """A transcript's report in `fmt` (see `transcript_record` and `render`)."""
+    return render(transcript_record(report, extra, n_items, name), fmt)
+
+
+def format_stream_report(report: Any, fmt: str, name: str) -> str:
+    """A recorded stream's report in `fmt` (see `stream_record` and `render`)."""
+    return render(stream_record(report, name), fmt)

@@ -1,0 +1,151 @@
+"""Rules on a request body as a whole, which no single item can break: what its `tool_choice` names must be
+a tool its `tools` declare, and the fields that decide how its items are read (`conversation`,
+`previous_response_id`) must be what the spec says.
+
+Each rule is `rule(out, body)`: `body` the request body read (`replayable._reading.Document`, kind
+`request`), `out` where its findings go (item index None, a JSON Pointer into the body); registered in
+`replayable._rules.table.BODY_RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from replayable._codes import ViolationCode
+from replayable._findings import Findings
+from replayable._native import TOOL_TYPES
+from replayable._reading import Document, conversation_id
+from replayable._validation import json_type
+
+__all__ = ["continuation_read", "tool_choice_declared", "tool_key"]
+
+#: A hosted tool's dated or preview spelling (`web_search_preview_2025_03_11`, `computer_use_preview`) is the
+#: same tool as its plain one for matching a choice to a declaration (OpenAPI `ToolChoiceTypes`, `WebSearchTool`).
+_DATED = re.compile(r"_\d{4}_\d{2}_\d{2}$")
+_FAMILY = {"web_search_preview": "web_search", "computer_use_preview": "computer", "computer_use": "computer"}
+
+
+def _hosted(t: str) -> str:
+    t = _DATED.sub("", t)
+    return _FAMILY.get(t, t)
+
+
+#: The hosted tools a choice can name (OpenAI's tool types, by family): a choice of any other type is not
+#: judged here (the body's schema refuses it: `body_invalid`).
+_HOSTED = frozenset(_hosted(t) for t in TOOL_TYPES) - {"function", "custom", "mcp", "namespace"}
+
+
+def tool_key(tool: Any) -> tuple[str, str] | None:
+    """What identifies a declared tool, or the tool a choice names: `("function", name)`, `("custom", name)`,
+    `("mcp", server_label)`, or `(type, "")` for a hosted tool (known by its type alone: OpenAPI
+    `ToolChoiceTypes`, `ToolChoiceAllowed.tools`); None when it has no readable type, or a type that is no
+    tool OpenAI hosts."""
+    if not isinstance(tool, Mapping):
+        return None
+    t = tool.get("type")
+    if not isinstance(t, str):
+        return None
+    if t in ("function", "custom"):
+        name = tool.get("name")
+        nested = tool.get("function")
+        if name is None and isinstance(nested, Mapping):  # a Chat Completions shape {type, function: {name}}
+            name = nested.get("name")
+        return (t, name) if isinstance(name, str) else None
+    if t == "mcp":
+        label = tool.get("server_label")
+        return ("mcp", label) if isinstance(label, str) else None
+    hosted = _hosted(t)
+    return (hosted, "") if hosted in _HOSTED else None
+
+
+def _declared(tools: list[Any]) -> set[tuple[str, str]]:
+    keys: set[tuple[str, str]] = set()
+    for tool in tools:
+        key = tool_key(tool)
+        if key is not None:
+            keys.add(key)
+        if isinstance(tool, Mapping) and tool.get("type") == "namespace" and isinstance(tool.get("tools"), list):
+            keys.update(k for k in map(tool_key, tool["tools"]) if k is not None)  # OpenAPI NamespaceToolParam
+    return keys
+
+
+def _shown(key: tuple[str, str]) -> str:
+    kind, name = key
+    if kind in ("function", "custom"):
+        return f"{kind} {name!r}"
+    if kind == "mcp":
+        return f"the MCP server {name!r}"
+    return f"the hosted tool {kind!r}"
+
+
+def _hint(key: tuple[str, str], declared: set[tuple[str, str]]) -> str:
+    kind, name = key
+    if kind in ("function", "custom") and (_hosted(name), "") in declared:
+        return f" (a hosted tool is named by its type: {{type: {_hosted(name)!r}}})"
+    return ""
+
+
+def tool_choice_declared(out: Findings, body: Document) -> None:
+    """`tool_choice_not_declared`: a `tool_choice` naming a function, custom, MCP or hosted tool, or an
+    `allowed_tools` entry, that matches no tool of the body's `tools` (a function or custom tool by name, an
+    MCP server by `server_label`, a hosted tool by type). Not judged when the body uses a stored `prompt`
+    (its tools are the prompt's). Source: OpenAI's 400 "Tool choice 'web_search' not found in 'tools'
+    parameter." (vercel/ai#18997, case R68); OpenAPI `ToolChoiceAllowed.tools`, `ToolChoiceFunction`."""
+    if "prompt" in body.body_keys:
+        return
+    choice = body.choice
+    if not isinstance(choice, Mapping):
+        return  # a string option, or nothing; a choice of another JSON type is body_invalid
+    declared = _declared(body.tool_list or [])
+    # OpenAI's own tool types are judged when the body is read as OpenAI's: strict reading refuses them
+    # already (`body_invalid`: "one of OpenAI's hosted tool types, not an Open Responses type")
+    openai = body.provider == "openai" or body.read_with == "openai"
+    if choice.get("type") == "allowed_tools":
+        entries = choice.get("tools")
+        if not isinstance(entries, list):
+            return
+        for j, entry in enumerate(entries):
+            key = tool_key(entry)
+            if key is not None and key not in declared and (openai or key[0] == "function"):
+                out.at(
+                    None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, f"/tool_choice/tools/{j}",
+                    where=f"tool_choice.allowed_tools entry {j}", what=_shown(key), hint=_hint(key, declared),
+                )  # fmt: skip
+        return
+    key = tool_key(choice)
+    if key is None or key[0] == "programmatic_tool_calling":
+        return  # programmatic tool calling is a mode, not a declared tool
+    if key not in declared and (openai or key[0] == "function"):
+        out.at(
+            None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, "/tool_choice", where="tool_choice", what=_shown(key),
+            hint=_hint(key, declared),
+        )  # fmt: skip
+
+
+def continuation_read(out: Findings, body: Document) -> None:
+    """`body_invalid`: a `conversation` or `previous_response_id` that is not what the spec says, which would
+    otherwise decide how the items are read (every unanswered output "external") or be silently ignored:
+    `previous_response_id` a non-empty string (a string of another type is refused by the body's schema
+    already), `conversation` a non-empty id or `{id}` with one (OpenAPI `CreateResponse.conversation`,
+    `ConversationParam`; `true`, `1`, `["x"]`, `""`, `{"id": 5}` are refused)."""
+    settings = body.settings or {}
+    if settings.get("previous_response_id") == "":
+        out.at(
+            None, ViolationCode.BODY_INVALID, "/previous_response_id", field="previous_response_id",
+            msg="an empty id names no response (leave the key out)", rule="string_too_short",
+        )  # fmt: skip
+    if "conversation" in settings:
+        value = settings["conversation"]
+        if value is not None and conversation_id(value) is None:
+            shown = json_type(value) or type(value).__name__
+            if isinstance(value, Mapping):
+                shown = f"{{id: {json_type(value.get('id')) or 'absent'}}}"
+            where = "/conversation/id" if isinstance(value, Mapping) else "/conversation"
+            out.at(
+                None, ViolationCode.BODY_INVALID, where, field=where[1:].replace("/", "."),
+                msg=f"must be a conversation id (a non-empty string) or {{id: <string>}}, got {shown}"
+                f"{' ' + repr(value)[:40] if isinstance(value, str | int | bool) else ''} [OpenAPI ConversationParam]",
+                rule="conversation_type",
+            )  # fmt: skip

@@ -1,0 +1,175 @@
+"""Rules on any item, whatever its call family: unique ids, provider items and state that stay with their
+provider, reasoning followed by what it produced, `incomplete` last in a response's output.
+
+Each rule is `rule(ctx, i, v, nxt)`: item `i`'s view `v` (its fields, `replayable._rules.view`) and its
+successor's (`nxt`, None for the last item); registered in `replayable._rules.table.RULES`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replayable._base import read_field
+from replayable._codes import ViolationCode
+from replayable._rules.state import Context
+from replayable._rules.view import View
+from replayable.parts import data_url_problem
+
+__all__ = [
+    "COMPACTION_TRIGGERS",
+    "PART_HOLDERS",
+    "REASONING_TYPES",
+    "compaction_trigger_last",
+    "data_urls_readable",
+    "foreign_extension_item",
+    "foreign_provider_state",
+    "foreign_state_kind",
+    "incomplete_not_last",
+    "reasoning_followed",
+    "unique_item_id",
+]
+
+
+def unique_item_id(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`duplicate_item_id`: two items with one `id`."""
+    vid = v.get("id")
+    if vid and type(vid) is str:
+        first = ctx.ids.setdefault(vid, i)  # one lookup: the first index stays
+        if first != i:
+            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first)
+
+
+def foreign_extension_item(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`foreign_extension_item` (with a target): a namespaced item of another provider."""
+    t = v.get("type")
+    if isinstance(t, str) and ":" in t:  # a namespaced type (`slug:name`), on a model or raw JSON alike
+        slug = t.split(":", 1)[0]
+        if slug != ctx.target:
+            ctx.out.at(i, ViolationCode.FOREIGN_EXTENSION_ITEM, "/type", type=t, slug=slug, target=ctx.target)
+
+
+def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None:
+    """`compaction` or `reasoning` when `item` holds provider state written by `source` (None: unknown)
+    that `target` cannot read, else None."""
+    if source == target:
+        return None
+    t = read_field(item, "type")
+    if t == "compaction":
+        return "compaction"
+    if t == "reasoning" and read_field(item, "encrypted_content"):
+        return "reasoning"
+    return None
+
+
+def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`foreign_provider_state` (with a target): reasoning `encrypted_content` or a compaction item that
+    another (or an unknown) provider wrote."""
+    target = ctx.target
+    kind = foreign_state_kind(v, ctx.source, target) if target is not None else None
+    if kind is not None:
+        path = "/encrypted_content" if kind == "reasoning" else ""
+        variant = "compaction" if kind == "compaction" else ""
+        if ctx.source is None:  # nobody said whose it is: say how to name the owner
+            variant = "compaction_unknown" if variant else "unknown"
+        ctx.out.at(
+            i, ViolationCode.FOREIGN_PROVIDER_STATE, path, owner=ctx.source or "unknown", target=target, variant=variant
+        )
+
+
+#: A reasoning item's type, as read in either mode.
+REASONING_TYPES = frozenset({"reasoning", "openai:reasoning"})
+
+
+def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
+    item with an id (the item it produced), or followed by another reasoning item (two stored together
+    before the items they produced: OpenAI 400 "Item 'fc_...' of type 'function_call' was provided without
+    its required 'reasoning' item: 'rs_...'", issue 31)."""
+    vid = v.get("id")
+    if not (vid and type(vid) is str):
+        return
+    if nxt is None:
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
+    elif not (isinstance(nid := nxt.get("id"), str) and nid):
+        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
+    elif nxt.get("type") in REASONING_TYPES:  # two stored together: the second is not what the first produced
+        ctx.out.at(
+            i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1, next_id=nid,
+            variant="reasoning",
+        )  # fmt: skip
+
+
+def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
+    if v.get("status") == "incomplete" and nxt is not None:
+        ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")
+
+
+#: The compaction trigger, as read with `provider="openai"` or namespaced (`openai:compaction_trigger`).
+COMPACTION_TRIGGERS = frozenset({"openai:compaction_trigger", "compaction_trigger"})
+
+
+def compaction_trigger_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`compaction_trigger_not_last`: a compaction trigger followed by any item (another trigger: `twice`).
+    Source: OpenAPI `CompactionTriggerItemParam` ("Must be the final input item."); OpenAI's 400 "The
+    'compaction_trigger' item must be the final input item." (james-6-23/codex2api#546, case R61)."""
+    if nxt is not None:
+        variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
+        ctx.out.at(i, ViolationCode.COMPACTION_TRIGGER_NOT_LAST, "", next_index=i + 1, variant=variant)
+
+
+#: Where content parts sit, by item type (as read in either mode): a list of parts, or one part object.
+PART_HOLDERS: dict[str, tuple[str, bool]] = {
+    "message": ("content", True),
+    "function_call_output": ("output", True),
+    "custom_tool_call_output": ("output", True),
+    "openai:custom_tool_call_output": ("output", True),
+    "computer_call_output": ("output", False),
+    "openai:computer_call_output": ("output", False),
+}
+#: The part fields that may hold a `data:` URL, and the media type families each accepts (empty: any).
+_DATA_FIELDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "input_image": (("image_url", ("image",)),),
+    "computer_screenshot": (("image_url", ("image",)),),
+    "input_file": (("file_data", ()), ("file_url", ())),
+}
+#: What a URL parser strips from both ends of a URL before reading its scheme (WHATWG URL: C0 controls
+#: and space), so `" data:..."` is a `data:` URL to the server and is judged as one here.
+_URL_BLANKS = "".join(map(chr, range(0x21)))
+_DATA_SOURCE = (
+    "OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 encoded image in a data URL'), "
+    "InputFileContent.file_data; RFC 2397"
+)
+
+
+def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+    """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
+    `computer_screenshot.image_url`, `input_file.file_data` or `file_url`; blanks around it as a URL parser
+    strips them) that has no payload, is not base64, does not
+    decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
+    t = v.get("type")
+    key = "content" if t == "message" else "output"
+    value = v.get(key)
+    if type(value) is list:  # a string (the common text-only message) has no part
+        j = 0
+        for part in value:
+            ptype = part.get("type") if type(part) is dict else getattr(part, "type", None)  # no call per part
+            if ptype.__class__ is str and ptype in _DATA_FIELDS:
+                _part_data_url(ctx, i, part, ptype, f"/{key}/{j}")
+            j += 1
+    elif value is not None and not PART_HOLDERS[t][1]:  # type: ignore[index]  # one part (a screenshot)
+        ptype = read_field(value, "type")
+        if isinstance(ptype, str) and ptype in _DATA_FIELDS:
+            _part_data_url(ctx, i, value, ptype, f"/{key}")
+
+
+def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> None:
+    for name, media in _DATA_FIELDS[ptype]:
+        url = read_field(part, name)
+        if not isinstance(url, str):
+            continue
+        url = url.strip(_URL_BLANKS)
+        if url[:5].lower() == "data:":
+            why = data_url_problem(url, media)
+            if why is not None:
+                detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
+                ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)

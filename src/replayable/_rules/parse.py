@@ -1,0 +1,172 @@
+"""Reading one item for the rules: parse it (input or output form), report what its own validation
+finds (`item_invalid` and the more precise codes), and give its `View` to the cross-item rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from replayable._base import WireModel, is_unchecked
+from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
+from replayable._codes import ViolationCode
+from replayable._findings import Findings
+from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
+from replayable._pointers import json_pointer
+from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
+from replayable.items import (
+    ITEM_ADAPTERS,
+    OPENAI_CONTEXT,
+    ItemError,
+    Provider,
+    Side,
+    is_item_model,
+    is_openai_model,
+    plain_json,
+    validate_item,
+)
+
+__all__ = ["read_item", "recheck_sent_as_is"]
+
+
+def _code_for(err: Mapping[str, Any], raw: Any) -> ViolationCode:
+    loc = err.get("loc", ())
+    t = raw.get("type") if isinstance(raw, Mapping) else None
+    first = loc[1] if len(loc) > 1 else None
+    if err.get("type") in ("unknown_item_type", "namespaced_type", "missing_type", "type_not_string"):
+        return ViolationCode.UNKNOWN_ITEM_TYPE if err.get("type") == "unknown_item_type" else ViolationCode.ITEM_INVALID
+    if t == "function_call" and first == "arguments":
+        return ViolationCode.FUNCTION_ARGUMENTS_NOT_STRING
+    if t == "function_call_output" and first == "output":
+        return ViolationCode.OUTPUT_NOT_STRING_OR_CONTENT_PARTS
+    if t == "reasoning" and first == "summary":
+        return ViolationCode.REASONING_MISSING_SUMMARY if err.get("type") == "missing" else ViolationCode.ITEM_INVALID
+    return ViolationCode.ITEM_INVALID
+
+
+def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider, out: Findings) -> None:
+    """Check the input form of the parsed output-form calls `items[i]` for `i` in `indexes` (they are
+    replayed as they are, so the input rules hold: a `call_id` of 1-64 characters, ...), adding their
+    findings to `out` exactly as `read_item` does. All are validated in one batch; only when that batch
+    fails is each read again on its own, for its findings."""
+    dumps = [items[i].model_dump(mode="json", by_alias=True, exclude_unset=True) for i in indexes]
+    many = ITEM_ADAPTERS[("input", provider == "openai")][1]
+    try:
+        many.validator.validate_python(dumps, context=OPENAI_CONTEXT if provider == "openai" else None)
+        return
+    except Exception:  # at least one breaks an input rule: each is read alone below, for its own findings
+        pass
+    for i, data in zip(indexes, dumps, strict=True):
+        try:
+            validate_item(data, "input", provider, i)
+        except ItemError as exc:
+            _report_item_errors(i, items[i], exc.errors, out)
+
+
+def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:
+    """Parse item `i`, add its own findings to `out`, and return (model or None, its view)."""
+    if type(raw) is not dict and not isinstance(raw, WireModel | Mapping) and is_openai_model(raw):
+        try:  # an openai SDK object: its JSON is what is checked, in OpenAI mode (the reader's reading)
+            raw = plain_json(raw)
+        except ItemError as exc:
+            why = exc.errors[0]["msg"] if exc.errors else str(exc)
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {why}")
+            return None, NO_VIEW
+        provider = "openai"
+    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+        try:
+            raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError:
+            pass  # reported by `validate_item` below, with the item's index
+    if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side)):
+        # it skipped validation, is no item model (a request body, a stream event), or is of the other side
+        # than the one asked: its JSON is what is checked, as an item's would be
+        try:
+            raw = to_plain(raw)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    if isinstance(raw, Mapping) and type(raw) is not dict:  # read once: every rule sees the same copy
+        try:
+            raw = check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    if isinstance(raw, WireModel):
+        extra = raw.__pydantic_extra__
+        if not extra or extra.keys().isdisjoint(CHAT_KEYS):
+            if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
+                try:
+                    validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+                except ItemError as exc:
+                    _report_item_errors(i, raw, exc.errors, out)
+            view = view_of(raw)
+            j = nested_call(view)  # a namespaced item's opaque content holding a call: as for its JSON
+            if j is not None:
+                part = view["content"][j]
+                out.at(i, ViolationCode.FUNCTION_CALL_IN_CONTENT, f"/content/{j}", part=j, part_type=part.get("type"))
+                return None, view
+            return raw, view
+        try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
+            raw = to_plain(raw)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    if isinstance(raw, Mapping):
+        shape = chat_shape(raw)
+        if shape is not None:
+            out.at(i, ViolationCode.CHAT_COMPLETIONS_ENVELOPE, f"/{chat_key(raw)}", shape=shape)
+            return None, view_of(raw)
+        j = nested_call(raw)
+        if j is not None:
+            out.at(
+                i,
+                ViolationCode.FUNCTION_CALL_IN_CONTENT,
+                f"/content/{j}",
+                part=j,
+                part_type=raw["content"][j].get("type"),
+            )
+            return None, view_of(raw)
+    model, errors = _parse_either(raw, side, provider, i)
+    if model is not None:
+        return model, view_of(model)
+    if type(raw) is dict:  # a Python value that is not JSON (NaN, bytes, ...): unreadable, as its JSONL line is
+        try:
+            check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
+        except JSONError as exc:
+            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            return None, NO_VIEW
+    _report_item_errors(i, raw, errors, out)
+    return None, (view_of(raw) if isinstance(raw, Mapping) else NO_VIEW)
+
+
+def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Findings) -> None:
+    """One finding per rule an item that does not parse breaks, naming every offending field."""
+    grouped: dict[ViolationCode, list[dict[str, Any]]] = {}
+    for err in errors:
+        grouped.setdefault(_code_for(err, raw), []).append(err)
+    for code, errs in grouped.items():  # one finding per rule, naming every offending field
+        path = json_pointer(errs[0]["loc"][1:])
+        detail = "; ".join(
+            f"{e['msg']}" + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+            for e in errs[:5]
+        )
+        if len(errs) > 5:
+            detail += f"; and {len(errs) - 5} more"
+        out.at(i, code, path, detail=detail)
+
+
+_SENT_AS_IS = frozenset({"function_call", "function_call_output"})
+
+
+def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
+    sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
+    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
+        sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
+    first_errors: list[dict[str, Any]] | None = None
+    for s in sides:
+        try:
+            return validate_item(raw, s, provider, index), []
+        except ItemError as exc:
+            if first_errors is None:
+                first_errors = exc.errors
+    return None, first_errors or []

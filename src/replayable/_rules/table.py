@@ -1,0 +1,153 @@
+"""The table of transcript rules: which function checks what, on which items, and when.
+
+One row per rule, in the order they run on an item (the order of its findings). `on` says what the rule is
+handed: `item` (every item, or the item types in `types`), `call` or `output` (the calls, or outputs, of
+the call families in `types`, by call type; None: every family), `pending` (each call still waiting for
+its output at the end, with `pending_ok`). `when` switches a rule on for one check
+from its settings (a target given, items read as output, ...). `codes` are the codes it may report
+(`replayable._codes`). A new rule is one function (in `items`, `calls` or `tools`) and one row here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from replayable._codes import ViolationCode as C
+from replayable._families import FAMILIES
+from replayable._findings import Findings
+from replayable._reading import Document
+from replayable._rules import body_rules, call_rules, item_rules, tool_rules
+from replayable._rules.state import Context
+
+__all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One row: `check` (the function), `on` (`item`, `call`, `output` or `pending`), `types` (item types, or call types
+    of families; None: all), `when` (a switch read from the check's settings; None: always), `codes`, and
+    `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case)."""
+
+    check: Callable[..., None]
+    on: Literal["item", "call", "output", "pending"]
+    codes: tuple[C, ...]
+    types: frozenset[str] | None = None
+    when: Callable[[Context], bool] | None = None
+    source: str = ""
+
+
+def _with_target(ctx: Context) -> bool:
+    return ctx.target is not None
+
+
+def _with_allowed(ctx: Context) -> bool:
+    return ctx.allowed is not None
+
+
+def _output_side(ctx: Context) -> bool:
+    return ctx.side == "output"
+
+
+_ACKNOWLEDGING = frozenset(f.call_type for f in FAMILIES if f.acknowledge is not None)
+
+RULES: tuple[Rule, ...] = (
+    # item rules
+    Rule(item_rules.unique_item_id, "item", (C.DUPLICATE_ITEM_ID,)),
+    Rule(item_rules.foreign_extension_item, "item", (C.FOREIGN_EXTENSION_ITEM,), when=_with_target),
+    Rule(
+        item_rules.foreign_provider_state,
+        "item",
+        (C.FOREIGN_PROVIDER_STATE,),
+        frozenset({"reasoning", "compaction"}),
+        _with_target,
+    ),
+    Rule(
+        item_rules.reasoning_followed,
+        "item",
+        (C.REASONING_WITHOUT_FOLLOWING_ITEM,),
+        frozenset({"reasoning"}),
+        source="OpenAI 400 \"Item 'fc_...' of type 'function_call' was provided without its required 'reasoning' "
+        "item: 'rs_...'\" (issue 31: 22 public threads)",
+    ),
+    Rule(item_rules.incomplete_not_last, "item", (C.INCOMPLETE_NOT_LAST,), when=_output_side),
+    Rule(
+        item_rules.data_urls_readable,
+        "item",
+        (C.DATA_URL_INVALID,),
+        frozenset(item_rules.PART_HOLDERS),
+        source="OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL'); RFC 2397",
+    ),
+    Rule(
+        item_rules.compaction_trigger_last,
+        "item",
+        (C.COMPACTION_TRIGGER_NOT_LAST,),
+        item_rules.COMPACTION_TRIGGERS,
+        source="OpenAI 400 \"The 'compaction_trigger' item must be the final input item.\" "
+        "(james-6-23/codex2api#546, case R61); OpenAPI CompactionTriggerItemParam",
+    ),
+    # call rules
+    Rule(call_rules.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,)),
+    Rule(call_rules.finished_call, "call", (C.INCOMPLETE_CALL_REPLAYED, C.IN_PROGRESS_CALL_REPLAYED)),
+    Rule(tool_rules.allowed_tool, "call", (C.TOOL_NOT_ALLOWED,), frozenset({"function_call"}), _with_allowed),
+    Rule(
+        tool_rules.arguments_fit_tool,
+        "call",
+        (C.UNKNOWN_TOOL, C.ARGUMENTS_PARSE, C.ARGUMENTS_SCHEMA, C.INVALID_TOOL),
+        frozenset({"function_call"}),
+    ),
+    # output rules
+    Rule(
+        call_rules.output_answers_call,
+        "output",
+        (C.OUTPUT_WITHOUT_FUNCTION_CALL, C.DUPLICATE_OUTPUT, C.OUTPUT_FOR_UNFINISHED_CALL),
+    ),
+    Rule(call_rules.acknowledged_safety_checks, "output", (C.SAFETY_CHECK_NOT_ACKNOWLEDGED,), _ACKNOWLEDGING),
+    # pending rules: the calls still waiting for their output at the end
+    Rule(call_rules.call_id_empty, "pending", (C.CALL_ID_EMPTY,), when=_output_side),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BodyRule:
+    """One row of the request body rules: `check(out, body)` (`body` a request `Document`), its `codes`, and
+    the `source` of the rule (the provider's error text, the OpenAPI component, a case)."""
+
+    check: Callable[[Findings, Document], None]
+    codes: tuple[C, ...]
+    source: str
+
+
+BODY_RULES: tuple[BodyRule, ...] = (
+    BodyRule(
+        body_rules.continuation_read,
+        (C.BODY_INVALID,),
+        "OpenAPI CreateResponse.previous_response_id (string), CreateResponse.conversation and ConversationParam "
+        "(an id, or {id}); issue 31: a `conversation: true` made every unanswered output external",
+    ),
+    BodyRule(
+        body_rules.tool_choice_declared,
+        (C.TOOL_CHOICE_NOT_DECLARED,),
+        "OpenAI 400 \"Tool choice 'web_search' not found in 'tools' parameter.\" (vercel/ai#18997, case R68); "
+        "OpenAPI ToolChoiceAllowed.tools, ToolChoiceFunction, ToolChoiceCustom, ToolChoiceMCP, ToolChoiceTypes",
+    ),
+)
+
+
+def run_body_rules(out: Findings, doc: Document) -> None:
+    """Run every body rule over `doc` when it is a request body (anything else has no body to judge)."""
+    if doc.kind == "request":
+        for row in BODY_RULES:
+            row.check(out, doc)
+
+
+def active(ctx: Context, on: str) -> list[Rule]:
+    """The rows for `on` that are switched on for the check `ctx`, in table order."""
+    return [r for r in RULES if r.on == on and (r.when is None or r.when(ctx))]
+
+
+def select(rows: list[Rule], kind: Any) -> tuple[Callable[..., None], ...]:
+    """The functions of `rows` that apply to `kind` (an item type or a family's call type; not a string:
+    only the rows for every kind)."""
+    return tuple(r.check for r in rows if r.types is None or (isinstance(kind, str) and kind in r.types))

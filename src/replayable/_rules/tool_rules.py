@@ -1,0 +1,97 @@
+"""Rules that a function call's tool adds: the name is allowed and declared, and the arguments are a strict
+JSON object that passes the tool's `parameters` (the status rule of `gate` does not apply here: status is
+judged by `replayable._rules.call_rules.finished_call`). Registered in `replayable._rules.table.RULES`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replayable._arguments import (
+    ArgumentsError,
+    SchemaError,
+    json_syntax_error,
+    object_failure,
+    parse_arguments,
+    schema_failures,
+)
+from replayable._codes import ViolationCode
+from replayable._families import CallFamily
+from replayable._rules.state import Context, Slot
+from replayable._rules.view import View, field
+
+__all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
+
+
+def called_name(v: View) -> Any:
+    """The name a call calls its tool by: its `name`, or `namespace.name` when it names a tool inside a
+    `namespace` tool (OpenAI's `namespace` field). Tools are known by their top-level names only, so a
+    call into a namespace never matches a top-level tool of the same name (it would be checked against
+    another tool's schema than the one that runs): it is an unknown tool, and not an allowed one. A
+    namespace equal to the name is the top-level tool itself (OpenAI sends a deferred function tool
+    loaded by `tool_search` so: `{"name": "get_weather", "namespace": "get_weather"}`)."""
+    name = field(v, "name")
+    namespace = field(v, "namespace")
+    if namespace is None or namespace == name or not isinstance(name, str):
+        return name
+    return f"{namespace if isinstance(namespace, str) else repr(namespace)}.{name}"
+
+
+def allowed_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
+    """`tool_not_allowed` (with `allowed_tools`): a call to a tool outside the allowed names."""
+    allowed = ctx.allowed
+    if allowed is None:
+        return
+    name = called_name(v)
+    if isinstance(name, str) and name not in allowed:
+        ctx.out.at(i, ViolationCode.TOOL_NOT_ALLOWED, "/name", name=name, listed=", ".join(sorted(allowed)) or "none")
+
+
+def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
+    """`unknown_tool`, `arguments_parse`, `arguments_schema`, `invalid_tool`: with `tools`, the call names a
+    declared tool and its arguments pass its schema; without them, a finished call's arguments are still a
+    strict JSON object (a call whose arguments are not could not have run)."""
+    out, tool_params = ctx.out, ctx.tool_params
+    if tool_params is None:
+        arguments = v.get("arguments")
+        if type(arguments) is str and ctx.finished:
+            why = json_syntax_error(arguments)
+            if why is not None:
+                out.at(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=why)
+            elif arguments.lstrip(" \t\r\n")[:1] != "{":
+                out.at(i, ViolationCode.ARGUMENTS_SCHEMA, "/arguments", variant="not_object")
+        return
+    name = called_name(v)
+    if not isinstance(name, str):
+        return
+    if name not in tool_params:
+        out.at(i, ViolationCode.UNKNOWN_TOOL, "/name", name=name)
+        return
+    arguments = v.get("arguments")
+    if not isinstance(arguments, str):
+        return  # reported as function_arguments_not_string by the item's own validation
+    try:
+        value = parse_arguments(arguments)
+    except ArgumentsError as exc:
+        out.at(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=str(exc))
+        return
+    spec = tool_params[name]
+    if isinstance(spec, SchemaError):
+        out.at(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(spec), variant="unusable")
+        return
+    try:
+        failures = schema_failures(value, spec.schema, registry=ctx.registry)
+    except SchemaError as exc:
+        out.at(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(exc), variant="schema")
+        return
+    not_object = object_failure(value)
+    if not_object is not None:
+        failures = [not_object]
+    for f in failures:
+        out.at(
+            i,
+            ViolationCode.ARGUMENTS_SCHEMA,
+            "/arguments" + f.path,
+            at=f.path or "/",
+            keyword=f.keyword,
+            detail=f.message,
+        )

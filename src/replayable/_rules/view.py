@@ -1,0 +1,135 @@
+"""What the rules read of one item, its `View`: the item's fields as a mapping, taken as they are from the
+parsed model's own storage (no copy, no dump) or, when the item did not parse, from its raw JSON object.
+
+A rule reads a field with `v.get(name)`. A parsed model's storage holds pydantic's `MISSING` sentinel for
+an optional field that was absent, so a rule tests what it reads (`type(x) is str`, `x == "completed"`)
+or reads it with `field(v, name)` (None when absent or `MISSING`); it never changes the mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.experimental.missing_sentinel import MISSING
+
+from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_unchecked
+from replayable._chat_shapes import nested_call
+from replayable._generated.open_responses.function_call import FunctionCall
+from replayable._generated.open_responses.function_call_output import FunctionCallOutput
+from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
+
+__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
+
+#: The fields of one item as the rules read them (see the module docstring).
+View = Mapping[str, Any]
+
+#: The view of an item that is not a JSON object: no field at all.
+NO_VIEW: View = MappingProxyType({})
+
+#: The output-form call classes: sent back as they are, so the input rules hold for them too.
+OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
+
+# A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
+# makes every attribute read of a model take the slow path of CPython's lookup (about 3x a slot read),
+# and these two are read for every item checked. (`tests/rules/test_engine_views.py` pins them.)
+_storage = BaseModel.__dict__["__dict__"].__get__
+_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+
+#: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
+#: `items.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
+#: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
+#: answer is kept per class.
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = (
+            3
+            if issubclass(cls, OUTPUT_CALLS)
+            else 2
+            if issubclass(cls, NamespacedBase) and issubclass(cls, ITEM_MODELS)
+            else 1
+            if issubclass(cls, ITEM_MODELS)
+            else 0
+        )
+        if len(_KINDS) < 4096:  # classes made on the fly never grow it without bound
+            _KINDS[cls] = kind
+    return kind
+
+
+def field(v: View, name: str) -> Any:
+    """Field `name` of the viewed item: None when absent (or pydantic's `MISSING`)."""
+    value = v.get(name)
+    return None if value is MISSING else value
+
+
+def _with_extras(item: Any) -> View:
+    """A model's storage with its unknown fields (its extras) added: a declared field that is absent or
+    None reads the unknown key of the same name (as a field the model does not declare may still have
+    been read as one)."""
+    fields = dict(item.__pydantic_extra__)
+    for name, value in item.__dict__.items():
+        if value is not None or name not in fields:
+            fields[name] = value
+    return fields
+
+
+def model_views(items: list[Any], side: Side | None, resend: list[int] | None = None) -> list[View] | None:
+    """The views of a list of parsed models (each model's own storage, read in place), or None when one
+    item is not a model. An output-form call with `side=None` is sent back as it is, so its input form
+    must be checked too: its index is added to `resend` when a list is given (the caller checks them,
+    `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
+    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
+    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them)."""
+    if has_unchecked() and any(map(is_unchecked, items)):
+        return None  # a model that skipped validation is read again from its JSON (`read_item`)
+    classes = set(map(type, items))
+    kinds = {_kind(cls) for cls in classes}
+    if 0 in kinds:
+        return None
+    if side is not None and not all(issubclass(cls, SIDE_ITEM_MODELS[side]) for cls in classes):
+        return None  # a model of the other side is read as this side's item (`read_item`)
+    if 3 in kinds and side is None:
+        if resend is None:
+            return None
+        resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    views: list[View] = list(map(_storage, items))
+    fields_sets = list(map(_fields_set, items))
+    if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
+        distinct = dict(zip(map(id, fields_sets), fields_sets, strict=True)).values()
+        if any(s.holds_unknown for s in distinct):
+            for i, fields in enumerate(fields_sets):
+                if fields.holds_unknown:
+                    views[i] = _with_extras(items[i])
+        return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+    extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
+    if any(extras):
+        for i, extra in enumerate(extras):
+            if extra:
+                views[i] = _with_extras(items[i])
+    return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+
+
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
+    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON)."""
+    namespaced = {cls for cls in classes if _kind(cls) == 2}
+    pairs = zip(items, views, strict=True)
+    return any(type(item) in namespaced and nested_call(view) is not None for item, view in pairs)
+
+
+def view_of(item: Any) -> View:
+    """The view of one item: a parsed model, or raw JSON that did not parse (a JSON object without a
+    `type` but with a `role` is read as a `message`); NO_VIEW for anything else."""
+    if _kind(type(item)):
+        return _with_extras(item) if item.__pydantic_extra__ else item.__dict__
+    if not isinstance(item, Mapping):
+        return NO_VIEW
+    if item.get("type") is None and "role" in item:
+        return {**item, "type": "message"}
+    return item
