@@ -6,8 +6,9 @@ report the renderer renders (`replayable._render`: a record, one JSON object wit
 
 - a list of items, one item, a request body, a Response (`items`, `item`, `request`, `response`): the
   replay rules (`replayable._replay`). A list of items with nothing to pair across (no `previous`) is
-  validated and checked in batches (`check_stream`: same violations, bounded memory), from memory or, for
-  a JSONL that `read_file(lazy=True)` left open, one batch of lines at a time;
+  validated and checked in batches (`check_stream`: same violations, bounded memory; each item validated
+  once and kept with the JSON it came from, `replayable._item_read`), from memory or, for a JSONL that
+  `read_file(lazy=True)` left open, one batch of lines at a time;
 - stream events or an SSE capture (`events`): the streaming rules, then the replay rules of the items
   the stream assembles (`replayable.stream.check_stream`);
 - an OpenAI Agents API event log (`agents_log`): `replayable.agents.check_event_log`;
@@ -26,15 +27,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from replayable._findings import Finding, Violation
+from replayable._item_read import Read, read_batch
 from replayable._json import printable
-from replayable._reading import Document, DocumentKind, InputError, chat_envelope, is_event_list
+from replayable._reading import Document, DocumentKind, InputError, is_event_list
 from replayable._reading import function_tools as reader_function_tools
 from replayable._reading.files import BATCH_LINES, Input, document_of
 from replayable._reading.places import Places
 from replayable._render import agents_record, finding, placed, stream_record, tools_record, transcript_record
 from replayable._replay import ViolationCode, check_stream, check_tool, check_transcript
 from replayable._tools import tool_index
-from replayable.items import ITEM_ADAPTERS, Provider
+from replayable.items import Provider
 
 __all__ = [
     "CHECKERS",
@@ -158,75 +160,52 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
 
 
 def batched_items(doc: Document, count: list[int], progress: Progress = NO_PROGRESS) -> Iterator[Any]:
-    """The items of a list of items for `check_stream`, validated `BATCH_LINES` at a time by the input
-    items' list adapter (`batch_items`): from a JSONL left open (`doc.source`, `jsonl_items`) or from
-    `doc.items`. `count[0]` counts them; `progress` is told of each batch."""
+    """The items of a list of items for `check_stream`, read `BATCH_LINES` at a time (`read_batch`: each
+    item validated once and kept with the JSON it came from, a `Read`): from a JSONL left open
+    (`doc.source`) or from `doc.items`. `count[0]` counts them; `progress` is told of each batch."""
     if doc.source is not None:
         progress.checking(None)
-        yield from jsonl_items(doc.source, doc.provider, count, progress)
+        yield from _jsonl_reads(doc.source, doc.provider, count, progress)
         return
     values = doc.items
     count[0] = len(values)
     progress.checking(len(values))
-    many, context = _adapter(doc.provider)
     for start in range(0, len(values), BATCH_LINES):
         batch = values[start : start + BATCH_LINES]
-        yield from batch_items(many, batch, context)
+        yield from read_batch(batch, doc.provider)
         progress.advance(len(batch))
-
-
-def _adapter(provider: Provider) -> tuple[Any, Any]:
-    many = ITEM_ADAPTERS[("input", provider == "openai")][1]
-    return many, ({"provider": "openai"} if provider == "openai" else None)
 
 
 def jsonl_items(
     inp: Input, provider: Provider, count: list[int] | None = None, progress: Progress | None = None
 ) -> Iterator[Any]:
-    """The items of a JSONL input for `replayable._replay.check_stream`, in order: parsed items, or the
-    JSON value itself where check_stream must read it (and report its problems) one item at a time.
+    """The items of a JSONL input, in order: parsed items, or the JSON value itself where it does not
+    parse or where check_stream must read it (and report its problems) one item at a time.
 
     Lines are read in batches (`Input.batches`) by the one strict reader, and a batch is validated by
-    one call to the input items' list adapter, as `parse_items` does; a batch that does not validate is
-    split in halves until the items that do not parse are found, which are then yielded as JSON values.
-    So a JSONL of valid items costs about what parsing it in memory does, and check_stream sees the
-    same items, reports the same violations (item index, field, rule) and raises the same `InputError`
-    for a line that is not JSON as it would reading the values one by one. Values `check_stream` reads
-    before parsing (not an object, a Chat Completions message, a call inside a message's content) are
-    always yielded as they are; a line nested deeper than an item may is unreadable (`InputError`).
-    `count[0]` counts the items; `progress` is told after each batch. The collector's
-    state is left as the app set it."""
-    many, context = _adapter(provider)
+    one call of a list adapter (`replayable._item_read.read_batch`: each item once, an item that does not
+    parse kept as its value). So a JSONL of valid items costs about what parsing it in memory does, and
+    check_stream sees the same items, reports the same violations (item index, field, rule) and raises
+    the same `InputError` for a line that is not JSON as it would reading the values one by one. Values
+    `check_stream` reads before parsing (not an object, a Chat Completions message, a call inside a
+    message's content) are always yielded as they are; a line nested deeper than an item may is
+    unreadable (`InputError`). `count[0]` counts the items; `progress` is told after each batch. The
+    collector's state is left as the app set it."""
+    for item in _jsonl_reads(inp, provider, count, progress):
+        yield item if type(item) is not Read else item.value if item.model is None else item.model
+
+
+def _jsonl_reads(
+    inp: Input, provider: Provider, count: list[int] | None = None, progress: Progress | None = None
+) -> Iterator[Any]:
+    """`jsonl_items` with each item read kept with its JSON value (a `Read`), as `check_stream` takes it."""
     for values in inp.batches():
         if count is not None:
             count[0] += len(values)
-        yield from batch_items(many, values, context)
+        yield from read_batch(values, provider)
         if progress is not None:
             progress.advance(len(values), inp.tell())
         del values
-
-
-def batch_items(many: Any, values: list[Any], context: Any) -> list[Any]:
-    """One batch's items for check_stream: parsed items, or the values check_stream reads itself."""
-    plain = [n for n, v in enumerate(values) if type(v) is dict and not chat_envelope(v)]
-    if len(plain) == len(values):
-        return _validated(many, values, context)
-    parsed = iter(_validated(many, [values[n] for n in plain], context))
-    keep = set(plain)
-    return [next(parsed) if n in keep else value for n, value in enumerate(values)]
-
-
-def _validated(many: Any, values: list[Any], context: Any) -> list[Any]:
-    """The parsed items of `values`, each one that does not parse left as its JSON value."""
-    if not values:
-        return []
-    try:
-        return many.validate_python(values, context=context)  # type: ignore[no-any-return]
-    except (ValueError, TypeError, RecursionError):  # ValidationError: find the items that do not parse
-        if len(values) <= 8:
-            return values
-    half = len(values) // 2
-    return _validated(many, values[:half], context) + _validated(many, values[half:], context)
 
 
 # --- streams, Agents logs, tool definitions ---------------------------------------------------------------
@@ -316,7 +295,10 @@ def check_codex_rollout(doc: Document, options: CheckOptions) -> Record:
     _no_previous(options, "a Codex session file")
     tools, findings = (options.tools, list(options.tool_findings)) if options.tools is not None else (None, [])
     report = check_transcript(
-        doc.items, tools=tools, target=options.target, provider=options.provider or doc.provider,
+        doc.items,
+        tools=tools,
+        target=options.target,
+        provider=options.provider or doc.provider,
         pending_ok=options.pending_ok,
     )
     return transcript_record(report, findings, len(doc.items), options.file, "codex_rollout")

@@ -19,6 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from replayable._item_read import Read
+
 from .check import FIXABLE, Finding, Fix, check_body, check_item, fix_item, item_type
 from .model import BodyRules, FieldRule, ItemRule, PartRule, Profile
 from .openai import OPENAI
@@ -76,6 +78,8 @@ def get_profile(target: str | None) -> Profile:
 def _plain(value: Any) -> Any:
     from replayable.items import ItemError, plain_json  # noqa: PLC0415  the item models load when used
 
+    if type(value) is Read:  # read once: the JSON the item came from, never a dump of its model
+        return value.value
     if isinstance(value, Mapping):
         return value
     if isinstance(value, BaseModel | str | bytes | bytearray):

@@ -10,6 +10,7 @@ from replayable._base import WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable._codes import ViolationCode
 from replayable._findings import Findings
+from replayable._item_read import Read
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
 from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
@@ -63,7 +64,11 @@ def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider,
 
 
 def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:
-    """Parse item `i`, add its own findings to `out`, and return (model or None, its view)."""
+    """Parse item `i`, add its own findings to `out`, and return (model or None, its view). An item read
+    already (`replayable._item_read.Read`) is not validated again: its model is read as it is, and an item
+    that did not parse is read alone from its JSON value, for its findings."""
+    if type(raw) is Read:
+        raw = raw.value if raw.model is None else raw.model
     if type(raw) is not dict and not isinstance(raw, WireModel | Mapping) and is_openai_model(raw):
         try:  # an openai SDK object: its JSON is what is checked, in OpenAI mode (the reader's reading)
             raw = plain_json(raw)

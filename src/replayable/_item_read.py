@@ -1,0 +1,87 @@
+"""Items read once: each item validated once, kept with the JSON value it came from.
+
+A check reads an item's JSON object (from the one strict reader) and validates it into a model; the
+rules read the model, and what reads JSON (a target's profile, `replayable._profiles`) reads the value
+the model came from, never a dump of the model. `Read` is that pair.
+
+`read_batch` validates a batch of JSON values (a JSONL's lines, a list of items) in one call of a list
+adapter that keeps, in place of an item that does not parse, its JSON value as it is: each item is
+validated once, whether its neighbours parse or not (the rules then read an item that does not parse
+alone, for its findings: `replayable._rules.parse.read_item`). Values the rules read before parsing (not
+an object, a Chat Completions shape, a call inside a message's content) are never validated here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import ConfigDict, Field, TypeAdapter
+
+from replayable._chat_shapes import chat_shape, nested_call
+from replayable.items import InputItem, OpenAIInputItem, Provider
+
+__all__ = ["Read", "json_value", "read_batch"]
+
+
+class Read:
+    """One item read: `value`, the JSON object it came from (a `dict`), and `model`, the item validated
+    from it (None when it does not parse: the rules then read `value` alone for its findings)."""
+
+    __slots__ = ("model", "value")
+
+    def __init__(self, value: Any, model: Any) -> None:
+        self.value = value
+        self.model = model
+
+    def __repr__(self) -> str:
+        return f"Read({self.value!r}, {type(self.model).__name__})"
+
+
+def json_value(item: Any) -> Any:
+    """The JSON an item was read from: a `Read`'s `value`; anything else as it is."""
+    return item.value if type(item) is Read else item
+
+
+#: Per OpenAI mode: a list of input items in which an item that does not parse is kept as its JSON value
+#: (`left_to_right`: the item union first, then the value itself), built on first use.
+_CONFIG = ConfigDict(defer_build=True, cache_strings="keys")  # as the public adapters (replayable.items)
+_LENIENT_LISTS: dict[bool, TypeAdapter[list[Any]]] = {}
+
+
+def _lenient(openai: bool) -> TypeAdapter[list[Any]]:
+    adapter = _LENIENT_LISTS.get(openai)
+    if adapter is None:
+        union: Any = OpenAIInputItem if openai else InputItem
+        kept = Annotated[Union[union, Any], Field(union_mode="left_to_right")]  # noqa: UP007  Any: the value itself
+        adapter = _LENIENT_LISTS[openai] = TypeAdapter(list[kept], config=_CONFIG)  # type: ignore[valid-type]
+    return adapter
+
+
+def _read_first(value: Any) -> bool:
+    """Whether the rules read `value` before any parsing (not an object, a Chat Completions shape, a
+    call nested in a message's content): it is then never validated here."""
+    return type(value) is not dict or chat_shape(value) is not None or nested_call(value) is not None
+
+
+def read_batch(values: list[Any], provider: Provider) -> list[Any]:
+    """The items of `values` (JSON values read by the strict reader), in order: a `Read` for each JSON
+    object (its model, or None when it does not parse), each validated once by one call of a list
+    adapter (input items, OpenAI's mode with `provider="openai"`); the values the rules read before
+    parsing (`_read_first`) as they are."""
+    openai = provider == "openai"
+    context = {"provider": "openai"} if openai else None
+    plain = [n for n, v in enumerate(values) if not _read_first(v)]
+    if not plain:
+        return list(values)
+    batch = values if len(plain) == len(values) else [values[n] for n in plain]
+    try:
+        models = _lenient(openai).validator.validate_python(batch, context=context)
+    except RecursionError:  # nested past what the validator walks: each is read alone, for its findings
+        models = batch
+    read = [Read(v, None if m is v else m) for v, m in zip(batch, models, strict=True)]
+    if len(plain) == len(values):
+        return read
+    out = list(values)
+    for n, r in zip(plain, read, strict=True):
+        out[n] = r
+    return out
