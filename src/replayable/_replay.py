@@ -143,8 +143,7 @@ def check_transcript(
     pending = run_rules(views, engine, pending_ok, unwrapped.offset)
     violations.extend(body_findings(doc))  # what the body says decides how its items are read
     profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable._profiles)
-    for f in [*profile.body(), *profile.items(raw_items)]:
-        violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
+    violations.extend([*profile.body(), *profile.items(raw_items)])
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
@@ -206,8 +205,7 @@ def check_stream(
         _, view = read_item(i, raw, side, provider, violations)
         if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
-        for f in profile.item(i, raw):
-            violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
+        violations.extend(profile.item(i, raw))
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
             rules.step(i - 1, prev, view)
         prev = view

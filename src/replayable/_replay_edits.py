@@ -103,7 +103,7 @@ def fit_profile(
         if fix.dropped is not None:
             dropped[i] = fix.dropped
         elif fix.refused:
-            refused.extend(Violation(i, ViolationCode(f.code), f.message, f.path) for f in fix.refused)
+            refused.extend(fix.refused)  # the one finding type, its message from its code's template
         elif fix.edits and fix.data is not None:
             try:
                 models[i] = reparse_input(fix.data, None, i)

@@ -19,9 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from replayable._findings import Finding
 from replayable._item_read import Read
 
-from .check import FIXABLE, Finding, Fix, check_body, check_item, fix_item, item_type
+from .check import FIXABLE, Fix, check_body, check_item, fix_item, item_type
 from .model import BodyRules, FieldRule, ItemRule, PartRule, Profile
 from .openai import OPENAI
 from .openresponses import OPENRESPONSES
@@ -31,7 +32,6 @@ __all__ = [
     "PROFILES",
     "BodyRules",
     "FieldRule",
-    "Finding",
     "Fix",
     "ItemRule",
     "PartRule",

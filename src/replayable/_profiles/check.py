@@ -1,8 +1,9 @@
 """Check items and request bodies against a target profile, and fix what can be fixed safely.
 
-`check_item` and `check_body` read plain JSON (items as they will be sent) and return `Finding`s: an
-index, a stable code (a `replayable.ViolationCode` value), a message naming the field and the rule, and
-a JSON Pointer. `fix_item` is what `prepare_replay` applies: it removes what the target refuses and can
+`check_item` and `check_body` read plain JSON (items as they will be sent) and return the one finding
+type (`replayable._findings.Finding`): an index, a stable code (a `ViolationCode`), a JSON Pointer, and
+the parameters of its message (the field, the rule and its source), whose text is the code's template
+in `replayable._codes`. `fix_item` is what `prepare_replay` applies: it removes what the target refuses and can
 do without (refused `null`s, undeclared keys, ids in another provider's format) and reports what it
 cannot fix. Nothing here knows a provider: every rule is a row of a `Profile`.
 """
@@ -10,9 +11,10 @@ cannot fix. Nothing here knows a provider: every rule is a row of a `Profile`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from replayable._codes import ViolationCode as C
+from replayable._findings import Finding
 from replayable._pointers import pointer_parts, pointer_token
 from replayable._validation import json_type
 
@@ -20,7 +22,6 @@ from .model import FieldRule, ItemRule, PartRule, Profile
 
 __all__ = [
     "FIXABLE",
-    "Finding",
     "Fix",
     "check_body",
     "check_item",
@@ -30,16 +31,6 @@ __all__ = [
 
 #: Codes `fix_item` repairs by removing the offending key (the rest it refuses).
 FIXABLE = frozenset({"field_not_accepted", "null_not_accepted", "id_format"})
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One thing the target refuses: item `index` (None for the body), `code`, `message`, `path`."""
-
-    index: int | None
-    code: str
-    message: str
-    path: str = ""
 
 
 def _json_type(value: Any) -> str:
@@ -88,19 +79,20 @@ def _fields(
                 else ""
             )
             out.append(
-                Finding(index, "field_not_accepted", f"{what} does not accept {key!r}{hint}; accepted: {listed} "
-                        f"[{rule.source}]", at)
+                Finding(index, C.FIELD_NOT_ACCEPTED, None, at,
+                        params={"what": what, "key": key, "hint": hint, "listed": listed, "source": rule.source})
             )  # fmt: skip
         elif value is None:
             if not accepted.nullable:
                 out.append(
-                    Finding(index, "null_not_accepted", f"{what}.{key} may be absent but not null (it takes "
-                            f"{accepted.describe()}); leave the key out [{rule.source}]", at)
+                    Finding(index, C.NULL_NOT_ACCEPTED, None, at,
+                            params={"what": what, "key": key, "takes": accepted.describe(), "source": rule.source})
                 )  # fmt: skip
         elif not _fits(accepted, value):
             out.append(
-                Finding(index, "field_shape", f"{what}.{key} must be {accepted.describe()}, got "
-                        f"{_json_type(value)} [{rule.source}]", at)
+                Finding(index, C.FIELD_SHAPE, None, at,
+                        params={"what": what, "key": key, "takes": accepted.describe(), "got": _json_type(value),
+                                "source": rule.source})
             )  # fmt: skip
 
 
@@ -113,21 +105,22 @@ def _part(index: int, part: Any, profile: Profile, base: str, out: list[Finding]
         return
     _fields(index, part, rule, str(ptype), base, out)
     if rule.one_of and not any(isinstance(part.get(k), str) and part.get(k) for k in rule.one_of):
+        image = ptype == "input_image"
         out.append(
-            Finding(index, "image_source_missing" if ptype == "input_image" else "computer_output_not_screenshot",
-                    f"{ptype} needs {' or '.join(rule.one_of)} (neither is given) [{rule.source}]", base)
+            Finding(index, C.IMAGE_SOURCE_MISSING if image else C.COMPUTER_OUTPUT_NOT_SCREENSHOT, None, base,
+                    params={"ptype": ptype, "needs": " or ".join(rule.one_of), "source": rule.source,
+                            "variant": "" if image else "part"})
         )  # fmt: skip
     for key, needed, code, source in rule.needs:
         given = part.get(key)
         have = part.get(needed)
         if given is not None and not (isinstance(have, str) and have):
-            out.append(Finding(index, code, f"{ptype}.{key} is given without {needed}: {profile.name} refuses it "
-                               f"(add {needed}) [{source}]", f"{base}/{needed}"))  # fmt: skip
+            out.append(Finding(index, C(code), None, f"{base}/{needed}",
+                               params={"ptype": ptype, "key": key, "needed": needed, "profile": profile.name,
+                                       "source": source}))  # fmt: skip
 
 
-def check_item(
-    profile: Profile, index: int, raw: Any, settings: Mapping[str, Any] | None = None
-) -> list[Finding]:
+def check_item(profile: Profile, index: int, raw: Any, settings: Mapping[str, Any] | None = None) -> list[Finding]:
     """What `profile` refuses in one JSON item (`raw`) sent at position `index` of a request's `input`.
 
     `settings` are the request body's own keys (`store`, `include`, ...) when the item comes from a body.
@@ -148,9 +141,9 @@ def check_item(
     vid = raw.get("id")
     if rule.id_prefix is not None and isinstance(vid, str) and not vid.startswith(rule.id_prefix):
         out.append(
-            Finding(index, "id_format", f"{t}.id {vid!r} is not in {profile.name}'s format (it begins with "
-                    f"{rule.id_prefix!r}); an id from another provider is refused: remove it "
-                    f"(replayable.prepare_replay does) [{rule.id_source}]", "/id")
+            Finding(index, C.ID_FORMAT, None, "/id",
+                    params={"what": t, "id": vid, "profile": profile.name, "prefix": rule.id_prefix,
+                            "source": rule.id_source})
         )  # fmt: skip
     for key in rule.parts_in:
         parts = raw.get(key)
@@ -163,8 +156,8 @@ def check_item(
         if not isinstance(value, Mapping) or value.get("type") != want:
             got = f"a {value.get('type')!r} object" if isinstance(value, Mapping) else _json_type(value)
             out.append(
-                Finding(index, "computer_output_not_screenshot", f"{t}.{key} must be a {want} object "
-                        f"{{type: {want!r}, image_url | file_id}}, got {got} [{rule.source}]", f"/{key}")
+                Finding(index, C.COMPUTER_OUTPUT_NOT_SCREENSHOT, None, f"/{key}",
+                        params={"what": t, "key": key, "want": want, "got": got, "source": rule.source})
             )  # fmt: skip
         else:
             _part(index, value, profile, f"/{key}", out, want)
@@ -173,16 +166,9 @@ def check_item(
 
 def _stateless(index: int, raw: Mapping[str, Any], t: str, out: list[Finding]) -> None:
     if t == "item_reference":
-        out.append(
-            Finding(index, "item_reference_not_persisted", "with store: false nothing is kept server-side, so an "
-                    "item_reference points at nothing: send the item itself", "/id")
-        )  # fmt: skip
+        out.append(Finding(index, C.ITEM_REFERENCE_NOT_PERSISTED, None, "/id", params={}))
     elif t == "reasoning" and isinstance(raw.get("id"), str) and not raw.get("encrypted_content"):
-        out.append(
-            Finding(index, "reasoning_not_persisted", f"reasoning {raw['id']!r} is sent as a bare id without "
-                    "encrypted_content, but with store: false nothing is kept server-side: request include: "
-                    "['reasoning.encrypted_content'] and send the blob back, or drop the item", "/encrypted_content")
-        )  # fmt: skip
+        out.append(Finding(index, C.REASONING_NOT_PERSISTED, None, "/encrypted_content", params={"id": raw["id"]}))
 
 
 def check_body(profile: Profile, settings: Mapping[str, Any], keys: Iterable[str] = ()) -> list[Finding]:
@@ -194,23 +180,24 @@ def check_body(profile: Profile, settings: Mapping[str, Any], keys: Iterable[str
         for key in keys:
             if key not in rules.keys:
                 out.append(
-                    Finding(None, "field_not_accepted", f"request key {key!r} is not one {profile.name} accepts "
-                            f"[{rules.sources.get('keys', '')}]", f"/{pointer_token(key)}")
+                    Finding(None, C.FIELD_NOT_ACCEPTED, None, f"/{pointer_token(key)}",
+                            params={"key": key, "profile": profile.name, "source": rules.sources.get("keys", ""),
+                                    "variant": "body"})
                 )  # fmt: skip
     include = settings.get("include")
     if rules.include is not None and isinstance(include, list):
         for j, value in enumerate(include):
             if type(value) is not str or value not in rules.include:  # a list or an object is no value it defines
                 out.append(
-                    Finding(None, "include_invalid", f"include value {value!r} is not one {profile.name} defines: "
-                            f"{', '.join(sorted(rules.include))} [{rules.sources.get('include', '')}]",
-                            f"/include/{j}")
+                    Finding(None, C.INCLUDE_INVALID, None, f"/include/{j}",
+                            params={"value": value, "profile": profile.name, "source": rules.sources.get("include", ""),
+                                    "defined": ", ".join(sorted(rules.include))})
                 )  # fmt: skip
     for a, b in rules.exclusive:
         if settings.get(a) is not None and settings.get(b) is not None:
             out.append(
-                Finding(None, "body_conflict", f"{a} and {b} cannot be used together "
-                        f"[{rules.sources.get('exclusive', '')}]", f"/{b}")
+                Finding(None, C.BODY_CONFLICT, None, f"/{b}",
+                        params={"a": a, "b": b, "source": rules.sources.get("exclusive", "")})
             )  # fmt: skip
     return out
 
