@@ -53,7 +53,7 @@ def _lenient(openai: bool) -> TypeAdapter[list[Any]]:
     if adapter is None:
         union: Any = OpenAIInputItem if openai else InputItem
         kept = Annotated[Union[union, Any], Field(union_mode="left_to_right")]  # noqa: UP007  Any: the value itself
-        adapter = _LENIENT_LISTS[openai] = TypeAdapter(list[kept], config=_CONFIG)  # type: ignore[valid-type]
+        adapter = _LENIENT_LISTS[openai] = TypeAdapter(list[kept], config=_CONFIG)
     return adapter
 
 

@@ -139,21 +139,21 @@ def check_transcript(
             views.append(view)
     if target is not None and source is None:
         source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
-    engine = Engine(Context(violations, target, tool_params, allowed, side, source, registry))
-    pending = run_rules(views, engine, pending_ok, unwrapped.offset)
-    violations.extend(body_findings(doc))  # what the body says decides how its items are read
     profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable._profiles)
-    violations.extend([*profile.body(), *profile.items(raw_items)])
+    ctx = Context(target, tool_params, allowed, side, source, registry, profile, doc)
+    pending = run_rules(views, Engine(ctx, violations), pending_ok, unwrapped.offset, raw_items)
+    violations.extend(body_findings(doc, ctx))  # what the body says decides how its items are read
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
 
-def body_findings(doc: Document) -> Findings:
+def body_findings(doc: Document, ctx: Context | None = None) -> Findings:
     """What a request body's own fields break (none for anything else): each field that breaks the body's
     schema, and the body rules (`replayable._rules.table.BODY_RULES`: a `tool_choice` naming an undeclared
-    tool, a `conversation` or `previous_response_id` of the wrong shape), as findings with no index. What
-    the body says decides how its items are read, so these are refused, never ignored; `prepare_replay`
-    cannot fix them either."""
+    tool, a `conversation` or `previous_response_id` of the wrong shape, and with `ctx` of a check with a
+    target, what its profile refuses in the body's keys), as findings with no index. What the body says
+    decides how its items are read, so these are refused, never ignored; `prepare_replay` cannot fix them
+    either."""
     out = Findings()
     for err in doc.envelope_errors():
         loc = err.get("loc") or ()
@@ -161,7 +161,9 @@ def body_findings(doc: Document) -> Findings:
             None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
             msg=err.get("msg", ""), rule=err.get("type", ""),
         )  # fmt: skip
-    run_body_rules(out, doc)
+    if ctx is None:
+        ctx = Context(None, None, None, None, doc=doc)
+    out.extend(run_body_rules(ctx))
     return out
 
 
@@ -196,21 +198,22 @@ def check_stream(
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
     violations = Findings()
     allowed = allowed_tool_names(allowed_tools)
-    rules = Engine(Context(violations, target, tool_index(tools), allowed, side, source or provider, registry))
     profile = TargetCheck(target)  # what the target accepts in each item (replayable._profiles)
+    ctx = Context(target, tool_index(tools), allowed, side, source or provider, registry, profile)
+    rules = Engine(ctx, violations)
     prev: View | None = None
+    prev_raw: Any = None
     unowned = target is not None and rules.ctx.source is None  # whose state: what the items say, as they come
     for i, raw in enumerate(items):
         raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
         _, view = read_item(i, raw, side, provider, violations)
         if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
-        violations.extend(profile.item(i, raw))
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
-            rules.step(i - 1, prev, view)
-        prev = view
+            rules.step(i - 1, prev, view, prev_raw)
+        prev, prev_raw = view, raw
     if prev is not None:
-        rules.step(i, prev, None)
+        rules.step(i, prev, None, prev_raw)
     pending = rules.finish(pending_ok)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return TranscriptReport(tuple(violations), tuple(pending), ())

@@ -207,10 +207,10 @@ def test_a_rule_is_one_function_and_one_row(monkeypatch: pytest.MonkeyPatch) -> 
 
     seen: list[tuple[int, str]] = []
 
-    def every_message(ctx: Any, i: int, v: Any, nxt: Any) -> None:
-        """Records each message it is handed."""
-        seen.append((i, v.get("type")))  # the view: the item's fields (replayable._rules.view)
-        ctx.out.at(i, ViolationCode.ITEM_INVALID, "/role", detail="a message")
+    def every_message(ctx: Any, item: Any) -> list[rp.Violation]:
+        """Records each message it is handed, and returns its finding."""
+        seen.append((item.index, item.view.get("type")))  # the view: the item's fields (replayable._rules.view)
+        return [rp.Violation(item.index, ViolationCode.ITEM_INVALID, "a message", "/role")]
 
     row = table.Rule(every_message, "item", (ViolationCode.ITEM_INVALID,), frozenset({"message"}))
     monkeypatch.setattr(table, "RULES", (*table.RULES, row))

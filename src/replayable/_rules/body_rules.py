@@ -2,24 +2,25 @@
 a tool its `tools` declare, and the fields that decide how its items are read (`conversation`,
 `previous_response_id`) must be what the spec says.
 
-Each rule is `rule(out, body)`: `body` the request body read (`replayable._reading.Document`, kind
-`request`), `out` where its findings go (item index None, a JSON Pointer into the body); registered in
-`replayable._rules.table.BODY_RULES`.
+Each rule is `rule(ctx, item)` (`replayable._rules.state.RuleCheck`, the facts of the body: index None): it
+reads the request body (`ctx.doc`, a `replayable._reading.Document` of kind `request`) and returns its
+findings (item index None, a JSON Pointer into the body); registered in `replayable._rules.table.BODY_RULES`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from replayable._codes import ViolationCode
-from replayable._findings import Findings
+from replayable._findings import Finding
 from replayable._native import TOOL_TYPES
-from replayable._reading import Document, conversation_id
+from replayable._reading import conversation_id
+from replayable._rules.state import Context, Facts, found
 from replayable._validation import json_type
 
-__all__ = ["continuation_read", "tool_choice_declared", "tool_key"]
+__all__ = ["continuation_read", "profile_body", "tool_choice_declared", "tool_key"]
 
 #: A hosted tool's dated or preview spelling (`web_search_preview_2025_03_11`, `computer_use_preview`) is the
 #: same tool as its plain one for matching a choice to a declaration (OpenAPI `ToolChoiceTypes`, `WebSearchTool`).
@@ -87,55 +88,62 @@ def _hint(key: tuple[str, str], declared: set[tuple[str, str]]) -> str:
     return ""
 
 
-def tool_choice_declared(out: Findings, body: Document) -> None:
+def tool_choice_declared(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`tool_choice_not_declared`: a `tool_choice` naming a function, custom, MCP or hosted tool, or an
     `allowed_tools` entry, that matches no tool of the body's `tools` (a function or custom tool by name, an
     MCP server by `server_label`, a hosted tool by type). Not judged when the body uses a stored `prompt`
     (its tools are the prompt's). Source: OpenAI's 400 "Tool choice 'web_search' not found in 'tools'
     parameter." (vercel/ai#18997, case R68); OpenAPI `ToolChoiceAllowed.tools`, `ToolChoiceFunction`."""
-    if "prompt" in body.body_keys:
-        return
+    body = ctx.doc
+    if body is None or "prompt" in body.body_keys:
+        return ()
     choice = body.choice
     if not isinstance(choice, Mapping):
-        return  # a string option, or nothing; a choice of another JSON type is body_invalid
+        return ()  # a string option, or nothing; a choice of another JSON type is body_invalid
     declared = _declared(body.tool_list or [])
     # OpenAI's own tool types are judged when the body is read as OpenAI's: strict reading refuses them
     # already (`body_invalid`: "one of OpenAI's hosted tool types, not an Open Responses type")
     openai = body.provider == "openai" or body.read_with == "openai"
+    out: list[Finding] = []
     if choice.get("type") == "allowed_tools":
         entries = choice.get("tools")
         if not isinstance(entries, list):
-            return
+            return ()
         for j, entry in enumerate(entries):
             key = tool_key(entry)
             if key is not None and key not in declared and (openai or key[0] == "function"):
-                out.at(
+                out.append(found(
                     None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, f"/tool_choice/tools/{j}",
                     where=f"tool_choice.allowed_tools entry {j}", what=_shown(key), hint=_hint(key, declared),
-                )  # fmt: skip
-        return
+                ))  # fmt: skip
+        return out
     key = tool_key(choice)
     if key is None or key[0] == "programmatic_tool_calling":
-        return  # programmatic tool calling is a mode, not a declared tool
+        return ()  # programmatic tool calling is a mode, not a declared tool
     if key not in declared and (openai or key[0] == "function"):
-        out.at(
+        out.append(found(
             None, ViolationCode.TOOL_CHOICE_NOT_DECLARED, "/tool_choice", where="tool_choice", what=_shown(key),
             hint=_hint(key, declared),
-        )  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
-def continuation_read(out: Findings, body: Document) -> None:
+def continuation_read(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`body_invalid`: a `conversation` or `previous_response_id` that is not what the spec says, which would
     otherwise decide how the items are read (every unanswered output "external") or be silently ignored:
     `previous_response_id` a non-empty string (a string of another type is refused by the body's schema
     already), `conversation` a non-empty id or `{id}` with one (OpenAPI `CreateResponse.conversation`,
     `ConversationParam`; `true`, `1`, `["x"]`, `""`, `{"id": 5}` are refused)."""
+    body = ctx.doc
+    if body is None:
+        return ()
+    out: list[Finding] = []
     settings = body.settings or {}
     if settings.get("previous_response_id") == "":
-        out.at(
+        out.append(found(
             None, ViolationCode.BODY_INVALID, "/previous_response_id", field="previous_response_id",
             msg="an empty id names no response (leave the key out)", rule="string_too_short",
-        )  # fmt: skip
+        ))  # fmt: skip
     if "conversation" in settings:
         value = settings["conversation"]
         if value is not None and conversation_id(value) is None:
@@ -143,9 +151,16 @@ def continuation_read(out: Findings, body: Document) -> None:
             if isinstance(value, Mapping):
                 shown = f"{{id: {json_type(value.get('id')) or 'absent'}}}"
             where = "/conversation/id" if isinstance(value, Mapping) else "/conversation"
-            out.at(
+            out.append(found(
                 None, ViolationCode.BODY_INVALID, where, field=where[1:].replace("/", "."),
                 msg=f"must be a conversation id (a non-empty string) or {{id: <string>}}, got {shown}"
                 f"{' ' + repr(value)[:40] if isinstance(value, str | int | bool) else ''} [OpenAPI ConversationParam]",
                 rule="conversation_type",
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
+
+
+def profile_body(ctx: Context, item: Facts) -> Iterable[Finding]:
+    """What the target's profile refuses in the request body's own keys (`replayable._profiles`: a key it
+    does not accept, an `include` value it does not define, keys it refuses together)."""
+    return () if ctx.profile is None else ctx.profile.body()

@@ -1,17 +1,19 @@
 """Rules on any item, whatever its call family: unique ids, provider items and state that stay with their
 provider, reasoning followed by what it produced, `incomplete` last in a response's output.
 
-Each rule is `rule(ctx, i, v, nxt)`: item `i`'s view `v` (its fields, `replayable._rules.view`) and its
-successor's (`nxt`, None for the last item); registered in `replayable._rules.table.RULES`."""
+Each rule is `rule(ctx, item)` (`replayable._rules.state.RuleCheck`): it reads the item's facts (`item.index`,
+its view `item.view`, its successor's `item.next`, None for the last item) and returns its findings;
+registered in `replayable._rules.table.RULES`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from replayable._base import read_field
 from replayable._codes import ViolationCode
-from replayable._rules.state import Context
-from replayable._rules.view import View
+from replayable._findings import Finding
+from replayable._rules.state import Context, Facts, found
 from replayable.parts import data_url_problem
 
 __all__ = [
@@ -24,27 +26,41 @@ __all__ = [
     "foreign_provider_state",
     "foreign_state_kind",
     "incomplete_not_last",
+    "profile_accepts",
     "reasoning_followed",
     "unique_item_id",
 ]
 
 
-def unique_item_id(ctx: Context, i: int, v: View, nxt: View | None) -> None:
-    """`duplicate_item_id`: two items with one `id`."""
-    vid = v.get("id")
+def profile_accepts(ctx: Context, item: Facts) -> Iterable[Finding]:
+    """What the target's profile refuses in the item's JSON (`replayable._profiles`: for `openai`, the
+    fields, nulls, shapes and id formats OpenAI accepts in `input`; with `store: false`, references to
+    stored items): read from the JSON the item came from, never from a dump of its model."""
+    profile = ctx.profile
+    if profile is None or item.index is None:
+        return ()
+    return profile.item(item.index, item.json)
+
+
+def unique_item_id(ctx: Context, item: Facts) -> Iterable[Finding]:
+    """`duplicate_item_id`: two items with one `id` (the first index of each id: `ctx.ids`)."""
+    vid = item.view.get("id")
     if vid and type(vid) is str:
-        first = ctx.ids.setdefault(vid, i)  # one lookup: the first index stays
-        if first != i:
-            ctx.out.at(i, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first)
+        first = ctx.ids.get(vid)
+        if first is not None and first != item.index:
+            return (found(item.index, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first),)
+    return ()
 
 
-def foreign_extension_item(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def foreign_extension_item(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`foreign_extension_item` (with a target): a namespaced item of another provider."""
-    t = v.get("type")
+    t = item.view.get("type")
     if isinstance(t, str) and ":" in t:  # a namespaced type (`slug:name`), on a model or raw JSON alike
         slug = t.split(":", 1)[0]
         if slug != ctx.target:
-            ctx.out.at(i, ViolationCode.FOREIGN_EXTENSION_ITEM, "/type", type=t, slug=slug, target=ctx.target)
+            code = ViolationCode.FOREIGN_EXTENSION_ITEM
+            return (found(item.index, code, "/type", type=t, slug=slug, target=ctx.target),)
+    return ()
 
 
 def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None:
@@ -60,61 +76,64 @@ def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None
     return None
 
 
-def foreign_provider_state(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def foreign_provider_state(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`foreign_provider_state` (with a target): reasoning `encrypted_content` or a compaction item that
     another (or an unknown) provider wrote."""
     target = ctx.target
-    kind = foreign_state_kind(v, ctx.source, target) if target is not None else None
-    if kind is not None:
-        path = "/encrypted_content" if kind == "reasoning" else ""
-        variant = "compaction" if kind == "compaction" else ""
-        if ctx.source is None:  # nobody said whose it is: say how to name the owner
-            variant = "compaction_unknown" if variant else "unknown"
-        ctx.out.at(
-            i, ViolationCode.FOREIGN_PROVIDER_STATE, path, owner=ctx.source or "unknown", target=target, variant=variant
-        )
+    kind = foreign_state_kind(item.view, ctx.source, target) if target is not None else None
+    if kind is None:
+        return ()
+    path = "/encrypted_content" if kind == "reasoning" else ""
+    variant = "compaction" if kind == "compaction" else ""
+    if ctx.source is None:  # nobody said whose it is: say how to name the owner
+        variant = "compaction_unknown" if variant else "unknown"
+    code = ViolationCode.FOREIGN_PROVIDER_STATE
+    return (found(item.index, code, path, owner=ctx.source or "unknown", target=target, variant=variant),)
 
 
 #: A reasoning item's type, as read in either mode.
 REASONING_TYPES = frozenset({"reasoning", "openai:reasoning"})
 
 
-def reasoning_followed(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def reasoning_followed(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`reasoning_without_following_item`: a reasoning item with an id not immediately followed by an
     item with an id (the item it produced), or followed by another reasoning item (two stored together
     before the items they produced: OpenAI 400 "Item 'fc_...' of type 'function_call' was provided without
     its required 'reasoning' item: 'rs_...'", issue 31)."""
-    vid = v.get("id")
+    vid = item.view.get("id")
     if not (vid and type(vid) is str):
-        return
+        return ()
+    i, nxt, code = item.index, item.next, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM
     if nxt is None:
-        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, variant="last")
-    elif not (isinstance(nid := nxt.get("id"), str) and nid):
-        ctx.out.at(i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1)
-    elif nxt.get("type") in REASONING_TYPES:  # two stored together: the second is not what the first produced
-        ctx.out.at(
-            i, ViolationCode.REASONING_WITHOUT_FOLLOWING_ITEM, "", id=vid, next_index=i + 1, next_id=nid,
-            variant="reasoning",
-        )  # fmt: skip
+        return (found(i, code, "", id=vid, variant="last"),)
+    if not (isinstance(nid := nxt.get("id"), str) and nid):
+        return (found(i, code, "", id=vid, next_index=i + 1),)  # type: ignore[operator]
+    if nxt.get("type") in REASONING_TYPES:  # two stored together: the second is not what the first produced
+        return (found(i, code, "", id=vid, next_index=i + 1, next_id=nid, variant="reasoning"),)  # type: ignore[operator]
+    return ()
 
 
-def incomplete_not_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def incomplete_not_last(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`incomplete_not_last` (output side): an `incomplete` item is terminal, the last of its response."""
-    if v.get("status") == "incomplete" and nxt is not None:
-        ctx.out.at(i, ViolationCode.INCOMPLETE_NOT_LAST, "/status")
+    if item.view.get("status") == "incomplete" and item.next is not None:
+        return (found(item.index, ViolationCode.INCOMPLETE_NOT_LAST, "/status"),)
+    return ()
 
 
 #: The compaction trigger, as read with `provider="openai"` or namespaced (`openai:compaction_trigger`).
 COMPACTION_TRIGGERS = frozenset({"openai:compaction_trigger", "compaction_trigger"})
 
 
-def compaction_trigger_last(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def compaction_trigger_last(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`compaction_trigger_not_last`: a compaction trigger followed by any item (another trigger: `twice`).
     Source: OpenAPI `CompactionTriggerItemParam` ("Must be the final input item."); OpenAI's 400 "The
     'compaction_trigger' item must be the final input item." (james-6-23/codex2api#546, case R61)."""
-    if nxt is not None:
-        variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
-        ctx.out.at(i, ViolationCode.COMPACTION_TRIGGER_NOT_LAST, "", next_index=i + 1, variant=variant)
+    nxt = item.next
+    if nxt is None:
+        return ()
+    variant = "twice" if nxt.get("type") in COMPACTION_TRIGGERS else ""
+    code = ViolationCode.COMPACTION_TRIGGER_NOT_LAST
+    return (found(item.index, code, "", next_index=item.index + 1, variant=variant),)  # type: ignore[operator]
 
 
 #: Where content parts sit, by item type (as read in either mode): a list of parts, or one part object.
@@ -141,28 +160,31 @@ _DATA_SOURCE = (
 )
 
 
-def data_urls_readable(ctx: Context, i: int, v: View, nxt: View | None) -> None:
+def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`data_url_invalid`, whatever the target: a `data:` URL in a content part (`input_image.image_url`,
     `computer_screenshot.image_url`, `input_file.file_data` or `file_url`; blanks around it as a URL parser
     strips them) that has no payload, is not base64, does not
     decode, or (for an image) is not of an `image/*` media type. No provider can read it (issue 31)."""
+    v, i = item.view, item.index
     t = v.get("type")
     key = "content" if t == "message" else "output"
     value = v.get(key)
+    out: list[Finding] = []
     if type(value) is list:  # a string (the common text-only message) has no part
         j = 0
         for part in value:
             ptype = part.get("type") if type(part) is dict else getattr(part, "type", None)  # no call per part
             if ptype.__class__ is str and ptype in _DATA_FIELDS:
-                _part_data_url(ctx, i, part, ptype, f"/{key}/{j}")
+                _part_data_url(out, i, part, ptype, f"/{key}/{j}")
             j += 1
     elif value is not None and not PART_HOLDERS[t][1]:  # type: ignore[index]  # one part (a screenshot)
         ptype = read_field(value, "type")
         if isinstance(ptype, str) and ptype in _DATA_FIELDS:
-            _part_data_url(ctx, i, value, ptype, f"/{key}")
+            _part_data_url(out, i, value, ptype, f"/{key}")
+    return out
 
 
-def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> None:
+def _part_data_url(out: list[Finding], i: int | None, part: Any, ptype: str, base: str) -> None:
     for name, media in _DATA_FIELDS[ptype]:
         url = read_field(part, name)
         if not isinstance(url, str):
@@ -172,4 +194,4 @@ def _part_data_url(ctx: Context, i: int, part: Any, ptype: str, base: str) -> No
             why = data_url_problem(url, media)
             if why is not None:
                 detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
-                ctx.out.at(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail)
+                out.append(found(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail))

@@ -1,43 +1,67 @@
-"""The state the transcript rules share while one transcript is checked (`Context`): the settings of the
-check, the findings so far, and per-id and per-call state (never the items themselves)."""
+"""What the transcript rules read: the settings and pairing state of one check (`Context`), the facts of
+the item (or body) a rule is asked about (`Facts`), and the one signature every rule has (`RuleCheck`).
+
+A rule reads, never writes: `rule(ctx, facts)` returns its findings (`replayable._findings.Finding`, an
+empty tuple for none). Everything a rule needs is computed once by the engine (`replayable._rules.engine`)
+before the rules of an item run: the pairing key of a call or output and the field it was read from,
+whether a call is finished, the item's successor, the JSON the item came from. So no rule depends on
+another rule having run, and the order of `replayable._rules.table.RULES` is only the order of findings.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from replayable._arguments import SchemaError
-from replayable._findings import Findings
+from replayable._findings import Finding
 from replayable._tools import ToolSpec
 from replayable.items import Side
 
-__all__ = ["Context", "Slot"]
+if TYPE_CHECKING:
+    from replayable._families import CallFamily
+    from replayable._reading import Document
+    from replayable._rules.view import View
+
+__all__ = ["Context", "Facts", "ProfileCheck", "RuleCheck", "Slot", "found"]
 
 #: A call's place in the pairing tables: (its family's call type, its pairing key).
 Slot = tuple[str, str]
 
 
+class ProfileCheck(Protocol):
+    """What a target accepts (`replayable._profiles.TargetCheck`): the findings of one item's JSON, and
+    of the request body's own keys."""
+
+    active: bool
+
+    def item(self, index: int, raw: Any) -> list[Finding]: ...
+
+    def body(self) -> list[Finding]: ...
+
+
 class Context:
-    """The settings of one check and the state its rules keep.
+    """The settings of one check and the pairing state the engine keeps (the rules read it; only the
+    engine writes it, after the rules of an item have run).
 
     Settings: `target`, `tool_params` (name -> tool, or None without `tools=`), `allowed` (names, or None),
-    `side`, `source` (the provider the items came from), `registry` (shared JSON Schemas). State: `ids`
-    (item id -> first index), `calls` (slot -> index of the call), `call_ids` (a `call_id` of any family ->
-    the first call that has it), `answered`, `unfinished`, `programs`
-    (call ids of OpenAI `program` items), `to_acknowledge` (slot -> safety check ids), `open_calls` (calls
-    awaiting an output -> index). While a call's rules run, `finished` says whether it is finished (a rule
-    that finds it unfinished sets it False); while an output's run, `key_field` names the field its key
-    was read from. Rules add findings with `out.at(index, code, path, **params)`.
+    `side`, `source` (the provider the items came from), `registry` (shared JSON Schemas), `profile` (what
+    the target accepts, `replayable._profiles.TargetCheck`; None when it can find nothing), `doc` (the request
+    body being checked, for the body rules; None for anything else). State: `ids` (item id -> first
+    index), `calls` (slot -> index of the call), `call_ids` (a `call_id` of any family -> the first call
+    that has it), `answered`, `unfinished`, `programs` (call ids of OpenAI `program` items),
+    `to_acknowledge` (slot -> safety check ids), `open_calls` (calls awaiting an output -> index).
     """
 
     __slots__ = (
-        "out",
         "target",
         "tool_params",
         "allowed",
         "side",
         "source",
         "registry",
+        "profile",
+        "doc",
         "ids",
         "calls",
         "call_ids",
@@ -46,24 +70,24 @@ class Context:
         "programs",
         "to_acknowledge",
         "open_calls",
-        "finished",
-        "key_field",
     )
 
     def __init__(
         self,
-        out: Findings,
         target: str | None,
         tool_params: dict[str, ToolSpec | SchemaError] | None,
         allowed: frozenset[str] | None,
         side: Side | None,
         source: str | None = None,
         registry: Mapping[str, Any] | None = None,
+        profile: ProfileCheck | None = None,
+        doc: Document | None = None,
     ) -> None:
-        self.out = out
         self.target, self.tool_params, self.allowed, self.side = target, tool_params, allowed, side
         self.source = source
         self.registry = registry
+        self.profile = profile if profile is not None and profile.active else None
+        self.doc = doc
         self.ids: dict[str, int] = {}
         self.calls: dict[Slot, int] = {}
         self.call_ids: dict[str, int] = {}
@@ -72,5 +96,43 @@ class Context:
         self.programs: set[str] = set()
         self.to_acknowledge: dict[Slot, list[str]] = {}
         self.open_calls: dict[Slot, int] = {}
-        self.finished = True
-        self.key_field = "call_id"
+
+
+class Facts:
+    """What the rules read of one item, computed by the engine before they run (read-only).
+
+    `index` (None for the body), `view` (its fields, `replayable._rules.view`), `next` (its successor's
+    view, None for the last item), `json` (the JSON value it came from, for what reads JSON: the target's
+    profile). For a call or an output: `family`, `key` (the pairing key), `slot` (its place in the pairing
+    tables, None without a usable key or without outputs), `finished` (a call: not `incomplete` or
+    `in_progress`, unless a program's call still waiting) and `key_field` (an output: the field its key
+    was read from)."""
+
+    __slots__ = ("index", "view", "next", "json", "family", "key", "slot", "finished", "key_field")
+
+    def __init__(
+        self,
+        index: int | None,
+        view: View,
+        nxt: View | None = None,
+        json: Any = None,
+        family: CallFamily | None = None,
+        key: Any = None,
+        slot: Slot | None = None,
+        finished: bool = True,
+        key_field: str = "call_id",
+    ) -> None:
+        self.index, self.view, self.next, self.json = index, view, nxt, json
+        self.family, self.key, self.slot, self.finished, self.key_field = family, key, slot, finished, key_field
+
+
+class RuleCheck(Protocol):
+    """The one signature of a rule: the check's settings and state, the facts of one item (or of the
+    body); its findings out."""
+
+    def __call__(self, ctx: Context, item: Facts, /) -> Iterable[Finding]: ...
+
+
+def found(index: int | None, code: Any, path: str = "", /, **params: Any) -> Finding:
+    """The finding `code` of item `index` at `path`, its message made from `params` and the code's template."""
+    return Finding(index, code, None, path, params=params)

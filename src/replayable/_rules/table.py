@@ -1,11 +1,14 @@
 """The table of transcript rules: which function checks what, on which items, and when.
 
-One row per rule, in the order they run on an item (the order of its findings). `on` says what the rule is
-handed: `item` (every item, or the item types in `types`), `call` or `output` (the calls, or outputs, of
-the call families in `types`, by call type; None: every family), `pending` (each call still waiting for
-its output at the end, with `pending_ok`). `when` switches a rule on for one check
-from its settings (a target given, items read as output, ...). `codes` are the codes it may report
-(`replayable._codes`). A new rule is one function (in `items`, `calls` or `tools`) and one row here.
+One row per rule, in the order their findings are listed (the only meaning the order has: every rule has
+the one signature `rule(ctx, item) -> findings`, `replayable._rules.state.RuleCheck`, reads only what the
+engine computed before the rules of an item run, and writes nothing another rule reads). `on` says what
+the rule is handed: `item` (every item, or the item types in `types`), `call` or `output` (the calls, or
+outputs, of the call families in `types`, by call type; None: every family), `pending` (each call still
+waiting for its output at the end, with `pending_ok`). `when` switches a rule on for one check from its
+settings (a target given, items read as output, ...). `codes` are the codes it may report
+(`replayable._codes`). The target's profile (`replayable._profiles`) runs here too, as rows. A new rule
+is one function (in `item_rules`, `call_rules`, `tool_rules` or `body_rules`) and one row here.
 """
 
 from __future__ import annotations
@@ -16,10 +19,9 @@ from typing import Any, Literal
 
 from replayable._codes import ViolationCode as C
 from replayable._families import FAMILIES
-from replayable._findings import Findings
-from replayable._reading import Document
+from replayable._findings import Finding
 from replayable._rules import body_rules, call_rules, item_rules, tool_rules
-from replayable._rules.state import Context
+from replayable._rules.state import Context, Facts, RuleCheck
 
 __all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
 
@@ -30,7 +32,7 @@ class Rule:
     of families; None: all), `when` (a switch read from the check's settings; None: always), `codes`, and
     `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case)."""
 
-    check: Callable[..., None]
+    check: RuleCheck
     on: Literal["item", "call", "output", "pending"]
     codes: tuple[C, ...]
     types: frozenset[str] | None = None
@@ -50,10 +52,23 @@ def _output_side(ctx: Context) -> bool:
     return ctx.side == "output"
 
 
+def _with_profile(ctx: Context) -> bool:
+    return ctx.profile is not None
+
+
+#: What the target's profile refuses (`replayable._profiles.check`), item and body alike.
+_PROFILE_CODES = (
+    C.FIELD_NOT_ACCEPTED, C.FIELD_SHAPE, C.NULL_NOT_ACCEPTED, C.ID_FORMAT, C.COMPUTER_OUTPUT_NOT_SCREENSHOT,
+    C.IMAGE_SOURCE_MISSING, C.FILE_DATA_WITHOUT_FILENAME, C.REASONING_NOT_PERSISTED, C.ITEM_REFERENCE_NOT_PERSISTED,
+)  # fmt: skip
+_PROFILE_SOURCE = "the target's profile (replayable._profiles: OpenAPI components, SDK types, recorded requests)"
+
+
 _ACKNOWLEDGING = frozenset(f.call_type for f in FAMILIES if f.acknowledge is not None)
 
 RULES: tuple[Rule, ...] = (
-    # item rules
+    # item rules: what the target accepts in the item's JSON first (as an item is read), then the rest
+    Rule(item_rules.profile_accepts, "item", _PROFILE_CODES, when=_with_profile, source=_PROFILE_SOURCE),
     Rule(item_rules.unique_item_id, "item", (C.DUPLICATE_ITEM_ID,)),
     Rule(item_rules.foreign_extension_item, "item", (C.FOREIGN_EXTENSION_ITEM,), when=_with_target),
     Rule(
@@ -111,10 +126,11 @@ RULES: tuple[Rule, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class BodyRule:
-    """One row of the request body rules: `check(out, body)` (`body` a request `Document`), its `codes`, and
-    the `source` of the rule (the provider's error text, the OpenAPI component, a case)."""
+    """One row of the request body rules: `check(ctx, item)` (the body in `ctx.doc`, the facts of the body:
+    index None), its `codes`, and the `source` of the rule (the provider's error text, the OpenAPI
+    component, a case)."""
 
-    check: Callable[[Findings, Document], None]
+    check: RuleCheck
     codes: tuple[C, ...]
     source: str
 
@@ -132,14 +148,23 @@ BODY_RULES: tuple[BodyRule, ...] = (
         "OpenAI 400 \"Tool choice 'web_search' not found in 'tools' parameter.\" (vercel/ai#18997, case R68); "
         "OpenAPI ToolChoiceAllowed.tools, ToolChoiceFunction, ToolChoiceCustom, ToolChoiceMCP, ToolChoiceTypes",
     ),
+    BodyRule(
+        body_rules.profile_body,
+        (C.FIELD_NOT_ACCEPTED, C.INCLUDE_INVALID, C.BODY_CONFLICT),
+        "the target's profile (replayable._profiles: OpenAPI CreateResponse, IncludeEnum; openai SDK "
+        "ResponseCreateParams)",
+    ),
 )
 
 
-def run_body_rules(out: Findings, doc: Document) -> None:
-    """Run every body rule over `doc` when it is a request body (anything else has no body to judge)."""
-    if doc.kind == "request":
-        for row in BODY_RULES:
-            row.check(out, doc)
+def run_body_rules(ctx: Context) -> list[Finding]:
+    """The findings of every body rule over `ctx.doc` when it is a request body (anything else has no
+    body to judge), in table order."""
+    doc = ctx.doc
+    if doc is None or doc.kind != "request":
+        return []
+    body = Facts(None, {})
+    return [f for row in BODY_RULES for f in row.check(ctx, body)]
 
 
 def active(ctx: Context, on: str) -> list[Rule]:
@@ -147,7 +172,7 @@ def active(ctx: Context, on: str) -> list[Rule]:
     return [r for r in RULES if r.on == on and (r.when is None or r.when(ctx))]
 
 
-def select(rows: list[Rule], kind: Any) -> tuple[Callable[..., None], ...]:
+def select(rows: list[Rule], kind: Any) -> tuple[RuleCheck, ...]:
     """The functions of `rows` that apply to `kind` (an item type or a family's call type; not a string:
     only the rows for every kind)."""
     return tuple(r.check for r in rows if r.types is None or (isinstance(kind, str) and kind in r.types))

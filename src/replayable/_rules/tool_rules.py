@@ -4,6 +4,7 @@ judged by `replayable._rules.call_rules.finished_call`). Registered in `replayab
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from replayable._arguments import (
@@ -15,8 +16,8 @@ from replayable._arguments import (
     schema_failures,
 )
 from replayable._codes import ViolationCode
-from replayable._families import CallFamily
-from replayable._rules.state import Context, Slot
+from replayable._findings import Finding
+from replayable._rules.state import Context, Facts, found
 from replayable._rules.view import View, field
 
 __all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
@@ -36,62 +37,55 @@ def called_name(v: View) -> Any:
     return f"{namespace if isinstance(namespace, str) else repr(namespace)}.{name}"
 
 
-def allowed_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
+def allowed_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`tool_not_allowed` (with `allowed_tools`): a call to a tool outside the allowed names."""
     allowed = ctx.allowed
     if allowed is None:
-        return
-    name = called_name(v)
+        return ()
+    name = called_name(item.view)
     if isinstance(name, str) and name not in allowed:
-        ctx.out.at(i, ViolationCode.TOOL_NOT_ALLOWED, "/name", name=name, listed=", ".join(sorted(allowed)) or "none")
+        listed = ", ".join(sorted(allowed)) or "none"
+        return (found(item.index, ViolationCode.TOOL_NOT_ALLOWED, "/name", name=name, listed=listed),)
+    return ()
 
 
-def arguments_fit_tool(ctx: Context, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None) -> None:
+def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`unknown_tool`, `arguments_parse`, `arguments_schema`, `invalid_tool`: with `tools`, the call names a
     declared tool and its arguments pass its schema; without them, a finished call's arguments are still a
     strict JSON object (a call whose arguments are not could not have run)."""
-    out, tool_params = ctx.out, ctx.tool_params
+    tool_params, v, i = ctx.tool_params, item.view, item.index
     if tool_params is None:
         arguments = v.get("arguments")
-        if type(arguments) is str and ctx.finished:
+        if type(arguments) is str and item.finished:
             why = json_syntax_error(arguments)
             if why is not None:
-                out.at(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=why)
-            elif arguments.lstrip(" \t\r\n")[:1] != "{":
-                out.at(i, ViolationCode.ARGUMENTS_SCHEMA, "/arguments", variant="not_object")
-        return
+                return (found(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=why),)
+            if arguments.lstrip(" \t\r\n")[:1] != "{":
+                return (found(i, ViolationCode.ARGUMENTS_SCHEMA, "/arguments", variant="not_object"),)
+        return ()
     name = called_name(v)
     if not isinstance(name, str):
-        return
+        return ()
     if name not in tool_params:
-        out.at(i, ViolationCode.UNKNOWN_TOOL, "/name", name=name)
-        return
+        return (found(i, ViolationCode.UNKNOWN_TOOL, "/name", name=name),)
     arguments = v.get("arguments")
     if not isinstance(arguments, str):
-        return  # reported as function_arguments_not_string by the item's own validation
+        return ()  # reported as function_arguments_not_string by the item's own validation
     try:
         value = parse_arguments(arguments)
     except ArgumentsError as exc:
-        out.at(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=str(exc))
-        return
+        return (found(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=str(exc)),)
     spec = tool_params[name]
     if isinstance(spec, SchemaError):
-        out.at(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(spec), variant="unusable")
-        return
+        return (found(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(spec), variant="unusable"),)
     try:
         failures = schema_failures(value, spec.schema, registry=ctx.registry)
     except SchemaError as exc:
-        out.at(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(exc), variant="schema")
-        return
+        return (found(i, ViolationCode.INVALID_TOOL, "/name", name=name, detail=str(exc), variant="schema"),)
     not_object = object_failure(value)
     if not_object is not None:
         failures = [not_object]
-    for f in failures:
-        out.at(
-            i,
-            ViolationCode.ARGUMENTS_SCHEMA,
-            "/arguments" + f.path,
-            at=f.path or "/",
-            keyword=f.keyword,
-            detail=f.message,
-        )
+    code = ViolationCode.ARGUMENTS_SCHEMA
+    return [
+        found(i, code, "/arguments" + f.path, at=f.path or "/", keyword=f.keyword, detail=f.message) for f in failures
+    ]
