@@ -30,7 +30,6 @@ from replayable._findings import Finding, Violation
 from replayable._item_read import Read, read_batch
 from replayable._json import printable
 from replayable._reading import Document, DocumentKind, InputError, is_event_list
-from replayable._reading import function_tools as reader_function_tools
 from replayable._reading.files import BATCH_LINES, Input, document_of
 from replayable._reading.places import Places
 from replayable._render import agents_record, finding, placed, stream_record, tools_record, transcript_record
@@ -51,7 +50,7 @@ __all__ = [
     "check_events",
     "check_items",
     "check_tools",
-    "function_tools",
+    "document_tools",
     "jsonl_items",
     "lint_tools",
     "tools_of",
@@ -134,7 +133,7 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
     (linted, listed first) or `options.tools` instead. A list of items without `previous` is checked in
     batches (`batched_items`), as `check_stream` reads them: the same violations, in bounded memory."""
     tool_list = doc.tool_list or []
-    tools = None if doc.tools is None else function_tools(tool_list, options.name)
+    tools = document_tools(doc, options.name)
     findings = lint_tools(tool_list, options.provider or doc.provider)
     if options.tools is not None:  # a --tools file replaces the request body's tools
         tools, findings = options.tools, list(options.tool_findings)
@@ -343,15 +342,22 @@ def lint_tools(tools: list[Any], provider: Provider = None) -> list[Violation]:
     return findings
 
 
-def function_tools(tools: list[Any], name: str) -> list[Any]:
-    """The function tools of a request body or a --tools file (any shape `replayable._tools.read_tool`
-    knows: Responses, Agents, Chat Completions, MCP; hosted tools are left out). Raises `InputError`
-    naming the input `name` when two share a name (which one a call meant would be a guess)."""
+def document_tools(doc: Document, name: str) -> list[Any] | None:
+    """The function tools a document declares, as the reader limits them (`doc.tools`: hosted tools left
+    out; None when it has no list of tools). Raises `InputError` naming the input `name` when two of its
+    tools share a name (which one a call meant would be a guess)."""
+    if doc.tools is not None:
+        _one_name_each(doc.tool_list or [], name)
+    return doc.tools
+
+
+def _one_name_each(tools: list[Any], name: str) -> None:
+    """Raise `InputError` naming the input `name` when two of `tools` (any shape `replayable._tools.read_tool`
+    knows: Responses, Agents, Chat Completions, MCP) share a name."""
     try:
         tool_index([t for t in tools if isinstance(t, dict)])  # a bare schema among them is refused there
     except ValueError as exc:
         raise InputError(f"{name}: {exc}") from None
-    return reader_function_tools(tools)
 
 
 def tools_of(value: Any, name: str) -> list[Any]:
@@ -363,5 +369,5 @@ def tools_of(value: Any, name: str) -> list[Any]:
         value = [value]
     if not isinstance(value, list):
         raise InputError(f"{name}: expected a JSON array of tool definitions")
-    function_tools(value, name)  # two tools with one name: an error, not a guess
+    _one_name_each(value, name)  # two tools with one name: an error, not a guess
     return value

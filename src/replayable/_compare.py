@@ -19,8 +19,9 @@ from typing import Any
 
 from ._arguments import ArgumentsError, parse_arguments
 from ._families import by_call_type
+from ._item_json import plain_json
 from ._pointers import pointer_token
-from .items import ItemError, plain_json
+from .items import ItemError
 
 __all__ = ["Change", "Difference", "compare_items"]
 

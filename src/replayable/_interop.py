@@ -26,6 +26,7 @@ from ._base import NamespacedBase, WireModel, is_unchecked
 from ._chat_shapes import chat_key, chat_shape
 from ._codes import code_info
 from ._forms import input_form, is_message, reparse_input
+from ._item_json import coerce_sdk, plain_json
 from ._profiles import check_target
 from ._reading import Document, read_document
 from ._replay import (
@@ -55,11 +56,9 @@ from .items import (
     Provider,
     ReasoningParam,
     Side,
-    coerce_sdk,
     dump_item,
     is_item_model,
     is_openai_model,
-    plain_json,
     validate_item,
 )
 

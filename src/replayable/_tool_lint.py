@@ -14,12 +14,13 @@ from replayable._arguments import SchemaError, compile_schema
 from replayable._base import SPEC_ITEM_TYPES
 from replayable._codes import NoteCode, ViolationCode
 from replayable._findings import Finding, Findings
+from replayable._item_json import plain_json
 from replayable._native import TOOL_TYPES
 from replayable._notes import Note, identifier_notes
 from replayable._strict_schema import strict_findings
 from replayable._tools import ToolKind, hosted_tool_type, read_tool, tool_json
 from replayable.errors import Verdict
-from replayable.items import ItemError, Provider, plain_json
+from replayable.items import ItemError, Provider
 
 __all__ = ["ToolFindings", "check_tool"]
 

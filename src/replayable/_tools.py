@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from ._arguments import SchemaError
 from ._base import SPEC_ITEM_TYPES
-from .items import plain_json
+from ._item_json import plain_json
 
 __all__ = [
     "SCHEMA_KEYWORDS",

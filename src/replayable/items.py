@@ -16,7 +16,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -44,6 +43,7 @@ from ._generated.open_responses.reasoning import Reasoning
 from ._generated.open_responses.reasoning_param import ReasoningParam
 from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
+from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._item_members import SpecMembers
 from ._json import (
     MAX_ITEM_DEPTH,
@@ -58,7 +58,7 @@ from ._json import (
     to_plain,
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
-from ._native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES, closest_item_types, is_openai_item_type
+from ._native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
 from ._openai_forms import (
     OpenAIAssistantMessageParam,
     OpenAICompaction,
@@ -273,26 +273,6 @@ def _openai_type_problem(t: str) -> str | None:
 NamespacedItem.native_problem = staticmethod(_openai_type_problem)
 
 
-def reference_id_problems(item: Mapping[str, Any]) -> list[dict[str, Any]] | None:
-    """The problems of an input item without `type` (or with `type: null`) whose only keys are `id` and
-    `type`, which makes it an `item_reference`: a missing `id` (rule `missing`) or a non-string one
-    (`string_type`), each at `("id",)`, not a missing `type`; `[]` for a good reference. None for any
-    other item (it is not a reference, and a missing type is its problem). Spec: `ItemReferenceParam`."""
-    if not isinstance(item, Mapping) or item.get("type") is not None or not set(item) <= {"id", "type"}:
-        return None
-    if "id" not in item:
-        msg = (
-            "missing 'id': an item without 'type' (or with type null) is an item_reference, which needs the "
-            "referenced item's 'id'; every other item needs a 'type'"
-        )
-        return [{"loc": ("id",), "type": "missing", "msg": msg}]
-    ref_id = item["id"]
-    if not isinstance(ref_id, str):
-        got = type(ref_id).__name__ if ref_id is not None else "null"
-        return [{"loc": ("id",), "type": "string_type", "msg": f"an item_reference's 'id' must be a string, got {got}"}]
-    return []
-
-
 def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]:
     """Errors that are clearer said before validation: not an object, missing or non-string type."""
     if not isinstance(data, Mapping):
@@ -332,76 +312,6 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
     if t == "item_reference" and side == "output":
         return [{"loc": ("type",), "type": "wrong_side", "msg": "item_reference exists only on the input side"}]
     return []
-
-
-def json_item_error(exc: JSONError, loc: tuple[Any, ...] = (), text: bool = True, full: bool = False) -> ItemError:
-    """A strict-JSON failure as an `ItemError`: `type` is the rule (`duplicate_key`, `too_deep`, ...),
-    `json_invalid` for text that is not JSON and `not_json` for a Python value JSON has no form for."""
-    code = exc.reason if exc.reason != "not_json" else ("json_invalid" if text else "not_json")
-    return ItemError([{"loc": loc, "type": code, "msg": str(exc) if full else exc.detail}])
-
-
-def openai_type_hint(t: Any) -> str | None:
-    """The message for an un-prefixed OpenAI item or tool type read as strict Open Responses (None for any other
-    type): it names the OpenAI reading (`provider='openai'`, `--provider openai` on the command line),
-    never a renamed `slug:name` type."""
-    if not isinstance(t, str) or ":" in t:
-        return None
-    if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
-        return (
-            f"'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
-            "provider='openai'"
-        )
-    if f"openai:{t}" in ANNOTATION_TYPES:
-        return (
-            f"'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
-            "and items with provider='openai' (they are then kept as openai: parts)"
-        )
-    if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
-        return None
-    return (
-        f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
-        "with provider='openai' (they are then typed openai: items)"
-    )
-
-
-def plain_json(value: Any, what: str = "item", *, keep_models: bool = False, max_depth: int = MAX_ITEM_DEPTH) -> Any:
-    """A plain JSON value from JSON text (read strictly, a list one level deeper than `max_depth`), a pydantic
-    model (SDK or ours unless `keep_models`, dumped as `dump_item` does; ours validated need no second scan)
-    or a Python JSON value (`Mapping`s become `dict`); an iterable or scalar is returned as it is, for the
-    caller to read. Raises `ItemError` naming `what` and the rule (`replayable._json`) for what is not JSON."""
-    if isinstance(value, BaseModel):
-        if keep_models and isinstance(value, WireModel):
-            return value
-        checked = isinstance(value, WireModel) and not is_unchecked(value)  # frozen and validated strictly
-        try:
-            value = to_plain(value)
-            if checked:
-                return value
-        except JSONError as exc:
-            raise json_item_error(exc, text=False) from None
-    elif isinstance(value, str | bytes | bytearray | memoryview):
-        try:
-            value = loads(value, what=what, max_depth=max_depth + 1)
-            return value if isinstance(value, list) else check_value(value, what=what, max_depth=max_depth)
-        except JSONError as exc:
-            raise json_item_error(exc) from None
-    elif not isinstance(value, Mapping):
-        return value  # a scalar is JSON as it is; a list or iterable is read element by element
-    try:
-        return check_value(value, what=what, max_depth=max_depth)
-    except JSONError as exc:
-        raise json_item_error(exc, text=False) from None
-
-
-def coerce_sdk(data: Any) -> tuple[Any, bool]:
-    """Accept openai SDK objects (pydantic models from the `openai` package) as plain JSON; flags them."""
-    if isinstance(data, BaseModel) and not isinstance(data, WireModel):
-        try:
-            return to_plain(data), is_openai_model(data)
-        except JSONError as exc:
-            raise json_item_error(exc, text=False) from None
-    return data, False
 
 
 class _TooDeepValue:

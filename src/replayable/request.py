@@ -60,20 +60,10 @@ from ._generated.open_responses.text_field import TextField, TextFormatField
 from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
+from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors, value_at
-from .items import (
-    MAX_ITEM_DEPTH,
-    OPENAI_CONTEXT,
-    ItemError,
-    OpenAIInputItem,
-    Provider,
-    coerce_sdk,
-    json_item_error,
-    openai_type_hint,
-    parse_item,
-    reference_id_problems,
-)
+from .items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, OpenAIInputItem, Provider, parse_item
 
 __all__ = [
     "AllowedTool",

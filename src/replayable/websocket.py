@@ -45,7 +45,8 @@ from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent
 from ._generated.open_responses.websocket_response_create_event import (
     WebSocketResponseCreateEvent as _WebSocketResponseCreateEvent,
 )
-from .items import ItemError, OpenAIInputItem, Provider, plain_json
+from ._item_json import plain_json
+from .items import ItemError, OpenAIInputItem, Provider
 from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody, validate_body
 
 __all__ = [

@@ -136,7 +136,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Counts]:
         ("replayable._json", "to_plain"),
         ("replayable.items", "plain_json"),
         ("replayable.items", "dump_item"),
-        ("replayable._item_read", "plain_json"),
+        ("replayable._item_json", "plain_json"),
     ]:
         module = sys.modules.get(module_name)
         real = getattr(module, fn_name, None)

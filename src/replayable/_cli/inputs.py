@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replayable._checking import function_tools, lint_tools, tools_of
+from replayable._checking import document_tools, lint_tools, tools_of
 from replayable._findings import Violation
 from replayable._reading import Document, allowed_from_tool_choice, display_name
 from replayable._reading.files import DEFAULT_MAX_BYTES, document_of, read_input
@@ -70,7 +70,7 @@ def transcript_of(doc: Document, name: str) -> Transcript:
         doc.items,
         str(doc.kind),
         side=doc.side,
-        tools=None if doc.tools is None else function_tools(tool_list, name),  # as the reader limits them
+        tools=document_tools(doc, name),  # as the reader limits them
         allowed_tools=allowed_from_tool_choice(doc.tool_choice),
         tool_findings=lint_tools(tool_list, doc.provider),
         document=doc,

@@ -76,7 +76,8 @@ def get_profile(target: str | None) -> Profile:
 
 
 def _plain(value: Any) -> Any:
-    from replayable.items import ItemError, plain_json  # noqa: PLC0415  the item models load when used
+    from replayable._item_json import plain_json  # noqa: PLC0415
+    from replayable.items import ItemError  # noqa: PLC0415  the item models load when used
 
     if type(value) is Read:  # read once: the JSON the item came from, never a dump of its model
         return value.value

@@ -45,11 +45,12 @@ from pydantic import BaseModel
 
 from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
+from replayable._item_json import plain_json
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 from replayable._openai_forms import OPENAI_FORMS
 from replayable._reading.places import Places
-from replayable.items import ItemError, Provider, Side, is_openai_model, plain_json
+from replayable.items import ItemError, Provider, Side, is_openai_model
 
 __all__ = [
     "HOSTED_TOOL_TYPES",

@@ -10,6 +10,7 @@ from replayable._base import WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable._codes import ViolationCode
 from replayable._findings import Findings
+from replayable._item_json import plain_json
 from replayable._item_read import Read
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
@@ -22,7 +23,6 @@ from replayable.items import (
     Side,
     is_item_model,
     is_openai_model,
-    plain_json,
     validate_item,
 )
 

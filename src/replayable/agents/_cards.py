@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from replayable._arguments import ArgumentsError, SchemaFailure, compile_schema, parse_arguments, schema_failures
+from replayable._item_json import plain_json
 from replayable._json import printable
 from replayable._tools import read_tool
 from replayable.errors import Verdict
-from replayable.items import ItemError, plain_json
+from replayable.items import ItemError
 
 # `parse_arguments` messages start "arguments: <rule>" (the strict reader) or "arguments are/have/...":
 # said of a card's text instead

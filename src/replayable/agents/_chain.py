@@ -21,8 +21,9 @@ from enum import StrEnum
 from typing import Any
 
 from replayable._agents_base import KNOWN_EVENT_TYPES
+from replayable._item_json import plain_json
 from replayable.errors import Verdict
-from replayable.items import ItemError, plain_json
+from replayable.items import ItemError
 
 __all__ = ["Link", "LinkKind", "SessionChain", "link_chain"]
 

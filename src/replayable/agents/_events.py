@@ -39,10 +39,11 @@ from replayable._generated.agents.turn_list_page import TurnListPage
 from replayable._generated.agents.unknown_required_action import UnknownRequiredAction
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
+from replayable._item_json import plain_json
 from replayable._json import printable
 from replayable._validation import clean_errors
 from replayable.errors import ReplayableError
-from replayable.items import ItemError, plain_json
+from replayable.items import ItemError
 
 
 class ToolResultError(ReplayableError):

@@ -49,18 +49,11 @@ from replayable._generated.streaming.response_reasoning_summary_text_done_event 
 )
 from replayable._generated.streaming.response_refusal_delta_event import ResponseRefusalDeltaEvent
 from replayable._generated.streaming.response_refusal_done_event import ResponseRefusalDoneEvent
+from replayable._item_json import plain_json
 from replayable._json import JSONError, check_value
 from replayable._openai_forms import OpenAIStreamLogProb
 from replayable._validation import clean_errors
-from replayable.items import (
-    MAX_ITEM_DEPTH,
-    OPENAI_CONTEXT,
-    ItemError,
-    Provider,
-    is_openai_model,
-    parse_item,
-    plain_json,
-)
+from replayable.items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, Provider, is_openai_model, parse_item
 from replayable.response import OpenAIResponse, parse_response
 from replayable.response import Response as ResponseResource  # one typed response object: replayable.Response
 
