@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, TypeAlias, overload
 
 from pydantic import Field
 
+from ._body_validation import validate_body
 from ._generated.open_responses.compact_resource import CompactResource
 from ._generated.open_responses.incomplete_details import IncompleteDetails
 from ._generated.open_responses.json_object_format import JsonObjectFormat
@@ -36,7 +37,6 @@ from ._generated.open_responses.text_format import TextFormat
 from ._generated.open_responses.usage import InputTokensDetails, OutputTokensDetails, Usage
 from ._openai_forms import OpenAIFunctionTool
 from .items import ItemError, OpenAIOutputItem, Provider
-from .request import validate_body
 
 __all__ = [
     "CompactResource",

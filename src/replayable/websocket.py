@@ -39,6 +39,7 @@ from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError
 
 from ._base import WireModel
+from ._body_validation import validate_body
 from ._chat_shapes import refuse_chat_completions_body
 from ._generated.open_responses.common import LongText
 from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent, WebSocketErrorPayload
@@ -47,7 +48,7 @@ from ._generated.open_responses.websocket_response_create_event import (
 )
 from ._item_json import plain_json
 from .items import ItemError, OpenAIInputItem, Provider
-from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody, validate_body
+from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody
 
 __all__ = [
     "DISALLOWED_FIELDS",
