@@ -27,6 +27,7 @@ from ._chat_shapes import chat_key, chat_shape
 from ._codes import code_info
 from ._forms import input_form, is_message, reparse_input
 from ._item_json import coerce_sdk, plain_json
+from ._item_read import is_item_model
 from ._profiles import check_target
 from ._reading import Document, read_document
 from ._replay import (
@@ -57,7 +58,6 @@ from .items import (
     ReasoningParam,
     Side,
     dump_item,
-    is_item_model,
     is_openai_model,
     validate_item,
 )

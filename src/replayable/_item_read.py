@@ -18,9 +18,9 @@ from typing import Annotated, Any, Union
 from pydantic import ConfigDict, Field, TypeAdapter
 
 from replayable._chat_shapes import chat_shape, nested_call
-from replayable.items import InputItem, OpenAIInputItem, Provider
+from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, InputItem, OpenAIInputItem, Provider, Side
 
-__all__ = ["Read", "json_value", "read_batch"]
+__all__ = ["Read", "is_item_model", "read_batch"]
 
 
 class Read:
@@ -37,9 +37,10 @@ class Read:
         return f"Read({self.value!r}, {type(self.model).__name__})"
 
 
-def json_value(item: Any) -> Any:
-    """The JSON an item was read from: a `Read`'s `value`; anything else as it is."""
-    return item.value if type(item) is Read else item
+def is_item_model(value: Any, side: Side | None = None) -> bool:
+    """Whether `value` is one of our item models (of `side` when given): only those are trusted as parsed;
+    any other model is read from its JSON, as an item would be (and on the side asked)."""
+    return isinstance(value, ITEM_MODELS if side is None else SIDE_ITEM_MODELS[side])
 
 
 #: Per OpenAI mode: a list of input items in which an item that does not parse is kept as its JSON value

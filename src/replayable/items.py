@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args, overload
 
 from pydantic import (
+    BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -414,12 +415,6 @@ SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = {
 ITEM_MODELS: tuple[type, ...] = tuple(dict.fromkeys(SIDE_ITEM_MODELS["input"] + SIDE_ITEM_MODELS["output"]))
 
 
-def is_item_model(value: Any, side: Side | None = None) -> bool:
-    """Whether `value` is one of our item models (of `side` when given): only those are trusted as parsed;
-    any other model is read from its JSON, as an item would be (and on the side asked)."""
-    return isinstance(value, ITEM_MODELS if side is None else SIDE_ITEM_MODELS[side])
-
-
 def _on_side(data: Any, side: Side) -> Any:
     """A model of the other side (or not an item at all) is read again from its JSON form, so that a model
     in gets the same verdict and the same side's model out as its JSON would."""
@@ -679,7 +674,7 @@ def dump_item(item: Any) -> dict[str, Any]:
     when `item` is not one of our models, and when it holds a value its JSON cannot (what
     `model_construct` or `model_copy(update=...)` may put in: an object where a string belongs, NaN,
     bytes, ...): nothing is coerced on the way out."""
-    if not is_item_model(item):
+    if not isinstance(item, ITEM_MODELS) or not isinstance(item, BaseModel):  # only our item models
         raise ItemError([{"loc": (), "type": "item_type", "msg": f"expected a parsed item, got {type(item).__name__}"}])
     try:
         out = item.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings="error")

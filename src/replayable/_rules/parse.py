@@ -11,7 +11,7 @@ from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable._codes import ViolationCode
 from replayable._findings import Findings
 from replayable._item_json import plain_json
-from replayable._item_read import Read
+from replayable._item_read import Read, is_item_model
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
 from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
@@ -21,7 +21,6 @@ from replayable.items import (
     ItemError,
     Provider,
     Side,
-    is_item_model,
     is_openai_model,
     validate_item,
 )

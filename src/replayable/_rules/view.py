@@ -40,7 +40,7 @@ _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
 
 #: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
-#: `items.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
+#: `replayable._item_read.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
 #: (`FunctionCall`, `FunctionCallOutput`). `isinstance` on pydantic models goes through `ABCMeta`; the
 #: answer is kept per class.
 _KINDS: dict[type, int] = {}
