@@ -83,23 +83,39 @@ class Engine:
 
     def run(self, views: list[View], values: Sequence[Any] | None = None) -> None:
         """`step` over all views in one pass, each with its successor as lookahead and its JSON value
-        (`values[i]`, when given): this loop is what checking a parsed transcript costs per item."""
-        plans, plan_of, every, item = self._plans, self._plan, self._every, self._item
+        (`values[i]`, when given): this loop is what checking a parsed transcript costs per item, so
+        `_item`'s item rules and id bookkeeping are inlined here."""
+        ctx, out, plans, plan_of, every = self.ctx, self.out, self._plans, self._plan, self._every
+        ids, call, output, close = ctx.ids, self._call, self._output, self._close
         following = chain(islice(views, 1, None), (None,))  # each item's successor (the lookahead)
         jsons = repeat(None) if values is None else values
+        facts = Facts(0, NO_VIEW)  # one per run, its fields set for each item before its rules run
         for i, (v, nxt, json) in enumerate(zip(views, following, jsons, strict=False)):
             vtype = v.get("type")
-            item(i, v, nxt, json, (plans.get(vtype) or plan_of(vtype)) if type(vtype) is str else every)
+            fns, role, fam, fam_fns = (plans.get(vtype) or plan_of(vtype)) if type(vtype) is str else every
+            vid = v.get("id")
+            first = ids.setdefault(vid, i) if vid and type(vid) is str else i
+            facts.index, facts.view, facts.next, facts.json = i, v, nxt, json
+            facts.first_index = None if first == i else first
+            for fn in fns:
+                found = fn(ctx, facts)
+                if found:
+                    out.extend(found)
+            if role == 1:
+                call(facts, fam, fam_fns)  # type: ignore[arg-type]
+            elif role == 2:
+                output(facts, fam, fam_fns)  # type: ignore[arg-type]
+            elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
+                close(i)
 
     def _item(self, i: int, v: View, nxt: View | None, json: Any, plan: _Plan) -> None:
         fns, role, fam, fam_fns = plan
         ctx, out = self.ctx, self.out
-        facts = Facts(i, v, nxt, json)
+        vid = v.get("id")
+        first = ctx.ids.setdefault(vid, i) if vid and type(vid) is str else i  # the first index of each id
+        facts = Facts(i, v, nxt, json, None if first == i else first)
         for fn in fns:
             out.extend(fn(ctx, facts))
-        vid = v.get("id")
-        if vid and type(vid) is str:  # the first index of each id (`unique_item_id` reads it)
-            ctx.ids.setdefault(vid, i)
         if role == 1:
             self._call(facts, fam, fam_fns)  # type: ignore[arg-type]
         elif role == 2:
@@ -113,10 +129,14 @@ class Engine:
         if key is MISSING:
             key = None
         slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
-        finished = call_finished(fam, v, ctx.programs)
+        status = v.get("status")
+        finished = type(status) is not str or status not in fam.unfinished or call_finished(fam, v, ctx.programs)
         facts.family, facts.key, facts.slot, facts.finished = fam, key, slot, finished
         for fn in fns:
-            out.extend(fn(ctx, facts))
+            found = fn(ctx, facts)
+            if found:
+                out.extend(found)
+        facts.family, facts.key, facts.slot, facts.finished = None, None, None, True  # the next item's own
         if slot is not None:
             ctx.calls.setdefault(slot, i)  # type: ignore[arg-type]
             if fam.call_key == "call_id":
@@ -147,7 +167,10 @@ class Engine:
         slot = (fam.call_type, key)
         facts.family, facts.key, facts.slot, facts.key_field = fam, key, slot, key_field
         for fn in fns:
-            out.extend(fn(ctx, facts))
+            found = fn(ctx, facts)
+            if found:
+                out.extend(found)
+        facts.family, facts.key, facts.slot, facts.key_field = None, None, None, "call_id"  # the next item's own
         ctx.answered.add(slot)
         ctx.open_calls.pop(slot, None)
 

@@ -43,13 +43,11 @@ def profile_accepts(ctx: Context, item: Facts) -> Iterable[Finding]:
 
 
 def unique_item_id(ctx: Context, item: Facts) -> Iterable[Finding]:
-    """`duplicate_item_id`: two items with one `id` (the first index of each id: `ctx.ids`)."""
-    vid = item.view.get("id")
-    if vid and type(vid) is str:
-        first = ctx.ids.get(vid)
-        if first is not None and first != item.index:
-            return (found(item.index, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=vid, first_index=first),)
-    return ()
+    """`duplicate_item_id`: two items with one `id` (`item.first_index`: the first item that has it)."""
+    first = item.first_index
+    if first is None:
+        return ()
+    return (found(item.index, ViolationCode.DUPLICATE_ITEM_ID, "/id", id=item.view.get("id"), first_index=first),)
 
 
 def foreign_extension_item(ctx: Context, item: Facts) -> Iterable[Finding]:

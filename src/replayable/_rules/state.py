@@ -103,12 +103,12 @@ class Facts:
 
     `index` (None for the body), `view` (its fields, `replayable._rules.view`), `next` (its successor's
     view, None for the last item), `json` (the JSON value it came from, for what reads JSON: the target's
-    profile). For a call or an output: `family`, `key` (the pairing key), `slot` (its place in the pairing
+    profile), `first_index` (the first item with the same `id`; None when it has none or is that item). For a call or an output: `family`, `key` (the pairing key), `slot` (its place in the pairing
     tables, None without a usable key or without outputs), `finished` (a call: not `incomplete` or
     `in_progress`, unless a program's call still waiting) and `key_field` (an output: the field its key
     was read from)."""
 
-    __slots__ = ("index", "view", "next", "json", "family", "key", "slot", "finished", "key_field")
+    __slots__ = ("index", "view", "next", "json", "first_index", "family", "key", "slot", "finished", "key_field")
 
     def __init__(
         self,
@@ -116,13 +116,14 @@ class Facts:
         view: View,
         nxt: View | None = None,
         json: Any = None,
+        first_index: int | None = None,
         family: CallFamily | None = None,
         key: Any = None,
         slot: Slot | None = None,
         finished: bool = True,
         key_field: str = "call_id",
     ) -> None:
-        self.index, self.view, self.next, self.json = index, view, nxt, json
+        self.index, self.view, self.next, self.json, self.first_index = index, view, nxt, json, first_index
         self.family, self.key, self.slot, self.finished, self.key_field = family, key, slot, finished, key_field
 
 
