@@ -103,10 +103,12 @@ class Facts:
 
     `index` (None for the body), `view` (its fields, `replayable._rules.view`), `next` (its successor's
     view, None for the last item), `json` (the JSON value it came from, for what reads JSON: the target's
-    profile), `first_index` (the first item with the same `id`; None when it has none or is that item). For a call or an output: `family`, `key` (the pairing key), `slot` (its place in the pairing
-    tables, None without a usable key or without outputs), `finished` (a call: not `incomplete` or
-    `in_progress`, unless a program's call still waiting) and `key_field` (an output: the field its key
-    was read from)."""
+    profile), `first_index` (the first item with the same `id`; None when it has none or is that item).
+    For a call or an output: `family`, `key` (the pairing key), `slot` (its place in the pairing tables,
+    None without a usable key or without outputs), `finished` (a call: not `incomplete` or `in_progress`,
+    unless a program's call still waiting) and `key_field` (an output: the field its key was read from).
+    The engine may set the fields of one `Facts` anew for each item: a rule reads them while it runs and
+    keeps no reference."""
 
     __slots__ = ("index", "view", "next", "json", "first_index", "family", "key", "slot", "finished", "key_field")
 
