@@ -64,6 +64,15 @@ def _read_first(value: Any) -> bool:
     return type(value) is not dict or chat_shape(value) is not None or nested_call(value) is not None
 
 
+def _alone(validator: Any, value: Any, context: Any) -> Any:
+    """`value` validated alone by the lenient list validator: its model, or the value itself when the
+    validation raises (the rules then read it alone, for its findings)."""
+    try:
+        return validator.validate_python([value], context=context)[0]
+    except (ValueError, TypeError, RecursionError):
+        return value
+
+
 def read_batch(values: list[Any], provider: Provider) -> list[Any]:
     """The items of `values` (JSON values read by the strict reader), in order: a `Read` for each JSON
     object (its model, or None when it does not parse), each validated once by one call of a list
@@ -75,10 +84,11 @@ def read_batch(values: list[Any], provider: Provider) -> list[Any]:
     if not plain:
         return list(values)
     batch = values if len(plain) == len(values) else [values[n] for n in plain]
+    validator = _lenient(openai).validator
     try:
-        models = _lenient(openai).validator.validate_python(batch, context=context)
-    except RecursionError:  # nested past what the validator walks: each is read alone, for its findings
-        models = batch
+        models = validator.validate_python(batch, context=context)
+    except (ValueError, TypeError, RecursionError):  # raised past the union (a validator's own error): each alone
+        models = [_alone(validator, v, context) for v in batch]
     read = [Read(v, None if m is v else m) for v, m in zip(batch, models, strict=True)]
     if len(plain) == len(values):
         return read

@@ -104,8 +104,9 @@ def request_settings(value: Any) -> dict[str, Any] | None:
 
 
 class TargetCheck:
-    """The profile rules of one check: `item(i, raw)` for each item as it is read, `body()` once (the
-    body's `settings` and all its keys, `body_keys`).
+    """The profile rules of one check, run by the rules engine as rows of its table
+    (`replayable._rules.table`): `item(i, raw)` for each item (the JSON it was read from), `body()` once
+    (the body's `settings` and all its keys, `body_keys`).
 
     `active` is False when nothing can be found (the Open Responses reading of a list of items), so a
     caller skips the per-item work entirely."""
@@ -128,14 +129,6 @@ class TargetCheck:
             return []
         data = _plain(raw)
         return check_item(self.profile, index, data, self.settings) if isinstance(data, Mapping) else []
-
-    def items(self, raws: Iterable[Any]) -> list[Finding]:
-        """The findings of every item, in order."""
-        out: list[Finding] = []
-        if self.active:
-            for i, raw in enumerate(raws):
-                out.extend(self.item(i, raw))
-        return out
 
     def body(self) -> list[Finding]:
         """The findings about the body's own keys (none without a body)."""
