@@ -361,51 +361,22 @@ CODES: tuple[CodeInfo, ...] = (
         "A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size).",
     ),
     # --- target profiles (replayable._profiles): what the target accepts in `input` ----------------------
-    _row(
-        "transcript",
-        "field_not_accepted",
-        V,
-        "A key the target's input form of the item (or content part), or its request body, does not declare.",
-        "{what} does not accept {key!r}{hint}; accepted: {listed} [{source}]",
-        body="request key {key!r} is not one {profile} accepts [{source}]",
-    ),
-    _row(
-        "transcript",
-        "field_shape",
-        V,
-        "A field of a JSON type the target does not accept there.",
-        "{what}.{key} must be {takes}, got {got} [{source}]",
-    ),
-    _row(
-        "transcript",
-        "null_not_accepted",
-        V,
-        "An explicit `null` the target refuses (the key may be absent).",
-        "{what}.{key} may be absent but not null (it takes {takes}); leave the key out [{source}]",
-    ),
-    _row(
-        "transcript",
-        "id_format",
-        V,
-        "An item `id` in another provider's format (the target requires its own prefix).",
-        "{what}.id {id!r} is not in {profile}'s format (it begins with {prefix!r}); an id from another provider is "
-        "refused: remove it (replayable.prepare_replay does) [{source}]",
-    ),
-    _row(
-        "transcript",
-        "computer_output_not_screenshot",
-        V,
-        "A `computer_call_output` whose `output` is not a screenshot object with `image_url` or `file_id`.",
-        "{what}.{key} must be a {want} object {{type: {want!r}, image_url | file_id}}, got {got} [{source}]",
-        part="{ptype} needs {needs} (neither is given) [{source}]",
-    ),
-    _row(
-        "transcript",
-        "image_source_missing",
-        V,
-        "An `input_image` with neither `image_url` nor `file_id`.",
-        "{ptype} needs {needs} (neither is given) [{source}]",
-    ),
+    _row("transcript", "field_not_accepted", V, "A key the target's input form of the item (or content part), or its "
+        "request body, does not declare.", "{what} does not accept {key!r}{hint}; accepted: {listed} [{source}]",
+        body="request key {key!r} is not one {profile} accepts [{source}]"),
+    _row("transcript", "field_shape", V, "A field of a JSON type the target does not accept there.",
+        "{what}.{key} must be {takes}, got {got} [{source}]"),
+    _row("transcript", "null_not_accepted", V, "An explicit `null` the target refuses (the key may be absent).",
+        "{what}.{key} may be absent but not null (it takes {takes}); leave the key out [{source}]"),
+    _row("transcript", "id_format", V, "An item `id` in another provider's format (the target requires its own "
+        "prefix).", "{what}.id {id!r} is not in {profile}'s format (it begins with {prefix!r}); an id from another "
+        "provider is refused: remove it (replayable.prepare_replay does) [{source}]"),
+    _row("transcript", "computer_output_not_screenshot", V, "A `computer_call_output` whose `output` is not a "
+        "screenshot object with `image_url` or `file_id`.", "{what}.{key} must be a {want} object {{type: {want!r}, "
+        "image_url | file_id}}, got {got} [{source}]",
+        part="{ptype} needs {needs} (neither is given) [{source}]"),
+    _row("transcript", "image_source_missing", V, "An `input_image` with neither `image_url` nor `file_id`.",
+        "{ptype} needs {needs} (neither is given) [{source}]"),
     _row(
         "transcript",
         "data_url_invalid",
@@ -413,35 +384,17 @@ CODES: tuple[CodeInfo, ...] = (
         "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
         "`image/*`: refused for every target.",
     ),
-    _row(
-        "transcript",
-        "reasoning_not_persisted",
-        V,
-        "With `store: false`, a reasoning item sent as a bare id without `encrypted_content`.",
-        "reasoning {id!r} is sent as a bare id without encrypted_content, but with store: false nothing is kept "
-        "server-side: request include: ['reasoning.encrypted_content'] and send the blob back, or drop the item",
-    ),
-    _row(
-        "transcript",
-        "item_reference_not_persisted",
-        V,
-        "With `store: false`, an `item_reference` (nothing is stored to refer to).",
-        "with store: false nothing is kept server-side, so an item_reference points at nothing: send the item itself",
-    ),
-    _row(
-        "transcript",
-        "include_invalid",
-        V,
-        "An `include` value the target does not define.",
-        "include value {value!r} is not one {profile} defines: {defined} [{source}]",
-    ),
-    _row(
-        "transcript",
-        "body_conflict",
-        V,
-        "Two request keys the target refuses together (`previous_response_id` and `conversation`).",
-        "{a} and {b} cannot be used together [{source}]",
-    ),
+    _row("transcript", "reasoning_not_persisted", V, "With `store: false`, a reasoning item sent as a bare id without "
+        "`encrypted_content`.", "reasoning {id!r} is sent as a bare id without encrypted_content, but with store: "
+        "false nothing is kept server-side: request include: ['reasoning.encrypted_content'] and send the blob back, "
+        "or drop the item"),
+    _row("transcript", "item_reference_not_persisted", V, "With `store: false`, an `item_reference` (nothing is stored "
+        "to refer to).", "with store: false nothing is kept server-side, so an item_reference points at nothing: "
+        "send the item itself"),
+    _row("transcript", "include_invalid", V, "An `include` value the target does not define.",
+        "include value {value!r} is not one {profile} defines: {defined} [{source}]"),
+    _row("transcript", "body_conflict", V, "Two request keys the target refuses together (`previous_response_id` and "
+        "`conversation`).", "{a} and {b} cannot be used together [{source}]"),
     _row(
         "transcript",
         "body_invalid",
@@ -473,13 +426,8 @@ CODES: tuple[CodeInfo, ...] = (
         "{where} names {what}, but tools declares no such tool{hint} [OpenAI: \"Tool choice '...' not found in "
         "'tools' parameter.\", case R68]",
     ),
-    _row(
-        "transcript",
-        "file_data_without_filename",
-        V,
-        "An `input_file` with inline `file_data` but no `filename`.",
-        "{ptype}.{key} is given without {needed}: {profile} refuses it (add {needed}) [{source}]",
-    ),
+    _row("transcript", "file_data_without_filename", V, "An `input_file` with inline `file_data` but no `filename`.",
+        "{ptype}.{key} is given without {needed}: {profile} refuses it (add {needed}) [{source}]"),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
