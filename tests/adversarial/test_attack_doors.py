@@ -322,7 +322,7 @@ def test_a_previous_output_that_holds_no_items_is_refused_not_ignored(tmp_path: 
     assert main(["check", str(body), "--previous", str(prev)]) == 2
 
 
-# --- a body's own fields are read, not ignored (attacker report, session 6) ------------------------------
+# --- a body's own fields are read, not ignored (from an attacker's report) ----------------------------
 
 BAD_ENVELOPE = {
     "model": 5,

@@ -1,4 +1,4 @@
-"""Fail closed, round three (issue 32): nothing is trusted because of its class, no memory is kept for the
+"""Fail closed: nothing is trusted because of its class, no memory is kept for the
 app, one budget per input whatever its framing, one check-and-write per session, no event dropped after
 `[DONE]`.
 
@@ -379,7 +379,7 @@ def test_an_sse_capture_is_held_to_one_budget_however_it_is_chunked() -> None:
 
 
 def test_jsonl_peak_memory_stays_near_the_input() -> None:
-    """The issue's measure: 200,000 `{}` lines peaked at 401 MB (700x the file) when accepted; refused up
+    """The measured case: 200,000 `{}` lines peaked at 401 MB (700x the file) when accepted; refused up
     front, reading them costs about the text itself."""
     import tracemalloc
 

@@ -108,7 +108,7 @@ def test_deeply_nested_python_values_are_reported_not_crashed() -> None:
             {"type": "function_call_output", "call_id": "c", "output": deep},
         ]
     )
-    # each is unreadable (too deep), as its JSONL line is: item_invalid, no field read (issue 32)
+    # each is unreadable (too deep), as its JSONL line is: item_invalid, no field read
     assert [(v.index, v.code) for v in report.violations] == [(0, ViolationCode.ITEM_INVALID), (1, ViolationCode.ITEM_INVALID)]
     assert all("too_deep" in v.message for v in report.violations)
     with pytest.raises(rp.ItemError):

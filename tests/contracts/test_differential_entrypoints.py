@@ -1,4 +1,4 @@
-"""One verdict through every door (issue 21): generated transcripts, under provider None and "openai", with
+"""One verdict through every door: generated transcripts, under provider None and "openai", with
 and without tools, go through every entry point of the same kind, and all must agree on `ok`, the
 violation codes and their indexes.
 
@@ -82,7 +82,7 @@ ITEM = st.one_of(
     st.just({"type": "acme:trace", "data": 1}),
     st.just({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}),
     st.just({"type": "bogus_type", "x": 1}),
-    st.just({"type": "openai:compaction_trigger"}),  # the final input item only (issue 31)
+    st.just({"type": "openai:compaction_trigger"}),  # the final input item only
     st.just({"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,"}]}),
     st.just({"type": "web_search_call", "id": "ws_2", "status": "completed", "action": {"type": "search", "query": "q"}}),
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
@@ -142,7 +142,7 @@ def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool =
         return False, (("raised", "unreadable"),)  # type: ignore[return-value]
     doc = json.loads(out)
     found = [f for f in doc["findings"] if f.get("severity") == "error" and f.get("where") == "item"]
-    # every finding of an item read from a file says where in the file it starts (issue 35)
+    # every finding of an item read from a file says where in the file it starts
     assert all(isinstance(f["line"], int) and isinstance(f["column"], int) for f in found), found
     return code == 0, tuple(sorted(((f["index"], f["code"]) for f in found), key=str))
 
@@ -275,7 +275,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same("check_stream(SDK objects)", _streamed(sdk, tools), want)
     from replayable._replay import check_stream  # noqa: PLC0415
 
-    lines = [json.dumps(i) for i in items]  # JSONL lines read one at a time: the list's verdict (issue 32)
+    lines = [json.dumps(i) for i in items]  # JSONL lines read one at a time: the list's verdict
     same("check_stream(JSONL lines)", _verdict(check_stream(iter(lines), **kw)), want)
     text = json.dumps(items)
     same("assert_replay_safe(text)", helper(text, **kw), want[0])
@@ -361,7 +361,7 @@ def test_every_door_gives_one_verdict(items: list[Any], provider: str | None, wi
     assert disagreements(items, provider, with_tools) == []
 
 
-# --- the disagreements issue 21 lists, one by one ----------------------------------------------------------
+# --- the disagreements once found between doors, one by one ------------------------------------------------
 
 LONE_OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_text", "text": "x"}]}
 LONE_CUSTOM = {"type": "custom_tool_call", "call_id": "c1", "name": "t", "input": "x"}
@@ -457,7 +457,7 @@ def test_an_unknown_item_type_has_one_name_in_items_and_bodies(provider: str | N
 
 @pytest.mark.parametrize("provider", [None, "openai"])
 def test_a_model_that_is_no_item_gets_its_jsons_verdict(provider: str | None) -> None:
-    """Issue 32: a parsed request body (or any model of ours that is no item) inside a list is read as its
+    """A parsed request body (or any model of ours that is no item) inside a list is read as its
     JSON would be, on check_transcript and check_stream alike; never trusted as an item because of its class."""
     from replayable._replay import check_stream  # noqa: PLC0415
 

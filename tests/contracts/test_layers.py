@@ -1,4 +1,4 @@
-"""The layers hold (issue 21, "Fenced layers"; ARCHITECTURE.md).
+"""The layers hold (ARCHITECTURE.md, "Fenced layers").
 
 `lint-imports` checks the import-linter contracts of `pyproject.toml` (`[tool.importlinter]`): data flows
 down the layers, the command line is imported by nothing in the library, no import cycles, the edges

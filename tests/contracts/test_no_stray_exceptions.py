@@ -1,4 +1,4 @@
-"""The crashes of issue 11 (section 4), one test per class: each entry point ends in a result or its
+"""The crashes found by review, one test per class: each entry point ends in a result or its
 documented error (`ItemError`, `StreamError`, `ToolResultError`, ...), never `TypeError`,
 `RecursionError`, `UnicodeEncodeError` or the interpreter's int-limit `ValueError`, and what parses
 dumps again."""
@@ -188,7 +188,7 @@ def test_gate_and_check_tool_never_repr_a_deep_value() -> None:
     assert [v.path for v in found][:1] == ["/name"]
 
 
-# ------------------------------------------------------------------ one exception root (issue 21)
+# ------------------------------------------------------------------ one exception root
 #
 # Every exception class the library defines derives from `replayable.errors.ReplayableError`, and every
 # public entry point given bad data raises only those: `except ReplayableError` catches all of it.

@@ -27,7 +27,7 @@ from conftest import ROOT, needs_checkout
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
-MAX_README_LINES = 300  # a README that fits on a few screens; the rest lives in docs/ (issue 35)
+MAX_README_LINES = 300  # a README that fits on a few screens; the rest lives in docs/
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 pytestmark = needs_checkout  # the Quickstart reads examples/, which only the checkout has

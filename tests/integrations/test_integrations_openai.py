@@ -1,4 +1,4 @@
-"""Issue 23.2: `replayable.integrations.openai.event_hooks()` / `async_event_hooks()` in the real `openai`
+"""`replayable.integrations.openai.event_hooks()` / `async_event_hooks()` in the real `openai`
 SDK's own http client classes. The network is an httpx `MockTransport` serving recorded response bodies
 from ../shared/corpus; it counts what reaches it, so "nothing leaves" is checked, retries included."""
 

@@ -1,4 +1,4 @@
-"""Types that fit the SDKs (issue 34.7): what the library hands back goes into the SDKs' own typed
+"""Types that fit the SDKs: what the library hands back goes into the SDKs' own typed
 parameters under `mypy --strict` (`client.responses.create(input=rp.dump_items(items))`, the kept items of
 `prepare_replay`, `Runner.run(..., session=CheckedSession(...))`), and the README's blocks for LiteLLM,
 LangChain and pydantic-ai pass `mypy --strict` as written."""

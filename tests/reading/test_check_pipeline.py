@@ -1,4 +1,4 @@
-"""`replayable check FILE` as one pipeline (issue 21): the library's file reader
+"""`replayable check FILE` as one pipeline: the library's file reader
 (`replayable._reading.read_file`) -> one table from the document's kind to its checker
 (`replayable._checking`) -> one record -> the one renderer; and what the command line says of each kind."""
 

@@ -1,4 +1,4 @@
-"""Target profiles (issue 22): what a provider accepts in `input`, as data, on every entry point.
+"""Target profiles: what a provider accepts in `input`, as data, on every entry point.
 
 Each class the `openai` profile refuses is refused with its own code by `check_transcript` on dicts,
 JSON text, a request body and parsed items, by `check_stream`, and by `replayable check --target openai`
@@ -175,7 +175,7 @@ def test_each_class_is_refused_with_its_code_on_dicts(name: str) -> None:
     report = rp.check_transcript(items, target="openai", provider="openai")
     assert (index, code, path) in codes(report), report.violations
     without_target = {str(v.code) for v in rp.check_transcript(items, provider="openai").violations}
-    if code == "data_url_invalid":  # a broken data: URL is broken for every provider (issue 31)
+    if code == "data_url_invalid":  # a broken data: URL is broken for every provider
         assert code in without_target
     else:
         assert code not in without_target
@@ -541,7 +541,7 @@ def test_cli_prepare_fixes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_target_openai_refuses_request_keys_openai_does_not_accept(tmp_path: Path) -> None:
-    """New-user report (session 6): a misspelt key (`tmperature`) passed `--target openai`; OpenAI refuses
+    """From a new user's report: a misspelt key (`tmperature`) passed `--target openai`; OpenAI refuses
     unknown parameters. Without a target the spec reading keeps unknown keys (extensions)."""
     body = {"model": "gpt-5", "input": "hi", "tmperature": 0.5, "store": False}
     report = rp.check_transcript(body, target="openai")

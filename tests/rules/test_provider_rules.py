@@ -1,4 +1,4 @@
-"""What providers enforce on the order and company of items and on where an item came from (issue 31):
+"""What providers enforce on the order and company of items and on where an item came from:
 a compaction trigger is the final input item, a tool choice names a declared tool, an inline file has a
 filename for OpenAI, reasoning travels with what it produced, an item read with a provider is that
 provider's, fields that steer the check are read or refused, a program's call runs inside its program's

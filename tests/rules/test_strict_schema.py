@@ -1,4 +1,4 @@
-"""The strict tool lint follows OpenAI's strict-mode subset (issue 22 point 5; `replayable._strict_schema`):
+"""The strict tool lint follows OpenAI's strict-mode subset (`replayable._strict_schema`):
 typed nodes, supported keywords, documented limits; the library and the CLI agree on which tools are
 linted as strict (`strict` true or absent on a Responses function tool)."""
 

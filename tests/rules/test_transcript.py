@@ -405,7 +405,7 @@ def test_check_tool_reads_every_tool_shape_and_the_object_root() -> None:
     ]:
         got = lint({"type": "function", "name": "f", "parameters": root, "strict": False})
         assert ("parameters_not_object", path) in got, (root, got)
-    # the boolean schema true is no way to say "no check" ({} is the one spelling): refused (issue 32)
+    # the boolean schema true is no way to say "no check" ({} is the one spelling): refused
     assert lint({"type": "function", "name": "f", "parameters": True, "strict": False}) == [("invalid_tool", "")]
     assert lint({"name": "f", "inputSchema": {"type": "array"}}) == [("parameters_not_object", "/inputSchema/type")]
     assert lint({"type": "function", "name": 5, "parameters": closed}) == [("invalid_tool", "/name")]
