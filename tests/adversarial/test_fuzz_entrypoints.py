@@ -1,6 +1,6 @@
 """Every public entry point, fed hostile values: the only outcomes are a result or a documented error.
 
-Hostile values mix what broke the library before (crashes found by review) with what any caller may pass:
+Hostile values mix what broke the library before with what any caller may pass:
 nesting past `MAX_ITEM_DEPTH` (and past Python's recursion limit), lone surrogates in keys and values,
 integers past 4300 digits, NaN and infinities, bytes, sets and tuples inside items, dict subclasses
 and other Mappings, JSON texts with duplicate keys, `NaN`, `1e400`, a BOM or invalid UTF-8, SDK
