@@ -177,6 +177,7 @@ def _quickstart_source() -> str:
     return "\n".join(blocks)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is a dev tool (the dev extra), not installed here")
 def test_quickstart_passes_mypy_strict_as_written(tmp_path: Path) -> None:
     program = tmp_path / "quickstart.py"

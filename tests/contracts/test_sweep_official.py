@@ -430,6 +430,7 @@ def test_every_schema_is_swept() -> None:
         assert SWEPT == sorted(SCHEMAS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SWEPT)
 def test_official_sweep(name: str) -> None:
     reader, build, at = reader_of(name)

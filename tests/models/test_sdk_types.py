@@ -46,6 +46,7 @@ def _readme_integration_blocks() -> str:
     return "import replayable as rp\n" + "\n".join(blocks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sdk_program", "readme_blocks"])
 def test_passes_mypy_strict(tmp_path: Path, name: str) -> None:
     source = PROGRAM if name == "sdk_program" else _readme_integration_blocks()
