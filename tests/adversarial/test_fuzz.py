@@ -175,6 +175,7 @@ def test_gate_with_a_fuzzed_schema_raises_only_schema_error(schema: Any) -> None
         assert res.reason in (rp.GateReason.OK, rp.GateReason.ARGUMENTS_SCHEMA)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.lists(anything, max_size=10),
@@ -194,6 +195,7 @@ def test_check_transcript_never_raises_and_check_stream_agrees(
     assert streamed.pending == report.pending
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(anything, max_size=6))
 def test_cli_check_exits_0_1_or_2(tmp_path_factory: pytest.TempPathFactory, values: list[Any]) -> None:
@@ -230,6 +232,7 @@ def test_agents_check_arguments_raises_only_library_errors(action: Any, tool: An
     assert res.execute == (not res.failures)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(anything, max_size=8))
 def test_agents_event_log_never_raises(events: list[Any]) -> None:

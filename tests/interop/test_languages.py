@@ -225,6 +225,7 @@ def test_ajv_diff_fails_on_a_disagreement(instances: dict[str, Any], tmp_path: P
 MYPY = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", "/dev/null"]
 
 
+@pytest.mark.slow
 @needs_mypy
 def test_usage_file_narrows_under_mypy_strict() -> None:
     res = subprocess.run([*MYPY, "tests/typing/narrowing.py"], cwd=ROOT, capture_output=True, text=True)
@@ -232,6 +233,7 @@ def test_usage_file_narrows_under_mypy_strict() -> None:
     assert "Success" in res.stdout
 
 
+@pytest.mark.slow
 @needs_mypy
 def test_mypy_refuses_what_does_not_narrow(tmp_path: Path) -> None:
     """The overloads are precise (an output list is no input list) and a call_id needs narrowing first."""
