@@ -363,3 +363,24 @@ def test_an_unknown_event_in_openai_mode_leaves_a_note() -> None:
     # Open Responses mode is unchanged: an un-prefixed unknown type is a violation
     with pytest.raises(stream.StreamError):
         stream.StreamAssembler().feed({"type": "totally.unknown", "sequence_number": 0})
+
+
+def test_check_agents_reads_an_sse_log_past_done_as_jsonl_reads_it(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same events as JSONL fail with executed_rejected_call; as SSE with a [DONE] between them they
+    fail with it too, and with the [DONE] finding."""
+    import json
+
+    from replayable._cli import main
+
+    events = [requires(), result()]
+    jsonl, sse = tmp_path / "log.jsonl", tmp_path / "log.sse"
+    jsonl.write_text("".join(json.dumps(e) + "\n" for e in events))
+    sse.write_text(f"data: {json.dumps(events[0])}\n\ndata: [DONE]\n\ndata: {json.dumps(events[1])}\n\n")
+    assert main(["check", "--agents", "--format", "json", str(jsonl)]) == 1
+    as_jsonl = json.loads(capsys.readouterr().out)
+    assert main(["check", "--agents", "--format", "json", str(sse)]) == 1
+    as_sse = json.loads(capsys.readouterr().out)
+    assert [v["code"] for v in as_sse["violations"]] == [v["code"] for v in as_jsonl["violations"]] == [
+        "executed_rejected_call"
+    ]
+    assert [(f["code"], f["index"]) for f in as_sse["findings"] if f["where"] == "stream"] == [("after_done_marker", 1)]
