@@ -47,7 +47,7 @@ from replayable._reading.document import (
     rollout_document,
 )
 from replayable._reading.places import Places
-from replayable.errors import ReplayableError
+from replayable.errors import InputError
 from replayable.items import ItemError, Provider
 
 __all__ = [
@@ -79,14 +79,6 @@ _BOM_BYTES = b"\xef\xbb\xbf"
 #: bytes of JSON after which a batch ends early: memory holds one batch, however long the input.
 BATCH_LINES = 4096
 BATCH_BYTES = 4 * 1024 * 1024
-
-
-class InputError(ReplayableError):
-    """Input that cannot be read as anything the command understands (exit status 2). The message is
-    one line naming the input (and the line, for JSONL). `json_error`: the strict reader's error it
-    comes from, if any (its `reason` and `offset`)."""
-
-    json_error: _json.JSONError | None = None
 
 
 class InputKind(StrEnum):
@@ -414,6 +406,8 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
 
 
 _NOT_JSON = object()
+
+
 def _strict_rule_item(data: bytes, error: _json.JSONError | None) -> int | None:
     """For a document that is one JSON array refused by a strict rule (a duplicate key, ...) rather than
     for its syntax: the index of the item the error is in (from the reader's offset), else None. Only run
