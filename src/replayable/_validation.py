@@ -10,12 +10,13 @@ for a `slug:name` annotation, the `item_reference` model for a message) are drop
 problem is reported once; messages that would quote a private class are rewritten in JSON terms.
 
 `ItemError` (an item, body or model does not parse) and `ModelError` (a model constructor or
-`model_validate` refused its values) are the library's exceptions for such errors. `ModelError` is also
-a pydantic `ValidationError`, so code written for pydantic (`except ValidationError`, `.errors()`,
+`model_validate` refused its values) are the library's exceptions for such errors; they are defined in
+`replayable.errors` with every other exception, and re-exported here. `ModelError` is also a pydantic
+`ValidationError`, so code written for pydantic (`except ValidationError`, `.errors()`,
 `.error_count()`, `.title`) keeps working on the library's models, and `except ReplayableError` /
 `except ItemError` / `except ValueError` catch it too.
 
-This module is part of the foundation: it imports only `errors`, `_json` and pydantic.
+This module is part of the foundation: it imports only `errors` and pydantic.
 """
 
 from __future__ import annotations
