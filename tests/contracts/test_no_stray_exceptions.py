@@ -377,7 +377,7 @@ def test_every_exception_class_is_defined_in_errors() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and any(
                 isinstance(base, ast.Name | ast.Attribute)
-                and (base.id if isinstance(base, ast.Name) else base.attr).endswith(("Error", "Exception"))
+                and (base.id if isinstance(base, ast.Name) else base.attr).endswith(("Error", "Exception", "Warning"))
                 for base in node.bases
             ):
                 defined_elsewhere.append(f"{rel.as_posix()}:{node.lineno} {node.name}")
