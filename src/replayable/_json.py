@@ -43,7 +43,7 @@ from typing import Any
 import jiter
 from pydantic import BaseModel
 
-from .errors import ReplayableError
+from .errors import JSONError, printable
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -109,20 +109,6 @@ _NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{]}')
 _DEPTH_STEP = bytes(0 if chr(b) in "[{" else 1 for b in range(256))
 
 
-class JSONError(ReplayableError):
-    """A JSON text or value breaks a strict-JSON rule. `.reason` is one of `not_json`,
-    `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
-    `too_deep`; `str(error)` says where (a line and column for texts)."""
-
-    def __init__(self, reason: str, message: str, detail: str | None = None, offset: int | None = None) -> None:
-        self.reason = reason
-        self.detail = detail if detail is not None else message
-        """The message without the leading `what`."""
-        self.offset = offset
-        """The byte offset in the text where the reader stopped (None when it does not say)."""
-        super().__init__(message)
-
-
 _AT = re.compile(r"at line (\d+) column (\d+)$")
 
 
@@ -134,14 +120,6 @@ def _offset(raw: bytes, message: str) -> int | None:
     line, column = int(found.group(1)), int(found.group(2))
     lines = raw.split(b"\n", line - 1)
     return sum(len(x) + 1 for x in lines[: line - 1]) + column - 1 if len(lines) >= line else None
-
-
-def printable(text: str) -> str:
-    """`text` with each lone UTF-16 surrogate written as a `\\udXXX` escape, so that an error message
-    that quotes hostile input can always be printed or encoded as UTF-8."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _reason(message: str) -> str:
@@ -784,4 +762,3 @@ def array_element_at(data: bytes, offset: int) -> int | None:
     except (ValueError, RecursionError):
         return n
     return None
-

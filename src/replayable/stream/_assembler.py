@@ -189,7 +189,7 @@ class StreamAssembler(SSEFeeding):
         try:
             raw, sdk = coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
-            self._violate(exc.rule, exc.message, exc.errors)
+            self._violate(StreamRule(exc.rule), exc.message, exc.errors)
             return []
         if not isinstance(raw, Mapping):
             msg = f"an event must be a JSON object, got {type(raw).__name__}"
