@@ -347,18 +347,27 @@ CODES: tuple[CodeInfo, ...] = (
         "strict_schema_type_missing",
         V,
         "A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property).",
+        "schema at {at} has no 'type' (strict mode needs one on every node; use strict: false for an untyped value)",
+        boolean="schema at {at} is {value}: strict mode needs a typed schema",
     ),
     _row(
         "transcript",
         "strict_schema_keyword",
         V,
         "A strict tool's schema uses a keyword outside OpenAI's strict-mode subset.",
+        "schema at {at} uses {keyword!r}, which strict mode does not support",
     ),
     _row(
         "transcript",
         "strict_schema_limit",
         V,
         "A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size).",
+        "the schema has {count} {what}; strict mode allows {limit}",
+        nesting="objects nest {count} levels deep (at {at}); strict mode allows {limit}",
+        large_enum="enum at {at} has {values} values of {count} characters in all: more than {values_limit} string "
+        "values may total at most {limit}",
+        characters="property names, definition names, enum and const values total {count} characters; strict mode "
+        "allows {limit}",
     ),
     # --- target profiles (replayable._profiles): what the target accepts in `input` ----------------------
     _row(
@@ -620,7 +629,7 @@ CODES: tuple[CodeInfo, ...] = (
         N,
         "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
         "validation for it (a violation only with `strict: true`).",
-        "strict is not set and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
+        "strict is not set and strict mode cannot take this schema ({cause.code}: {cause.message}): OpenAI falls back to "
         "non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the schema "
         "or set strict: false [OpenAPI FunctionToolParam.strict]",
     ),
