@@ -18,7 +18,7 @@ import sys
 import typing
 import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -45,11 +45,25 @@ __all__ = [
     "NamespacedItemBase",
     "NamespacedPartBase",
     "NamespacedToolBase",
+    "Provider",
     "SPEC_TOOL_TYPES",
     "WireModel",
+    "checked_provider",
     "has_unchecked",
     "is_unchecked",
 ]
+
+#: How items are read: `None` (Open Responses) or `"openai"` (OpenAI's native types and shorthand messages).
+Provider: TypeAlias = Literal["openai"] | None
+
+
+def checked_provider(provider: Any) -> Provider:
+    """`provider` itself when it names a reading the library has (None or `"openai"`); else `ValueError`.
+    The one check of a `provider=` argument, at every entry point that takes one."""
+    if provider is None or provider == "openai":
+        return provider  # type: ignore[no-any-return]
+    raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+
 
 #: A `slug:name` extension type: a slug, a colon, then a name (Open Responses, "Extending items").
 NAMESPACED_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$")

@@ -6,7 +6,7 @@ made from the template here, once, when it is read (`Finding.message`) or render
 the module loads, and the table of codes in docs/codes.md is generated from it (`markdown_table`, written
 by `scripts/docs_tables.py`; a test compares the two).
 
-Scopes: `transcript` (items and tools: `check_transcript`, `check_stream`, `check_tool`), `agents`
+Scopes: `transcript` (items and tools: `check_transcript`, `check_transcript_iter`, `check_tool`), `agents`
 (`replayable.agents.check_event_log`), `stream` (`replayable.stream`), `note` (advice: `replayable._notes`).
 Severities: `violation` (not safe: it makes a report not ok), `warning` (refused before it could do harm:
 safe while the refusal is honoured, such as an Agents call that `check_arguments` refused), `note`
@@ -96,7 +96,7 @@ _PROGRAM_HINT = "; a call issued by a program waits for its output only while th
 
 #: The table: every code the library reports, in the order of the docs.
 CODES: tuple[CodeInfo, ...] = (
-    # --- items (check_transcript, check_stream) --------------------------------------------------------
+    # --- items (check_transcript, check_transcript_iter) --------------------------------------------------------
     _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
     ),
@@ -629,9 +629,9 @@ CODES: tuple[CodeInfo, ...] = (
         N,
         "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
         "validation for it (a violation only with `strict: true`).",
-        "strict is not set and strict mode cannot take this schema ({cause.code}: {cause.message}): OpenAI falls back to "
-        "non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the schema "
-        "or set strict: false [OpenAPI FunctionToolParam.strict]",
+        "strict is not set and strict mode cannot take this schema ({cause.code}: {cause.message}): OpenAI falls "
+        "back to non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the "
+        "schema or set strict: false [OpenAPI FunctionToolParam.strict]",
     ),
 )
 

@@ -283,7 +283,7 @@ def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = 
     if fmt in ("sarif", "github"):
         from replayable import _ci_formats as ci_formats  # noqa: PLC0415
 
-        return ci_formats.render([worded(record, say)], fmt)
+        return ci_formats.ci_report([worded(record, say)], fmt)
     return text_report(record, say)
 
 

@@ -1,4 +1,4 @@
-"""Replay checks, the public layer: `check_transcript` before replaying a list of items, `check_stream`
+"""Replay checks, the public layer: `check_transcript` before replaying a list of items, `check_transcript_iter`
 for one too large to hold, `gate` one function call before executing it (`replayable._call_gate`), and
 `check_tool` for the rules of tool definitions (`replayable._tool_lint`).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from replayable._base import read_field
+from replayable._base import checked_provider, read_field
 from replayable._call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable._codes import ViolationCode
 from replayable._continuation import unwrap
@@ -43,7 +43,7 @@ __all__ = [
     "Violation",
     "ViolationCode",
     "body_findings",
-    "check_stream",
+    "check_transcript_iter",
     "check_tool",
     "check_transcript",
     "foreign_state",
@@ -108,8 +108,7 @@ def check_transcript(
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     check_target(target)
     doc = read_document(items, provider=provider, text=False)  # the one reader: kind, items, tools, settings
     settings = doc.settings  # a request body: its own tools and tool_choice apply too
@@ -166,7 +165,7 @@ def body_findings(doc: Document) -> Findings:
     return out
 
 
-def check_stream(
+def check_transcript_iter(
     items: Iterable[Any],
     *,
     tools: Iterable[Any] | None = None,
@@ -190,8 +189,7 @@ def check_stream(
     """
     if side not in (None, "input", "output"):
         raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     check_target(target)
     if isinstance(items, str | bytes | bytearray | Mapping):
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")

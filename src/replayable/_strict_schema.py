@@ -65,6 +65,7 @@ SUPPORTED_KEYWORDS = frozenset(
 
 _TYPE_STANDINS = ("type", "$ref", "anyOf", "enum", "const")
 _TYPE_MISSING = ViolationCode.STRICT_SCHEMA_TYPE_MISSING
+_KEYWORD = ViolationCode.STRICT_SCHEMA_KEYWORD
 _LIMIT = ViolationCode.STRICT_SCHEMA_LIMIT
 
 
@@ -88,7 +89,7 @@ class _Walk:
             self.out.at(None, _TYPE_MISSING, path, at=at)
         for key in node:
             if key not in SUPPORTED_KEYWORDS:
-                self.out.at(None, ViolationCode.STRICT_SCHEMA_KEYWORD, f"{path}/{pointer_token(key)}", at=at, keyword=key)
+                self.out.at(None, _KEYWORD, f"{path}/{pointer_token(key)}", at=at, keyword=key)
         t = node.get("type")
         props = node.get("properties")
         is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(props, Mapping)

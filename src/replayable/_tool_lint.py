@@ -11,7 +11,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from replayable._arguments import SchemaError, compile_schema
-from replayable._base import SPEC_ITEM_TYPES
+from replayable._base import SPEC_ITEM_TYPES, checked_provider
 from replayable._codes import NoteCode, ViolationCode
 from replayable._findings import Finding, Findings
 from replayable._native import TOOL_TYPES
@@ -79,8 +79,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider
     cannot take is a `strict_fallback` note naming the keyword, not a violation; with `strict: true` it
     stays a violation. Raises `ValueError` for another `provider`.
     """
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     if isinstance(tool, BaseModel):
         try:
             tool = plain_json(tool)
