@@ -99,6 +99,8 @@ CODES: tuple[CodeInfo, ...] = (
     # --- items (check_transcript, check_transcript_iter) --------------------------------------------------------
     _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
+        not_json="item is not JSON: {detail} [{reason}]",
+        sdk_not_json="item is not JSON: {detail}",
     ),
     _row("transcript", "unknown_item_type", V,
         "An un-prefixed `type` that the spec does not define (extensions must be `slug:name`).",
@@ -394,6 +396,8 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
         "`image/*`: refused for every target.",
+        "{part_type}.{field} data: URL {why} [OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 "
+        "encoded image in a data URL'), InputFileContent.file_data; RFC 2397]",
     ),
     _row(
         "transcript",
