@@ -106,10 +106,7 @@ def check_transcript(
     `SchemaError` for a tool in no known shape). Spec: Open Responses 2026-04-24, "Items are state
     machines", "Tool calling", "Extending items" and `CreateResponseBody.previous_response_id`.
     """
-    if side not in (None, "input", "output"):
-        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    checked_provider(provider)
-    check_target(target)
+    _check_arguments(side, provider, target)
     doc = read_document(items, provider=provider, text=False)  # the one reader: kind, items, tools, settings
     settings = doc.settings  # a request body: its own tools and tool_choice apply too
     if tools is None:
@@ -146,6 +143,14 @@ def check_transcript(
         violations.at(f.index, ViolationCode(f.code), f.path, detail=f.message)
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
+
+
+def _check_arguments(side: Any, provider: Any, target: Any) -> None:
+    """`ValueError` for a `side`, `provider` or `target` the checks do not know (both checks' arguments)."""
+    if side not in (None, "input", "output"):
+        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
+    checked_provider(provider)
+    check_target(target)
 
 
 def body_findings(doc: Document) -> Findings:
@@ -187,10 +192,7 @@ def check_transcript_iter(
     come (an `openai` SDK object or a model parsed with `provider="openai"` makes them OpenAI's from the
     item before it on: the items are not seen in advance). Raises `ValueError` only for bad arguments.
     """
-    if side not in (None, "input", "output"):
-        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    checked_provider(provider)
-    check_target(target)
+    _check_arguments(side, provider, target)
     if isinstance(items, str | bytes | bytearray | Mapping):
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
     violations = Findings()
