@@ -15,7 +15,9 @@ notes (`StreamWarning.violation`).
 
 A template is a `str.format` pattern over the finding's parameters; `variants` holds the few other
 wordings of one code (picked by the parameter `variant`). `{detail}` is text made by another reader (a
-pydantic error, a JSON syntax error, a schema failure): it is quoted as it is.
+pydantic error, a JSON syntax error, a schema failure): it is quoted as it is. A finding made from
+another (the note `strict_fallback` from a strict-mode finding) names it as `{cause.code}` and
+`{cause.message}`, so its text is that finding's own, from its own template.
 """
 
 from __future__ import annotations
