@@ -29,7 +29,6 @@ __all__ = [
     "agents_record",
     "count",
     "finding",
-    "format_report",
     "format_stream_report",
     "pending_calls",
     "placed",
@@ -307,11 +306,6 @@ def worded(record: dict[str, Any], say: Callable[[str], str] | None) -> dict[str
     if isinstance(out.get("error"), str):
         out["error"] = say(out["error"])
     return out
-
-
-def format_report(report: Any, extra: Sequence[Finding], n_items: int, fmt: str, name: str) -> str:
-    """A transcript's report in `fmt` (see `transcript_record` and `render`)."""
-    return render(transcript_record(report, extra, n_items, name), fmt)
 
 
 def format_stream_report(report: Any, fmt: str, name: str) -> str:
