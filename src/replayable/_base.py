@@ -94,7 +94,6 @@ SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
 _TAG_FIELDS = ("type", "role", "object")
 
 
-
 # Attribute docstrings (the string after each field) are the fields' descriptions. pydantic's own
 # `use_attribute_docstrings` finds each class's source through the call stack and tokenizes it, which
 # was about a quarter of `import replayable`; here each module's source is parsed once, on the first
