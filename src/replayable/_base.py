@@ -18,7 +18,7 @@ import sys
 import typing
 import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, Self, TypeAlias
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -45,7 +45,6 @@ __all__ = [
     "NamespacedItemBase",
     "NamespacedPartBase",
     "NamespacedToolBase",
-    "Provider",
     "SPEC_TOOL_TYPES",
     "WireModel",
     "checked_provider",
@@ -53,12 +52,10 @@ __all__ = [
     "is_unchecked",
 ]
 
-#: How items are read: `None` (Open Responses) or `"openai"` (OpenAI's native types and shorthand messages).
-Provider: TypeAlias = Literal["openai"] | None
 
-
-def checked_provider(provider: Any) -> Provider:
-    """`provider` itself when it names a reading the library has (None or `"openai"`); else `ValueError`.
+def checked_provider(provider: Any) -> Literal["openai"] | None:
+    """`provider` itself when it names a reading the library has (None, Open Responses, or `"openai"`,
+    OpenAI's native types and shorthand messages: `replayable.items.Provider`); else `ValueError`.
     The one check of a `provider=` argument, at every entry point that takes one."""
     if provider is None or provider == "openai":
         return provider  # type: ignore[no-any-return]

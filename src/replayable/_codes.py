@@ -98,7 +98,7 @@ _PROGRAM_HINT = "; a call issued by a program waits for its output only while th
 
 #: The table: every code the library reports, in the order of the docs.
 CODES: tuple[CodeInfo, ...] = (
-    # --- items (check_transcript, check_transcript_iter) --------------------------------------------------------
+    # --- items (check_transcript, check_transcript_iter) -----------------------------------------------
     _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
         not_json="item is not JSON: {detail} [{reason}]",
@@ -322,49 +322,31 @@ CODES: tuple[CodeInfo, ...] = (
         unusable="tool {name!r} cannot be checked against: {detail}",
         schema="tool {name!r}: {detail}",
     ),
-    _row(
-        "transcript",
-        "parameters_not_object",
-        V,
+    _row("transcript", "parameters_not_object", V,
         'A tool\'s argument schema whose root is not an object schema (`type: "object"`): arguments are always a '
         "JSON object.",
         "the argument schema's root must be an object schema (type: 'object'), got type {got!r}: arguments are "
         "always a JSON object",
     ),
-    _row(
-        "transcript",
-        "strict_schema_additional_properties",
-        V,
+    _row("transcript", "strict_schema_additional_properties", V,
         "A strict tool's object schema without `additionalProperties: false`.",
         "object schema at {at} must set additionalProperties: false",
     ),
-    _row(
-        "transcript",
-        "strict_schema_required_incomplete",
-        V,
+    _row("transcript", "strict_schema_required_incomplete", V,
         "A strict tool's object schema whose `required` does not list every property.",
         "object schema at {at} must list every property in required (make optional ones nullable instead): "
         "missing {missing}",
     ),
-    _row(
-        "transcript",
-        "strict_schema_type_missing",
-        V,
+    _row("transcript", "strict_schema_type_missing", V,
         "A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property).",
         "schema at {at} has no 'type' (strict mode needs one on every node; use strict: false for an untyped value)",
         boolean="schema at {at} is {value}: strict mode needs a typed schema",
     ),
-    _row(
-        "transcript",
-        "strict_schema_keyword",
-        V,
+    _row("transcript", "strict_schema_keyword", V,
         "A strict tool's schema uses a keyword outside OpenAI's strict-mode subset.",
         "schema at {at} uses {keyword!r}, which strict mode does not support",
     ),
-    _row(
-        "transcript",
-        "strict_schema_limit",
-        V,
+    _row("transcript", "strict_schema_limit", V,
         "A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size).",
         "the schema has {count} {what}; strict mode allows {limit}",
         nesting="objects nest {count} levels deep (at {at}); strict mode allows {limit}",
@@ -392,10 +374,7 @@ CODES: tuple[CodeInfo, ...] = (
         "A `computer_call_output` whose `output` is not a screenshot object with `image_url` or `file_id`.",
     ),
     _row("transcript", "image_source_missing", V, "An `input_image` with neither `image_url` nor `file_id`."),
-    _row(
-        "transcript",
-        "data_url_invalid",
-        V,
+    _row("transcript", "data_url_invalid", V,
         "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
         "`image/*`: refused for every target.",
         "{part_type}.{field} data: URL {why} [OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 "

@@ -27,15 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import (
-    NAMESPACED_TYPE,
-    SPEC_ITEM_TYPES,
-    Provider,
-    WireModel,
-    checked_provider,
-    is_unchecked,
-    share_fields_sets,
-)
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, checked_provider, is_unchecked, share_fields_sets
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -119,6 +111,7 @@ __all__ = [
 ]
 
 Side: TypeAlias = Literal["input", "output"]
+Provider: TypeAlias = Literal["openai"] | None
 
 InputMessage: TypeAlias = Annotated[
     UserMessageParam | SystemMessageParam | DeveloperMessageParam | AssistantMessageParam,
