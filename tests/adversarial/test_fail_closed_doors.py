@@ -232,12 +232,12 @@ def test_a_strict_reader_refuses_frames_after_done() -> None:
     assert exc.value.rule == "after_done_marker"
 
 
-@pytest.mark.parametrize("door", ["feed_sse", "feed_bytes", "check_transcript_iter", "check_transcript_iter lines"])
+@pytest.mark.parametrize("door", ["feed_sse", "feed_bytes", "check_stream", "check_stream lines"])
 def test_a_lenient_reader_reports_frames_after_done(door: str) -> None:
     from replayable import stream
 
     data = _sse_with_done_inside()
-    if door.startswith("check_transcript_iter"):
+    if door.startswith("check_stream"):
         source: Any = iter(data.decode().splitlines(keepends=True)) if door.endswith("lines") else data
         findings = stream.check_stream(source).findings
     else:
@@ -515,7 +515,7 @@ def test_a_streamed_call_whose_call_id_cannot_be_sent_back_is_not_handed_out(cal
 
 
 @pytest.mark.parametrize("prefix", [b"\xef\xbb\xbf", b"retry: 10\nfoo: bar\n\n", b"\xef\xbb\xbfid: 1\nfoo: bar\n\n"])
-@pytest.mark.parametrize("door", ["check_transcript_iter", "check_transcript_iter str lines", "feed_bytes", "cli file", "cli stdin"])
+@pytest.mark.parametrize("door", ["check_stream", "check_stream str lines", "feed_bytes", "cli file", "cli stdin"])
 def test_a_lenient_reader_ignores_a_bom_and_unknown_field_lines(prefix: bytes, door: str, tmp_path: Any, monkeypatch: Any, capsys: Any) -> None:
     import io
     import sys
@@ -525,9 +525,9 @@ def test_a_lenient_reader_ignores_a_bom_and_unknown_field_lines(prefix: bytes, d
     from replayable._cli import main
 
     data = prefix + (Path(__file__).parent.parent / "fixtures" / "stream" / "message_and_call.sse").read_bytes()
-    if door == "check_transcript_iter":
+    if door == "check_stream":
         assert stream.check_stream(data).ok
-    elif door == "check_transcript_iter str lines":
+    elif door == "check_stream str lines":
         assert stream.check_stream(iter(data.decode("utf-8").splitlines(keepends=True))).ok
     elif door == "feed_bytes":
         asm = stream.StreamAssembler(strict=False)
