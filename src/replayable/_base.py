@@ -47,9 +47,20 @@ __all__ = [
     "NamespacedToolBase",
     "SPEC_TOOL_TYPES",
     "WireModel",
+    "checked_provider",
     "has_unchecked",
     "is_unchecked",
 ]
+
+
+def checked_provider(provider: Any) -> Literal["openai"] | None:
+    """`provider` itself when it names a reading the library has (None, Open Responses, or `"openai"`,
+    OpenAI's native types and shorthand messages: `replayable.items.Provider`); else `ValueError`.
+    The one check of a `provider=` argument, at every entry point that takes one."""
+    if provider is None or provider == "openai":
+        return provider  # type: ignore[no-any-return]
+    raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+
 
 #: A `slug:name` extension type: a slug, a colon, then a name (Open Responses, "Extending items").
 NAMESPACED_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$")
@@ -78,11 +89,6 @@ SPEC_PART_TYPES = frozenset(
 SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
 #: Fields whose single literal value is filled in when a model is built with keyword arguments.
 _TAG_FIELDS = ("type", "role", "object")
-
-
-#: The namespaced models with a known payload (`replayable._native` registers them): a subclass of
-#: `NamespacedItem` / `NamespacedPart` whose `type` is pinned, such as `WebSearchCall`.
-TYPED_CLASSES: set[type[BaseModel]] = set()
 
 
 # Attribute docstrings (the string after each field) are the fields' descriptions. pydantic's own
@@ -307,6 +313,19 @@ class NamespacedBase(WireModel):
     #: naming the closest known types), or None when it is; None (the default) reads every such type as
     #: `openai:<type>`. Set for items by `replayable.items`: an unknown type is never an opaque item.
     native_problem: ClassVar[Callable[[str], str | None] | None] = None
+    #: A model with a known payload: a subclass of an item or part model whose `type` is pinned to one
+    #: literal (`WebSearchCall`, `type: Literal["openai:web_search_call"]`), set when the class is made.
+    pinned: ClassVar[bool] = False
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        field = cls.__pydantic_fields__.get("type")
+        cls.pinned = (
+            field is not None
+            and typing.get_origin(field.annotation) is Literal
+            and issubclass(cls, NamespacedItemBase | NamespacedPartBase)
+        )
 
     @model_validator(mode="wrap")
     @classmethod
@@ -358,7 +377,7 @@ class NamespacedBase(WireModel):
     @model_serializer(mode="wrap")
     def _write_native_types(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         out = handler(self)
-        if isinstance(out, dict) and type(self) in TYPED_CLASSES:
+        if isinstance(out, dict) and self.pinned:
             # A typed subclass (`FileCitation`) held where its generic parent is declared (`NamespacedPart`)
             # is serialized by the parent's schema, which knows none of its fields: dump it by its own.
             fields = type(self).model_fields

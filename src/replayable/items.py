@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked, share_fields_sets
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, checked_provider, is_unchecked, share_fields_sets
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -480,8 +480,7 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
 def _check_side(side: Any, provider: Any) -> None:
     if side not in ("input", "output"):
         raise ValueError(f"side must be 'input' or 'output', got {side!r}")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
 
 
 def _members(union: Any) -> tuple[type, ...]:

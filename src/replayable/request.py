@@ -26,7 +26,7 @@ from typing import Annotated, Any, TypeAlias
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic.experimental.missing_sentinel import MISSING
 
-from ._base import KEYWORD_HOOKS, NamespacedBase, WireModel
+from ._base import KEYWORD_HOOKS, NamespacedBase, WireModel, checked_provider
 from ._chat_shapes import refuse_chat_completions_body
 from ._forms import OUTPUT_FORMS, input_form
 from ._generated.open_responses.allowed_tool_choice import AllowedTool, AllowedToolChoice
@@ -181,8 +181,7 @@ def _adapter(model: type[WireModel]) -> TypeAdapter[Any]:
 
 
 def _check_provider(provider: Any) -> None:
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
 
 
 def validate_body(

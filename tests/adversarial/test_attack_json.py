@@ -196,7 +196,7 @@ def _chain(n: int) -> Any:
         pytest.param(lambda x: rp.parse_items([x]), id="parse_items"),
         pytest.param(lambda x: list(rp.iter_items([x])), id="iter_items"),
         pytest.param(lambda x: rp.check_transcript([x]), id="check_transcript"),
-        pytest.param(lambda x: rp_replay.check_stream(iter([x])), id="check_stream"),
+        pytest.param(lambda x: rp_replay.check_transcript_iter(iter([x])), id="check_transcript_iter"),
     ],
 )
 def test_a_mapping_item_that_fails_when_read_is_refused_cleanly(entry: Any, depth: int) -> None:

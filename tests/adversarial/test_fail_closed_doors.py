@@ -14,7 +14,7 @@ import pytest
 
 import replayable as rp
 from replayable._call_gate import gate
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 from replayable.stream import parse_event
 from replayable.websocket import parse_websocket_event
 
@@ -53,7 +53,7 @@ CHECK_DOORS: dict[str, Callable[[Any], Any]] = {
     "check_transcript": lambda m: rp.check_transcript([m]),
     "check_transcript side=input": lambda m: rp.check_transcript([m], side="input"),
     "check_transcript openai": lambda m: rp.check_transcript([m], provider="openai"),
-    "check_stream": lambda m: check_stream(iter([m])),
+    "check_transcript_iter": lambda m: check_transcript_iter(iter([m])),
     "prepare_replay": lambda m: rp.prepare_replay([m], target="openai")[1].check,
 }
 
@@ -106,7 +106,7 @@ def test_an_output_form_model_given_where_input_is_asked_is_read_as_input() -> N
     want = [(v.index, v.code) for v in as_dict.violations]
     for report in (
         rp.check_transcript([model], side="input", pending_ok=True),
-        check_stream(iter([model]), side="input", pending_ok=True),
+        check_transcript_iter(iter([model]), side="input", pending_ok=True),
     ):
         assert [(v.index, v.code) for v in report.violations] == want
     with pytest.raises(rp.ItemError):
@@ -435,7 +435,7 @@ def test_a_call_inside_a_namespaced_items_content_is_found_parsed_or_not(provide
     parsed = rp.parse_item(NESTED, provider=provider)
     want = [(0, "function_call_in_content")]
     for value in (NESTED, parsed):
-        for report in (rp.check_transcript([value], provider=provider), check_stream(iter([value]), provider=provider)):
+        for report in (rp.check_transcript([value], provider=provider), check_transcript_iter(iter([value]), provider=provider)):
             assert [(v.index, str(v.code)) for v in report.violations] == want
     openai_item = {**NESTED, "type": "openai:thing"}
     for value in (openai_item, rp.parse_item(openai_item)):
@@ -558,8 +558,8 @@ def test_a_call_whose_arguments_hold_nan_gets_one_verdict_as_a_list_and_as_jsonl
     doors = {
         "list": rp.check_transcript(items),
         "body": rp.check_transcript({"model": "m", "input": items}),
-        "check_stream values": check_stream(iter(items)),
-        "check_stream JSONL lines": check_stream(iter(lines)),
+        "check_transcript_iter values": check_transcript_iter(iter(items)),
+        "check_transcript_iter JSONL lines": check_transcript_iter(iter(lines)),
     }
     assert {k: [(v.index, str(v.code)) for v in r.violations] for k, r in doors.items()} == dict.fromkeys(doors, want)
 
@@ -597,7 +597,7 @@ def test_an_incomplete_message_gets_one_verdict_per_container_on_every_door(stat
 
     listed = [INCOMPLETE]
     for got in (rp.check_transcript(listed), rp.check_transcript(listed, side="output"),
-                rp.check_transcript(rp.parse_items(listed, side="output")), check_stream(iter(listed))):  # fmt: skip
+                rp.check_transcript(rp.parse_items(listed, side="output")), check_transcript_iter(iter(listed))):  # fmt: skip
         assert got.ok, got.violations
     path = tmp_path / "list.json"
     path.write_text(json.dumps(listed))
@@ -653,7 +653,7 @@ def test_the_target_profile_reads_the_copy_the_rules_read() -> None:
 
     check_value(Shifty())
     copy_reads, Shifty.good_reads = Shifty.reads, Shifty.reads  # what one copy takes, all answered well
-    for door in (lambda x: rp.check_transcript([x], target="openai"), lambda x: check_stream(iter([x]), target="openai")):
+    for door in (lambda x: rp.check_transcript([x], target="openai"), lambda x: check_transcript_iter(iter([x]), target="openai")):
         Shifty.reads = 0
         report = door(Shifty())
         assert report.ok, report.violations

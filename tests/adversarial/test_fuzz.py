@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable._arguments import ArgumentsError, SchemaError, parse_arguments
-from replayable._replay import ViolationCode, check_stream
+from replayable._replay import ViolationCode, check_transcript_iter
 from replayable._tools import is_tool_collection
 
 FUZZ = fuzz_settings(200)  # the profile mechanism lives in conftest.py
@@ -190,7 +190,7 @@ def test_check_transcript_never_raises_and_check_stream_agrees(
     assert len(report.items) == len(items)
     assert all(isinstance(v.code, ViolationCode) and v.index is not None for v in report.violations)
     assert all(0 <= v.index < len(items) for v in report.violations if v.index is not None)
-    streamed = check_stream(iter(items), tools=TOOLS, side=side, target=target, pending_ok=pending_ok)
+    streamed = check_transcript_iter(iter(items), tools=TOOLS, side=side, target=target, pending_ok=pending_ok)
     assert streamed.violations == report.violations
     assert streamed.pending == report.pending
 

@@ -36,7 +36,7 @@ from replayable import _json
 from replayable import agents as A
 from replayable import stream as S
 from replayable._arguments import ArgumentsError, SchemaError
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 FUZZ = fuzz_settings(40)
 ITEM_ERRORS = (rp.ItemError,)
@@ -268,7 +268,7 @@ def test_gate(item: Any, schema: Any) -> None:
 def test_check_transcript_and_check_stream(data: list[Any], side: Any, with_tools: bool) -> None:
     tools = [{"type": "function", "name": "search", "parameters": {"type": "object"}}] if with_tools else None
     report = outcome(lambda: rp.check_transcript(data, tools=tools, side=side), ())
-    streamed = outcome(lambda: check_stream(iter(data), tools=tools, side=side), ())
+    streamed = outcome(lambda: check_transcript_iter(iter(data), tools=tools, side=side), ())
     assert streamed.violations == report.violations
     for v in report.violations:
         printable(v.message)

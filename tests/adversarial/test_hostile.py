@@ -17,7 +17,7 @@ import pytest
 import replayable as rp
 from replayable import _arguments as arguments
 from replayable._cli import main
-from replayable._replay import ViolationCode, check_stream
+from replayable._replay import ViolationCode, check_transcript_iter
 
 DEEP = 100_000
 SALES = {"type": "object", "properties": {"region": {"type": "string", "enum": ["apac"]}}, "required": ["region"]}
@@ -181,9 +181,9 @@ def test_ten_megabyte_strings_parse_check_and_dump() -> None:
 def test_huge_arrays_of_tiny_items() -> None:
     tiny = [{"type": "item_reference", "id": f"i{i}"} for i in range(100_000)]
     assert len(rp.parse_items(json.dumps(tiny))) == 100_000
-    assert check_stream(iter(tiny)).ok
+    assert check_transcript_iter(iter(tiny)).ok
     dup = tiny + [{"type": "item_reference", "id": "i7"}]
-    report = check_stream(iter(dup))
+    report = check_transcript_iter(iter(dup))
     assert [(v.index, v.code) for v in report.violations] == [(100_000, ViolationCode.DUPLICATE_ITEM_ID)]
 
 

@@ -266,9 +266,9 @@ def test_check_transcript_and_stream_refuse_an_unknown_openai_type() -> None:
         rep = rp.check_transcript(items, provider="openai")
         assert [v.code for v in rep.violations] == [rp.ViolationCode.UNKNOWN_ITEM_TYPE]
         assert "function_call_output" in rep.violations[0].message
-    from replayable._replay import check_stream
+    from replayable._replay import check_transcript_iter
 
-    assert [v.code for v in check_stream(iter([TYPO]), provider="openai").violations] == [
+    assert [v.code for v in check_transcript_iter(iter([TYPO]), provider="openai").violations] == [
         rp.ViolationCode.UNKNOWN_ITEM_TYPE
     ]
 

@@ -1,7 +1,7 @@
 """Target profiles: what a provider accepts in `input`, as data, on every entry point.
 
 Each class the `openai` profile refuses is refused with its own code by `check_transcript` on dicts,
-JSON text, a request body and parsed items, by `check_stream`, and by `replayable check --target openai`
+JSON text, a request body and parsed items, by `check_transcript_iter`, and by `replayable check --target openai`
 on a request body and on JSONL; `prepare_replay(..., target=)` fixes what is safe and refuses the rest;
 the recorded requests OpenAI accepted stay accepted; the table agrees with OpenAI's OpenAPI document and
 the `openai` SDK's `*_param` types; docs/targets.md shows the table.
@@ -20,7 +20,7 @@ from conftest import CORPUS, ROOT, corpus_files, load, needs_corpus
 import replayable as rp
 from replayable._cli import main
 from replayable._profiles import PROFILES, get_profile, markdown_table
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 OPENAPI = ROOT.parent / "shared" / "reference" / "openai-openapi.json"
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -189,8 +189,8 @@ def test_each_class_on_text_bodies_models_and_streams(name: str) -> None:
     assert want in codes(rp.check_transcript(texts, target="openai", provider="openai"))
     body = {"model": "m", "input": items}
     assert want in codes(rp.check_transcript(body, target="openai", provider="openai"))
-    assert want in codes(check_stream(iter(items), target="openai", provider="openai"))
-    assert want in codes(check_stream(iter(texts), target="openai", provider="openai"))
+    assert want in codes(check_transcript_iter(iter(items), target="openai", provider="openai"))
+    assert want in codes(check_transcript_iter(iter(texts), target="openai", provider="openai"))
     parsed = [_parsed_or_raw(i) for i in items]  # models where they parse (a broken item stays JSON)
     assert want in codes(rp.check_transcript(parsed, target="openai", provider="openai"))
 

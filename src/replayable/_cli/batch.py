@@ -293,7 +293,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         each = [
             r["report"] if isinstance(r["report"], dict) else {"file": r["file"], "error": r["error"]} for r in records
         ]
-        text = ci_formats.render(each, fmt)
+        text = ci_formats.ci_report(each, fmt)
         if text:
             out.write(text)
         if fmt == "github":

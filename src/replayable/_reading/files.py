@@ -96,7 +96,7 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else shown(path)
 
 
-def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
+def read_input_json(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
     """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
     (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
     JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
@@ -181,7 +181,7 @@ class Input:
             yield self._first_line, self.value()
             return
         for lineno, line, first in self._lines():
-            yield lineno, loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            yield lineno, read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def values(self) -> Iterator[Any]:
         """The JSONL values one at a time (memory holds one line); for a JSON document, the document as
@@ -221,13 +221,13 @@ class Input:
         if values is not None:
             return values
         return [
-            loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
             for lineno, line, first in batch
         ]
 
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         for lineno, line, first in self._lines():
-            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            yield len(line), read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
@@ -365,7 +365,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         if looks_like_sse(head, name):
             return Input(name, InputKind.SSE, data=_read_rest(f, head, name, max_bytes), file=file)
         try:
-            first = loads(first_line, name)
+            first = read_input_json(first_line, name)
         except InputError:
             first = _NOT_JSON
         if first is not _NOT_JSON:
@@ -389,7 +389,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                     return inp
         data = _read_rest(f, head, name, max_bytes)
         try:
-            value = loads(data, name)
+            value = read_input_json(data, name)
         except InputError as exc:
             detail = str(exc).removeprefix(name).lstrip(": ")
             error = exc.json_error

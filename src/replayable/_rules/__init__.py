@@ -7,6 +7,6 @@
 - `table`: `RULES`, one row per rule (which function, on which items or call families, when);
 - `engine`: `Engine`, which runs the table over the items and pairs calls with their outputs.
 
-`replayable._replay.check_transcript` and `check_stream` are the public entry points. A new rule is one
+`replayable._replay.check_transcript` and `check_transcript_iter` are the public entry points. A new rule is one
 function and one row of `table.RULES`.
 """
