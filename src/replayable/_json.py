@@ -99,6 +99,9 @@ _NUMBER_SHAPE = bytes(
 )
 _AFTER = ord(":")
 _OTHER = ord("x")
+# Scalars a number that reads as infinity (or as 0.0 though not zero) never becomes: jiter reads such a
+# literal as a float, whatever its digits.
+_NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
 # A number literal with an exponent of three digits or more, or of 200 characters or more: the only ones
 # that can read as 0.0 though not zero.
@@ -374,7 +377,10 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg, _offset(raw, str(exc))) from None
-    overflow = False if numbers_checked else may_overflow(raw)
+    if numbers_checked or (type(value) is dict and len(value) <= 16 and _NO_FLOAT.issuperset(map(type, value.values()))):
+        overflow = False  # checked by the caller, or an object of strings and integers: no float read as inf or 0.0
+    else:
+        overflow = may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
         why = json_problem(value, max_depth, count_values)
         if why is None and overflow:
