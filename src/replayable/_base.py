@@ -470,8 +470,6 @@ class SharedFieldsSet(set[str]):
         return (set, (list(self),))
 
 
-
-
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:
     """Give the models just validated (ours, frozen) one read-only fields set per class and distinct set of
     fields (`SharedFieldsSet`), kept in `shared` across calls (one parse); each set says once whether its

@@ -377,8 +377,9 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg, _offset(raw, str(exc))) from None
-    if numbers_checked or (type(value) is dict and len(value) <= 16 and _NO_FLOAT.issuperset(map(type, value.values()))):
-        overflow = False  # checked by the caller, or an object of strings and integers: no float read as inf or 0.0
+    flat = type(value) is dict and len(value) <= 16 and _NO_FLOAT.issuperset(map(type, value.values()))
+    if numbers_checked or flat:
+        overflow = False  # checked by the caller, or an object of strings and integers: no float to be inf or 0.0
     else:
         overflow = may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
@@ -795,4 +796,3 @@ def array_element_at(data: bytes, offset: int) -> int | None:
     except (ValueError, RecursionError):
         return n
     return None
-
