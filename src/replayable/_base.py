@@ -393,7 +393,7 @@ class NamespacedBase(WireModel):
     def wire_type(self) -> str:
         """The `type` exactly as it was read (un-prefixed for OpenAI's native types)."""
         private = self.__pydantic_private__
-        wire_type = private.get("_wire_type") if private is not None else None
+        wire_type: str | None = private.get("_wire_type") if private is not None else None
         return wire_type if wire_type is not None else getattr(self, "type")  # noqa: B009
 
 

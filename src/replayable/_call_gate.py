@@ -135,7 +135,7 @@ class GateResult(Verdict):
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        o: GateResult = other  # type: ignore[assignment]
+        o: GateResult = other
         return (self.reason, self.failures, self.arguments, self.detail) == (
             o.reason,
             o.failures,
