@@ -84,6 +84,12 @@ def bench_corpus(payloads: list[dict[str, Any]], n: int, n_rounds: int, gc_off: 
     print(f"\n{len(kept)} recorded output items {kinds}, repeated to {n} items, {len(text) / 1e6:.1f} MB")
     cands: dict[str, Any] = {FLOOR: floor, "json.loads": json.loads}
     cands["replayable parse_items(output)"] = lambda d: rp.parse_items(d, side="output")
+    for k, fn in list(others.items()):
+        try:
+            fn(text)
+        except ValueError as exc:  # pydantic's ValidationError: this peer refuses some of the recorded items
+            print(f"({k} refuses the workload: {str(exc).splitlines()[0][:80]})")
+            del others[k]
     cands.update(others)
     _, many = ITEM_ADAPTERS[("output", False)]
     many.validate_python([])  # build the adapter outside the clock
