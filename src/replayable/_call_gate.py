@@ -38,7 +38,7 @@ from ._arguments import (
 from ._base import read_field
 from ._families import by_call_type, program_call_waiting
 from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, printable, to_plain
+from ._json import MAX_ITEM_DEPTH, READER_DEPTH, JSONError, check_value, printable, to_plain
 from ._tools import ToolSpec, is_tool_collection, read_tool, tool_json, tool_table
 from .errors import Verdict
 from .items import ItemError, parse_item
@@ -124,7 +124,10 @@ class GateResult(Verdict):
         failures = self._failures
         if failures is None:
             validator, text = self._pending  # type: ignore[misc]
-            failures = self._failures = tuple(validator_failures(validator, parse_arguments(text)))
+            # the text read at gate time, read again (at the reader's own depth limit: a depth setting
+            # changed since then cannot make it fail; a limit only refuses, it never changes the value)
+            value = parse_arguments(text, max_depth=READER_DEPTH)
+            failures = self._failures = tuple(validator_failures(validator, value))
             self._pending = None
         return failures
 
