@@ -87,25 +87,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # signs dropped, every other byte to 'x'. A number that overflows to infinity needs an exponent of three
 # digits or more (`:0e000`, `:00.0e000` in this shape), or a run of at least 210 digits (JSON has no
 # leading zeros).
-_NUMBER_SHAPE = bytes(
-    ord("0")
-    if chr(b).isdigit() and b < 128
-    else ord("e")
-    if b in b"eE"
-    else ord(".")
-    if b == ord(".")
-    else ord(":")
-    if b in b": ,\t\r\n"
-    else ord("[")
-    if b in b"[{"
-    else ord("x")
-    for b in range(256)
-)
+_SHAPE_OF = dict(zip(b"0123456789eE.:, \t\r\n[{", b"0000000000ee.::::::[[", strict=True))
+_NUMBER_SHAPE = bytes(_SHAPE_OF.get(b, ord("x")) for b in range(256))
 _AFTER = ord(":")
 _OPEN = ord("[")
 _OTHER = ord("x")
-# Scalars a number that reads as infinity (or as 0.0 though not zero) never becomes: jiter reads such a
-# literal as a float, whatever its digits.
+# Scalars that no number read as infinity (or as 0.0 though not zero) becomes: jiter reads those as floats.
 _NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
 # A number literal with an exponent of three digits or more, or of 200 characters or more: the only ones

@@ -735,9 +735,7 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
     return values
 
 
-# Small enough that a chunk's dicts and models are still in the CPU cache when their fields sets are shared
-# (512-4096 measured 10-20% slower in all, benchmarks/README.md).
-_CHUNK = 256
+_CHUNK = 256  # a chunk's dicts and models still in the CPU cache when shared (4096: 15% slower, benchmarks/)
 _NONES: list[None] = [None] * _CHUNK
 
 
