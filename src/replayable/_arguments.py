@@ -43,6 +43,7 @@ __all__ = [
     "parse_arguments",
     "schema_failures",
     "validator_failures",
+    "validator_passes",
     "value_problem",
 ]
 
@@ -453,6 +454,17 @@ def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | No
     invalid or refers outside itself.
     """
     return validator_failures(compile_schema(schema, registry=registry), value)
+
+
+def validator_passes(validator: Any, value: Any) -> bool:
+    """Whether `validator_failures(validator, value)` is empty, asked the short way (no failure built)."""
+    budget = validator.budget
+    if budget is not None and value_depth(value, budget.limit) > budget.limit:
+        return False
+    try:
+        return bool(validator.is_valid(value))
+    except (ValueError, OverflowError):
+        return False
 
 
 def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:

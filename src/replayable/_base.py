@@ -23,7 +23,6 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import (
     BaseModel,
     ConfigDict,
-    PrivateAttr,
     SerializationInfo,
     SerializerFunctionWrapHandler,
     ValidationError,
@@ -296,14 +295,18 @@ def _holds_unchecked(value: Any) -> bool:
     return is_unchecked(value)
 
 
+_set_slot = object.__setattr__  # pydantic's slots, written past the frozen model's __setattr__
+
+
 class NamespacedBase(WireModel):
     """An extension shape whose `type` is `slug:name`, kept byte for byte.
 
     In OpenAI mode an un-prefixed, non-spec `type` (`web_search_call`) is read as `openai:web_search_call`
-    and dumped back as `web_search_call`: OpenAI's un-prefixed types are its own namespace.
+    and dumped back as `web_search_call`: OpenAI's un-prefixed types are its own namespace. That spelling
+    is kept in pydantic's private slot (`{"_wire_type": ...}`) of those models only: no private attribute
+    is declared, so parsing sets nothing up per model (the slot stays `None`).
     """
 
-    _wire_type: str | None = PrivateAttr(default=None)
     #: Types defined by the spec at this position: they never become an extension.
     spec_types: ClassVar[frozenset[str]] = frozenset()
     #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
@@ -370,8 +373,8 @@ class NamespacedBase(WireModel):
                     {"type": t},
                 )
         model = handler(data)
-        if wire_type is not None:
-            model._wire_type = wire_type
+        if wire_type is not None:  # no private attribute declared: no per-model setup for the common case
+            _set_slot(model, "__pydantic_private__", {"_wire_type": wire_type})
         return model
 
     @model_serializer(mode="wrap")
@@ -392,8 +395,11 @@ class NamespacedBase(WireModel):
                     exclude_defaults=info.exclude_defaults,
                     round_trip=info.round_trip,
                 )
-        if self._wire_type is not None and isinstance(out, dict) and "type" in out:
-            out["type"] = self._wire_type
+        private = self.__pydantic_private__
+        if private is not None and isinstance(out, dict) and "type" in out:
+            wire_type = private.get("_wire_type")
+            if wire_type is not None:
+                out["type"] = wire_type
         return out
 
     @property
@@ -405,7 +411,9 @@ class NamespacedBase(WireModel):
     @property
     def wire_type(self) -> str:
         """The `type` exactly as it was read (un-prefixed for OpenAI's native types)."""
-        return self._wire_type if self._wire_type is not None else getattr(self, "type")  # noqa: B009
+        private = self.__pydantic_private__
+        wire_type: str | None = private.get("_wire_type") if private is not None else None
+        return wire_type if wire_type is not None else getattr(self, "type")  # noqa: B009
 
 
 class NamespacedItemBase(NamespacedBase):
@@ -479,9 +487,6 @@ class SharedFieldsSet(set[str]):
 
     def __reduce__(self) -> Any:
         return (set, (list(self),))
-
-
-_set_slot = object.__setattr__
 
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:

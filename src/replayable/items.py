@@ -642,16 +642,15 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
                 raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
             except JSONError as exc:
                 raise json_item_error(exc) from None
-            if isinstance(raw, list) and all(type(x) is dict for x in raw):
+            if isinstance(raw, list):  # a strict model accepts only a dict: any other element fails its chunk
                 done, start = _validate_releasing(many, raw, ctx)
                 if start == len(raw):
                     return done
         elif first == "{":
             raw = _jsonl_values(data)
-            if all(type(x) is dict for x in raw):
-                done, start = _validate_releasing(many, raw, ctx)
-                if start == len(raw):
-                    return done
+            done, start = _validate_releasing(many, raw, ctx)
+            if start == len(raw):
+                return done
         elif first == "":
             return []
         else:
@@ -735,7 +734,7 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
     return values
 
 
-_CHUNK = 4096
+_CHUNK = 256  # a chunk's dicts and models still in the CPU cache when shared (4096: 15% slower, benchmarks/)
 _NONES: list[None] = [None] * _CHUNK
 
 
