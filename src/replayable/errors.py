@@ -33,10 +33,11 @@ from typing import Any, Self
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
-# the exceptions users catch; `JSONError`, `InputError` and `SchemaLoopError` are the library's own (the
-# strict reader's, the file reader's, the schema budget's) and stay out of the public face
+# the exceptions users catch; `JSONError` and `SchemaLoopError` are the library's own (the strict reader's,
+# the schema budget's: each reaches a user as the public error it is turned into) and stay out of the public face
 __all__ = [
     "ArgumentsError",
+    "InputError",
     "ItemError",
     "ModelError",
     "ReplayError",

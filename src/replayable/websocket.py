@@ -60,6 +60,7 @@ __all__ = [
     "OpenAIWebSocketSteerAcceptedEvent",
     "OpenAIWebSocketSteerEvent",
     "OpenAIWebSocketSteerFailedEvent",
+    "OpenAIWebSocketSteerFailedSteer",
     "OpenAIWebSocketSteerFailure",
     "OpenAIWebSocketSteerPendingEvent",
     "WebSocketErrorEvent",
