@@ -64,8 +64,8 @@ from .items import (
 if TYPE_CHECKING:
     from . import agents, parts, stream
     from ._compare import Change, Difference, compare_items
-    from ._reading import Document, read_file
     from ._interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
+    from ._reading import Document, read_file
     from .request import (
         AllowedToolsParam,
         CompactRequestBody,
