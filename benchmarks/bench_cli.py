@@ -14,7 +14,7 @@ Sections:
   file and from standard input: microseconds per item (wall time of the whole process) and peak RSS,
   against parse + check in memory (`check_transcript(parse_items(bytes))` on the same items as one JSON
   array, timed inside a fresh process) in the same rounds; the ratio is the median of per-round ratios.
-- `state`: how much `check_stream`'s rule state grows per distinct call_id (tracemalloc, two sizes).
+- `state`: how much `check_transcript_iter`'s rule state grows per distinct call_id (tracemalloc, two sizes).
 
 Run on demand: nothing here is a unit test and nothing here asserts. Goals (issue 16): cold import at
 most 150 ms, a one-item `check` within 200 ms, the CLI on large JSONL at most 1.2x parse + check in
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import replayable
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import log_items  # noqa: E402
@@ -169,16 +169,16 @@ def _pairs(n: int, start: int = 0) -> Iterator[dict[str, Any]]:
 def bench_state(sizes: tuple[int, int] = (50_000, 250_000)) -> None:
     peaks = []
     for n in sizes:
-        check_stream(_pairs(100))  # warm: adapters built, caches filled
+        check_transcript_iter(_pairs(100))  # warm: adapters built, caches filled
         tracemalloc.start()
-        report = check_stream(_pairs(n))
+        report = check_transcript_iter(_pairs(n))
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         assert report.ok
         peaks.append(peak)
     per = (peaks[1] - peaks[0]) / (sizes[1] - sizes[0])
     print(
-        f"\nrule state of check_stream: peak {peaks[0] / 1e6:.1f} MB at {sizes[0]} distinct call_ids, "
+        f"\nrule state of check_transcript_iter: peak {peaks[0] / 1e6:.1f} MB at {sizes[0]} distinct call_ids, "
         f"{peaks[1] / 1e6:.1f} MB at {sizes[1]}: about {per:.0f} bytes per distinct call_id"
     )
 

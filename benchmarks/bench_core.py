@@ -28,7 +28,7 @@ from typing import Any
 from timing import Fn, paired, rounds, table  # the benchmarks' one timing home (benchmarks/timing.py)
 
 import replayable as rp
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 HERE = Path(__file__).resolve().parent
 
@@ -288,7 +288,7 @@ def bench_check_dump(n: int, n_rounds: int) -> None:
         "parse_items + check_transcript": lambda d: rp.check_transcript(rp.parse_items(d)),
         "parse_items + check_transcript(tools)": lambda d: rp.check_transcript(rp.parse_items(d), tools=tools),
         "json.loads + check_transcript (raw dicts)": lambda d: rp.check_transcript(json.loads(d)),
-        "json.loads + check_stream (raw dicts)": lambda d: check_stream(json.loads(d)),
+        "json.loads + check_transcript_iter (raw dicts)": lambda d: check_transcript_iter(json.loads(d)),
         "dump_items (parsed models)": lambda _d: rp.dump_items(parsed),
         "dump_items + json.dumps": lambda _d: json.dumps(rp.dump_items(parsed)),
     }

@@ -3,7 +3,7 @@
     python benchmarks/fuzz_atheris.py -atheris_runs=200000      # or -max_total_time=600
 
 Feeds raw bytes to `parse_item`, `parse_items`, `gate` (as the arguments string) and
-`check_transcript` / `check_stream` (on whatever JSON the bytes hold) and fails on any exception
+`check_transcript` / `check_transcript_iter` (on whatever JSON the bytes hold) and fails on any exception
 other than the library's own (`ItemError`, `ArgumentsError`). Complements the hypothesis properties
 in tests/adversarial/test_fuzz.py, which explore structure; this explores bytes.
 """
@@ -19,7 +19,7 @@ import pydantic  # noqa: F401  imported uninstrumented: instrumenting pydantic c
 with atheris.instrument_imports(include=["replayable"]):
     import replayable as rp
     from replayable._arguments import ArgumentsError, parse_arguments
-    from replayable._replay import check_stream
+    from replayable._replay import check_transcript_iter
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "pattern": "^(a+)+$"}}, "required": ["q"]}
 
@@ -48,7 +48,7 @@ def one(data: bytes) -> None:
         return
     items = value if isinstance(value, list) else [value]
     a = rp.check_transcript(items)
-    b = check_stream(iter(items))
+    b = check_transcript_iter(iter(items))
     assert a.violations == b.violations, (a.violations, b.violations)
 
 

@@ -27,7 +27,7 @@ from ._schema_budget import (
     schema_profile,
     value_depth,
 )
-from .errors import ReplayableError
+from .errors import ArgumentsError, SchemaError
 
 __all__ = [
     "KNOWN_METASCHEMAS",
@@ -43,6 +43,7 @@ __all__ = [
     "parse_arguments",
     "schema_failures",
     "validator_failures",
+    "validator_passes",
     "value_problem",
 ]
 
@@ -59,21 +60,6 @@ BOM_REFUSED = (
     "document, where no byte order mark belongs (RFC 8259 section 8.1), and the tool's own JSON reader may "
     "refuse it (Python's json.loads and JavaScript's JSON.parse do)"
 )
-
-
-class ArgumentsError(ReplayableError):
-    """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
-    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (`replayable._json`)."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        self.reason = reason
-        super().__init__(message)
-
-
-class SchemaError(ReplayableError):
-    """The tools given cannot be used: a tool's JSON Schema is not a JSON Schema (or the tool is no shape
-    the library knows), refers outside itself (`$ref`/`$schema` to a URL or file), is not valid or is over
-    the work budget; or a `tools` / `allowed_tools` argument is not a collection of tools / tool names."""
 
 
 class SchemaFailure(NamedTuple):
@@ -468,6 +454,17 @@ def schema_failures(value: Any, schema: Any, *, registry: Mapping[str, Any] | No
     invalid or refers outside itself.
     """
     return validator_failures(compile_schema(schema, registry=registry), value)
+
+
+def validator_passes(validator: Any, value: Any) -> bool:
+    """Whether `validator_failures(validator, value)` is empty, asked the short way (no failure built)."""
+    budget = validator.budget
+    if budget is not None and value_depth(value, budget.limit) > budget.limit:
+        return False
+    try:
+        return bool(validator.is_valid(value))
+    except (ValueError, OverflowError):
+        return False
 
 
 def validator_failures(validator: Any, value: Any) -> list[SchemaFailure]:

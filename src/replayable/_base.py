@@ -23,7 +23,6 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import (
     BaseModel,
     ConfigDict,
-    PrivateAttr,
     SerializationInfo,
     SerializerFunctionWrapHandler,
     ValidationError,
@@ -47,9 +46,20 @@ __all__ = [
     "NamespacedToolBase",
     "SPEC_TOOL_TYPES",
     "WireModel",
+    "checked_provider",
     "has_unchecked",
     "is_unchecked",
 ]
+
+
+def checked_provider(provider: Any) -> Literal["openai"] | None:
+    """`provider` itself when it names a reading the library has (None, Open Responses, or `"openai"`,
+    OpenAI's native types and shorthand messages: `replayable.items.Provider`); else `ValueError`.
+    The one check of a `provider=` argument, at every entry point that takes one."""
+    if provider is None or provider == "openai":
+        return provider  # type: ignore[no-any-return]
+    raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+
 
 #: A `slug:name` extension type: a slug, a colon, then a name (Open Responses, "Extending items").
 NAMESPACED_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._:/-]*$")
@@ -78,11 +88,6 @@ SPEC_PART_TYPES = frozenset(
 SPEC_TOOL_TYPES = frozenset({"function", "allowed_tools"})
 #: Fields whose single literal value is filled in when a model is built with keyword arguments.
 _TAG_FIELDS = ("type", "role", "object")
-
-
-#: The namespaced models with a known payload (`replayable._native` registers them): a subclass of
-#: `NamespacedItem` / `NamespacedPart` whose `type` is pinned, such as `WebSearchCall`.
-TYPED_CLASSES: set[type[BaseModel]] = set()
 
 
 # Attribute docstrings (the string after each field) are the fields' descriptions. pydantic's own
@@ -290,14 +295,18 @@ def _holds_unchecked(value: Any) -> bool:
     return is_unchecked(value)
 
 
+_set_slot = object.__setattr__  # pydantic's slots, written past the frozen model's __setattr__
+
+
 class NamespacedBase(WireModel):
     """An extension shape whose `type` is `slug:name`, kept byte for byte.
 
     In OpenAI mode an un-prefixed, non-spec `type` (`web_search_call`) is read as `openai:web_search_call`
-    and dumped back as `web_search_call`: OpenAI's un-prefixed types are its own namespace.
+    and dumped back as `web_search_call`: OpenAI's un-prefixed types are its own namespace. That spelling
+    is kept in pydantic's private slot (`{"_wire_type": ...}`) of those models only: no private attribute
+    is declared, so parsing sets nothing up per model (the slot stays `None`).
     """
 
-    _wire_type: str | None = PrivateAttr(default=None)
     #: Types defined by the spec at this position: they never become an extension.
     spec_types: ClassVar[frozenset[str]] = frozenset()
     #: Namespaced types with a known payload (`openai:file_citation` -> its model), set by
@@ -307,6 +316,19 @@ class NamespacedBase(WireModel):
     #: naming the closest known types), or None when it is; None (the default) reads every such type as
     #: `openai:<type>`. Set for items by `replayable.items`: an unknown type is never an opaque item.
     native_problem: ClassVar[Callable[[str], str | None] | None] = None
+    #: A model with a known payload: a subclass of an item or part model whose `type` is pinned to one
+    #: literal (`WebSearchCall`, `type: Literal["openai:web_search_call"]`), set when the class is made.
+    pinned: ClassVar[bool] = False
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        field = cls.__pydantic_fields__.get("type")
+        cls.pinned = (
+            field is not None
+            and typing.get_origin(field.annotation) is Literal
+            and issubclass(cls, NamespacedItemBase | NamespacedPartBase)
+        )
 
     @model_validator(mode="wrap")
     @classmethod
@@ -351,14 +373,14 @@ class NamespacedBase(WireModel):
                     {"type": t},
                 )
         model = handler(data)
-        if wire_type is not None:
-            model._wire_type = wire_type
+        if wire_type is not None:  # no private attribute declared: no per-model setup for the common case
+            _set_slot(model, "__pydantic_private__", {"_wire_type": wire_type})
         return model
 
     @model_serializer(mode="wrap")
     def _write_native_types(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         out = handler(self)
-        if isinstance(out, dict) and type(self) in TYPED_CLASSES:
+        if isinstance(out, dict) and self.pinned:
             # A typed subclass (`FileCitation`) held where its generic parent is declared (`NamespacedPart`)
             # is serialized by the parent's schema, which knows none of its fields: dump it by its own.
             fields = type(self).model_fields
@@ -373,8 +395,11 @@ class NamespacedBase(WireModel):
                     exclude_defaults=info.exclude_defaults,
                     round_trip=info.round_trip,
                 )
-        if self._wire_type is not None and isinstance(out, dict) and "type" in out:
-            out["type"] = self._wire_type
+        private = self.__pydantic_private__
+        if private is not None and isinstance(out, dict) and "type" in out:
+            wire_type = private.get("_wire_type")
+            if wire_type is not None:
+                out["type"] = wire_type
         return out
 
     @property
@@ -386,7 +411,9 @@ class NamespacedBase(WireModel):
     @property
     def wire_type(self) -> str:
         """The `type` exactly as it was read (un-prefixed for OpenAI's native types)."""
-        return self._wire_type if self._wire_type is not None else getattr(self, "type")  # noqa: B009
+        private = self.__pydantic_private__
+        wire_type: str | None = private.get("_wire_type") if private is not None else None
+        return wire_type if wire_type is not None else getattr(self, "type")  # noqa: B009
 
 
 class NamespacedItemBase(NamespacedBase):
@@ -460,9 +487,6 @@ class SharedFieldsSet(set[str]):
 
     def __reduce__(self) -> Any:
         return (set, (list(self),))
-
-
-_set_slot = object.__setattr__
 
 
 def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ._base import WireModel
+from ._base import WireModel, checked_provider
 from ._chat_shapes import refuse_chat_completions_body
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._json import JSONError, check_value, loads
@@ -33,8 +33,7 @@ def _adapter(model: type[WireModel]) -> TypeAdapter[Any]:
 
 
 def _check_provider(provider: Any) -> None:
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
 
 
 def validate_body(

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, NotRequired
 
@@ -34,11 +33,12 @@ from ._arguments import (
     object_failure,
     parse_arguments,
     validator_failures,
+    validator_passes,
 )
 from ._base import read_field
 from ._families import by_call_type, program_call_waiting
 from ._generated.open_responses.function_call_param import FunctionCallParam
-from ._json import MAX_ITEM_DEPTH, JSONError, check_value, printable, to_plain
+from ._json import MAX_ITEM_DEPTH, READER_DEPTH, JSONError, check_value, printable, to_plain
 from ._tools import ToolSpec, is_tool_collection, read_tool, tool_json, tool_table
 from .errors import Verdict
 from .items import ItemError, parse_item
@@ -82,7 +82,6 @@ class GateReason(StrEnum):
     Schema; see `failures`."""
 
 
-@dataclass(slots=True, eq=True)
 class GateResult(Verdict):
     """The verdict of `gate` (treat it as read-only).
 
@@ -90,15 +89,73 @@ class GateResult(Verdict):
     executing the tool and appending a `function_call_output`. `failures` lists each schema failure as
     (JSON Pointer path, keyword, message); `arguments` holds the parsed arguments once they parsed;
     `message` explains a refusal.
+
+    A refusal for the schema (`arguments_schema`) is decided when the call is gated; its `failures` are
+    listed on first access (from the call's own arguments text, read again: changing `arguments` in
+    place does not change them), so a gate that only needs the verdict never pays for the messages.
     """
 
-    reason: GateReason
-    failures: tuple[SchemaFailure, ...] = ()
-    arguments: Any = None
-    detail: str = ""
+    __slots__ = ("_failures", "_pending", "arguments", "detail", "reason")
+    __match_args__ = ("reason", "failures", "arguments", "detail")
 
-    def __post_init__(self) -> None:
-        self.detail = printable(self.detail)  # it may quote the item: never a lone surrogate
+    reason: GateReason
+    arguments: Any
+    detail: str
+
+    def __init__(
+        self, reason: GateReason, failures: tuple[SchemaFailure, ...] = (), arguments: Any = None, detail: str = ""
+    ) -> None:
+        self.reason = reason
+        self._failures: tuple[SchemaFailure, ...] | None = failures
+        self._pending: tuple[Any, str] | None = None
+        self.arguments = arguments
+        self.detail = detail if detail.isascii() else printable(detail)  # it may quote the item: never a lone surrogate
+
+    @classmethod
+    def _schema_refusal(cls, arguments: Any, validator: Any, text: str) -> GateResult:
+        """`arguments_schema` for arguments (read from `text`) that `validator` refuses; the failures are
+        listed on first access."""
+        result = cls(GateReason.ARGUMENTS_SCHEMA, (), arguments)
+        result._failures, result._pending = None, (validator, text)
+        return result
+
+    @property
+    def failures(self) -> tuple[SchemaFailure, ...]:
+        failures = self._failures
+        if failures is None:
+            validator, text = self._pending  # type: ignore[misc]
+            # the text read at gate time, read again (at the reader's own depth limit: a depth setting
+            # changed since then cannot make it fail; a limit only refuses, it never changes the value)
+            value = parse_arguments(text, max_depth=READER_DEPTH)
+            failures = self._failures = tuple(validator_failures(validator, value))
+            self._pending = None
+        return failures
+
+    @failures.setter
+    def failures(self, value: tuple[SchemaFailure, ...]) -> None:
+        self._failures, self._pending = value, None
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: GateResult = other
+        return (self.reason, self.failures, self.arguments, self.detail) == (
+            o.reason,
+            o.failures,
+            o.arguments,
+            o.detail,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value (as the dataclass it was)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(reason={self.reason!r}, failures={self.failures!r}, "
+            f"arguments={self.arguments!r}, detail={self.detail!r})"
+        )
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.reason, self.failures, self.arguments, self.detail))
 
     @property
     def ok(self) -> bool:
@@ -480,7 +537,6 @@ def gate(
         return GateResult(GateReason.ARGUMENTS_PARSE, detail=str(exc))
     if type(value) is not dict:  # arguments are a JSON object, whatever the schema says
         return GateResult(GateReason.ARGUMENTS_SCHEMA, (object_failure(value),), value)  # type: ignore[arg-type]
-    failures = validator_failures(tool.validator, value)
-    if failures:
-        return GateResult(GateReason.ARGUMENTS_SCHEMA, tuple(failures), value)
-    return GateResult(GateReason.OK, (), value)
+    if validator_passes(tool.validator, value):
+        return GateResult(GateReason.OK, (), value)
+    return GateResult._schema_refusal(value, tool.validator, args)

@@ -6,7 +6,7 @@ report the renderer renders (`replayable._render`: a record, one JSON object wit
 
 - a list of items, one item, a request body, a Response (`items`, `item`, `request`, `response`): the
   replay rules (`replayable._replay`). A list of items with nothing to pair across (no `previous`) is
-  validated and checked in batches (`check_stream`: same violations, bounded memory; each item validated
+  validated and checked in batches (`check_transcript_iter`: same violations, bounded memory; each item validated
   once and kept with the JSON it came from, `replayable._item_read`), from memory or, for a JSONL that
   `read_file(lazy=True)` left open, one batch of lines at a time;
 - stream events or an SSE capture (`events`): the streaming rules, then the replay rules of the items
@@ -33,7 +33,7 @@ from replayable._reading import Document, DocumentKind, InputError, is_event_lis
 from replayable._reading.files import BATCH_LINES, Input, document_of
 from replayable._reading.places import Places
 from replayable._render import agents_record, finding, placed, stream_record, tools_record, transcript_record
-from replayable._replay import ViolationCode, check_stream, check_tool, check_transcript
+from replayable._replay import ViolationCode, check_tool, check_transcript, check_transcript_iter
 from replayable._tools import tool_index
 from replayable.items import Provider
 
@@ -131,7 +131,7 @@ def place(record: Record, doc: Document) -> Record:
 def check_items(doc: Document, options: CheckOptions) -> Record:
     """A transcript (`items`, `item`, `request`, `response`): the replay rules, with the request's tools
     (linted, listed first) or `options.tools` instead. A list of items without `previous` is checked in
-    batches (`batched_items`), as `check_stream` reads them: the same violations, in bounded memory."""
+    batches (`batched_items`), as `check_transcript_iter` reads them: the same violations, in bounded memory."""
     tool_list = doc.tool_list or []
     tools = document_tools(doc, options.name)
     findings = lint_tools(tool_list, options.provider or doc.provider)
@@ -139,7 +139,7 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
         tools, findings = options.tools, list(options.tool_findings)
     if doc.kind is DocumentKind.ITEMS and options.previous is None:
         count = [0]
-        report = check_stream(
+        report = check_transcript_iter(
             batched_items(doc, count, options.progress),
             tools=tools,
             target=options.target,
@@ -159,7 +159,7 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
 
 
 def batched_items(doc: Document, count: list[int], progress: Progress = NO_PROGRESS) -> Iterator[Any]:
-    """The items of a list of items for `check_stream`, read `BATCH_LINES` at a time (`read_batch`: each
+    """The items of a list of items for `check_transcript_iter`, read `BATCH_LINES` at a time (`read_batch`: each
     item validated once and kept with the JSON it came from, a `Read`): from a JSONL left open
     (`doc.source`) or from `doc.items`. `count[0]` counts them; `progress` is told of each batch."""
     if doc.source is not None:
@@ -179,14 +179,14 @@ def jsonl_items(
     inp: Input, provider: Provider, count: list[int] | None = None, progress: Progress | None = None
 ) -> Iterator[Any]:
     """The items of a JSONL input, in order: parsed items, or the JSON value itself where it does not
-    parse or where check_stream must read it (and report its problems) one item at a time.
+    parse or where check_transcript_iter must read it (and report its problems) one item at a time.
 
     Lines are read in batches (`Input.batches`) by the one strict reader, and a batch is validated by
     one call of a list adapter (`replayable._item_read.read_batch`: each item once, an item that does not
     parse kept as its value). So a JSONL of valid items costs about what parsing it in memory does, and
-    check_stream sees the same items, reports the same violations (item index, field, rule) and raises
+    check_transcript_iter sees the same items, reports the same violations (item index, field, rule) and raises
     the same `InputError` for a line that is not JSON as it would reading the values one by one. Values
-    `check_stream` reads before parsing (not an object, a Chat Completions message, a call inside a
+    `check_transcript_iter` reads before parsing (not an object, a Chat Completions message, a call inside a
     message's content) are always yielded as they are; a line nested deeper than an item may is
     unreadable (`InputError`). `count[0]` counts the items; `progress` is told after each batch. The
     collector's state is left as the app set it."""
@@ -197,7 +197,7 @@ def jsonl_items(
 def _jsonl_reads(
     inp: Input, provider: Provider, count: list[int] | None = None, progress: Progress | None = None
 ) -> Iterator[Any]:
-    """`jsonl_items` with each item read kept with its JSON value (a `Read`), as `check_stream` takes it."""
+    """`jsonl_items` with each item read kept with its JSON value (a `Read`), as `check_transcript_iter` takes it."""
     for values in inp.batches():
         if count is not None:
             count[0] += len(values)

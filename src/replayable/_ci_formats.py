@@ -32,7 +32,15 @@ from urllib.parse import quote
 
 from replayable._names import shown
 
-__all__ = ["SARIF_SCHEMA", "escape_data", "escape_property", "github_lines", "package_version", "render", "sarif_log"]
+__all__ = [
+    "SARIF_SCHEMA",
+    "ci_report",
+    "escape_data",
+    "escape_property",
+    "github_lines",
+    "package_version",
+    "sarif_log",
+]
 
 #: The `$schema` of the SARIF logs written (the OASIS 2.1.0 schema, as published).
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -194,7 +202,7 @@ def github_lines(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def render(records: list[dict[str, Any]], fmt: str) -> str:
+def ci_report(records: list[dict[str, Any]], fmt: str) -> str:
     """The records as one SARIF log (`fmt` `sarif`, JSON text) or as workflow commands (`github`; an
     input with nothing to report writes no line)."""
     if fmt == "sarif":

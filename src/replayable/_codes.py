@@ -6,7 +6,7 @@ made from the template here, once, when it is read (`Finding.message`) or render
 the module loads, and the table of codes in docs/codes.md is generated from it (`markdown_table`, written
 by `scripts/docs_tables.py`; a test compares the two).
 
-Scopes: `transcript` (items and tools: `check_transcript`, `check_stream`, `check_tool`), `agents`
+Scopes: `transcript` (items and tools: `check_transcript`, `check_transcript_iter`, `check_tool`), `agents`
 (`replayable.agents.check_event_log`), `stream` (`replayable.stream`), `note` (advice: `replayable._notes`).
 Severities: `violation` (not safe: it makes a report not ok), `warning` (refused before it could do harm:
 safe while the refusal is honoured, such as an Agents call that `check_arguments` refused), `note`
@@ -15,7 +15,9 @@ notes (`StreamWarning.violation`).
 
 A template is a `str.format` pattern over the finding's parameters; `variants` holds the few other
 wordings of one code (picked by the parameter `variant`). `{detail}` is text made by another reader (a
-pydantic error, a JSON syntax error, a schema failure): it is quoted as it is.
+pydantic error, a JSON syntax error, a schema failure): it is quoted as it is. A finding made from
+another (the note `strict_fallback` from a strict-mode finding) names it as `{cause.code}` and
+`{cause.message}`, so its text is that finding's own, from its own template.
 """
 
 from __future__ import annotations
@@ -96,9 +98,11 @@ _PROGRAM_HINT = "; a call issued by a program waits for its output only while th
 
 #: The table: every code the library reports, in the order of the docs.
 CODES: tuple[CodeInfo, ...] = (
-    # --- items (check_transcript, check_stream) --------------------------------------------------------
+    # --- items (check_transcript, check_transcript_iter) -----------------------------------------------
     _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
+        not_json="item is not JSON: {detail} [{reason}]",
+        sdk_not_json="item is not JSON: {detail}",
     ),
     _row("transcript", "unknown_item_type", V,
         "An un-prefixed `type` that the spec does not define (extensions must be `slug:name`).",
@@ -318,47 +322,38 @@ CODES: tuple[CodeInfo, ...] = (
         unusable="tool {name!r} cannot be checked against: {detail}",
         schema="tool {name!r}: {detail}",
     ),
-    _row(
-        "transcript",
-        "parameters_not_object",
-        V,
+    _row("transcript", "parameters_not_object", V,
         'A tool\'s argument schema whose root is not an object schema (`type: "object"`): arguments are always a '
         "JSON object.",
         "the argument schema's root must be an object schema (type: 'object'), got type {got!r}: arguments are "
         "always a JSON object",
     ),
-    _row(
-        "transcript",
-        "strict_schema_additional_properties",
-        V,
+    _row("transcript", "strict_schema_additional_properties", V,
         "A strict tool's object schema without `additionalProperties: false`.",
         "object schema at {at} must set additionalProperties: false",
     ),
-    _row(
-        "transcript",
-        "strict_schema_required_incomplete",
-        V,
+    _row("transcript", "strict_schema_required_incomplete", V,
         "A strict tool's object schema whose `required` does not list every property.",
         "object schema at {at} must list every property in required (make optional ones nullable instead): "
         "missing {missing}",
     ),
-    _row(
-        "transcript",
-        "strict_schema_type_missing",
-        V,
+    _row("transcript", "strict_schema_type_missing", V,
         "A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property).",
+        "schema at {at} has no 'type' (strict mode needs one on every node; use strict: false for an untyped value)",
+        boolean="schema at {at} is {value}: strict mode needs a typed schema",
     ),
-    _row(
-        "transcript",
-        "strict_schema_keyword",
-        V,
+    _row("transcript", "strict_schema_keyword", V,
         "A strict tool's schema uses a keyword outside OpenAI's strict-mode subset.",
+        "schema at {at} uses {keyword!r}, which strict mode does not support",
     ),
-    _row(
-        "transcript",
-        "strict_schema_limit",
-        V,
+    _row("transcript", "strict_schema_limit", V,
         "A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size).",
+        "the schema has {count} {what}; strict mode allows {limit}",
+        nesting="objects nest {count} levels deep (at {at}); strict mode allows {limit}",
+        large_enum="enum at {at} has {values} values of {count} characters in all: more than {values_limit} string "
+        "values may total at most {limit}",
+        characters="property names, definition names, enum and const values total {count} characters; strict mode "
+        "allows {limit}",
     ),
     # --- target profiles (replayable._profiles): what the target accepts in `input` ----------------------
     _row("transcript", "field_not_accepted", V, "A key the target's input form of the item (or content part), or its "
@@ -383,6 +378,8 @@ CODES: tuple[CodeInfo, ...] = (
         V,
         "A `data:` URL in a content part that is empty, not base64, does not decode, or (an image) is not "
         "`image/*`: refused for every target.",
+        "{part_type}.{field} data: URL {why} [OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 "
+        "encoded image in a data URL'), InputFileContent.file_data; RFC 2397]",
     ),
     _row("transcript", "reasoning_not_persisted", V, "With `store: false`, a reasoning item sent as a bare id without "
         "`encrypted_content`.", "reasoning {id!r} is sent as a bare id without encrypted_content, but with store: "
@@ -611,9 +608,9 @@ CODES: tuple[CodeInfo, ...] = (
         N,
         "A function tool without `strict` whose schema strict mode cannot take: OpenAI falls back to non-strict "
         "validation for it (a violation only with `strict: true`).",
-        "strict is not set and strict mode cannot take this schema ({code}: {detail}): OpenAI falls back to "
-        "non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the schema "
-        "or set strict: false [OpenAPI FunctionToolParam.strict]",
+        "strict is not set and strict mode cannot take this schema ({cause.code}: {cause.message}): OpenAI falls "
+        "back to non-strict validation, so arguments may not fit the schema (replayable.gate checks them); fix the "
+        "schema or set strict: false [OpenAPI FunctionToolParam.strict]",
     ),
 )
 

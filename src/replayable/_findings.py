@@ -144,7 +144,7 @@ class Findings(list[Finding]):
         self.append(Finding(index, code, None, path, params=params))
 
 
-#: A broken rule of a transcript or a tool (`check_transcript`, `check_stream`, `check_tool`).
+#: A broken rule of a transcript or a tool (`check_transcript`, `check_transcript_iter`, `check_tool`).
 Violation = Finding
 
 

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from ._base import NamespacedBase, WireModel, is_unchecked
+from ._base import NamespacedBase, WireModel, checked_provider, is_unchecked
 from ._chat_shapes import chat_key, chat_shape
 from ._codes import code_info
 from ._forms import input_form, is_message, reparse_input
@@ -125,8 +125,7 @@ def to_input(item: Any, *, provider: Provider = None) -> InputItem:
     """
     if is_openai_model(item):
         provider = "openai"
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     model = _read(item, provider, None, ("output", "input"))
     return cast("InputItem", input_form(model, provider, None))  # an input form, by what input_form does
 
@@ -548,8 +547,7 @@ def prepare_replay(
     check_target(target)
     if not isinstance(target, str) or not target:
         raise ValueError("target must be a provider slug such as 'openai' or 'acme'")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     doc = read_document(items, provider=provider, text=False)  # the one reader, as check_transcript reads it
     # a body's own fields that cannot be read decide how its items are read (what it continues, which tools
     # are allowed): nothing dropped makes them right. (What names the body's tools is the body's, not the items'.)

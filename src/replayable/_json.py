@@ -43,7 +43,7 @@ from typing import Any
 import jiter
 from pydantic import BaseModel
 
-from .errors import ReplayableError
+from .errors import JSONError, printable
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -82,22 +82,18 @@ _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # The shape of a JSON text as far as numbers go: digits to '0', exponent markers to 'e', '.' kept, the
-# bytes a number can follow (`:`, `,`, `[`, whitespace) to ':', signs dropped, every other byte to 'x'.
-# A number that overflows to infinity needs an exponent of three digits or more (`:0e000`, `:00.0e000`
-# in this shape), or a run of at least 210 digits (JSON has no leading zeros).
-_NUMBER_SHAPE = bytes(
-    ord("0")
-    if chr(b).isdigit() and b < 128
-    else ord("e")
-    if b in b"eE"
-    else ord(".")
-    if b == ord(".")
-    else ord(":")
-    if b in b":,[ \t\r\n"
-    else ord("x")
-    for b in range(256)
-)
+# bytes a number can follow (`:`, `,`, whitespace) to ':', `[` and `{` to '[' (a number may follow a `[`;
+# never a `{`, so that is only a wider filter, and one count of '[' then counts the arrays and objects),
+# signs dropped, every other byte to 'x'. A number that overflows to infinity needs an exponent of three
+# digits or more (`:0e000`, `:00.0e000` in this shape), or a run of at least 210 digits (JSON has no
+# leading zeros).
+_SHAPE_OF = dict(zip(b"0123456789eE.:, \t\r\n[{", b"0000000000ee.::::::[[", strict=True))
+_NUMBER_SHAPE = bytes(_SHAPE_OF.get(b, ord("x")) for b in range(256))
 _AFTER = ord(":")
+_OPEN = ord("[")
+_OTHER = ord("x")
+# Scalars that no number read as infinity (or as 0.0 though not zero) becomes: jiter reads those as floats.
+_NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
 # A number literal with an exponent of three digits or more, or of 200 characters or more: the only ones
 # that can read as 0.0 though not zero.
@@ -107,20 +103,6 @@ _BACKSLASH = ord("\\")
 # Every byte but `"` and brackets (deleted to count the arrays and objects outside strings).
 _NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{]}')
 _DEPTH_STEP = bytes(0 if chr(b) in "[{" else 1 for b in range(256))
-
-
-class JSONError(ReplayableError):
-    """A JSON text or value breaks a strict-JSON rule. `.reason` is one of `not_json`,
-    `duplicate_key`, `non_finite_number`, `number_too_long`, `invalid_utf8`, `lone_surrogate`,
-    `too_deep`; `str(error)` says where (a line and column for texts)."""
-
-    def __init__(self, reason: str, message: str, detail: str | None = None, offset: int | None = None) -> None:
-        self.reason = reason
-        self.detail = detail if detail is not None else message
-        """The message without the leading `what`."""
-        self.offset = offset
-        """The byte offset in the text where the reader stopped (None when it does not say)."""
-        super().__init__(message)
 
 
 _AT = re.compile(r"at line (\d+) column (\d+)$")
@@ -134,14 +116,6 @@ def _offset(raw: bytes, message: str) -> int | None:
     line, column = int(found.group(1)), int(found.group(2))
     lines = raw.split(b"\n", line - 1)
     return sum(len(x) + 1 for x in lines[: line - 1]) + column - 1 if len(lines) >= line else None
-
-
-def printable(text: str) -> str:
-    """`text` with each lone UTF-16 surrogate written as a `\\udXXX` escape, so that an error message
-    that quotes hostile input can always be printed or encoded as UTF-8."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _reason(message: str) -> str:
@@ -181,15 +155,15 @@ def container_budget(size: int) -> int:
     return CONTAINERS_BASE + size // BYTES_PER_CONTAINER
 
 
-def too_many_containers(raw: bytes) -> str | None:
+def too_many_containers(raw: bytes, brackets: int | None = None) -> str | None:
     """Why the JSON text `raw` is over its container budget (`container_budget`), or None. Counted on the
-    bytes before anything is built: brackets first (a sound filter), then, only when those are over,
-    brackets outside strings."""
+    bytes before anything is built: brackets first (a sound filter; `brackets` is their count when the
+    caller has it), then, only when those are over, brackets outside strings."""
     size = len(raw)
     if size < 2 * CONTAINERS_BASE:  # 2 bytes at least per container: never over
         return None
     limit = CONTAINERS_BASE + size // BYTES_PER_CONTAINER
-    if raw.count(b"[") + raw.count(b"{") <= limit:
+    if (raw.count(b"[") + raw.count(b"{") if brackets is None else brackets) <= limit:
         return None
     count = _containers_outside_strings(raw) if b'"' in raw else raw.count(b"[") + raw.count(b"{")
     if count <= limit:
@@ -300,17 +274,25 @@ def may_overflow(data: bytes) -> bool:
     """Could a number in the JSON text read as infinity? (A cheap, sound filter: False means no.)"""
     if len(data) < 5:
         return False
-    shape = data.translate(_NUMBER_SHAPE, b"+-")
+    return _shape_may_overflow(data.translate(_NUMBER_SHAPE, b"+-"))
+
+
+def _shape_may_overflow(shape: bytes) -> bool:
+    """`may_overflow` of the text whose `_NUMBER_SHAPE` is `shape`."""
     i = shape.find(b"0e000")
     while i >= 0:  # a number only where a number can start: not a hex id's `...a6e5012...`
-        start = max(0, i - 400)
-        before = shape[start:i].rstrip(b"0.")  # what precedes the mantissa
-        if not before:  # the text starts with it, or a mantissa this long: say maybe
+        prev = shape[i - 1] if i else _AFTER
+        if prev == _AFTER or prev == _OPEN:
             return True
-        if before[-1] == _AFTER:
-            return True
-        i = shape.find(b"0e000", i + 1)
-    return len(data) >= 210 and _LONG_RUN in shape
+        if prev != _OTHER:  # more of a mantissa (or an `e`) before: look back over it
+            before = shape[max(0, i - 400) : i].rstrip(b"0.")  # what precedes the mantissa
+            if not before:  # the text starts with it, or a mantissa this long: say maybe
+                return True
+            if before[-1] == _AFTER or before[-1] == _OPEN:
+                return True
+        i = shape.find(b"0e000", i + 1)  # base64 (`encrypted_content`) holds thousands: each costs one test
+    # 210 digits in a row: 40 first (a short needle is found by skipping, a long one is not)
+    return len(shape) >= 210 and _LONG_RUN[:40] in shape and _LONG_RUN in shape
 
 
 def loads(
@@ -341,8 +323,13 @@ def loads(
         raw = _as_bytes(data, what)
     else:
         raise JSONError("not_json", f"{what} must be str or bytes, got {type(data).__name__}")
+    overflow: bool | None = None  # long texts: the number filter runs on the shape the budget is counted on
     if len(raw) >= 2 * CONTAINERS_BASE:
-        over = too_many_containers(raw)
+        shape = None if numbers_checked else raw.translate(_NUMBER_SHAPE, b"+-")
+        over = too_many_containers(raw, None if shape is None else shape.count(b"["))
+        if over is None and shape is not None:
+            overflow = _shape_may_overflow(shape)
+        del shape  # before the read: the shape never adds to the peak of a parse
         if over is not None:
             limit = min(max_depth, READER_DEPTH)
             if _may_be_too_deep(raw, limit) and _nesting(raw) > limit:  # the better rule to name
@@ -369,7 +356,10 @@ def loads(
         elif reason == "not_json":
             msg = f"not valid JSON: {msg}"
         raise JSONError(reason, f"{what}: {msg}", msg, _offset(raw, str(exc))) from None
-    overflow = False if numbers_checked else may_overflow(raw)
+    if overflow is None:
+        flat = type(value) is dict and len(value) <= 16 and _NO_FLOAT.issuperset(map(type, value.values()))
+        # checked by the caller, or an object of strings and integers: no float to be inf or 0.0
+        overflow = False if numbers_checked or flat else may_overflow(raw)
     if overflow or (max_depth < READER_DEPTH and _may_be_too_deep(raw, max_depth)):
         why = json_problem(value, max_depth, count_values)
         if why is None and overflow:
@@ -784,4 +774,3 @@ def array_element_at(data: bytes, offset: int) -> int | None:
     except (ValueError, RecursionError):
         return n
     return None
-

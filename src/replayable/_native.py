@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ._base import SPEC_ITEM_TYPES, TYPED_CLASSES, NamespacedPartBase
+from ._base import SPEC_ITEM_TYPES, NamespacedPartBase
 
 if TYPE_CHECKING:
     from ._generated.open_responses.namespaced_item import NamespacedItem
@@ -186,7 +186,8 @@ def _tag(model: type[Any]) -> str:
 
 
 def _tables() -> dict[str, MappingProxyType[str, Any]]:
-    """Import the models and build the three tables (once); registers them with `replayable._base`."""
+    """Import the models and build the three tables (once); the plain part table replaces the lazy one on
+    `NamespacedPartBase`."""
     if _LOADED:
         return _LOADED
     with _LOCK:
@@ -199,7 +200,6 @@ def _tables() -> dict[str, MappingProxyType[str, Any]]:
                 "input": MappingProxyType({_tag(m): m for m in inp}),
                 "annotation": MappingProxyType({_tag(m): m for m in notes}),
             }
-            TYPED_CLASSES.update(out, inp, notes)
             NamespacedPartBase.typed_models = tables["annotation"]
             _LOADED.update(tables)
     return _LOADED
@@ -274,7 +274,7 @@ def input_fields(item: NamespacedItem) -> frozenset[str] | None:
     """The wire names of the fields OpenAI's input form of this typed item declares (what `to_input` and
     `prepare_replay` keep), or None for an item without a typed input form."""
     model = INPUT_TYPES.get(getattr(item, "type", ""))
-    if model is None or type(item) not in TYPED_CLASSES:
+    if model is None or not item.pinned:
         return None
     own = model.__annotations__  # the fields its schema declares, not the generic parent's id and status
     return frozenset(f.alias or name for name, f in model.model_fields.items() if name in own)

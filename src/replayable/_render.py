@@ -29,7 +29,6 @@ __all__ = [
     "agents_record",
     "count",
     "finding",
-    "format_report",
     "format_stream_report",
     "pending_calls",
     "placed",
@@ -283,7 +282,7 @@ def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = 
     if fmt in ("sarif", "github"):
         from replayable import _ci_formats as ci_formats  # noqa: PLC0415
 
-        return ci_formats.render([worded(record, say)], fmt)
+        return ci_formats.ci_report([worded(record, say)], fmt)
     return text_report(record, say)
 
 
@@ -307,11 +306,6 @@ def worded(record: dict[str, Any], say: Callable[[str], str] | None) -> dict[str
     if isinstance(out.get("error"), str):
         out["error"] = say(out["error"])
     return out
-
-
-def format_report(report: Any, extra: Sequence[Finding], n_items: int, fmt: str, name: str) -> str:
-    """A transcript's report in `fmt` (see `transcript_record` and `render`)."""
-    return render(transcript_record(report, extra, n_items, name), fmt)
 
 
 def format_stream_report(report: Any, fmt: str, name: str) -> str:

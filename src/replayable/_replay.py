@@ -1,4 +1,4 @@
-"""Replay checks, the public layer: `check_transcript` before replaying a list of items, `check_stream`
+"""Replay checks, the public layer: `check_transcript` before replaying a list of items, `check_transcript_iter`
 for one too large to hold, `gate` one function call before executing it (`replayable._call_gate`), and
 `check_tool` for the rules of tool definitions (`replayable._tool_lint`).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from replayable._base import read_field
+from replayable._base import checked_provider, read_field
 from replayable._call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable._codes import ViolationCode
 from replayable._continuation import unwrap
@@ -43,7 +43,7 @@ __all__ = [
     "Violation",
     "ViolationCode",
     "body_findings",
-    "check_stream",
+    "check_transcript_iter",
     "check_tool",
     "check_transcript",
     "foreign_state",
@@ -106,11 +106,7 @@ def check_transcript(
     `SchemaError` for a tool in no known shape). Spec: Open Responses 2026-04-24, "Items are state
     machines", "Tool calling", "Extending items" and `CreateResponseBody.previous_response_id`.
     """
-    if side not in (None, "input", "output"):
-        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
-    check_target(target)
+    _check_arguments(side, provider, target)
     doc = read_document(items, provider=provider, text=False)  # the one reader: kind, items, tools, settings
     settings = doc.settings  # a request body: its own tools and tool_choice apply too
     if tools is None:
@@ -147,6 +143,14 @@ def check_transcript(
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))
 
 
+def _check_arguments(side: Any, provider: Any, target: Any) -> None:
+    """`ValueError` for a `side`, `provider` or `target` the checks do not know (both checks' arguments)."""
+    if side not in (None, "input", "output"):
+        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
+    checked_provider(provider)
+    check_target(target)
+
+
 def body_findings(doc: Document, ctx: Context | None = None) -> Findings:
     """What a request body's own fields break (none for anything else): each field that breaks the body's
     schema, and the body rules (`replayable._rules.table.BODY_RULES`: a `tool_choice` naming an undeclared
@@ -167,7 +171,7 @@ def body_findings(doc: Document, ctx: Context | None = None) -> Findings:
     return out
 
 
-def check_stream(
+def check_transcript_iter(
     items: Iterable[Any],
     *,
     tools: Iterable[Any] | None = None,
@@ -189,11 +193,7 @@ def check_stream(
     come (an `openai` SDK object or a model parsed with `provider="openai"` makes them OpenAI's from the
     item before it on: the items are not seen in advance). Raises `ValueError` only for bad arguments.
     """
-    if side not in (None, "input", "output"):
-        raise ValueError(f"side must be None, 'input' or 'output', got {side!r}")
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
-    check_target(target)
+    _check_arguments(side, provider, target)
     if isinstance(items, str | bytes | bytearray | Mapping):
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
     violations = Findings()

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from .errors import ReplayableError
+from .errors import SchemaLoopError
 
 __all__ = [
     "MAX_LISTED_VALUES",
@@ -64,11 +64,6 @@ _IN_PLACE_ONE = ("not", "if", "then", "else", "contentSchema")
 _OBJECT_ALWAYS = ("additionalProperties", "unevaluatedProperties", "propertyNames")
 _ARRAY_ALWAYS = ("additionalItems", "contains", "unevaluatedItems")
 _ROOT = "https://replayable.invalid/schema"  # a base that `urljoin` can resolve against
-
-
-class SchemaLoopError(ReplayableError):
-    """The schema enters itself without stepping into the value, or names what cannot be found.
-    (`replayable._arguments.compile_schema` reports it as a `SchemaError`.)"""
 
 
 class SchemaProfile:

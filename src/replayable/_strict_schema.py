@@ -24,8 +24,10 @@ the closed-object rules `check_tool` already applies:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
+from ._codes import ViolationCode
+from ._findings import Findings
 from ._pointers import pointer_token
 
 __all__ = [
@@ -36,7 +38,6 @@ __all__ = [
     "MAX_PROPERTIES",
     "MAX_STRING_BUDGET",
     "SUPPORTED_KEYWORDS",
-    "StrictFinding",
     "strict_findings",
 ]
 
@@ -63,19 +64,14 @@ SUPPORTED_KEYWORDS = frozenset(
 )  # fmt: skip
 
 _TYPE_STANDINS = ("type", "$ref", "anyOf", "enum", "const")
-
-
-class StrictFinding(NamedTuple):
-    """One strict-mode rule broken: `code` (a `ViolationCode` value), `message`, `path` into the tool."""
-
-    code: str
-    message: str
-    path: str
+_TYPE_MISSING = ViolationCode.STRICT_SCHEMA_TYPE_MISSING
+_KEYWORD = ViolationCode.STRICT_SCHEMA_KEYWORD
+_LIMIT = ViolationCode.STRICT_SCHEMA_LIMIT
 
 
 class _Walk:
     def __init__(self) -> None:
-        self.out: list[StrictFinding] = []
+        self.out = Findings()
         self.properties = 0
         self.enum_values = 0
         self.budget = 0
@@ -87,18 +83,13 @@ class _Walk:
         at = path or "/"
         if not isinstance(node, Mapping):
             if isinstance(node, bool):
-                self.out.append(StrictFinding("strict_schema_type_missing",
-                                              f"schema at {at} is {str(node).lower()}: strict mode needs a typed "
-                                              "schema", path))  # fmt: skip
+                self.out.at(None, _TYPE_MISSING, path, at=at, value=str(node).lower(), variant="boolean")
             return
         if not any(k in node for k in _TYPE_STANDINS):
-            self.out.append(StrictFinding("strict_schema_type_missing", f"schema at {at} has no 'type' (strict mode "
-                                          "needs one on every node; use strict: false for an untyped value)",
-                                          path))  # fmt: skip
+            self.out.at(None, _TYPE_MISSING, path, at=at)
         for key in node:
             if key not in SUPPORTED_KEYWORDS:
-                self.out.append(StrictFinding("strict_schema_keyword", f"schema at {at} uses {key!r}, which strict "
-                                              "mode does not support", f"{path}/{pointer_token(key)}"))  # fmt: skip
+                self.out.at(None, _KEYWORD, f"{path}/{pointer_token(key)}", at=at, keyword=key)
         t = node.get("type")
         props = node.get("properties")
         is_object = t == "object" or (isinstance(t, list) and "object" in t) or isinstance(props, Mapping)
@@ -117,9 +108,10 @@ class _Walk:
             chars = sum(len(v) for v in enum if isinstance(v, str))
             self.budget += chars
             if len(enum) > LARGE_ENUM and chars > LARGE_ENUM_BUDGET:
-                self.out.append(StrictFinding("strict_schema_limit", f"enum at {at} has {len(enum)} values of "
-                                              f"{chars} characters in all: more than {LARGE_ENUM} string values may "
-                                              f"total at most {LARGE_ENUM_BUDGET}", f"{path}/enum"))  # fmt: skip
+                self.out.at(
+                    None, _LIMIT, f"{path}/enum", at=at, values=len(enum), count=chars, values_limit=LARGE_ENUM,
+                    limit=LARGE_ENUM_BUDGET, variant="large_enum",
+                )  # fmt: skip
         const = node.get("const")
         if isinstance(const, str):
             self.budget += len(const)
@@ -141,25 +133,21 @@ class _Walk:
                     self.node(sub, f"{path}/{key}/{pointer_token(name)}", 0, limit - 1)
 
 
-def strict_findings(schema: Any, base: str, max_depth: int = 128) -> list[StrictFinding]:
-    """The strict-mode findings of an argument schema whose JSON Pointer in the tool is `base` (see the
-    module docstring for the rules). `max_depth` bounds the walk (deeper schemas are refused elsewhere).
-    Never raises on a malformed schema: what is not an object or a boolean is skipped."""
+def strict_findings(schema: Any, base: str, max_depth: int = 128) -> Findings:
+    """The strict-mode findings (codes `strict_schema_type_missing`, `strict_schema_keyword`,
+    `strict_schema_limit`, no index) of an argument schema whose JSON Pointer in the tool is `base` (see
+    the module docstring for the rules). `max_depth` bounds the walk (deeper schemas are refused
+    elsewhere). Never raises on a malformed schema: what is not an object or a boolean is skipped."""
     walk = _Walk()
     walk.node(schema, base, 0, max_depth)
     out = walk.out
     depth, where = walk.deepest
     if depth > MAX_NESTING:
-        out.append(StrictFinding("strict_schema_limit", f"objects nest {depth} levels deep (at {where}); strict mode "
-                                 f"allows {MAX_NESTING}", where))  # fmt: skip
+        out.at(None, _LIMIT, where, at=where, count=depth, limit=MAX_NESTING, variant="nesting")
     if walk.properties > MAX_PROPERTIES:
-        out.append(StrictFinding("strict_schema_limit", f"the schema has {walk.properties} object properties; strict "
-                                 f"mode allows {MAX_PROPERTIES}", base))  # fmt: skip
+        out.at(None, _LIMIT, base, count=walk.properties, what="object properties", limit=MAX_PROPERTIES)
     if walk.enum_values > MAX_ENUM_VALUES:
-        out.append(StrictFinding("strict_schema_limit", f"the schema has {walk.enum_values} enum values; strict mode "
-                                 f"allows {MAX_ENUM_VALUES}", base))  # fmt: skip
+        out.at(None, _LIMIT, base, count=walk.enum_values, what="enum values", limit=MAX_ENUM_VALUES)
     if walk.budget > MAX_STRING_BUDGET:
-        out.append(StrictFinding("strict_schema_limit", f"property names, definition names, enum and const values "
-                                 f"total {walk.budget} characters; strict mode allows {MAX_STRING_BUDGET}",
-                                 base))  # fmt: skip
+        out.at(None, _LIMIT, base, count=walk.budget, limit=MAX_STRING_BUDGET, variant="characters")
     return out

@@ -11,7 +11,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from replayable._arguments import SchemaError, compile_schema
-from replayable._base import SPEC_ITEM_TYPES
+from replayable._base import SPEC_ITEM_TYPES, checked_provider
 from replayable._codes import NoteCode, ViolationCode
 from replayable._findings import Finding, Findings
 from replayable._item_json import plain_json
@@ -80,8 +80,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider
     cannot take is a `strict_fallback` note naming the keyword, not a violation; with `strict: true` it
     stays a violation. Raises `ValueError` for another `provider`.
     """
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     if isinstance(tool, BaseModel):
         try:
             tool = plain_json(tool)
@@ -126,8 +125,7 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider
         except RecursionError:
             out.at(None, ViolationCode.INVALID_TOOL, key, variant="too_deep", at=key)
     if spec.closed and spec.declared and spec.kind in (ToolKind.FUNCTION, ToolKind.CHAT_FUNCTION):  # strict subset
-        for f in strict_findings(schema, key):
-            out.at(None, ViolationCode(f.code), f.path, detail=f.message)
+        out.extend(strict_findings(schema, key))
     notes = identifier_notes(schema, key)
     if provider == "openai" and spec.kind is ToolKind.FUNCTION and _strict_omitted(tool):
         out, fallback = _strict_as_notes(out)
@@ -158,7 +156,7 @@ def _strict_as_notes(found: Findings) -> tuple[Findings, list[Note]]:
     kept, notes = Findings(), []
     for f in found:
         if f.code in _STRICT_CODES:
-            notes.append(Note(NoteCode.STRICT_FALLBACK, path=f.path, params={"code": str(f.code), "detail": f.message}))
+            notes.append(Note(NoteCode.STRICT_FALLBACK, path=f.path, params={"cause": f}))
         else:
             kept.append(f)
     return kept, notes

@@ -10,12 +10,13 @@ for a `slug:name` annotation, the `item_reference` model for a message) are drop
 problem is reported once; messages that would quote a private class are rewritten in JSON terms.
 
 `ItemError` (an item, body or model does not parse) and `ModelError` (a model constructor or
-`model_validate` refused its values) are the library's exceptions for such errors. `ModelError` is also
-a pydantic `ValidationError`, so code written for pydantic (`except ValidationError`, `.errors()`,
+`model_validate` refused its values) are the library's exceptions for such errors; they are defined in
+`replayable.errors` with every other exception, and re-exported here. `ModelError` is also a pydantic
+`ValidationError`, so code written for pydantic (`except ValidationError`, `.errors()`,
 `.error_count()`, `.title`) keeps working on the library's models, and `except ReplayableError` /
 `except ItemError` / `except ValueError` catch it too.
 
-This module is part of the foundation: it imports only `errors`, `_json` and pydantic.
+This module is part of the foundation: it imports only `errors` and pydantic.
 """
 
 from __future__ import annotations
@@ -25,83 +26,10 @@ from collections.abc import Mapping
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticCustomError
 
-from ._json import printable
-from .errors import ReplayableError
+from .errors import ItemError, ModelError
 
 __all__ = ["ItemError", "ModelError", "clean_errors", "json_type", "model_defined", "value_at"]
-
-
-class ItemError(ReplayableError):
-    """Raised when items do not parse.
-
-    `.errors` is a list of dicts, one per problem, each with `loc` (a tuple that starts with the item's
-    index in its list when there is a list, then the field path), `type` (a stable error code such as
-    `string_type`, `missing`, `namespaced_type`, `union_tag_invalid`) and `msg` (a readable sentence).
-    `str(error)` names the item index, the field and the rule of each problem.
-    """
-
-    def __init__(self, errors: list[dict[str, Any]], title: str = "invalid item") -> None:
-        # messages may quote hostile input: a lone surrogate is escaped so that they always print
-        errors = [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]
-        self.errors: list[dict[str, Any]] = errors
-        lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
-        if len(errors) > 20:
-            lines.append(f"... and {len(errors) - 20} more")
-        count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-        super().__init__(f"{title} ({count}):\n  " + "\n  ".join(lines))
-
-
-def _where(loc: tuple[Any, ...]) -> str:
-    if not loc:
-        return "item"
-    head, rest = loc[0], loc[1:]
-    if isinstance(head, int):
-        field = ".".join(str(x) for x in rest)
-        return f"item {head}" + (f", field {field}" if field else "")
-    return "field " + ".".join(str(x) for x in loc)
-
-
-class _ErrorList(list[dict[str, Any]]):
-    """`ModelError.errors`: the list of `{loc, type, msg}` dicts of `ItemError`, which can also be called
-    as pydantic's `ValidationError.errors()` is (its keyword arguments are accepted and ignored)."""
-
-    def __call__(self, **_: Any) -> list[dict[str, Any]]:
-        return [dict(e) for e in self]
-
-
-class ModelError(ItemError, ValidationError):  # type: ignore[misc]  # `.errors` is a list and callable
-    """A model of the library was built (`FunctionCall(...)`, `CreateResponseBody(...)`,
-    `Model.model_validate(...)`) from values that do not validate.
-
-    An `ItemError` (so a `ReplayableError` and a `ValueError`) whose `.errors` name each field by its
-    plain path and rule, and also a pydantic `ValidationError` for code written against pydantic:
-    `except ValidationError` catches it, `.errors()` returns the same cleaned list, `.error_count()`
-    counts it and `.title` names the model. Its text is the library's (`str(error)`), never pydantic's
-    internal union labels. Build one with `ModelError.build`.
-    """
-
-    def __init__(self, *_: Any) -> None:  # the native part is made by ValidationError.__new__
-        pass
-
-    @classmethod
-    def build(cls, errors: list[dict[str, Any]], title: str) -> ModelError:
-        """A `ModelError` titled `title` (`invalid FunctionCall`) for the cleaned `errors`."""
-        line_errors: list[Any] = [
-            {"type": PydanticCustomError(str(e["type"]), printable(str(e["msg"]))), "loc": e["loc"], "input": None}
-            for e in errors
-        ]
-        exc = cls.from_exception_data(title, line_errors, hide_input=True)
-        ItemError.__init__(exc, errors, title)
-        exc.errors = _ErrorList(exc.errors)
-        return exc
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "invalid model"
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.args[0] if self.args else ''!r})"
 
 
 # ---------------------------------------------------------------------------------- model registry

@@ -44,7 +44,6 @@ from ._generated.open_responses.url_citation import UrlCitation
 from ._generated.open_responses.url_citation_param import UrlCitationParam
 
 __all__ = [
-    "data_url_problem",
     "Annotation",
     "AnnotationParam",
     "AssistantContentParam",
@@ -72,6 +71,7 @@ __all__ = [
     "UrlCitation",
     "UrlCitationParam",
     "UserContentParam",
+    "data_url_problem",
 ]
 
 

@@ -41,8 +41,8 @@ __all__ = [
     "STREAM_RULES",
     "bundle",
     "json_schema",
-    "source_root",
     "sides",
+    "source_root",
 ]
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -647,7 +647,7 @@ def _ts_chars(chars: str, without: str = "") -> str:
     return "${" + " | ".join(f'"{c}"' for c in chars if c not in without) + "}"
 
 
-def ts_other_slug(slug: str) -> str:
+def _ts_other_slug(slug: str) -> str:
     """A TypeScript type for every `slug:name` whose slug is not `slug`, as a union of template literals.
 
     TypeScript cannot subtract a string pattern, but the slug alphabet (`NAMESPACED_PATTERN`) is finite:
@@ -667,7 +667,7 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
     `openai:web_search_call`, ...), split it in two equivalent branches, so TypeScript narrows the typed ones:
 
     - the namespaced type itself takes every *other* slug (`not` the slug's pattern; `tsType` from
-      `ts_other_slug`), keeping its `slug:name` shape for `acme:search_result`;
+      `_ts_other_slug`), keeping its `slug:name` shape for `acme:search_result`;
     - `Unknown<Slug><Item|Part>` takes the slug's types that have no typed model (`openai:brand_new`,
       read by the models as the same opaque namespaced type), with `tsType` `never`, like the Agents API
       fallbacks.
@@ -704,7 +704,7 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
             **extra,
         }
         tag["not"] = {"pattern": f"^{slug}:"}
-        tag["tsType"] = ts_other_slug(slug)
+        tag["tsType"] = _ts_other_slug(slug)
         ref, new = {"$ref": f"#/$defs/{name}"}, {"$ref": f"#/$defs/{other}"}
         for holder in [body, *defs.values()]:
             for n in schema_objects(holder):

@@ -38,7 +38,7 @@ from pydantic import model_validator
 from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError
 
-from ._base import WireModel
+from ._base import WireModel, checked_provider
 from ._body_validation import validate_body
 from ._chat_shapes import refuse_chat_completions_body
 from ._generated.open_responses.common import LongText
@@ -62,6 +62,7 @@ __all__ = [
     "OpenAIWebSocketSteerAcceptedEvent",
     "OpenAIWebSocketSteerEvent",
     "OpenAIWebSocketSteerFailedEvent",
+    "OpenAIWebSocketSteerFailedSteer",
     "OpenAIWebSocketSteerFailure",
     "OpenAIWebSocketSteerPendingEvent",
     "WebSocketErrorEvent",
@@ -297,8 +298,7 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
     `WebSocketResponseCreateEvent`, `WebSocketErrorEvent`; OpenAI: `openai.types.responses`
     `ResponsesClientEvent`, `ResponsesServerEvent`.
     """
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
     if isinstance(data, (WebSocketResponseCreateEvent, WebSocketErrorEvent, *_OPENAI_MODELS.values())):
         return data  # type: ignore[return-value]
     if type(data).__module__.startswith("openai."):

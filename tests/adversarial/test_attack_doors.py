@@ -211,7 +211,7 @@ NS_OUT_CALL = {**NS_CALL, "id": "fc_1", "status": "completed"}
 def test_a_namespaced_call_is_no_call_of_the_top_level_tool_on_every_door(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from replayable._replay import check_stream  # noqa: PLC0415
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
     items = [NS_CALL, OUTPUT]
     assert rp.check_transcript([{**CALL, "name": "get_weather"}, OUTPUT], tools=[WEATHER]).ok  # the control
@@ -223,7 +223,7 @@ def test_a_namespaced_call_is_no_call_of_the_top_level_tool_on_every_door(
         report = rp.check_transcript(value, tools=None if isinstance(value, dict) else [WEATHER])
         assert _codes(report) == ["unknown_tool"], _codes(report)
     assert _codes(rp.check_transcript(items, allowed_tools=["get_weather"])) == ["tool_not_allowed"]
-    assert _codes(check_stream(iter(items), tools=[WEATHER])) == ["unknown_tool"]
+    assert _codes(check_transcript_iter(iter(items), tools=[WEATHER])) == ["unknown_tool"]
     resp = {"object": "response", "status": "completed", "output": [NS_OUT_CALL], "tools": [WEATHER]}
     assert _codes(rp.check_transcript(resp)) == ["unknown_tool"]
     sdk = pytest.importorskip("openai.types.responses")
@@ -322,7 +322,7 @@ def test_a_previous_output_that_holds_no_items_is_refused_not_ignored(tmp_path: 
     assert main(["check", str(body), "--previous", str(prev)]) == 2
 
 
-# --- a body's own fields are read, not ignored (attacker report, session 6) ------------------------------
+# --- a body's own fields are read, not ignored (from an attacker's report) ----------------------------
 
 BAD_ENVELOPE = {
     "model": 5,

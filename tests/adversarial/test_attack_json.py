@@ -106,7 +106,7 @@ def _assert_plain(value: Any) -> None:
         pytest.param([_HugeInt(1)], None, id="int subclass whose __int__ is 5001 digits"),
         pytest.param([_ShortInt(10**5000)], "number_too_long", id="int subclass lying about bit_length"),
         pytest.param([_SurrogateStr("x")], None, id="str subclass whose __str__ is a lone surrogate"),
-        pytest.param(_ItemsDict(a=1), "not_json", id="dict subclass whose items() hold nan"),  # they lie (issue 32)
+        pytest.param(_ItemsDict(a=1), "not_json", id="dict subclass whose items() hold nan"),  # they lie
         pytest.param(_ItemsMapping(), "non_finite_number", id="Mapping whose items() hold inf"),
     ],
 )
@@ -196,7 +196,7 @@ def _chain(n: int) -> Any:
         pytest.param(lambda x: rp.parse_items([x]), id="parse_items"),
         pytest.param(lambda x: list(rp.iter_items([x])), id="iter_items"),
         pytest.param(lambda x: rp.check_transcript([x]), id="check_transcript"),
-        pytest.param(lambda x: rp_replay.check_stream(iter([x])), id="check_stream"),
+        pytest.param(lambda x: rp_replay.check_transcript_iter(iter([x])), id="check_transcript_iter"),
     ],
 )
 def test_a_mapping_item_that_fails_when_read_is_refused_cleanly(entry: Any, depth: int) -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import replayable as rp
 from replayable._arguments import ArgumentsError, SchemaError, parse_arguments
-from replayable._replay import ViolationCode, check_stream
+from replayable._replay import ViolationCode, check_transcript_iter
 from replayable._tools import is_tool_collection
 
 FUZZ = fuzz_settings(200)  # the profile mechanism lives in conftest.py
@@ -175,6 +175,7 @@ def test_gate_with_a_fuzzed_schema_raises_only_schema_error(schema: Any) -> None
         assert res.reason in (rp.GateReason.OK, rp.GateReason.ARGUMENTS_SCHEMA)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.lists(anything, max_size=10),
@@ -189,11 +190,12 @@ def test_check_transcript_never_raises_and_check_stream_agrees(
     assert len(report.items) == len(items)
     assert all(isinstance(v.code, ViolationCode) and v.index is not None for v in report.violations)
     assert all(0 <= v.index < len(items) for v in report.violations if v.index is not None)
-    streamed = check_stream(iter(items), tools=TOOLS, side=side, target=target, pending_ok=pending_ok)
+    streamed = check_transcript_iter(iter(items), tools=TOOLS, side=side, target=target, pending_ok=pending_ok)
     assert streamed.violations == report.violations
     assert streamed.pending == report.pending
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(anything, max_size=6))
 def test_cli_check_exits_0_1_or_2(tmp_path_factory: pytest.TempPathFactory, values: list[Any]) -> None:
@@ -230,6 +232,7 @@ def test_agents_check_arguments_raises_only_library_errors(action: Any, tool: An
     assert res.execute == (not res.failures)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(anything, max_size=8))
 def test_agents_event_log_never_raises(events: list[Any]) -> None:

@@ -1,6 +1,6 @@
 """Every public entry point, fed hostile values: the only outcomes are a result or a documented error.
 
-Hostile values mix what broke the library before (issue 11, section 4) with what any caller may pass:
+Hostile values mix what broke the library before with what any caller may pass:
 nesting past `MAX_ITEM_DEPTH` (and past Python's recursion limit), lone surrogates in keys and values,
 integers past 4300 digits, NaN and infinities, bytes, sets and tuples inside items, dict subclasses
 and other Mappings, JSON texts with duplicate keys, `NaN`, `1e400`, a BOM or invalid UTF-8, SDK
@@ -36,7 +36,7 @@ from replayable import _json
 from replayable import agents as A
 from replayable import stream as S
 from replayable._arguments import ArgumentsError, SchemaError
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 FUZZ = fuzz_settings(40)
 ITEM_ERRORS = (rp.ItemError,)
@@ -268,7 +268,7 @@ def test_gate(item: Any, schema: Any) -> None:
 def test_check_transcript_and_check_stream(data: list[Any], side: Any, with_tools: bool) -> None:
     tools = [{"type": "function", "name": "search", "parameters": {"type": "object"}}] if with_tools else None
     report = outcome(lambda: rp.check_transcript(data, tools=tools, side=side), ())
-    streamed = outcome(lambda: check_stream(iter(data), tools=tools, side=side), ())
+    streamed = outcome(lambda: check_transcript_iter(iter(data), tools=tools, side=side), ())
     assert streamed.violations == report.violations
     for v in report.violations:
         printable(v.message)

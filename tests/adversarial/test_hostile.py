@@ -17,7 +17,7 @@ import pytest
 import replayable as rp
 from replayable import _arguments as arguments
 from replayable._cli import main
-from replayable._replay import ViolationCode, check_stream
+from replayable._replay import ViolationCode, check_transcript_iter
 
 DEEP = 100_000
 SALES = {"type": "object", "properties": {"region": {"type": "string", "enum": ["apac"]}}, "required": ["region"]}
@@ -108,7 +108,7 @@ def test_deeply_nested_python_values_are_reported_not_crashed() -> None:
             {"type": "function_call_output", "call_id": "c", "output": deep},
         ]
     )
-    # each is unreadable (too deep), as its JSONL line is: item_invalid, no field read (issue 32)
+    # each is unreadable (too deep), as its JSONL line is: item_invalid, no field read
     assert [(v.index, v.code) for v in report.violations] == [(0, ViolationCode.ITEM_INVALID), (1, ViolationCode.ITEM_INVALID)]
     assert all("too_deep" in v.message for v in report.violations)
     with pytest.raises(rp.ItemError):
@@ -181,9 +181,9 @@ def test_ten_megabyte_strings_parse_check_and_dump() -> None:
 def test_huge_arrays_of_tiny_items() -> None:
     tiny = [{"type": "item_reference", "id": f"i{i}"} for i in range(100_000)]
     assert len(rp.parse_items(json.dumps(tiny))) == 100_000
-    assert check_stream(iter(tiny)).ok
+    assert check_transcript_iter(iter(tiny)).ok
     dup = tiny + [{"type": "item_reference", "id": "i7"}]
-    report = check_stream(iter(dup))
+    report = check_transcript_iter(iter(dup))
     assert [(v.index, v.code) for v in report.violations] == [(100_000, ViolationCode.DUPLICATE_ITEM_ID)]
 
 

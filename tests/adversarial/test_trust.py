@@ -1,4 +1,4 @@
-"""Fail closed, round two (issue 20 classes 3 and 4, issue 24 point 6, issue 25 point 7 gate part):
+"""Fail closed, three ways:
 
 - nothing missing is waved through: `gate(call, None)` is `no_schema`, a tool collection refuses an
   undeclared name (`unknown_tool`), `allowed_tools` refuses a declared but forbidden one (`not_allowed`);
@@ -218,7 +218,7 @@ class TwoSchemas(ToolDefinition):  # both frameworks' schema attributes: which a
 
 
 def test_a_framework_tool_with_two_schema_attributes_is_refused_not_guessed() -> None:
-    """Attacker report (session 6): `params_json_schema={}` beside a strict `parameters_json_schema` made
+    """From an attacker's report: `params_json_schema={}` beside a strict `parameters_json_schema` made
     gate pick the permissive one. Every door that reads tools refuses the object."""
     tool = TwoSchemas("get_weather", WEATHER, params_json_schema={})
     for door in (
@@ -266,9 +266,9 @@ def test_check_transcript_and_stream_refuse_an_unknown_openai_type() -> None:
         rep = rp.check_transcript(items, provider="openai")
         assert [v.code for v in rep.violations] == [rp.ViolationCode.UNKNOWN_ITEM_TYPE]
         assert "function_call_output" in rep.violations[0].message
-    from replayable._replay import check_stream
+    from replayable._replay import check_transcript_iter
 
-    assert [v.code for v in check_stream(iter([TYPO]), provider="openai").violations] == [
+    assert [v.code for v in check_transcript_iter(iter([TYPO]), provider="openai").violations] == [
         rp.ViolationCode.UNKNOWN_ITEM_TYPE
     ]
 

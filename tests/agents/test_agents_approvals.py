@@ -1,4 +1,4 @@
-"""Approval requests of the Agents API (issue 14): MCP tool-call approvals and computer-use approvals
+"""Approval requests of the Agents API: MCP tool-call approvals and computer-use approvals
 (login forms, browser origins), their answers, and the pairing rules in the ledger and the log check."""
 
 from __future__ import annotations

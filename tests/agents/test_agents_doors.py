@@ -1,4 +1,4 @@
-"""Fail-closed Agents API log checks on every door (the attack of issue 21's sweep, `/tmp/att2`).
+"""Fail-closed Agents API log checks on every door (four attacks found by a sweep).
 
 Four classes, each checked on the library (`check_event_log`, also fed by `stream.parse_sse`) and on
 `replayable check --agents` with the log as JSONL, as a JSON array and as an SSE capture:
@@ -132,7 +132,7 @@ def agree(got: dict[str, tuple[bool, list[str]]], want: tuple[bool, list[str]]) 
 
 
 def test_a_trimmed_requires_action_with_no_tools_anywhere_is_not_replay_safe(tmp_path: Path) -> None:
-    events = [requires(), result()]  # /tmp/att2/agents_no_tools.jsonl
+    events = [requires(), result()]  # no tools known at all
     agree(doors(tmp_path, events), (False, ["executed_rejected_call"]))
     rep = A.check_event_log(events)
     assert "no tool schema is known" in rep.violations[0].message
@@ -142,7 +142,7 @@ def test_a_trimmed_requires_action_with_no_tools_anywhere_is_not_replay_safe(tmp
 
 
 def test_tools_that_arrive_after_the_call_judge_its_answer(tmp_path: Path) -> None:
-    late = snapshot("agent.session.in_progress", tools=[STRICT_TOOL])  # /tmp/att2/agents_tools_late.jsonl
+    late = snapshot("agent.session.in_progress", tools=[STRICT_TOOL])  # tools arrive late
     agree(doors(tmp_path, [requires(), late, result()]), (False, ["executed_rejected_call"]))
     rep = A.check_event_log([requires(), late, result()])
     assert [(f.index, f.path) for f in rep.refused] == [(0, "/session/required_actions/0/arguments")]
@@ -189,7 +189,7 @@ def test_an_unanswered_call_without_tools_is_only_unanswered(tmp_path: Path) -> 
 
 def test_an_unknown_event_carrying_a_session_changes_nothing(tmp_path: Path) -> None:
     created = snapshot("agent.session.created", tools=[STRICT_TOOL])
-    zzz = snapshot("agent.session.zzz", tools=[OPEN_TOOL])  # /tmp/att2/agents_unknown_override.jsonl
+    zzz = snapshot("agent.session.zzz", tools=[OPEN_TOOL])  # an unknown event carrying other tools
     events = [created, zzz, requires(), result()]
     agree(doors(tmp_path, events), (False, ["executed_rejected_call"]))
     assert A.check_event_log(events).unknown_events == (1,)
@@ -213,7 +213,7 @@ def test_the_ledger_and_session_of_do_not_act_on_an_unknown_event() -> None:
 
 def test_a_log_that_mixes_sessions_is_flagged_and_the_other_session_changes_nothing(tmp_path: Path) -> None:
     mine = snapshot("agent.session.created", sid="s1", tools=[STRICT_TOOL])
-    theirs = snapshot("agent.session.created", sid="s2", tools=[OPEN_TOOL])  # /tmp/att2/agents_two_sessions.jsonl
+    theirs = snapshot("agent.session.created", sid="s2", tools=[OPEN_TOOL])  # two sessions
     events = [mine, theirs, requires(sid="s1"), result()]
     agree(doors(tmp_path, events), (False, ["executed_rejected_call", "mixed_sessions"]))
     rep = A.check_event_log(events)
@@ -302,7 +302,7 @@ def test_an_agents_log_as_sse_without_agents_is_refused_like_the_jsonl_door(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], provider: list[str]
 ) -> None:
     events = [AGENT_EVENT, {"type": "response.completed", "response": {"id": "r", "object": "response"}}]
-    path = _write(tmp_path, events, "sse")  # /tmp/att2/agents_bad2.sse
+    path = _write(tmp_path, events, "sse")
     assert main(["check", str(path), *provider]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1
@@ -363,3 +363,24 @@ def test_an_unknown_event_in_openai_mode_leaves_a_note() -> None:
     # Open Responses mode is unchanged: an un-prefixed unknown type is a violation
     with pytest.raises(stream.StreamError):
         stream.StreamAssembler().feed({"type": "totally.unknown", "sequence_number": 0})
+
+
+def test_check_agents_reads_an_sse_log_past_done_as_jsonl_reads_it(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same events as JSONL fail with executed_rejected_call; as SSE with a [DONE] between them they
+    fail with it too, and with the [DONE] finding."""
+    import json
+
+    from replayable._cli import main
+
+    events = [requires(), result()]
+    jsonl, sse = tmp_path / "log.jsonl", tmp_path / "log.sse"
+    jsonl.write_text("".join(json.dumps(e) + "\n" for e in events))
+    sse.write_text(f"data: {json.dumps(events[0])}\n\ndata: [DONE]\n\ndata: {json.dumps(events[1])}\n\n")
+    assert main(["check", "--agents", "--format", "json", str(jsonl)]) == 1
+    as_jsonl = json.loads(capsys.readouterr().out)
+    assert main(["check", "--agents", "--format", "json", str(sse)]) == 1
+    as_sse = json.loads(capsys.readouterr().out)
+    assert [v["code"] for v in as_sse["violations"]] == [v["code"] for v in as_jsonl["violations"]] == [
+        "executed_rejected_call"
+    ]
+    assert [(f["code"], f["index"]) for f in as_sse["findings"] if f["where"] == "stream"] == [("after_done_marker", 1)]

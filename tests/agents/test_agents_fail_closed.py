@@ -1,4 +1,4 @@
-"""Issue 25.3 (non-stream part): the Agents rules stricter than the openai SDK are deliberate, fail-closed
+"""The Agents rules stricter than the openai SDK are deliberate, fail-closed
 choices (schemas/README.md), each refused with an error that names the field and says why; the SDK
 accepts the same values, so the test proves the difference is real."""
 

@@ -1,4 +1,4 @@
-"""No false alarms on correct Agents API sessions (issue 14): each case did the right thing and must
+"""No false alarms on correct Agents API sessions: each case did the right thing and must
 pass the ledger, `check_event_log`, `link_chain` and `replayable check --agents` alike."""
 
 from __future__ import annotations

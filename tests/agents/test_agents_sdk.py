@@ -275,6 +275,7 @@ def test_every_sdk_type_is_known_here():
     assert len(SURFACES["events"][1]) >= 33 and len(SURFACES["inputs"][1]) == 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", list(SURFACES))
 def test_same_verdicts_and_exact_round_trip(surface):
     union, _ = SURFACES[surface]

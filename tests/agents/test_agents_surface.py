@@ -1,4 +1,4 @@
-"""The rest of the Agents API surface added for issue 14: `obfuscation: null`, sessions created from an
+"""The rest of the Agents API surface: `obfuscation: null`, sessions created from an
 `agent_id`, the update body, the events body, list pages, and the door-2 audit record of
 `check_arguments`."""
 
@@ -107,7 +107,7 @@ def test_list_pages():
 def test_audit_record_of_a_refused_call():
     chk = A.check_arguments(S20["required_action"], S20["tool"])
     rec = chk.record()
-    # the three-doors article's record first, then our own fields (issue 25.7)
+    # the three-doors article's record first, then our own fields
     assert list(rec) == ["check", "schema", "pass", "fail", "execute", "schema_sha256", "passing_paths", "call"]
     assert rec["check"] == "lookup_order" and rec["schema"] == "parameters" and rec["execute"] is False
     assert rec["pass"] == ["order_id", "include_lines"]  # supplied and declared; `refund` is not declared

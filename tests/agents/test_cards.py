@@ -67,7 +67,7 @@ def test_prose_is_never_a_card(schema):
 def test_the_boolean_schema_true_is_refused_for_a_card():
     from replayable._arguments import SchemaError
 
-    with pytest.raises(SchemaError, match="pass \\{\\}"):  # {} is the one spelling of "no check" (issue 32)
+    with pytest.raises(SchemaError, match="pass \\{\\}"):  # {} is the one spelling of "no check"
         A.check_card([USER, msg(CARD)], True)
 
 
@@ -167,7 +167,7 @@ def test_an_invalid_card_schema_raises_schema_error():
         A.check_card([msg(CARD)], {"type": 12})
 
 
-# --- issue 20 class 6: a final answer that is not finished is never a card ---------------------------
+# --- a final answer that is not finished is never a card ---------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from replayable._cli import main
 from replayable._cli.output import cli_message
 from replayable._reading import files
 from replayable._reading.files import read_input
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 USER = {"type": "message", "role": "user", "content": "hi"}
 BAD_ARGS = {"type": "function_call", "call_id": "c9", "name": "f", "arguments": {"q": 1}}  # not a string
@@ -70,10 +70,10 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def one_at_a_time(path: str, **kw: Any) -> dict[str, Any]:
-    """The reference: each JSONL value read on its own and given to check_stream as it is (its messages
+    """The reference: each JSONL value read on its own and given to check_transcript_iter as it is (its messages
     worded as the command line words them: `--pending-ok`, not `pending_ok=True`)."""
     values = list(read_input(path).values())
-    report = check_stream(values, **kw)
+    report = check_transcript_iter(values, **kw)
     return {
         "ok": report.ok,
         "items": len(values),
@@ -213,7 +213,7 @@ def test_a_batch_also_ends_at_its_byte_budget(tmp_path: Path) -> None:
 
 def test_items_come_out_in_order_as_models_or_as_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Valid items come out parsed (a failed batch is split until the bad item is found); the bad item,
-    and values check_stream reads itself, come out as read."""
+    and values check_transcript_iter reads itself, come out as read."""
     monkeypatch.setattr(files, "BATCH_LINES", 64)
     items = [*transcript(20), CHAT, 7]  # 22 values
     items[13] = BAD_ARGS

@@ -1,4 +1,4 @@
-"""`replayable check --format sarif|github` and the pre-commit hook (issue 23, point 4): one SARIF 2.1.0
+"""`replayable check --format sarif|github` and the pre-commit hook: one SARIF 2.1.0
 result per finding (`ruleId` the code, the file as location, the rules in the driver), GitHub workflow
 commands escaped as GitHub's toolkit escapes them, and a `.pre-commit-hooks.yaml` whose entry runs."""
 

@@ -1,4 +1,4 @@
-"""`replayable check` fails closed at its doors (issue 20, class 6): the same problem gets the same exit
+"""`replayable check` fails closed at its doors: the same problem gets the same exit
 status in every container, nothing matching a directory's patterns is skipped silently and nothing
 blocks on a FIFO, and a file name cannot forge a line of the report."""
 

@@ -340,7 +340,7 @@ def test_endless_blank_lines_after_a_document_end_at_the_limit(stdin: Any, capsy
 
 
 def test_a_strict_rule_broken_inside_a_big_array_names_the_item(tmp_path: Path) -> None:
-    """New-user report (session 6): a duplicate key in item 777 of a one-line array was reported as
+    """From a new user's report: a duplicate key in item 777 of a one-line array was reported as
     'neither JSON nor JSONL' with a column only. The item is named; a syntax error keeps its message."""
     items = [{"type": "message", "role": "user", "content": "x \u00e9"}] * 800
     text = json.dumps(items)

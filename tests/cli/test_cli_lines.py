@@ -1,4 +1,4 @@
-"""Findings read from a file say where in it (issue 35, point 1): the 1-based `line` and `column` where
+"""Findings read from a file say where in it: the 1-based `line` and `column` where
 the item, event or field starts, for one JSON document (compact or pretty-printed over many lines, a
 list, a request body, a Response, one item), JSONL and SSE captures, in the four formats: text
 `FILE:LINE:COL: item N: code: message`, JSON `line`/`column`, SARIF `region` (validated against the

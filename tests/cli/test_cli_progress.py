@@ -1,4 +1,4 @@
-"""A single large file shows progress on a terminal (issue 23, point 6): items checked (and the bar in
+"""A single large file shows progress on a terminal: items checked (and the bar in
 items for a JSON array, in bytes for JSONL) on standard error, only when standard error is a terminal,
 never on standard output."""
 

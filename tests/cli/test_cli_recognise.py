@@ -1,4 +1,4 @@
-"""`replayable check` recognises what it is given (issue 24, point 5): an Agents API log without
+"""`replayable check` recognises what it is given: an Agents API log without
 `--agents` gets one line saying to pass it, a file of tool definitions is linted as tools (given by name
 or found in a directory), the JSON report has one `findings` list for items, tools, streams and Agents
 logs alike, and every kind of input ends with the same verdict words."""

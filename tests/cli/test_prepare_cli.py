@@ -1,4 +1,4 @@
-"""`replayable prepare` (issue 35, point 4): the certain repairs that `check`'s own messages name
+"""`replayable prepare`: the certain repairs that `check`'s own messages name
 (`function_call` arguments given as an object -> their JSON text; Chat Completions messages -> items), a
 list of what was repaired, dropped and changed, `--diff` (a unified diff of the input and the result),
 `--provider openai` honoured, and the options every command shares read one way."""

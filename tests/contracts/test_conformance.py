@@ -114,6 +114,7 @@ def _official_instance_round_trips(value: Any, side: str, parse: Any, dump: Any)
     assert dump(parse(value)) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("side", "name"), [("input", n) for n in INPUT_VARIANTS] + [("output", n) for n in OUTPUT_VARIANTS]
 )
@@ -278,6 +279,7 @@ def _bundle_with(side: str, name: str) -> dict[str, Any]:
     raise AssertionError(f"no bundle holds {name}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PARTS))
 def test_our_dumped_parts_validate_against_the_official_part(name: str) -> None:
     side, model = PARTS[name]

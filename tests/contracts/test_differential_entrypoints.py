@@ -1,4 +1,4 @@
-"""One verdict through every door (issue 21): generated transcripts, under provider None and "openai", with
+"""One verdict through every door: generated transcripts, under provider None and "openai", with
 and without tools, go through every entry point of the same kind, and all must agree on `ok`, the
 violation codes and their indexes.
 
@@ -8,8 +8,8 @@ on JSON text, bytes and JSONL; the openai SDK hook (`check_request_body`) on a b
 Conversations API's bodies (`check_conversation_body`: a new conversation, items added to one); the command
 line in process (`check FILE --format json`) on a JSON array, JSONL, a body, a Response and one item, and
 its timeline (`show FILE --html -`: the error findings on each item's row) on an array and a body; the
-library's file reader (`replayable._reading.read_file`, then `check_transcript`, or `check_stream` over a
-JSONL read line by line) on the same files, and both on the items as a Codex session file; `check_stream`
+library's file reader (`replayable._reading.read_file`, then `check_transcript`, or `check_transcript_iter` over a
+JSONL read line by line) on the same files, and both on the items as a Codex session file; `check_transcript_iter`
 over the JSONL lines themselves; and `prepare_replay`, whose result must pass the check it reports.
 Generation is derandomized (the same
 examples on every run) and bounded in examples.
@@ -82,7 +82,7 @@ ITEM = st.one_of(
     st.just({"type": "acme:trace", "data": 1}),
     st.just({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}),
     st.just({"type": "bogus_type", "x": 1}),
-    st.just({"type": "openai:compaction_trigger"}),  # the final input item only (issue 31)
+    st.just({"type": "openai:compaction_trigger"}),  # the final input item only
     st.just({"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,"}]}),
     st.just({"type": "web_search_call", "id": "ws_2", "status": "completed", "action": {"type": "search", "query": "q"}}),
     st.just({"type": "custom_tool_call", "call_id": "c9", "name": "t", "input": "x"}),
@@ -142,7 +142,7 @@ def cli(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool =
         return False, (("raised", "unreadable"),)  # type: ignore[return-value]
     doc = json.loads(out)
     found = [f for f in doc["findings"] if f.get("severity") == "error" and f.get("where") == "item"]
-    # every finding of an item read from a file says where in the file it starts (issue 35)
+    # every finding of an item read from a file says where in the file it starts
     assert all(isinstance(f["line"], int) and isinstance(f["column"], int) for f in found), found
     return code == 0, tuple(sorted(((f["index"], f["code"]) for f in found), key=str))
 
@@ -171,9 +171,9 @@ def show_door(value: Any, provider: str | None, tools: list[Any] | None) -> Verd
 
 def file_door(value: Any, provider: str | None, tools: list[Any] | None, jsonl: bool = False) -> Verdict:
     """The public file reader on the file the command line is given: `read_file`, then `check_transcript`
-    (a JSONL of items read lazily: `check_stream` over its lines, as the README's Dask example does)."""
+    (a JSONL of items read lazily: `check_transcript_iter` over its lines, as the README's Dask example does)."""
     from replayable._reading import InputError, read_file  # noqa: PLC0415  (older trees have no read_file)
-    from replayable._replay import check_stream  # noqa: PLC0415
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / ("t.jsonl" if jsonl else "t.json")
@@ -181,7 +181,7 @@ def file_door(value: Any, provider: str | None, tools: list[Any] | None, jsonl: 
         try:
             doc = read_file(str(path), provider=provider, lazy=jsonl)  # type: ignore[arg-type]
             if doc.source is not None:
-                return _verdict(check_stream(doc.iter_items(), provider=provider, tools=tools))  # type: ignore[arg-type]
+                return _verdict(check_transcript_iter(doc.iter_items(), provider=provider, tools=tools))  # type: ignore[arg-type]
             return library(doc, provider=provider, tools=tools)
         except InputError:
             return False, (("raised", "unreadable"),)  # type: ignore[return-value]
@@ -233,9 +233,9 @@ def _sdk(items: list[Any]) -> list[Any] | None:
 
 
 def _streamed(items: list[Any], tools: list[Any] | None) -> Verdict:
-    from replayable._replay import check_stream  # noqa: PLC0415
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
-    return _verdict(check_stream(iter(items), provider="openai", tools=tools))
+    return _verdict(check_transcript_iter(iter(items), provider="openai", tools=tools))
 
 
 def _response(items: list[Any], with_object: bool) -> dict[str, Any]:
@@ -272,11 +272,11 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     sdk = _sdk(items) if provider == "openai" else None  # SDK objects imply provider="openai"
     if sdk is not None and any(not isinstance(i, dict) for i in sdk):
         same("check_transcript(SDK objects)", library(sdk, provider="openai", tools=tools), want)
-        same("check_stream(SDK objects)", _streamed(sdk, tools), want)
-    from replayable._replay import check_stream  # noqa: PLC0415
+        same("check_transcript_iter(SDK objects)", _streamed(sdk, tools), want)
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
-    lines = [json.dumps(i) for i in items]  # JSONL lines read one at a time: the list's verdict (issue 32)
-    same("check_stream(JSONL lines)", _verdict(check_stream(iter(lines), **kw)), want)
+    lines = [json.dumps(i) for i in items]  # JSONL lines read one at a time: the list's verdict
+    same("check_transcript_iter(JSONL lines)", _verdict(check_transcript_iter(iter(lines), **kw)), want)
     text = json.dumps(items)
     same("assert_replay_safe(text)", helper(text, **kw), want[0])
     same("assert_replay_safe(bytes)", helper(text.encode(), **kw), want[0])
@@ -361,7 +361,7 @@ def test_every_door_gives_one_verdict(items: list[Any], provider: str | None, wi
     assert disagreements(items, provider, with_tools) == []
 
 
-# --- the disagreements issue 21 lists, one by one ----------------------------------------------------------
+# --- the disagreements once found between doors, one by one ------------------------------------------------
 
 LONE_OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_text", "text": "x"}]}
 LONE_CUSTOM = {"type": "custom_tool_call", "call_id": "c1", "name": "t", "input": "x"}
@@ -431,9 +431,9 @@ def test_prepare_replay_and_check_transcript_agree_on_reasoning_beside_a_target_
     assert rp.check_transcript(kept, target="acme").ok == report.check.ok is True
     assert rp.check_transcript(items, target="acme").ok == (report.dropped == ())
     assert [i for i, _ in report.dropped] == [0]  # whose reasoning it is is unknown: dropped, never guessed
-    from replayable._replay import check_stream  # noqa: PLC0415
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
-    assert check_stream(iter(kept), target="acme").ok
+    assert check_transcript_iter(iter(kept), target="acme").ok
 
 
 def test_a_document_is_passed_through_as_read() -> None:
@@ -457,13 +457,13 @@ def test_an_unknown_item_type_has_one_name_in_items_and_bodies(provider: str | N
 
 @pytest.mark.parametrize("provider", [None, "openai"])
 def test_a_model_that_is_no_item_gets_its_jsons_verdict(provider: str | None) -> None:
-    """Issue 32: a parsed request body (or any model of ours that is no item) inside a list is read as its
-    JSON would be, on check_transcript and check_stream alike; never trusted as an item because of its class."""
-    from replayable._replay import check_stream  # noqa: PLC0415
+    """A parsed request body (or any model of ours that is no item) inside a list is read as its
+    JSON would be, on check_transcript and check_transcript_iter alike; never trusted as an item because of its class."""
+    from replayable._replay import check_transcript_iter  # noqa: PLC0415
 
     body = {"model": "m", "input": [{"type": "function_call_output", "call_id": "x", "output": "o"}]}
     model = rp.parse_request(body, provider=provider)  # type: ignore[arg-type]
     want = library([body], provider=provider)
     assert not want[0]
     assert library([model], provider=provider) == want
-    assert _verdict(check_stream(iter([model]), provider=provider)) == want  # type: ignore[arg-type]
+    assert _verdict(check_transcript_iter(iter([model]), provider=provider)) == want  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Tests of the remaining doors (issue #8): allowed_tools, check_tool on MCP and Agents tools, and the
+"""Tests of the remaining doors: allowed_tools, check_tool on MCP and Agents tools, and the
 CLI (`replayable diff`, `check` on a request body with tool_choice allowed_tools, `check --agents --chain`)."""
 
 from __future__ import annotations

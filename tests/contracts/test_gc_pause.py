@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import replayable as rp
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 ITEMS = [
     {"type": "function_call", "call_id": f"call_{i}", "name": "f", "arguments": "{}", "id": f"fc_{i}", "status": "completed"}
@@ -33,8 +33,8 @@ CALLS: dict[str, Callable[[], Any]] = {
     "parse_items(JSON array)": lambda: rp.parse_items(json.dumps(ITEMS), side="output"),
     "parse_items(JSONL)": lambda: rp.parse_items(JSONL),
     "check_transcript(list)": lambda: rp.check_transcript(INPUT),
-    "check_stream(iter_items(JSONL))": lambda: check_stream(rp.iter_items(JSONL.encode())),
-    "check_stream(JSONL lines)": lambda: check_stream(JSONL.splitlines()),
+    "check_transcript_iter(iter_items(JSONL))": lambda: check_transcript_iter(rp.iter_items(JSONL.encode())),
+    "check_transcript_iter(JSONL lines)": lambda: check_transcript_iter(JSONL.splitlines()),
     "prepare_replay": lambda: rp.prepare_replay(INPUT, target="openai"),
 }
 

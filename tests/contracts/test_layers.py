@@ -1,9 +1,11 @@
-"""The layers hold (issue 21, "Fenced layers"; ARCHITECTURE.md).
+"""The layers hold (ARCHITECTURE.md, "Fenced layers").
 
 `lint-imports` checks the import-linter contracts of `pyproject.toml` (`[tool.importlinter]`): data flows
 down the layers, the command line is imported by nothing in the library, no import cycles, the edges
 apart. It runs in CI (`.ci/run`) and here, on the editable install and on the built wheel alike (the
-`test` extra installs import-linter). Hand-written modules stay under 800 lines.
+`test` extra installs import-linter). Every package is fenced inside too: its own exhaustive `layers`
+contract orders its modules, each layer with a comment saying what it is. Hand-written modules stay under
+800 lines.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +77,77 @@ def test_the_contracts_cover_the_layers_the_cycles_and_the_command_line() -> Non
     assert contracts["cli-private"]["protected_modules"] == ["replayable._cli"]
     assert contracts["no-cycles"]["type"] == "acyclic_siblings"
     assert contracts["no-cycles"]["ancestors"] == ["replayable"]
+
+
+def _config() -> dict[str, Any]:
+    if not PYPROJECT.exists():
+        pytest.skip("pyproject.toml is not beside tests/ (the contracts live there)")
+    with PYPROJECT.open("rb") as f:
+        return tomllib.load(f)["tool"]["importlinter"]  # type: ignore[no-any-return]
+
+
+def packages() -> list[str]:
+    """Every hand-written package of the library (`replayable._rules`, `replayable.stream`, ...)."""
+    return sorted(
+        "replayable." + ".".join(p.parent.relative_to(PACKAGE).parts)
+        for p in PACKAGE.rglob("__init__.py")
+        if p.parent != PACKAGE and "_generated" not in p.relative_to(PACKAGE).parts
+    )
+
+
+def _modules_of(package: str) -> set[str]:
+    folder = PACKAGE.joinpath(*package.split(".")[1:])
+    children = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    return children | {p.parent.name for p in folder.glob("*/__init__.py")}
+
+
+def _layer_names(layer: str) -> set[str]:
+    return {m.strip() for m in layer.replace("(", "").replace(")", "").replace("|", ":").split(":")}
+
+
+def test_every_package_is_fenced_inside() -> None:
+    """Each package has an exhaustive `layers` contract of its own over exactly its modules, so the order
+    inside it is written down (and a new module must be given its place)."""
+    config = _config()
+    inside = {
+        c["containers"][0]: c
+        for c in config["contracts"]
+        if c["type"] == "layers" and c.get("containers", []) != ["replayable"] and len(c.get("containers", [])) == 1
+    }
+    assert packages(), "no packages found beside the top-level modules"
+    unfenced = [p for p in packages() if p not in inside]
+    assert not unfenced, f"packages without their own layers contract in [tool.importlinter]: {unfenced}"
+    for package in packages():
+        contract = inside[package]
+        assert contract.get("exhaustive") is True, f"{contract['id']} must be exhaustive"
+        listed = [name for layer in contract["layers"] for name in _layer_names(layer)]
+        assert len(listed) == len(set(listed)), f"{contract['id']} lists a module twice: {listed}"
+        assert set(listed) == _modules_of(package), (
+            f"{contract['id']} must list exactly the modules of {package}: "
+            f"missing {sorted(_modules_of(package) - set(listed))}, unknown {sorted(set(listed) - _modules_of(package))}"
+        )
+        assert len(contract["layers"]) >= 2, f"{contract['id']}: one layer orders nothing"
+
+
+def test_every_layer_says_what_it_is() -> None:
+    """In every `layers` list of a package's contract, each layer has a comment line above it."""
+    if not PYPROJECT.exists():
+        pytest.skip("pyproject.toml is not beside tests/ (the contracts live there)")
+    lines = PYPROJECT.read_text(encoding="utf-8").splitlines()
+    bare = []
+    container = None
+    in_layers = False
+    for n, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith("containers = "):
+            container = text
+        elif text == "layers = [":
+            in_layers = container != 'containers = ["replayable"]'
+        elif text == "]":
+            in_layers = False
+        elif in_layers and text.startswith('"') and not lines[n - 1].strip().startswith("#"):
+            bare.append(f"pyproject.toml:{n + 1}: {text}")
+    assert not bare, "layers without a comment line saying what they are:\n" + "\n".join(bare)
 
 
 def hand_written_modules() -> list[Path]:

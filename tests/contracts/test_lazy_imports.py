@@ -75,6 +75,7 @@ def test_parsing_and_checking_spec_items_loads_no_more() -> None:
     assert not loaded & set(NOT_AT_IMPORT), sorted(loaded & set(NOT_AT_IMPORT))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("code", "module"),
     [
@@ -131,6 +132,7 @@ def test_the_integrations_import_no_sdk_until_used(code: str) -> None:
     assert not loaded_after(code) & SDKS, sorted(loaded_after(code) & SDKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "sdk"),
     [("litellm", "litellm"), ("langchain", "langchain_core"), ("pydantic_ai", "pydantic_ai")],
@@ -143,6 +145,7 @@ def test_each_new_integration_loads_its_own_sdk_and_no_other(module: str, sdk: s
     assert not loaded & others, sorted(loaded & others)
 
 
+@pytest.mark.slow
 def test_the_agents_guardrail_imports_openai_agents_on_first_use() -> None:
     pytest.importorskip("agents", reason="openai-agents (the test extra) is not installed")
     loaded = loaded_after("from replayable.integrations.agents import replay_guardrail")

@@ -1,4 +1,4 @@
-"""The crashes of issue 11 (section 4), one test per class: each entry point ends in a result or its
+"""The crashes found by review, one test per class: each entry point ends in a result or its
 documented error (`ItemError`, `StreamError`, `ToolResultError`, ...), never `TypeError`,
 `RecursionError`, `UnicodeEncodeError` or the interpreter's int-limit `ValueError`, and what parses
 dumps again."""
@@ -188,7 +188,7 @@ def test_gate_and_check_tool_never_repr_a_deep_value() -> None:
     assert [v.path for v in found][:1] == ["/name"]
 
 
-# ------------------------------------------------------------------ one exception root (issue 21)
+# ------------------------------------------------------------------ one exception root
 #
 # Every exception class the library defines derives from `replayable.errors.ReplayableError`, and every
 # public entry point given bad data raises only those: `except ReplayableError` catches all of it.
@@ -357,3 +357,43 @@ def test_the_errors_fixed_for_the_root_name_what_is_wrong() -> None:
     with pytest.raises(SchemaLoopError) as loop:
         schema_profile({"allOf": [{"$ref": "#"}]})
     assert isinstance(loop.value, rp.ReplayableError) and isinstance(loop.value, ValueError)
+
+
+def test_every_exception_class_is_defined_in_errors() -> None:
+    """One home for the library's exceptions: `replayable.errors` defines every one of them (the modules
+    that raise them, and the public modules that re-export them, import them from there). Read from the
+    source as well as from the imported classes, so a class defined under `if TYPE_CHECKING` or inside a
+    function is found too."""
+    import ast
+    import importlib
+    import inspect
+
+    package = Path(rp.__file__).parent
+    defined_elsewhere = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        if "_generated" in rel.parts or rel.as_posix() == "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(base, ast.Name | ast.Attribute)
+                and (base.id if isinstance(base, ast.Name) else base.attr).endswith(("Error", "Exception", "Warning"))
+                for base in node.bases
+            ):
+                defined_elsewhere.append(f"{rel.as_posix()}:{node.lineno} {node.name}")
+    for name in _library_modules():
+        for value in vars(importlib.import_module(name)).values():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, BaseException)
+                and value.__module__.startswith("replayable")
+                and value.__module__ != "replayable.errors"
+            ):
+                defined_elsewhere.append(f"{value.__module__}.{value.__qualname__}")
+    assert not defined_elsewhere, f"exception classes outside replayable/errors.py: {sorted(set(defined_elsewhere))}"
+    from replayable import errors
+
+    moved = ("ItemError", "ModelError", "JSONError", "InputError", "ArgumentsError", "SchemaError")
+    assert all(getattr(errors, name).__module__ == "replayable.errors" for name in moved)
+    assert rp.ItemError is errors.ItemError and S.StreamError is errors.StreamError
+    assert A.ToolResultError is errors.ToolResultError

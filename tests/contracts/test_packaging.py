@@ -127,7 +127,7 @@ def test_python_version_is_supported() -> None:
 @needs_checkout
 def test_the_integration_extras_and_a_base_install_without_the_sdks() -> None:
     """`replayable[openai]` and `replayable[agents]` bring the SDKs `replayable.integrations` plugs into;
-    the base install stays pydantic, jsonschema-rs and jiter (issue 23)."""
+    the base install stays pydantic, jsonschema-rs and jiter."""
     with (ROOT / "pyproject.toml").open("rb") as f:
         base = {Requirement(r).name for r in tomllib.load(f)["project"]["dependencies"]}
     assert base == {"pydantic", "jsonschema-rs", "jiter"}

@@ -1,4 +1,4 @@
-"""No hand-written module uses another module's private names (issue 21, "Fenced layers").
+"""No hand-written module uses another module's private names (ARCHITECTURE.md, "Fenced layers").
 
 A name with a leading underscore belongs to its module. Another module may import a private *module*
 (`replayable._json`, `replayable._base`, `replayable._cli`, ...) but only its public names: a helper

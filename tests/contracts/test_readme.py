@@ -27,7 +27,7 @@ from conftest import ROOT, needs_checkout
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
-MAX_README_LINES = 300  # a README that fits on a few screens; the rest lives in docs/ (issue 35)
+MAX_README_LINES = 300  # a README that fits on a few screens; the rest lives in docs/
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 pytestmark = needs_checkout  # the Quickstart reads examples/, which only the checkout has
@@ -177,6 +177,7 @@ def _quickstart_source() -> str:
     return "\n".join(blocks)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is a dev tool (the dev extra), not installed here")
 def test_quickstart_passes_mypy_strict_as_written(tmp_path: Path) -> None:
     program = tmp_path / "quickstart.py"

@@ -1,4 +1,4 @@
-"""Start-up (issue 26): the `replayable` command skips pydantic's plugin discovery in its own process,
+"""Start-up: the `replayable` command skips pydantic's plugin discovery in its own process,
 the library never does. Each check runs in a fresh interpreter with a pydantic plugin installed on its
 path (a distribution with a `pydantic` entry point that records every validator built). Structure only:
 nothing here is timed (benchmarks/bench_startup.py times it)."""

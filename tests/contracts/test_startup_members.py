@@ -1,4 +1,4 @@
-"""Start-up (issue 26): until a side's item union is built, a spec item in a dict is validated by its own
+"""Start-up: until a side's item union is built, a spec item in a dict is validated by its own
 model (`replayable._item_members`, `replayable.items.SPEC_MEMBERS`), so that a short document builds only the models it holds. The
 verdict must not change: whenever the member model accepts a value, the union accepts it too and returns
 the same model with the same fields (its spec branch comes first and is tagged), and whatever the member

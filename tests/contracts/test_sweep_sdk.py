@@ -1,4 +1,4 @@
-"""The SDK sweep (issue 25, "Done when"): every member of the installed `openai` SDK's unions, read through
+"""The SDK sweep: every member of the installed `openai` SDK's unions, read through
 the public API in OpenAI mode.
 
 Surfaces (each the SDK's own union, enumerated, never listed by hand): Responses input items
@@ -415,7 +415,7 @@ ACCEPTED: tuple[Accepted, ...] = (
              "an input message's `content` may be a string"),
 )  # fmt: skip
 
-#: Mutations another helper's work settles (issue 25 point 1, the stream events): `parse_event` reads an
+#: Mutations the stream events' own checks settle: `parse_event` reads an
 #: event's `part`, `logprobs` and annotation payloads as plain objects today, and the assembler checks them.
 
 

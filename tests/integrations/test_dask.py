@@ -1,4 +1,4 @@
-"""The Dask example of docs/large-stores.md, run as it is on a local cluster of two worker processes (issue 16, "past
+"""The Dask example of docs/large-stores.md, run as it is on a local cluster of two worker processes ("past
 one machine"): over a few hundred generated JSONL files (replay-safe ones, ones with violations, and
 hostile ones the command line refuses as unreadable), each file's record equals what
 `replayable check --format json` says of it: the same verdict, the same violations, the same error.

@@ -1,4 +1,4 @@
-"""Modes everywhere (issue 34.5, 34.6): `mode="raise" | "repair" | "log"` on the openai SDK hooks and
+"""Modes everywhere: `mode="raise" | "repair" | "log"` on the openai SDK hooks and
 `CheckedSession`, `prepare_replay(interrupted_output=...)`, and the hooks' target read from the host.
 The openai SDK is the real one (its own http client classes over an httpx `MockTransport` that records
 what reaches it); the session is openai-agents' real `SQLiteSession`."""

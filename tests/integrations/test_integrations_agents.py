@@ -1,4 +1,4 @@
-"""Issue 23.3: `replayable.integrations.agents` against the real openai-agents package: a fake `Model`
+"""`replayable.integrations.agents` against the real openai-agents package: a fake `Model`
 (the SDK's own `agents.testing.ScriptedModel`, no network) drives real `Runner.run`s through real
 `function_tool`s and a real `SQLiteSession`."""
 

@@ -1,4 +1,4 @@
-"""Issue 23.2: `replayable.integrations.openai.event_hooks()` / `async_event_hooks()` in the real `openai`
+"""`replayable.integrations.openai.event_hooks()` / `async_event_hooks()` in the real `openai`
 SDK's own http client classes. The network is an httpx `MockTransport` serving recorded response bodies
 from ../shared/corpus; it counts what reaches it, so "nothing leaves" is checked, retries included."""
 
@@ -387,3 +387,13 @@ def test_async_conversation_items_are_checked_too() -> None:
 
     asyncio.run(run())
     assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("conversation_id", ["conv_1", "a/b", "a%2Fb", "../responses"])
+def test_items_added_to_a_conversation_whose_id_holds_escapes_are_checked(conversation_id: str) -> None:
+    server = Server(ITEM_LIST)
+    c = client(server)
+    unsafe = [{"type": "function_call_output", "call_id": "nowhere", "output": "x"}, {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{"}]
+    with pytest.raises(rp.ReplayError):
+        c.conversations.items.create(conversation_id, items=unsafe)
+    assert server.requests == []

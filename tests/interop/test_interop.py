@@ -361,7 +361,7 @@ def test_to_chat_completions_refuses_a_namespaced_call_and_unknown_fields(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A call in another namespace names another tool: converting it would hand the result to the
-    top-level tool of the same name (attacker report, session 6). OpenAI's form for a top-level tool
+    top-level tool of the same name (from an attacker's report). OpenAI's form for a top-level tool
     (namespace equal to the name) converts; an unknown field is refused rather than lost."""
     call = {"type": "function_call", "call_id": "c1", "name": "delete", "arguments": "{}", "status": "completed"}
     output = {"type": "function_call_output", "call_id": "c1", "output": "x"}
@@ -674,7 +674,7 @@ def test_prepare_replay_and_to_chat_take_a_response_object() -> None:
 
 def test_cli_prepare_on_a_body_applies_its_allowed_tools(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`replayable prepare BODY` gives the library's result for the body, its `allowed_tools` choice included
-    (it read the items alone before: attacker report, session 6)."""
+    (it read the items alone before: an attacker's report)."""
     tool = {"type": "object", "properties": {}, "additionalProperties": False}
     body = {
         "model": "m",

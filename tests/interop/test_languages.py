@@ -74,7 +74,7 @@ def test_namespaced_types_are_template_literals(side: str) -> None:
     # every slug, or (where OpenAI's items are typed) every slug but `openai`, whose untyped types are
     # the `Unknown<Slug>...` branch next to it
     for node in tagged:
-        assert node["tsType"] in ("`${string}:${string}`", schema_mod.ts_other_slug("openai"))
+        assert node["tsType"] in ("`${string}:${string}`", schema_mod._ts_other_slug("openai"))
     if side in ("input", "output", "stream-events"):
         assert tagged, "the slug:name branch is in the bundle"
 
@@ -225,6 +225,7 @@ def test_ajv_diff_fails_on_a_disagreement(instances: dict[str, Any], tmp_path: P
 MYPY = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", "/dev/null"]
 
 
+@pytest.mark.slow
 @needs_mypy
 def test_usage_file_narrows_under_mypy_strict() -> None:
     res = subprocess.run([*MYPY, "tests/typing/narrowing.py"], cwd=ROOT, capture_output=True, text=True)
@@ -232,6 +233,7 @@ def test_usage_file_narrows_under_mypy_strict() -> None:
     assert "Success" in res.stdout
 
 
+@pytest.mark.slow
 @needs_mypy
 def test_mypy_refuses_what_does_not_narrow(tmp_path: Path) -> None:
     """The overloads are precise (an output list is no input list) and a call_id needs narrowing first."""
@@ -282,7 +284,7 @@ def test_models_of_the_other_side_are_read_again() -> None:
 
 
 def _template_regex(ts: str) -> re.Pattern[str]:
-    """The strings a union of TypeScript template literals (as `ts_other_slug` writes them) stands for."""
+    """The strings a union of TypeScript template literals (as `_ts_other_slug` writes them) stands for."""
     members = []
     for member in re.findall(r"`([^`]*)`", ts):
         out = ""
@@ -298,7 +300,7 @@ def _template_regex(ts: str) -> re.Pattern[str]:
 
 
 def test_ts_other_slug_is_every_slug_but_one() -> None:
-    pattern = _template_regex(schema_mod.ts_other_slug("openai"))
+    pattern = _template_regex(schema_mod._ts_other_slug("openai"))
     for other in ("acme:x", "o:x", "op:x", "opena:x", "openaix:y", "Openai:x", "xopenai:y", "openai2:z", "a.b:c:d"):
         assert pattern.match(other), other
     for typed in ("openai:web_search_call", "openai:x", "openai:a:b"):
@@ -330,7 +332,7 @@ def test_typed_slug_split_keeps_the_verdicts() -> None:
     schema_mod._split_typed_slug(defs, body)
     assert body["oneOf"][-1] == {"$ref": "#/$defs/UnknownOpenaiItem"}
     assert defs["UnknownOpenaiItem"]["properties"]["type"]["tsType"] == "never"
-    assert defs["NamespacedItem"]["properties"]["type"]["tsType"] == schema_mod.ts_other_slug("openai")
+    assert defs["NamespacedItem"]["properties"]["type"]["tsType"] == schema_mod._ts_other_slug("openai")
     after = jsonschema_rs.validator_for({**body, "$defs": defs})
     values = [
         {"type": "openai:web_search_call", "id": "ws"},

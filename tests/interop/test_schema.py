@@ -431,6 +431,7 @@ def mutated(draw: st.DrawFn, base: st.SearchStrategy[Any]) -> Any:
 HYPO = settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", SIDES)
 def test_generated_valid_items_parse(side: str) -> None:
     @HYPO
@@ -444,6 +445,7 @@ def test_generated_valid_items_parse(side: str) -> None:
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", SIDES)
 def test_mutated_items_same_verdict(side: str) -> None:
     @settings(HYPO, max_examples=80)

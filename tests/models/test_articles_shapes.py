@@ -1,4 +1,4 @@
-"""Issue 25.7: the articles' own shapes. The check_tool note for bare id-like strings, the multi_agent
+"""The articles' own shapes. The check_tool note for bare id-like strings, the multi_agent
 note, link_chain through create_subagent_call items in the IDs article's shape, and a session update body
 with agent_id refused. (ArgumentCheck.record() is in tests/agents/test_agents_surface.py.)"""
 

@@ -21,7 +21,7 @@ from test_response import full_response
 import replayable as rp
 from replayable import stream as S
 from replayable._codes import CODES, AgentsViolationCode, NoteCode, StreamRule, ViolationCode, code_info, markdown_table
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 from replayable._rules.table import RULES
 
 CODES_PAGE = ROOT / "docs" / "codes.md"
@@ -152,7 +152,7 @@ def _codes(report: Any) -> list[tuple[int | None, str]]:
             lambda out: rp.check_transcript(rp.parse_items(out, side="output"), side="output", pending_ok=True),
             id="output-models",
         ),
-        pytest.param(lambda out: check_stream(iter(out), side="output", pending_ok=True), id="check_stream"),
+        pytest.param(lambda out: check_transcript_iter(iter(out), side="output", pending_ok=True), id="check_transcript_iter"),
         pytest.param(lambda out: S.check_stream(_events(out)).transcript, id="stream-events"),
     ],
 )

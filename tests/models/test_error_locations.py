@@ -1,4 +1,4 @@
-"""Issue 25.5: error locations are field paths on every door and in both modes.
+"""Error locations are field paths on every door and in both modes.
 
 pydantic names a failing place with its union tags too (`input.0.message.user.content` for a user
 message's content: `message` and `user` are the tags a tagged union chose, not fields). The one error

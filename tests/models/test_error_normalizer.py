@@ -1,4 +1,4 @@
-"""The one error normalizer (issue 21 point 3, issue 24 points 3-4, issue 25 point 5, issue 20 class 7).
+"""The one error normalizer, on every door and in both modes.
 
 pydantic's errors reach users only in the library's words: a plain field path, the rule, public names;
 no `tagged-union[...]`, `function-wrap[...]` or private class name. Model constructors raise the

@@ -1,4 +1,4 @@
-"""Honest types (issue 24 point 2): no runtime value outside its annotation.
+"""Honest types: no runtime value outside its annotation.
 
 Every recorded response in ../shared/corpus is parsed in OpenAI mode, and every field of every model in
 it (the response, its output items, parts, annotations, usage, text, reasoning, tools, ...) is checked

@@ -1,7 +1,7 @@
 """An input item without `type` (or with `type: null`) whose only keys are `id` and `type` is an
 `item_reference` (spec `ItemReferenceParam`: `id` required, `type` optional and nullable): when its `id` is
 missing or not a string, the error names `id` with the rule it breaks (`missing`, `string_type`), on every
-entry point, never a missing `type` (issue 25, point 5 / the official sweep)."""
+entry point, never a missing `type` (found by the official sweep)."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def _breakages(value: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: (type, removed field): what the SDK's type requires but the API does not, accepted on purpose. A
 #: local_shell_call_output answers its call by `call_id` alone; the SDK's required `id` is what led clients
-#: to put the call_id there (case R45, openai/openai-agents-python#1855; issue 22).
+#: to put the call_id there (case R45, openai/openai-agents-python#1855).
 WIDER_THAN_SDK = {("local_shell_call_output", "id")}
 
 

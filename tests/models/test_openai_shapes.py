@@ -1,4 +1,4 @@
-"""Issue 25.2: OpenAI mode reads the shapes OpenAI really sends (`null` in optional fields of spec items,
+"""OpenAI mode reads the shapes OpenAI really sends (`null` in optional fields of spec items,
 `web_search_call.status: "incomplete"`), on every entry point, and dumps them back unchanged; strict Open
 Responses mode still refuses the `null`s, as the official document does."""
 

@@ -273,6 +273,7 @@ def documented_difference(body: dict[str, Any], error: dict[str, Any]) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(from_schema({"$ref": "#/components/schemas/ResponseResource", "components": OFFICIAL["components"]}))
 def test_official_responses_parse_and_dump_back(body: dict[str, Any]) -> None:

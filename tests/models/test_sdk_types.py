@@ -1,4 +1,4 @@
-"""Types that fit the SDKs (issue 34.7): what the library hands back goes into the SDKs' own typed
+"""Types that fit the SDKs: what the library hands back goes into the SDKs' own typed
 parameters under `mypy --strict` (`client.responses.create(input=rp.dump_items(items))`, the kept items of
 `prepare_replay`, `Runner.run(..., session=CheckedSession(...))`), and the README's blocks for LiteLLM,
 LangChain and pydantic-ai pass `mypy --strict` as written."""
@@ -46,6 +46,7 @@ def _readme_integration_blocks() -> str:
     return "import replayable as rp\n" + "\n".join(blocks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sdk_program", "readme_blocks"])
 def test_passes_mypy_strict(tmp_path: Path, name: str) -> None:
     source = PROGRAM if name == "sdk_program" else _readme_integration_blocks()

@@ -1,4 +1,4 @@
-"""Parsed items share one read-only fields set per class and set of fields (issue 26, memory).
+"""Parsed items share one read-only fields set per class and set of fields (memory).
 
 `replayable._base.share_fields_sets` replaces pydantic's per-instance `__pydantic_fields_set__` of the
 items `parse_items` returns (each set also says whether its items hold unknown fields). That leans on

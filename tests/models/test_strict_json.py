@@ -1,4 +1,4 @@
-"""One strict JSON reader on every path (issue 11, section 3).
+"""One strict JSON reader on every path.
 
 Each rule of `replayable._json` is tried through every form a value can take (a JSON text as `str`
 and as `bytes`, one line of JSONL, one element of a JSON array, an iterable of lines, a dict, an
@@ -26,7 +26,7 @@ from replayable import _json
 from replayable import agents as A
 from replayable import stream as S
 from replayable._cli import main
-from replayable._replay import ViolationCode, check_stream
+from replayable._replay import ViolationCode, check_transcript_iter
 
 MSG = '{"type":"message","role":"user","content":"x"'
 OK_ITEM = MSG + "}"
@@ -94,7 +94,7 @@ def test_every_item_path_refuses_with_the_rule(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(BAD_TEXTS))
 def test_check_transcript_and_check_stream_report_the_same_items(name: str) -> None:
     text = BAD_TEXTS[name][0]
-    for report in (rp.check_transcript([text]), check_stream(iter([text]))):
+    for report in (rp.check_transcript([text]), check_transcript_iter(iter([text]))):
         assert [v.code for v in report.violations] == [ViolationCode.ITEM_INVALID]
 
 
@@ -192,7 +192,7 @@ def test_arguments_with_a_leading_bom_are_refused_on_every_path(tmp_path: Path) 
     for tools in (None, [BOM_TOOL]):  # with tools and without: the same finding
         report = rp.check_transcript([BOM_CALL, out], tools=tools)
         assert [(v.index, v.code, v.path) for v in report.violations] == [(0, "arguments_parse", "/arguments")]
-        streamed = check_stream(iter([BOM_CALL, out]), tools=tools)
+        streamed = check_transcript_iter(iter([BOM_CALL, out]), tools=tools)
         assert [(v.index, v.code, v.path) for v in streamed.violations] == [(0, "arguments_parse", "/arguments")]
     body = {"model": "m", "input": [BOM_CALL, out], "tools": [BOM_TOOL]}
     assert [(v.index, v.code) for v in rp.check_transcript(body).violations] == [(0, "arguments_parse")]
@@ -399,7 +399,7 @@ def test_integer_digit_limit_is_the_same_on_every_form(digits: int) -> None:
         ("1" + "0" * 308 + ".0", True),
         ("1" + "0" * 309 + ".0", False),
         ("1" + "0" * 300 + "e9", False),
-        ("1e-400", False),  # not zero, reads as 0.0: refused like 1e400 (issue 20, class 5)
+        ("1e-400", False),  # not zero, reads as 0.0: refused like 1e400
         ("-1e-400", False),
         ("0e-400", True),
         ("1e-320", True),  # a subnormal double: read

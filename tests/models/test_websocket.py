@@ -1,4 +1,4 @@
-"""Issue 25.6: the spec's WebSocket mode (`WebSocketResponseCreateEvent`, `WebSocketErrorEvent`) as
+"""The spec's WebSocket mode (`WebSocketResponseCreateEvent`, `WebSocketErrorEvent`) as
 models, a parse function and a bundle; and the bundles for the compaction bodies and the Agents sessions,
 create / update bodies and list pages (their differential runs in tests/interop/test_languages.py)."""
 

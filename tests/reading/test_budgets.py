@@ -1,4 +1,4 @@
-"""The reader's memory budget and number rules (issue 20, classes 2 and 5), on every text path: `loads`
+"""The reader's memory budget and number rules, on every text path: `loads`
 on text and bytes, JSONL (one text and an iterable of lines), items, item lists, arguments, `gate`,
 request bodies, and the command line (exit 2, one line)."""
 
@@ -28,7 +28,7 @@ from replayable._json import (
 
 
 def dense(size: int) -> bytes:
-    """An opaque item holding `[[],[],...]`: about one array per 3 bytes, the issue's shape."""
+    """An opaque item holding `[[],[],...]`: about one array per 3 bytes, the reported shape."""
     n = size // 3
     return b'{"type":"acme:blob","data":[' + b"[]," * n + b"[]]}"
 

@@ -1,4 +1,4 @@
-"""`replayable check FILE` as one pipeline (issue 21): the library's file reader
+"""`replayable check FILE` as one pipeline: the library's file reader
 (`replayable._reading.read_file`) -> one table from the document's kind to its checker
 (`replayable._checking`) -> one record -> the one renderer; and what the command line says of each kind."""
 
@@ -82,7 +82,7 @@ def test_a_lazy_jsonl_of_items_is_read_line_by_line_and_checked_as_the_whole(tmp
     path = write(tmp_path, "t.jsonl", [USER, CALL, {**OUT, "call_id": "zz"}])
     doc = read_file(path, lazy=True)
     assert doc.kind is DocumentKind.ITEMS and doc.items == [] and doc.source is not None
-    streamed = rp_replay.check_stream(doc.iter_items())
+    streamed = rp_replay.check_transcript_iter(doc.iter_items())
     whole = rp.check_transcript(read_file(path))
     assert [v.as_dict() for v in streamed.violations] == [v.as_dict() for v in whole.violations]
     assert [v.code for v in whole.violations] == ["function_call_without_output", "output_without_function_call"]

@@ -1,4 +1,4 @@
-"""The read-once paths give the same items and the same errors as reading value by value (issue 26).
+"""The read-once paths give the same items and the same errors as reading value by value.
 
 `parse_items` on JSONL text reads every line in one batch and validates a chunk of lines at a time (as
 for a JSON array); `parse_item(text)` trusts the strict reader's verdict instead of walking the value

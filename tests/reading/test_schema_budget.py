@@ -1,4 +1,4 @@
-"""The schema work budget (issue 20, class 2): no tool schema and arguments together crash the process
+"""The schema work budget: no tool schema and arguments together crash the process
 (jsonschema-rs's error walk overflowing the native stack) or take exponential time. Every public entry
 point that checks arguments against a schema (`gate`, `check_transcript(tools=)`,
 `agents.check_arguments`, `check_card`, `replayable check --tools`) runs in a child process, so that a
@@ -126,7 +126,7 @@ def worker() -> Any:
 
 def chain(n: int, keyword: str = "allOf", width: int = 1, step: str = "properties") -> dict[str, Any]:
     """`n` subschemas, each entering the next through `keyword` (`width` times), the last recursing
-    into the value (one level down) back to the root: the shape of issue 20's 4.6 KB schema."""
+    into the value (one level down) back to the root: the shape of a reported 4.6 KB schema."""
     defs: dict[str, Any] = {f"d{i}": {keyword: [{"$ref": f"#/$defs/d{i + 1}"}] * width} for i in range(n)}
     if step == "properties":
         defs[f"d{n}"] = {"type": "object", "properties": {"a": {"$ref": "#"}}, "required": ["a"]}
@@ -149,12 +149,12 @@ def nested(depth: int, step: str = "properties") -> Any:
 ISSUE_SCHEMA = chain(104)
 
 
-def test_the_issue_schema_is_the_size_the_issue_names() -> None:
+def test_the_reported_schema_is_between_4_and_5_kb() -> None:
     assert 4000 < len(json.dumps(ISSUE_SCHEMA)) < 5000
 
 
-def test_the_issue_case_crashes_jsonschema_rs_unbounded() -> None:
-    """The reproduction: jsonschema-rs's evaluation of the issue's schema and 64-level arguments dies
+def test_the_reported_case_crashes_jsonschema_rs_unbounded() -> None:
+    """The reproduction: jsonschema-rs's evaluation of the reported schema and 64-level arguments dies
     with SIGSEGV (a negative exit status in the child). If a later jsonschema-rs stops crashing, this
     test says so and the budget may be raised."""
     code = (
@@ -166,11 +166,11 @@ def test_the_issue_case_crashes_jsonschema_rs_unbounded() -> None:
         [sys.executable, "-c", code], input=json.dumps([ISSUE_SCHEMA, nested(64)]), capture_output=True, text=True
     )
     if proc.returncode == 0:
-        pytest.skip("this jsonschema-rs no longer overflows its stack on the issue's case")
+        pytest.skip("this jsonschema-rs no longer overflows its stack on the reported case")
     assert proc.returncode < 0  # killed by a signal
 
 
-def test_every_entry_point_refuses_the_issue_case_in_a_child(worker: Worker) -> None:
+def test_every_entry_point_refuses_the_reported_case_in_a_child(worker: Worker) -> None:
     result = worker.check(ISSUE_SCHEMA, json.dumps(nested(64)))
     assert result["gate"] == "arguments_schema"
     assert result["transcript"] == ["arguments_schema"]

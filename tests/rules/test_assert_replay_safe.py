@@ -1,4 +1,4 @@
-"""Issue 23.4: `replayable.testing.assert_replay_safe`, the one-line check for an app's own tests."""
+"""`replayable.testing.assert_replay_safe`, the one-line check for an app's own tests."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ import pytest
 
 import replayable as rp
 from replayable._cli import main
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 from replayable.integrations.openai import check_request_body
 from replayable.testing import assert_replay_safe
 
@@ -67,13 +67,13 @@ def test_every_door_gives_the_same_finding_with_index_and_field(name: str, tmp_p
     items = [USER, item]
     for provider in (None, "openai"):
         assert found(rp.check_transcript(items, provider=provider)) == want  # type: ignore[arg-type]
-        assert found(check_stream(iter(items), provider=provider)) == want  # type: ignore[arg-type]
+        assert found(check_transcript_iter(iter(items), provider=provider)) == want  # type: ignore[arg-type]
         assert found(rp.check_transcript({"model": "m", "input": items}, provider=provider)) == want  # type: ignore[arg-type]
     if "type" in item:  # a typed message parses (its unknown keys kept) and keeps the finding
         for provider in (None, "openai"):
             parsed = rp.parse_items(items, provider=provider)  # type: ignore[arg-type]
             assert found(rp.check_transcript(parsed, provider=provider)) == want  # type: ignore[arg-type]
-            assert found(check_stream(iter(parsed), provider=provider)) == want  # type: ignore[arg-type]
+            assert found(check_transcript_iter(iter(parsed), provider=provider)) == want  # type: ignore[arg-type]
         response = {"object": "response", "id": "r", "created_at": 1, "status": "completed", "model": "m",
                     "output": [item]}
         assert found(rp.check_transcript(response)) == [(0, *want[0][1:])]
@@ -99,7 +99,7 @@ def test_an_sdk_message_with_the_legacy_key_keeps_the_finding() -> None:
     types = pytest.importorskip("openai.types.responses")
     sdk = types.ResponseOutputMessage.model_validate(CASES["function_call"])  # the SDK keeps unknown keys
     assert found(rp.check_transcript([USER, sdk])) == [(1, "chat_completions_envelope", "/function_call")]
-    assert found(check_stream(iter([USER, sdk]))) == [(1, "chat_completions_envelope", "/function_call")]
+    assert found(check_transcript_iter(iter([USER, sdk]))) == [(1, "chat_completions_envelope", "/function_call")]
 
 
 def test_a_checked_agents_session_refuses_to_store_it() -> None:

@@ -76,7 +76,7 @@ def test_unfinished_previous_call_must_not_be_answered() -> None:
     assert [(v.index, v.code) for v in report.violations] == [(0, rp.ViolationCode.OUTPUT_FOR_UNFINISHED_CALL)]
 
 
-# --- what the previous response says about the request (attacker and new-user reports, session 6) ---------
+# --- what the previous response says about the request (from attacker and new-user reports) ---------
 
 
 def test_a_previous_call_the_request_leaves_unanswered_is_reported() -> None:

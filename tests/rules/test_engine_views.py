@@ -1,4 +1,4 @@
-"""The rules engine reads each parsed model's own storage in place (issue 26, check overhead).
+"""The rules engine reads each parsed model's own storage in place (check overhead).
 
 `replayable._rules.view` hands the rules a model's `__dict__` (its extras merged in only when it holds
 unknown fields), read through pydantic's slots; `replayable._json.reads_cleanly` is the short way to the

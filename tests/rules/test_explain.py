@@ -1,4 +1,4 @@
-"""`replayable explain CODE` (issue 35, point 3): what a code means, its severity and message, a minimal
+"""`replayable explain CODE`: what a code means, its severity and message, a minimal
 example that shows it and how to fix it, for every code of `replayable._codes`. Every example is run
 through the door it names (`replayable check` with its flags, or `replayable.check_tool`) and must report
 its code, so that no example drifts from the rules; an unknown code exits 2 naming the closest ones."""

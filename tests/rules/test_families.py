@@ -79,7 +79,7 @@ def test_program_call_waiting_for_its_output_is_not_a_false_alarm() -> None:
     done = {"type": "program_output", "id": "po", "call_id": "p1", "result": "1", "status": "completed"}
     assert codes([USER, program, call, out, done, USER]) == []
     assert rp.gate(call, {}, programs=[program]).ok  # inside its program's turn
-    assert rp.gate(call, {}).reason == "status"  # no program in view: it runs in no turn (issue 31)
+    assert rp.gate(call, {}).reason == "status"  # no program in view: it runs in no turn
     assert rp.gate(call, programs=[program]).reason == "no_schema"  # no tool given: never run unchecked
     assert codes([USER, call, out]) == [(1, "in_progress_call_replayed"), (2, "output_for_unfinished_call")]
 
@@ -109,7 +109,7 @@ def test_docs_table_is_the_family_table() -> None:
     assert len(FAMILIES) == markdown_table().count("\n") - 1
 
 
-# --- session 6: pairing by call_id across families; an output that names no call ---------------------------
+# --- pairing by call_id across families; an output that names no call ---------------------------
 
 
 def test_two_calls_of_different_families_with_one_call_id_are_duplicate_call_id() -> None:

@@ -230,7 +230,7 @@ def test_gate_refuses_what_is_neither_a_schema_nor_a_tool(not_a_schema: Any) -> 
     [{}, {"properties": {"city": {"type": "string"}}, "required": ["city"]}, {"type": ["object", "array"]}],
 )
 def test_arguments_are_always_a_json_object(args: str, schema: Any) -> None:
-    # (the boolean schema True is refused as a whole: `{}` is the one spelling of "no check", issue 32)
+    # (the boolean schema True is refused as a whole: `{}` is the one spelling of "no check")
     assert rp.gate(weather_call(args), None).reason == "no_schema"  # no schema: refused before the arguments
     result = rp.gate(weather_call(args), schema)
     assert result.reason == "arguments_schema"

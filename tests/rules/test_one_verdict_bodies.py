@@ -122,7 +122,7 @@ def test_a_program_call_with_an_empty_caller_id_is_not_waiting() -> None:
     assert rp.gate({**call, "caller": {"type": "program", "caller_id": ""}}, {}).reason == "status"
     waiting = {**call, "caller": {"type": "program", "caller_id": "prog_1"}}
     assert rp.gate(waiting, {}, programs=["prog_1"]).ok  # documented: inside its program's turn
-    assert rp.gate(waiting, {}).reason == "status"  # no program in view: refused (issue 31)
+    assert rp.gate(waiting, {}).reason == "status"  # no program in view: refused
 
 
 def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(

@@ -1,7 +1,7 @@
-"""Target profiles (issue 22): what a provider accepts in `input`, as data, on every entry point.
+"""Target profiles: what a provider accepts in `input`, as data, on every entry point.
 
 Each class the `openai` profile refuses is refused with its own code by `check_transcript` on dicts,
-JSON text, a request body and parsed items, by `check_stream`, and by `replayable check --target openai`
+JSON text, a request body and parsed items, by `check_transcript_iter`, and by `replayable check --target openai`
 on a request body and on JSONL; `prepare_replay(..., target=)` fixes what is safe and refuses the rest;
 the recorded requests OpenAI accepted stay accepted; the table agrees with OpenAI's OpenAPI document and
 the `openai` SDK's `*_param` types; docs/targets.md shows the table.
@@ -20,7 +20,7 @@ from conftest import CORPUS, ROOT, corpus_files, load, needs_corpus
 import replayable as rp
 from replayable._cli import main
 from replayable._profiles import PROFILES, get_profile, markdown_table
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 
 OPENAPI = ROOT.parent / "shared" / "reference" / "openai-openapi.json"
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -175,7 +175,7 @@ def test_each_class_is_refused_with_its_code_on_dicts(name: str) -> None:
     report = rp.check_transcript(items, target="openai", provider="openai")
     assert (index, code, path) in codes(report), report.violations
     without_target = {str(v.code) for v in rp.check_transcript(items, provider="openai").violations}
-    if code == "data_url_invalid":  # a broken data: URL is broken for every provider (issue 31)
+    if code == "data_url_invalid":  # a broken data: URL is broken for every provider
         assert code in without_target
     else:
         assert code not in without_target
@@ -189,8 +189,8 @@ def test_each_class_on_text_bodies_models_and_streams(name: str) -> None:
     assert want in codes(rp.check_transcript(texts, target="openai", provider="openai"))
     body = {"model": "m", "input": items}
     assert want in codes(rp.check_transcript(body, target="openai", provider="openai"))
-    assert want in codes(check_stream(iter(items), target="openai", provider="openai"))
-    assert want in codes(check_stream(iter(texts), target="openai", provider="openai"))
+    assert want in codes(check_transcript_iter(iter(items), target="openai", provider="openai"))
+    assert want in codes(check_transcript_iter(iter(texts), target="openai", provider="openai"))
     parsed = [_parsed_or_raw(i) for i in items]  # models where they parse (a broken item stays JSON)
     assert want in codes(rp.check_transcript(parsed, target="openai", provider="openai"))
 
@@ -541,7 +541,7 @@ def test_cli_prepare_fixes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_target_openai_refuses_request_keys_openai_does_not_accept(tmp_path: Path) -> None:
-    """New-user report (session 6): a misspelt key (`tmperature`) passed `--target openai`; OpenAI refuses
+    """From a new user's report: a misspelt key (`tmperature`) passed `--target openai`; OpenAI refuses
     unknown parameters. Without a target the spec reading keeps unknown keys (extensions)."""
     body = {"model": "gpt-5", "input": "hi", "tmperature": 0.5, "store": False}
     report = rp.check_transcript(body, target="openai")

@@ -1,4 +1,4 @@
-"""What providers enforce on the order and company of items and on where an item came from (issue 31):
+"""What providers enforce on the order and company of items and on where an item came from:
 a compaction trigger is the final input item, a tool choice names a declared tool, an inline file has a
 filename for OpenAI, reasoning travels with what it produced, an item read with a provider is that
 provider's, fields that steer the check are read or refused, a program's call runs inside its program's
@@ -18,7 +18,7 @@ from conftest import FULL_RESPONSE
 
 import replayable as rp
 from replayable._cli import main
-from replayable._replay import check_stream
+from replayable._replay import check_transcript_iter
 from replayable.integrations.openai import check_request_body
 
 USER = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
@@ -85,7 +85,7 @@ def test_a_compaction_trigger_is_the_final_input_item(
     assert codes(rp.check_transcript(items, provider=provider, target="openai")) == expected
     assert codes(rp.check_transcript({"model": "m", "input": items}, provider=provider)) == expected
     assert codes(rp.check_transcript(rp.parse_items(items, provider=provider))) == expected
-    assert codes(check_stream(iter(items), provider=provider)) == expected
+    assert codes(check_transcript_iter(iter(items), provider=provider)) == expected
     assert hook_codes({"model": "m", "input": items}) == expected
     status, found = cli(tmp_path, items, capsys, *(["--provider", "openai"] if provider else []))
     assert (status, found) == ((1 if expected else 0), expected)
@@ -223,7 +223,7 @@ def test_two_reasoning_items_stored_together_are_refused_on_every_door(
         rp.check_transcript(TWO, provider="openai", target="openai"),
         rp.check_transcript(rp.parse_items(TWO, provider="openai")),
         rp.check_transcript({"model": "m", "input": TWO}),
-        check_stream(iter(TWO)),
+        check_transcript_iter(iter(TWO)),
     ):
         (v,) = report.violations
         assert (v.code, v.index) == ("reasoning_without_following_item", 0)
@@ -282,7 +282,7 @@ def test_openais_own_response_replayed_to_openai_keeps_its_reasoning_and_ids(
     assert rp.check_transcript(response, target="openai").ok
     assert rp.check_transcript(history, target="openai").ok
     assert rp.check_transcript(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai"), target="openai").ok
-    assert check_stream(iter(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai")), target="openai").ok
+    assert check_transcript_iter(iter(rp.parse_items([REASONING, CALL, OUTPUT], provider="openai")), target="openai").ok
     items, report = rp.prepare_replay(history, target="openai")
     assert report.source == "openai" and report.dropped == () and report.changed == ()
     _keeps_reasoning_and_ids(items)
@@ -464,7 +464,7 @@ def test_a_broken_data_url_is_refused_whatever_the_target(
         rp.check_transcript(items, target=target),
         rp.check_transcript(rp.parse_items(items, provider="openai"), target=target),
         rp.check_transcript({"model": "m", "input": items}, target=target, provider="openai"),
-        check_stream(iter(items), target=target),
+        check_transcript_iter(iter(items), target=target),
     ):
         found = [(v.index, v.path) for v in report.violations if v.code == "data_url_invalid"]
         assert found == [(index, path)]

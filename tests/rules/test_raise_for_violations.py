@@ -1,4 +1,4 @@
-"""Issue 23.1: every report has `.raise_for_violations()`, which returns the report when it is ok and
+"""Every report has `.raise_for_violations()`, which returns the report when it is ok and
 raises `ReplayError(report)` (under the one root `ReplayableError`) naming each violation otherwise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 25.4 (non-stream part): a non-streamed Response whose last item is `incomplete` must itself be
+"""A non-streamed Response whose last item is `incomplete` must itself be
 `incomplete`; a Chat Completions body is not a Responses request, on every entry point."""
 
 from __future__ import annotations

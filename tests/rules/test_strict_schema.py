@@ -1,4 +1,4 @@
-"""The strict tool lint follows OpenAI's strict-mode subset (issue 22 point 5; `replayable._strict_schema`):
+"""The strict tool lint follows OpenAI's strict-mode subset (`replayable._strict_schema`):
 typed nodes, supported keywords, documented limits; the library and the CLI agree on which tools are
 linted as strict (`strict` true or absent on a Responses function tool)."""
 
@@ -154,3 +154,54 @@ def test_library_and_cli_agree_on_strict(strict: bool | None, tmp_path: Path, ca
     cli = {v["code"] for v in report["violations"]}
     assert library == cli
     assert (code == 1) == (strict is not False) == ("strict_schema_type_missing" in cli)
+
+
+def test_every_strict_message_is_its_codes_template() -> None:
+    """The strict-mode findings are `Finding`s whose text is their code's template filled with their
+    parameters (`replayable._codes`), in each wording the lint uses; the `strict_fallback` note of a tool
+    whose `strict` OpenAI decides quotes the strict finding it stands for, word for word."""
+    from replayable._codes import code_info  # noqa: PLC0415
+
+    deep = nested(MAX_NESTING + 1)
+    schema = closed(
+        {
+            "typeless": {},
+            "boolean": True,
+            "keyword": {"type": "string", "default": "x"},
+            "big": {"type": "string", "enum": ["x" * (LARGE_ENUM_BUDGET // LARGE_ENUM + 1) + str(n) for n in range(LARGE_ENUM + 1)]},
+            "deep": deep,
+        }
+    )
+    report = rp.check_tool(tool(schema, strict=True))
+    strict = [v for v in report if str(v.code).startswith("strict_schema_")]
+    assert len(strict) == 5
+    for v in strict:  # the parameters name what the message says; no sentence made elsewhere is passed through
+        assert isinstance(v, rp.Finding) and "detail" not in v.params and "text" not in v.params
+        assert v.message == code_info(v.code).render(v.params)
+    messages = {(str(v.code), v.path): v.message for v in strict}
+    assert messages[("strict_schema_type_missing", "/parameters/properties/typeless")] == (
+        "schema at /parameters/properties/typeless has no 'type' (strict mode needs one on every node; use "
+        "strict: false for an untyped value)"
+    )
+    assert messages[("strict_schema_type_missing", "/parameters/properties/boolean")] == (
+        "schema at /parameters/properties/boolean is true: strict mode needs a typed schema"
+    )
+    assert messages[("strict_schema_keyword", "/parameters/properties/keyword/default")] == (
+        "schema at /parameters/properties/keyword uses 'default', which strict mode does not support"
+    )
+    chars = sum(len("x" * (LARGE_ENUM_BUDGET // LARGE_ENUM + 1) + str(n)) for n in range(LARGE_ENUM + 1))
+    assert messages[("strict_schema_limit", "/parameters/properties/big/enum")] == (
+        f"enum at /parameters/properties/big has {LARGE_ENUM + 1} values of {chars} characters in all: more than "
+        f"{LARGE_ENUM} string values may total at most {LARGE_ENUM_BUDGET}"
+    )
+    (nesting,) = [m for (c, _), m in messages.items() if c == "strict_schema_limit" and "nest" in m]
+    assert nesting.startswith(f"objects nest {MAX_NESTING + 2} levels deep (at /parameters/properties/deep/")  # root + deep
+    assert nesting.endswith(f"); strict mode allows {MAX_NESTING}")
+    many = closed({f"p{n}": {"type": "integer"} for n in range(MAX_PROPERTIES + 1)})
+    (limit,) = [v.message for v in rp.check_tool(tool(many, strict=True)) if v.code == "strict_schema_limit"]
+    assert limit == f"the schema has {MAX_PROPERTIES + 1} object properties; strict mode allows {MAX_PROPERTIES}"
+
+    notes = rp.check_tool(tool(closed({"typeless": {}})), provider="openai").notes
+    (note,) = [n for n in notes if n.code == "strict_fallback"]
+    cause = messages[("strict_schema_type_missing", "/parameters/properties/typeless")]
+    assert f"(strict_schema_type_missing: {cause}): OpenAI falls back" in note.message

@@ -322,7 +322,7 @@ def test_stored_output_form_pairs_meet_the_input_rules(cid: str) -> None:
     parsed = [rp.parse_item(items[0]), *(rp.parse_item(i, side="output") for i in items[1:])]
     assert codes(parsed) == codes(items)  # models and raw JSON: the same verdict
     assert codes(parsed[1:], side="output") == []
-    stream = rp_replay.check_stream(iter(items))
+    stream = rp_replay.check_transcript_iter(iter(items))
     assert [(v.index, str(v.code)) for v in stream.violations] == codes(items)
 
 
@@ -331,7 +331,7 @@ def test_allowed_tools_must_be_a_collection_of_names(allowed: Any) -> None:
     with pytest.raises(ValueError, match="allowed_tools"):
         rp.check_transcript([call("a"), out("a")], allowed_tools=allowed)
     with pytest.raises(ValueError, match="allowed_tools"):
-        rp_replay.check_stream([call("a"), out("a")], allowed_tools=allowed)
+        rp_replay.check_transcript_iter([call("a"), out("a")], allowed_tools=allowed)
 
 
 def test_allowed_tools_accepts_any_collection() -> None:
@@ -346,7 +346,7 @@ def test_two_tools_with_one_name_are_an_error() -> None:
         with pytest.raises(ValueError, match="lookup"):
             rp.check_transcript([call("a"), out("a")], tools=tools)
         with pytest.raises(ValueError, match="lookup"):
-            rp_replay.check_stream([call("a"), out("a")], tools=tools)
+            rp_replay.check_transcript_iter([call("a"), out("a")], tools=tools)
     hosted = [a, {"type": "web_search"}, {"type": "web_search"}]  # hosted tools have no name to clash
     assert codes([call("a"), out("a")], tools=hosted) == []
 
@@ -405,7 +405,7 @@ def test_check_tool_reads_every_tool_shape_and_the_object_root() -> None:
     ]:
         got = lint({"type": "function", "name": "f", "parameters": root, "strict": False})
         assert ("parameters_not_object", path) in got, (root, got)
-    # the boolean schema true is no way to say "no check" ({} is the one spelling): refused (issue 32)
+    # the boolean schema true is no way to say "no check" ({} is the one spelling): refused
     assert lint({"type": "function", "name": "f", "parameters": True, "strict": False}) == [("invalid_tool", "")]
     assert lint({"name": "f", "inputSchema": {"type": "array"}}) == [("parameters_not_object", "/inputSchema/type")]
     assert lint({"type": "function", "name": 5, "parameters": closed}) == [("invalid_tool", "/name")]
@@ -417,7 +417,7 @@ def test_jsonl_lines_get_the_same_violations_as_their_objects() -> None:
     arguments, the pairing of an output with its call) see the same object as from a dict."""
     import json
 
-    from replayable._replay import check_stream
+    from replayable._replay import check_transcript_iter
 
     items = [
         {"type": "function_call", "call_id": "c1", "name": "f", "arguments": {"q": 1}},
@@ -427,5 +427,5 @@ def test_jsonl_lines_get_the_same_violations_as_their_objects() -> None:
     expected = [(v.index, v.code, v.path) for v in rp.check_transcript(items).violations]
     assert {V.FUNCTION_ARGUMENTS_NOT_STRING, V.OUTPUT_NOT_STRING_OR_CONTENT_PARTS} <= {c for _, c, _ in expected}
     for lines in ([json.dumps(x) for x in items], [json.dumps(x).encode() for x in items]):
-        for check in (rp.check_transcript, check_stream):
+        for check in (rp.check_transcript, check_transcript_iter):
             assert [(v.index, v.code, v.path) for v in check(lines).violations] == expected

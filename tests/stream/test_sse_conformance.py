@@ -1,4 +1,4 @@
-"""SSE framing as the standard reads it (WHATWG HTML, "Server-sent events", issue 25 point 4), through
+"""SSE framing as the standard reads it (WHATWG HTML, "Server-sent events"), through
 every SSE entry point: `parse_sse`, `StreamAssembler.feed_sse`, `feed_bytes`, `afeed_sse`, `check_stream`
 and the command line on a `.sse` file.
 

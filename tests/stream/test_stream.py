@@ -446,7 +446,7 @@ def test_sse_comments_multiline_data_and_done() -> None:
             "error": {"type": "server_error", "code": None, "message": "x", "param": None},
         }
     ]
-    with pytest.raises(S.StreamError) as exc:  # a frame after [DONE] is never dropped silently (issue 32)
+    with pytest.raises(S.StreamError) as exc:  # a frame after [DONE] is never dropped silently
         list(S.parse_sse(text + 'data: {"type": "ignored"}\n\n'))
     assert exc.value.rule == S.StreamRule.AFTER_DONE_MARKER
 

@@ -1,7 +1,7 @@
-"""SSE as apps receive it (issue 23, point 5): `StreamAssembler.feed_bytes(chunk)` with bytes split
+"""SSE as apps receive it: `StreamAssembler.feed_bytes(chunk)` with bytes split
 anywhere, and `afeed_sse` over an async source (httpx `aiter_bytes` through a real `httpx` mock
 transport, and the openai SDK's own async stream). The same items, findings and errors as `feed_sse` on
-the joined bytes. Also the end of a capture (issue 20 class 1, issue 25 point 4): a cut-off last frame
+the joined bytes. Also the end of a capture: a cut-off last frame
 is dropped and reported (`sse_truncated`), a capture without `data: [DONE]` is `done_missing` (a note in
 lenient reading and in OpenAI mode, an error in strict Open Responses mode).
 """

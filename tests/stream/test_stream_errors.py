@@ -1,4 +1,4 @@
-"""`StreamError.errors` (issue 25): a malformed event is refused with a list of `{loc, type, msg}`, as
+"""`StreamError.errors`: a malformed event is refused with a list of `{loc, type, msg}`, as
 `ItemError.errors` has them, on every entry point that raises it: `parse_event` (dict, JSON text, bytes,
 an openai SDK event), `StreamAssembler.feed`, `.feed_sse` and `.feed_bytes` (strict mode). A value an
 event carries as a JSON object (an item, a content part, an annotation, logprobs, a lifecycle event's

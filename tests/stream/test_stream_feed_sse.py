@@ -1,4 +1,4 @@
-"""`StreamAssembler.feed_sse` and the whole-capture framing (issue 16, streaming speed): the fast paths
+"""`StreamAssembler.feed_sse` and the whole-capture framing (streaming speed): the fast paths
 give exactly what the general ones give.
 
 - `feed_sse(source)` equals `for e in parse_sse(source): feed(e)`: the same items handed out, the same

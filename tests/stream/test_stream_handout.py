@@ -1,4 +1,4 @@
-"""The stream assembler's hand-out rule (issue 20, class 1): no call of a family the client executes is
+"""The stream assembler's hand-out rule: no call of a family the client executes is
 handed out unless it is `completed` and no finding concerns its own events, for every family of the
 call-family table (`replayable._families.FAMILIES`), in strict and lenient mode, through `feed`,
 `feed_sse`, `parse_sse` then `feed`, `feed_bytes` and `afeed_sse`.

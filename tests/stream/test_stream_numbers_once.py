@@ -1,5 +1,5 @@
 """`feed_sse` and `parse_sse` look for numbers that read as infinity or zero once per capture (or per
-cut of a chunked source) instead of once per event (issue 26, read text once). The verdict must stay
+cut of a chunked source) instead of once per event (read text once). The verdict must stay
 the one reading each `data:` body by itself gives, wherever the number sits: at the start of a body,
 after a multi-line `data:` join, without a space after `data:`, split across chunks, or next to hex ids
 that only look like exponents.

@@ -1,5 +1,5 @@
 """OpenAI's own stream events: typed, round-tripped exactly, refused where the SDK refuses, and applied
-by the assembler under the same state machine as the spec's events (issue 13, part 5).
+by the assembler under the same state machine as the spec's events.
 
 Every event type of `openai.types.responses.ResponseStreamEvent` that is not one of the 24 spec events
 is built by the SDK from a payload, read by `parse_event` (OpenAI mode, and prefixed `openai:` in Open

@@ -1,4 +1,4 @@
-"""`stream.parse_event` (issue 25, point 1): a known event type is read by its own model only, never by a
+"""`stream.parse_event`: a known event type is read by its own model only, never by a
 fallback; a malformed spec event is an `event_schema` error naming the field and the rule; in OpenAI
 mode OpenAI's lifecycle events (with OpenAI's Response snapshot) and OpenAI's flat `error` event are
 typed. Point 3: a negative stream index is refused by choice, and the error says so.

@@ -246,7 +246,7 @@ def test_the_package_keeps_every_public_name_of_the_old_module() -> None:
 
 
 def test_lenient_mode_holds_back_a_call_when_every_event_lacks_sequence_number() -> None:
-    """Attacker report (session 6): the lenient finding for a missing sequence_number is recorded once
+    """From an attacker's report: the lenient finding for a missing sequence_number is recorded once
     per stream, and the call whose events lacked it was still handed out when every event lacked it."""
     import copy
     import json

@@ -82,28 +82,26 @@ def check_one(args: argparse.Namespace, path: str, out: Output, *, progress: boo
     items left open to be read in batches), the checker of the document's kind
     (`replayable._checking.check_document`) -> one record, the renderer (`_emit`)."""
     _agents_flags(args)
-    options = _options(args, path)
-    with one_file(path, enabled=progress) as bar:
+    options = _options(args)
+    with one_file(path, enabled=progress) as bar:  # the progress names the input (`bar.name`)
         bar.reading()
         doc = read_file(
             path, provider=args.provider, max_bytes=_max_bytes(args), lazy=options.previous is None, agents=args.agents
         )
         try:
-            record = check_document(doc, dataclasses.replace(options, progress=bar))
+            record = check_document(doc, dataclasses.replace(options, file=bar.file, name=bar.name, progress=bar))
         finally:
             if doc.source is not None:
                 doc.source.close()
     return _emit(record, args, out)
 
 
-def _options(args: argparse.Namespace, path: str) -> CheckOptions:
-    """What `args` ask of a check of `path`: the function tools of a `--tools` file and their lint
-    findings (`check_tool`), the `--previous` document. Raises `InputError` for a `--tools` or
-    `--previous` file that cannot be read."""
+def _options(args: argparse.Namespace) -> CheckOptions:
+    """What `args` ask of a check: the function tools of a `--tools` file and their lint findings
+    (`check_tool`), the `--previous` document (the input's own names, `file` and `name`, come with its
+    progress). Raises `InputError` for a `--tools` or `--previous` file that cannot be read."""
     tools = load_tools(args.tools, max_bytes=_max_bytes(args)) if args.tools else None
     return CheckOptions(
-        file="<stdin>" if path == "-" else path,
-        name=display_name(path),
         tools=None if tools is None else function_tools(tools),
         tool_findings=() if tools is None else lint_tools(tools, args.provider),
         target=args.target,
@@ -295,7 +293,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         each = [
             r["report"] if isinstance(r["report"], dict) else {"file": r["file"], "error": r["error"]} for r in records
         ]
-        text = ci_formats.render(each, fmt)
+        text = ci_formats.ci_report(each, fmt)
         if text:
             out.write(text)
         if fmt == "github":

@@ -63,13 +63,17 @@ def files_bar(total: int) -> Any:
 
 
 class FileProgress:
-    """Progress within one input: `reading()` while it is read and parsed, then `checking(total)` and
-    `advance(n, position)` as items are checked. The bar measures items when their number is known (a
-    JSON array), else the bytes read (`position`, a JSONL file), and the line counts the items checked.
-    Every method does nothing when no progress is drawn (`active` False)."""
+    """Progress within one input, which names it as the reports do (`file`, `name`): `reading()` while
+    it is read and parsed, then `checking(total)` and `advance(n, position)` as items are checked. The bar
+    measures items when their number is known (a JSON array), else the bytes read (`position`, a JSONL
+    file), and the line counts the items checked. Every method does nothing when no progress is drawn
+    (`active` False)."""
 
-    def __init__(self, name: str, size: int | None, bar: Any) -> None:
+    def __init__(self, file: str, name: str, size: int | None, bar: Any) -> None:
+        self.file = file
+        """The input as given (`<stdin>` for `-`), for JSON reports."""
         self.name = name
+        """The input's name in messages and on the line drawn (`replayable._reading.display_name`)."""
         self.size = size
         self.bar = bar
         self.task: Any = None
@@ -118,11 +122,12 @@ def one_file(path: str, *, enabled: bool = True) -> Iterator[FileProgress]:
     """The progress of checking the input at `path` (`-`: standard input), drawn on a terminal when
     `enabled`, the input is at least `MIN_BYTES` (or of unknown size, e.g. a pipe) and rich is installed.
     A line reads `checking 120,000 items ━━━━━━ 0:00:04 NAME`."""
+    file = "<stdin>" if path == "-" else path
     name = display_name(path)
     size = _size(path) if enabled else None
     rp = _rich() if enabled and _tty() and (size is None or size >= MIN_BYTES) else None
     if rp is None:
-        yield FileProgress(name, size, None)
+        yield FileProgress(file, name, size, None)
         return
     from rich.table import Column  # noqa: PLC0415
 
@@ -135,4 +140,4 @@ def one_file(path: str, *, enabled: bool = True) -> Iterator[FileProgress]:
     ]
     bar = _make(columns)
     with bar:
-        yield FileProgress(name, size, bar)
+        yield FileProgress(file, name, size, bar)

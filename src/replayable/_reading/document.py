@@ -295,7 +295,7 @@ def _class_kind(cls: type, item: Any) -> int:
 def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
     """The items as every path must see them, the provider they say they were read with (`openai` when
     one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
-    object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_stream`
+    object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_transcript_iter`
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
     JSON, where the envelope rule sees it."""
     sdk = False

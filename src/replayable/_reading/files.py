@@ -47,7 +47,7 @@ from replayable._reading.document import (
     rollout_document,
 )
 from replayable._reading.places import Places
-from replayable.errors import ReplayableError
+from replayable.errors import InputError
 from replayable.items import ItemError, Provider
 
 __all__ = [
@@ -81,14 +81,6 @@ BATCH_LINES = 4096
 BATCH_BYTES = 4 * 1024 * 1024
 
 
-class InputError(ReplayableError):
-    """Input that cannot be read as anything the command understands (exit status 2). The message is
-    one line naming the input (and the line, for JSONL). `json_error`: the strict reader's error it
-    comes from, if any (its `reason` and `offset`)."""
-
-    json_error: _json.JSONError | None = None
-
-
 class InputKind(StrEnum):
     """What an input holds: `sse` (a stream capture), `jsonl` (one JSON value per line), `json`."""
 
@@ -104,7 +96,7 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else shown(path)
 
 
-def loads(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
+def read_input_json(data: bytes, where: str, *, first: bool = True, max_depth: int = _json.READER_DEPTH) -> Any:
     """One strict JSON value from UTF-8 bytes, read by the library's one strict reader
     (`replayable._json.loads`, the same as `parse_items` and every other path; the command line's single
     JSON reading call site). One byte order mark is ignored at the very start of the input (`first`);
@@ -189,7 +181,7 @@ class Input:
             yield self._first_line, self.value()
             return
         for lineno, line, first in self._lines():
-            yield lineno, loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            yield lineno, read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def values(self) -> Iterator[Any]:
         """The JSONL values one at a time (memory holds one line); for a JSON document, the document as
@@ -229,13 +221,13 @@ class Input:
         if values is not None:
             return values
         return [
-            loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
             for lineno, line, first in batch
         ]
 
     def _sized_values(self) -> Iterator[tuple[int, Any]]:
         for lineno, line, first in self._lines():
-            yield len(line), loads(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
+            yield len(line), read_input_json(line, f"{self.name}, line {lineno}", first=first, max_depth=_LINE_DEPTH)
 
     def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
@@ -373,7 +365,7 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
         if looks_like_sse(head, name):
             return Input(name, InputKind.SSE, data=_read_rest(f, head, name, max_bytes), file=file)
         try:
-            first = loads(first_line, name)
+            first = read_input_json(first_line, name)
         except InputError:
             first = _NOT_JSON
         if first is not _NOT_JSON:
@@ -397,12 +389,16 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
                     return inp
         data = _read_rest(f, head, name, max_bytes)
         try:
-            value = loads(data, name)
+            value = read_input_json(data, name)
         except InputError as exc:
-            strict = _strict_rule_item(data, exc.json_error)
-            if strict is not None:  # well-formed JSON that breaks a strict rule: name the item it is in
-                raise InputError(f"{name}: item {strict}: {str(exc).removeprefix(name).lstrip(': ')}") from None
             detail = str(exc).removeprefix(name).lstrip(": ")
+            error = exc.json_error
+            # one JSON array refused by a strict rule (a duplicate key, ...) rather than for its syntax: the
+            # item the error is in, from the reader's offset (only looked for once the document is refused)
+            if error is not None and error.offset is not None and data.lstrip(_BLANK + _BOM_BYTES).startswith(b"["):
+                item = _json.array_element_at(data, error.offset)
+                if item is not None:
+                    raise InputError(f"{name}: item {item}: {detail}") from None
             detail = detail.removeprefix("is not valid JSON: ").removeprefix("is ")
             raise InputError(f"{name} is neither JSON nor JSONL: {detail}") from None
         return Input(name, InputKind.JSON, data=data, first=value, file=file)
@@ -414,13 +410,6 @@ def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
 
 
 _NOT_JSON = object()
-def _strict_rule_item(data: bytes, error: _json.JSONError | None) -> int | None:
-    """For a document that is one JSON array refused by a strict rule (a duplicate key, ...) rather than
-    for its syntax: the index of the item the error is in (from the reader's offset), else None. Only run
-    once the document is refused, so its cost never touches a valid input."""
-    if error is None or error.offset is None or not data.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"["):
-        return None
-    return _json.array_element_at(data, error.offset)
 
 
 def is_item_stream(first: Any) -> bool:
@@ -454,6 +443,14 @@ def document_of(value: Any, name: str, provider: Provider = None, *, streams: bo
     `InputError` naming the input and saying what to pass. A document that is a JSON scalar (a string, a
     number, `true`, `null`) is named as such: the file held it, it was not text handed to the library.
     One item nested deeper than an item may is refused (`check_depth`)."""
+    doc = _typed(value, name, provider, streams=streams)
+    if doc.kind is DocumentKind.ITEM:
+        check_depth(doc.value, name)
+    return doc
+
+
+def _typed(value: Any, name: str, provider: Provider = None, *, streams: bool = True) -> Document:
+    """The `Document` of `value` (`document_of` without its depth check, which `read_file` makes last)."""
     if value is None or isinstance(value, str | int | float):
         raise InputError(
             f"{name}: the document is a JSON {_json_kind(value)}, not a transcript: give a JSON array of items, "
@@ -464,8 +461,6 @@ def document_of(value: Any, name: str, provider: Provider = None, *, streams: bo
     except ItemError as exc:
         first = exc.errors[0]["msg"] if exc.errors else str(exc)
         raise InputError(f"{name}: {first}") from None
-    if doc.kind is DocumentKind.ITEM:
-        check_depth(doc.value, name)
     return doc
 
 
@@ -502,22 +497,36 @@ def read_file(
         return Document(kind, [], provider, value=inp.data)
     if lazy and not agents and inp.kind is InputKind.JSONL and is_item_stream(inp.first):
         return Document(DocumentKind.ITEMS, [], provider, source=inp, places=Places.jsonl(inp.blank_lines, inp.indents))
-    if not agents and is_rollout_line(inp.first):  # a Codex session file (an SSE capture returned above)
-        try:
-            return rollout_document(_rollout_lines(inp), provider)
-        finally:
-            inp.close()
+    # the rest is read whole, in one pass down: the document, where its items are, then the depth of a
+    # document that is one item, event or rollout line (as deep as one JSONL line may be), then what that
+    # depth check comes before (a list of stream events given as an Agents API log)
+    one: Any = None  # the value that is one item, event or rollout line, whose depth is checked last
+    stream_events = False
     try:
-        value = inp.value()
+        if not agents and is_rollout_line(inp.first):  # a Codex session file (an SSE capture returned above)
+            doc = rollout_document(inp.numbered(), provider)
+            if inp.kind is InputKind.JSON:
+                one = inp.first
+        else:
+            value = inp.value()
+            if agents:
+                doc = _agents_log(value, inp.name, provider)
+                stream_events = is_event_list(doc.items)  # checking it as a log would call every event unknown
+                if isinstance(value, dict):
+                    one = value
+            else:
+                doc = _typed(value, inp.name, provider)
+                if doc.kind is DocumentKind.AGENTS_LOG:
+                    raise _unasked_log(value if isinstance(value, list) else [value], inp.name)
+                if doc.kind is DocumentKind.ITEM:
+                    one = doc.value
+            doc.places = _places(inp, doc)
     finally:
         inp.close()
-    if agents:
-        doc = _agents_log(value, inp.name, provider)
-    else:
-        doc = document_of(value, inp.name, provider)
-        if doc.kind is DocumentKind.AGENTS_LOG:
-            raise _unasked_log(value if isinstance(value, list) else [value], inp.name)
-    doc.places = _places(inp, doc)
+    if one is not None:
+        check_depth(one, inp.name)
+    if stream_events:
+        raise InputError(f"{inp.name} is a list of Responses stream events, {_NOT_A_LOG}")
     return doc
 
 
@@ -537,28 +546,15 @@ def _places(inp: Input, doc: Document) -> Places | None:
     return Places.json(inp.data, _ITEMS_AT.get(doc.kind))
 
 
-def _rollout_lines(inp: Input) -> Iterator[tuple[int, Any]]:
-    """The numbered values of a Codex rollout, one line at a time; a one-line rollout (read as a JSON
-    document) nests no deeper than a JSONL line may (`check_depth`)."""
-    for lineno, value in inp.numbered():
-        if inp.kind is InputKind.JSON:
-            check_depth(value, inp.name)
-        yield lineno, value
-
-
 _NOT_A_LOG = "not an OpenAI Agents API event log: check it without agents=True"
 
 
 def _agents_log(value: Any, name: str, provider: Provider) -> Document:
     """The events of a file the caller says is an Agents API event log: a JSON array, JSONL, or one event
-    (as deep as it may be in an array or a JSONL line)."""
+    (whose depth `read_file` checks: as deep as it may be in an array or a JSONL line)."""
     if not isinstance(value, list | dict):
         raise InputError(f"{name}: expected Agents API events as JSONL or a JSON array")
-    if isinstance(value, dict):
-        check_depth(value, name)
     events = value if isinstance(value, list) else [value]
-    if is_event_list(events):  # checking it as a log would call every event unknown
-        raise InputError(f"{name} is a list of Responses stream events, {_NOT_A_LOG}")
     return Document(DocumentKind.AGENTS_LOG, events, provider, value=value)
 
 

@@ -11,6 +11,6 @@
 - `engine`: `Engine`, which computes each item's facts, runs the table over the items, collects the
   findings the rules return and pairs calls with their outputs.
 
-`replayable._replay.check_transcript` and `check_stream` are the entry points. A new rule is one function
+`replayable._replay.check_transcript` and `check_transcript_iter` are the entry points. A new rule is one function
 and one row of `table.RULES`.
 """

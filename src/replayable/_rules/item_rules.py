@@ -152,10 +152,6 @@ _DATA_FIELDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 #: What a URL parser strips from both ends of a URL before reading its scheme (WHATWG URL: C0 controls
 #: and space), so `" data:..."` is a `data:` URL to the server and is judged as one here.
 _URL_BLANKS = "".join(map(chr, range(0x21)))
-_DATA_SOURCE = (
-    "OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 encoded image in a data URL'), "
-    "InputFileContent.file_data; RFC 2397"
-)
 
 
 def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
@@ -191,5 +187,5 @@ def _part_data_url(out: list[Finding], i: int | None, part: Any, ptype: str, bas
         if url[:5].lower() == "data:":
             why = data_url_problem(url, media)
             if why is not None:
-                detail = f"{ptype}.{name} data: URL {why} [{_DATA_SOURCE}]"
-                out.append(found(i, ViolationCode.DATA_URL_INVALID, f"{base}/{name}", detail=detail))
+                code = ViolationCode.DATA_URL_INVALID
+                out.append(found(i, code, f"{base}/{name}", part_type=ptype, field=name, why=why))

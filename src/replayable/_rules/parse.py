@@ -73,7 +73,7 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
             raw = plain_json(raw)
         except ItemError as exc:
             why = exc.errors[0]["msg"] if exc.errors else str(exc)
-            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {why}")
+            out.at(i, ViolationCode.ITEM_INVALID, "", variant="sdk_not_json", detail=why)
             return None, NO_VIEW
         provider = "openai"
     if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
@@ -87,13 +87,13 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
         try:
             raw = to_plain(raw)
         except JSONError as exc:
-            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            out.at(i, ViolationCode.ITEM_INVALID, "", variant="not_json", detail=exc.detail, reason=exc.reason)
             return None, NO_VIEW
     if isinstance(raw, Mapping) and type(raw) is not dict:  # read once: every rule sees the same copy
         try:
             raw = check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:  # not JSON: refused, and no rule reads it a second time
-            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            out.at(i, ViolationCode.ITEM_INVALID, "", variant="not_json", detail=exc.detail, reason=exc.reason)
             return None, NO_VIEW
     if isinstance(raw, WireModel):
         extra = raw.__pydantic_extra__
@@ -113,7 +113,7 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
         try:  # a Chat Completions key among its unknown fields: its JSON is checked, as the reader does
             raw = to_plain(raw)
         except JSONError as exc:
-            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            out.at(i, ViolationCode.ITEM_INVALID, "", variant="not_json", detail=exc.detail, reason=exc.reason)
             return None, NO_VIEW
     if isinstance(raw, Mapping):
         shape = chat_shape(raw)
@@ -137,7 +137,7 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
         try:
             check_value(raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError as exc:
-            out.at(i, ViolationCode.ITEM_INVALID, "", detail=f"item is not JSON: {exc.detail} [{exc.reason}]")
+            out.at(i, ViolationCode.ITEM_INVALID, "", variant="not_json", detail=exc.detail, reason=exc.reason)
             return None, NO_VIEW
     _report_item_errors(i, raw, errors, out)
     return None, (view_of(raw) if isinstance(raw, Mapping) else NO_VIEW)

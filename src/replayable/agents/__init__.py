@@ -84,6 +84,7 @@ from replayable._generated.agents.unknown_session_event import UnknownSessionEve
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._generated.agents.wait_for_subagents_call_item import WaitForSubagentsCallItem
 from replayable._generated.agents.web_search_call_item import WebSearchCallItem
+from replayable.errors import ToolResultError
 
 from ._approvals import approval_problems
 from ._checks import ArgumentCheck, check_arguments, check_event_log, session_notes
@@ -92,7 +93,6 @@ from ._events import (
     SessionEvent,
     SessionInput,
     SessionItem,
-    ToolResultError,
     dump,
     is_unknown,
     parse_create_params,

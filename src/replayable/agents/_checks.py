@@ -20,11 +20,10 @@ from replayable._generated.agents.session_input_tool_result import SessionInputT
 from replayable._notes import Note, agent_notes
 from replayable._pointers import json_pointer
 from replayable._tools import ToolSpec, read_tool, tool_table
-from replayable.errors import Verdict
+from replayable.errors import ToolResultError, Verdict
 from replayable.items import ItemError
 
 from ._events import (
-    ToolResultError,
     checked_tool_result_adapter,
     dump,
     is_unknown,

@@ -40,32 +40,8 @@ from replayable._generated.agents.unknown_required_action import UnknownRequired
 from replayable._generated.agents.unknown_session_event import UnknownSessionEvent
 from replayable._generated.agents.unknown_session_item import UnknownSessionItem
 from replayable._item_json import plain_json
-from replayable._json import printable
 from replayable._validation import clean_errors
-from replayable.errors import ReplayableError
 from replayable.items import ItemError
-
-
-class ToolResultError(ReplayableError):
-    """A tool result (or an answer to an approval request) that must not be sent.
-
-    `.reason` is one of `malformed` (breaks the tool-result rule or does not parse), `unknown_call` (no
-    pending action has this `call_id`), `turn_mismatch` (the `call_id` is pending under another
-    `turn_id`), `already_answered` (a second answer that differs from the first), `check_passed`
-    (asking for a failure result of a check that passed), `unknown_request` (no pending approval has
-    this `request_id`) or `response_mismatch` (an approval answer that does not fit its request: another
-    request type, an unknown field or option, a required field left empty). `.turn_id` / `.call_id`
-    name the pair when known; `.request_id` the approval request.
-    """
-
-    def __init__(
-        self, reason: str, message: str, *, turn_id: Any = None, call_id: Any = None, request_id: Any = None
-    ) -> None:
-        self.reason = reason
-        self.turn_id = turn_id
-        self.call_id = call_id
-        self.request_id = request_id
-        super().__init__(printable(message))
 
 
 def _tool_result_rule(result: SessionInputToolResult) -> SessionInputToolResult:

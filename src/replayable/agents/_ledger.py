@@ -14,11 +14,11 @@ from replayable._generated.agents.agent_session import AgentSession
 from replayable._generated.agents.function_call_action import FunctionCallAction
 from replayable._generated.agents.session_input_tool_result import SessionInputToolResult
 from replayable._generated.agents.session_snapshot import SessionSnapshot
+from replayable.errors import ToolResultError
 from replayable.items import ItemError
 
 from ._approvals import ApprovalAction, ApprovalResult, approval_problems
 from ._events import (
-    ToolResultError,
     checked_tool_result_adapter,
     dump,
     is_unknown,

@@ -60,7 +60,7 @@ from replayable.integrations._modes import LOGGER, Mode, check_mode, guard_items
 if TYPE_CHECKING:
     from agents import ToolGuardrailFunctionOutput, ToolInputGuardrail, ToolInputGuardrailData
 
-__all__ = ["FAKE_ID", "SETTLED_BY_THE_SDK", "CheckedSession", "check_tool_call", "replay_guardrail"]
+__all__ = ["CheckedSession", "FAKE_ID", "SETTLED_BY_THE_SDK", "check_tool_call", "replay_guardrail"]
 
 replay_guardrail: ToolInputGuardrail[Any]
 """The tool input guardrail (built on first access, see `__getattr__`): pass it in

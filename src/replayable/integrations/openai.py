@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote
 
+from replayable._base import checked_provider
 from replayable._json import READER_DEPTH, JSONError, loads
 from replayable._profiles import check_target
 from replayable._reading import DocumentKind, read_document
@@ -179,8 +180,7 @@ def check_request_body(
 
 
 def _check_provider(provider: Provider) -> None:
-    if provider not in (None, "openai"):
-        raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+    checked_provider(provider)
 
 
 #: Hosts whose requests go to OpenAI's own API (OpenAI's, and Azure OpenAI's resource endpoints, which

@@ -149,12 +149,10 @@ from ._sse import parse_sse
 from ._stream_codes import StreamError, StreamRule, StreamWarning
 
 __all__ = [
-    "OPENAI_EVENT_TYPES",
-    "SPEC_EVENT_TYPES",
-    "TERMINAL_EVENT_TYPES",
     "ErrorEvent",
     "ErrorPayload",
     "ExtensionEvent",
+    "OPENAI_EVENT_TYPES",
     "OpenAIResponseCompletedEvent",
     "OpenAIResponseCreatedEvent",
     "OpenAIResponseFailedEvent",
@@ -185,6 +183,7 @@ __all__ = [
     "ResponseRefusalDeltaEvent",
     "ResponseRefusalDoneEvent",
     "ResponseResource",
+    "SPEC_EVENT_TYPES",
     "SpecStreamEvent",
     "StreamAssembler",
     "StreamError",
@@ -192,9 +191,10 @@ __all__ = [
     "StreamReport",
     "StreamRule",
     "StreamWarning",
+    "TERMINAL_EVENT_TYPES",
     "check_stream",
-    "is_event_list",
     "event_model",
+    "is_event_list",
     "parse_event",
     "parse_sse",
     "response_resource_adapter",

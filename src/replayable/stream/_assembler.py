@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from replayable._base import checked_provider
 from replayable._families import CallFamily, by_call_type
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.streaming.error_payload import ErrorPayload
@@ -86,8 +87,7 @@ class StreamAssembler(SSEFeeding):
     """
 
     def __init__(self, *, provider: Provider = None, strict: bool = True) -> None:
-        if provider not in (None, "openai"):
-            raise ValueError(f"provider must be None or 'openai', got {provider!r}")
+        checked_provider(provider)
         self.provider: Provider = provider
         self.strict = strict
         self.warnings: list[StreamWarning] = []
@@ -189,7 +189,7 @@ class StreamAssembler(SSEFeeding):
         try:
             raw, sdk = coerce_event(event)
         except StreamError as exc:  # not JSON text, or not JSON at all: a finding like any other
-            self._violate(exc.rule, exc.message, exc.errors)
+            self._violate(StreamRule(exc.rule), exc.message, exc.errors)
             return []
         if not isinstance(raw, Mapping):
             msg = f"an event must be a JSON object, got {type(raw).__name__}"
