@@ -43,7 +43,8 @@ from typing import Any
 import jiter
 from pydantic import BaseModel
 
-from .errors import JSONError, printable
+from ._messages import printable
+from .errors import JSONError
 
 __all__ = [
     "MAX_INT_DIGITS",

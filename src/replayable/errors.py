@@ -26,37 +26,30 @@ as plain values (`StreamError.rule` is typed as the `StrEnum` that `StreamRule` 
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
-# the exceptions users catch; `JSONError` and `SchemaLoopError` are the library's own (the strict reader's,
-# the schema budget's: each reaches a user as the public error it is turned into) and stay out of the public face
+from ._messages import event_where, printable
+
+# every exception the library defines (the ones most users catch are re-exported by `replayable`,
+# `replayable.stream` and `replayable.agents`)
 __all__ = [
     "ArgumentsError",
     "InputError",
     "ItemError",
+    "JSONError",
     "ModelError",
     "ReplayError",
     "ReplayableError",
     "SchemaError",
+    "SchemaLoopError",
     "StreamError",
     "ToolResultError",
     "Verdict",
 ]
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """`text` with each lone UTF-16 surrogate written as a `\\udXXX` escape, so that an error message
-    that quotes hostile input can always be printed or encoded as UTF-8."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _printable_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -204,20 +197,6 @@ class InputError(ReplayableError):
 
     json_error: JSONError | None = None
 
-
-def event_where(sequence_number: int | None, index: int | None, event_type: str | None, offset: int | None) -> str:
-    """Where a stream event is, for messages: `event 3 (response.created) at byte 120`; `stream` when
-    nothing is known (used by `StreamError` and by the stream's findings)."""
-    parts = []
-    if sequence_number is not None:
-        parts.append(f"event {sequence_number}")
-    elif index is not None:
-        parts.append(f"event #{index} (no sequence_number)")
-    if event_type:
-        parts.append(f"({event_type})")
-    if offset is not None:
-        parts.append(f"at byte {offset}")
-    return " ".join(parts) or "stream"
 
 
 class StreamError(ReplayableError):

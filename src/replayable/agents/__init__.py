@@ -87,6 +87,8 @@ from replayable._generated.agents.web_search_call_item import WebSearchCallItem
 from replayable.errors import ToolResultError
 
 from ._approvals import approval_problems
+from ._cards import CardCheck, check_card
+from ._chain import Link, LinkKind, SessionChain, link_chain
 from ._checks import ArgumentCheck, check_arguments, check_event_log, session_notes
 from ._events import (
     RequiredAction,
@@ -128,6 +130,7 @@ __all__ = [
     "AgentsViolation",
     "AgentsViolationCode",
     "ArgumentCheck",
+    "CardCheck",
     "CloseSubagentCallItem",
     "CommandExecutionItem",
     "ComputerUseApprovalRequestAction",
@@ -142,6 +145,8 @@ __all__ = [
     "FunctionCallOutputItem",
     "FunctionTool",
     "InterruptSubagentCallItem",
+    "Link",
+    "LinkKind",
     "McpApprovalRequestAction",
     "McpCallItem",
     "PendingActions",
@@ -149,6 +154,7 @@ __all__ = [
     "RequiredAction",
     "ResumeSubagentCallItem",
     "SendSubagentInputCallItem",
+    "SessionChain",
     "SessionCreateParams",
     "SessionEvent",
     "SessionEventsBody",
@@ -175,10 +181,12 @@ __all__ = [
     "WebSearchCallItem",
     "approval_problems",
     "check_arguments",
+    "check_card",
     "check_event_log",
     "dump",
     "format_report",
     "is_unknown",
+    "link_chain",
     "parse_create_params",
     "parse_event",
     "parse_events_body",
@@ -202,10 +210,3 @@ __all__ = [
     "turn_list_page_adapter",
 ]
 
-
-# ------------------------------------------------------------------ doors (issue #8): re-exports
-
-from ._cards import CardCheck, check_card  # noqa: E402
-from ._chain import Link, LinkKind, SessionChain, link_chain  # noqa: E402
-
-__all__ += ["CardCheck", "Link", "LinkKind", "SessionChain", "check_card", "link_chain"]

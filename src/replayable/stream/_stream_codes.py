@@ -10,7 +10,8 @@ from typing import Any
 
 from replayable._codes import Severity, StreamRule
 from replayable._findings import Finding
-from replayable.errors import StreamError, event_where
+from replayable._messages import event_where
+from replayable.errors import StreamError
 
 __all__ = ["StreamError", "StreamRule", "StreamWarning"]
 
