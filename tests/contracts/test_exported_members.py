@@ -73,7 +73,7 @@ EXPORTS: dict[str, list[str]] = {
         "CheckedSession", "FAKE_ID", "SETTLED_BY_THE_SDK", "check_tool_call", "replay_guardrail",
     ],
     "replayable.integrations.langchain": [
-        "CheckpointFinding", "ReplayCheckMiddleware", "audit_checkpoints", "messages_to_items",
+        "CheckpointReport", "ReplayCheckMiddleware", "audit_checkpoints", "messages_to_items",
     ],
     "replayable.integrations.litellm": [
         "ReplayGuard", "target_for",

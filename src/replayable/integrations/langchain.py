@@ -51,7 +51,7 @@ from replayable._replay import TranscriptReport, check_transcript
 from replayable.integrations._modes import Mode, check_mode, guard_items, unreadable
 from replayable.items import ItemError
 
-__all__ = ["CheckpointFinding", "ReplayCheckMiddleware", "audit_checkpoints", "messages_to_items"]
+__all__ = ["CheckpointReport", "ReplayCheckMiddleware", "audit_checkpoints", "messages_to_items"]
 
 
 def _refuse(index: int, loc: tuple[Any, ...], kind: str, msg: str) -> ItemError:
@@ -267,7 +267,7 @@ class ReplayCheckMiddleware(AgentMiddleware):
 
 
 @dataclass(frozen=True, slots=True)
-class CheckpointFinding:
+class CheckpointReport:
     """The first checkpoint of a thread whose history is not replay-safe: `checkpoint_id`, its `step`
     (LangGraph's metadata; None when absent), `position` (0 for the thread's oldest checkpoint) and the
     `report` of its messages (indexes into `messages_to_items` of them)."""
@@ -282,11 +282,11 @@ class CheckpointFinding:
         return f"checkpoint {self.checkpoint_id} (step {self.step}) is the first not replay-safe:\n{lines}"
 
 
-def audit_checkpoints(checkpointer: Any, thread_id: str, **check_kwargs: Any) -> CheckpointFinding | None:
+def audit_checkpoints(checkpointer: Any, thread_id: str, **check_kwargs: Any) -> CheckpointReport | None:
     """Walk the checkpoints of LangGraph thread `thread_id` in `checkpointer` (any `BaseCheckpointSaver`:
     `InMemorySaver`, `SqliteSaver`, ...) from the oldest, checking the `messages` channel of each with
     `check_transcript(messages_to_items(messages), pending_ok=True, **check_kwargs)` (calls awaiting
-    their tool results at the end are pending, not faults). Returns the first `CheckpointFinding`, or None
+    their tool results at the end are pending, not faults). Returns the first `CheckpointReport`, or None
     when every checkpoint is replay-safe. Raises `ItemError` (a `ValueError`) for messages with no Open
     Responses form, naming the checkpoint."""
     checkpoints = list(checkpointer.list({"configurable": {"thread_id": thread_id}}))
@@ -302,6 +302,6 @@ def audit_checkpoints(checkpointer: Any, thread_id: str, **check_kwargs: Any) ->
         report = check_transcript(items, **kwargs)
         if not report.ok:
             step = (snapshot.metadata or {}).get("step")
-            return CheckpointFinding(checkpoint_id, step if isinstance(step, int) else None, position, report)
+            return CheckpointReport(checkpoint_id, step if isinstance(step, int) else None, position, report)
     return None
 
