@@ -265,9 +265,10 @@ def _canonical(value: Any, what: str) -> str:
         raise SchemaError(f"{what} nests deeper than {MAX_SCHEMA_DEPTH} levels") from None
 
 
-# Cache: canonical JSON text of (schema, registry) -> (plain copy of the schema, validator). Keyed by
-# content, never by identity: a schema changed in place gets a fresh validator.
-_CACHE: dict[str, tuple[Any, Any]] = {}
+# Cache: canonical JSON text of (schema, registry) -> (plain copy of the schema, validator, the plain copy
+# made exact for `_BY_ID`). Keyed by content, never by identity: a schema changed in place gets a fresh
+# validator. A response's own tools are new objects on every parse: their hit reuses the exact copy.
+_CACHE: dict[str, tuple[Any, Any, Any]] = {}
 # Fast path for the schema object seen last time: id -> (the schema, an exact copy, validator). A hit
 # needs the copy to equal the schema *now*, with numbers and booleans compared by type too (so
 # `True` never matches `1`): content decides, identity only saves the encoding.
@@ -334,7 +335,7 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         raise
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == schema:  # `==` also tells {"1": ..} from {1: ..} (same text)
-        _remember(original, registry, hit[0], hit[1])
+        _remember(original, registry, hit[2], hit[1])
         return hit[1]
     if not isinstance(schema, Mapping | bool):
         raise SchemaError(f"a JSON Schema is an object or a boolean, got {type(schema).__name__}")
@@ -371,8 +372,9 @@ def compile_schema(schema: Any, *, registry: Mapping[str, Any] | None = None) ->
         validator.budget = profile
     if len(_CACHE) >= CACHE_SIZE:
         _CACHE.clear()
-    _CACHE[key] = (plain, validator)
-    _remember(original, registry, plain, validator)
+    exact = _exact_copy(plain)
+    _CACHE[key] = (plain, validator, exact)
+    _remember(original, registry, exact, validator)
     return validator
 
 
@@ -398,11 +400,13 @@ def exact_copy(value: Any) -> Any:
         return None
 
 
-def _remember(schema: Any, registry: Any, plain: Any, validator: Any) -> None:
+def _remember(schema: Any, registry: Any, exact: Any, validator: Any) -> None:
+    """Keep `schema` (this object) for the fast path, with `exact` (`_exact_copy` of its content, shared by
+    every schema of that content and never changed) to tell whether it still holds that content."""
     if registry is None and type(schema) in (dict, bool):
         if len(_BY_ID) >= CACHE_SIZE:
             _BY_ID.clear()
-        _BY_ID[id(schema)] = (schema, _exact_copy(plain), validator)
+        _BY_ID[id(schema)] = (schema, exact, validator)
 
 
 def object_failure(value: Any) -> SchemaFailure | None:

@@ -184,6 +184,24 @@ def test_schema_changed_in_place_gets_a_fresh_verdict() -> None:
     assert rp.gate(call, tool).reason is rp.GateReason.NAME
 
 
+
+def test_a_fresh_copy_of_a_schema_seen_before_reuses_its_validator_and_still_sees_changes() -> None:
+    """A response's own tools are new objects on every parse: their schema hits the cache by content (one
+    compile), and each new object is then checked on the fast path against the content it had, so a
+    change made in place afterwards (`1` to `True`, equal in Python, not in JSON) is never missed."""
+    text = '{"type": "object", "properties": {"n": {"enum": [1]}, "m": {"type": "array"}}}'
+    first = json.loads(text)
+    validator = compile_schema(first)
+    copies = [json.loads(text) for _ in range(3)]
+    assert all(compile_schema(c) is validator for c in copies)
+    copies[0]["properties"]["n"]["enum"] = [True]
+    assert compile_schema(copies[0]) is not validator
+    assert validator_failures(compile_schema(copies[0]), {"n": 1})
+    assert not validator_failures(compile_schema(copies[1]), {"n": 1})
+    copies[1]["properties"]["m"]["type"] = "object"  # the same content for the other copies' fast path
+    assert compile_schema(copies[2]) is validator and compile_schema(first) is validator
+    assert validator_failures(compile_schema(copies[1]), {"m": []})
+
 # --- arguments: the scanner without the duplicate-key hook, used only for texts without a comma --------
 
 
