@@ -48,9 +48,10 @@ def validate_body(
     """
     _check_provider(provider)
     title = f"invalid {what}"
+    read = None  # the value the strict reader gave: already JSON within MAX_BODY_DEPTH, as check_value asks
     if isinstance(data, str | bytes | bytearray | memoryview):  # the one strict reader (replayable._json)
         try:
-            data = loads(data, what=what, max_depth=MAX_BODY_DEPTH)
+            data = read = loads(data, what=what, max_depth=MAX_BODY_DEPTH)
         except JSONError as exc:
             raise ItemError(json_item_error(exc).errors, title=title) from None
     data, from_sdk = coerce_sdk(data)
@@ -64,10 +65,11 @@ def validate_body(
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
-    try:
-        data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
-    except JSONError as exc:
-        raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
+    if data is not read:  # `loads` checks what `check_value` does, by the same rules and depth: not walked twice
+        try:
+            data = check_value(data, what=what, max_depth=MAX_BODY_DEPTH)
+        except JSONError as exc:
+            raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
     if what.endswith("request body"):
         refuse_chat_completions_body(data)
     try:
