@@ -141,3 +141,30 @@ def test_request_body_with_a_string_item_is_refused_on_every_door(tmp_path: Path
     path.write_bytes(data)
     rc, codes = _cli_codes(["check", str(path), "--format", "json", "--target", "openai"])
     assert rc != 0 and codes
+
+
+# --- read_file: a path it cannot use raises from inside the library, not InputError -------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="read_file(pathlib.Path(...)) raises AttributeError ('PosixPath' object has no attribute "
+    "'isprintable', from _names.display_name) instead of reading the file or refusing the argument",
+)
+def test_read_file_takes_a_pathlib_path(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(CALL) + "\n")
+    by_str = rp.check_transcript(rp.read_file(str(path)))
+    assert _codes(rp.check_transcript(rp.read_file(path))) == _codes(by_str)  # type: ignore[arg-type]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="read_file with a path holding a NUL raises the os module's bare ValueError('embedded null "
+    "byte'), and with a path that is not a string (int, bytes, None) an AttributeError from _names: "
+    "neither is the documented InputError naming the file",
+)
+@pytest.mark.parametrize("path", ["t.jsonl\x00", 3, b"t.jsonl", None], ids=["nul", "int", "bytes", "none"])
+def test_read_file_bad_path_is_input_error(path: object) -> None:
+    with pytest.raises(rp.InputError):
+        rp.read_file(path)  # type: ignore[arg-type]
