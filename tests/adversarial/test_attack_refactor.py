@@ -168,3 +168,53 @@ def test_read_file_takes_a_pathlib_path(tmp_path: Path) -> None:
 def test_read_file_bad_path_is_input_error(path: object) -> None:
     with pytest.raises(rp.InputError):
         rp.read_file(path)  # type: ignore[arg-type]
+
+
+# --- an output that is not finished answers its call as if it were ------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a function_call_output whose own status is in_progress or incomplete (its output may be cut "
+    "off) answers a completed call with no finding on any door, while a call in either status is "
+    "refused (incomplete_call_replayed / in_progress_call_replayed): the same truncation risk, not "
+    "failed closed",
+)
+@pytest.mark.parametrize("status", ["in_progress", "incomplete"])
+def test_unfinished_output_is_refused(status: str, tmp_path: Path) -> None:
+    items = [CALL, {**OUTPUT, "status": status}]
+    assert not rp.check_transcript(items).ok
+    assert not rp.check_transcript_iter(iter(items)).ok
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in items) + "\n")
+    rc, codes = _cli_codes(["check", str(path), "--format", "json"])
+    assert rc != 0 and codes
+
+
+# --- check_transcript_iter: memory grows with the violations of an endless stream ---------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="check_transcript_iter keeps every violation: an endless generator whose items each break a "
+    "rule (here the same call_id again and again, or an unknown type) grows memory without bound "
+    "(~0.35-0.7 KB per item), though the verdict (not ok) is settled by the first one",
+)
+def test_check_transcript_iter_memory_is_bounded_on_a_hostile_stream() -> None:
+    import tracemalloc  # noqa: PLC0415
+
+    def hostile(n: int):  # noqa: ANN202
+        for i in range(n):
+            yield {"type": f"x{i % 7}"}  # unknown_item_type, every item
+
+    peaks = []
+    for n in (5_000, 40_000):
+        tracemalloc.start()
+        try:
+            report = rp.check_transcript_iter(hostile(n))
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert not report.ok
+        del report
+    assert peaks[1] < 2 * peaks[0], f"peak grew from {peaks[0]} to {peaks[1]} bytes with 8x the items"
