@@ -12,6 +12,7 @@ import json
 import pickle
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,3 +282,24 @@ def test_number_rounded_into_bounds_is_refused(arguments: str) -> None:
         [call, output], tools=[PAY]
     ).ok
     assert not rp.check_transcript_iter(iter([call, output]), tools=[PAY]).ok
+
+
+# --- replayable.Document: items given as an iterator are consumed by one reader and the rules see none -------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="check_transcript(Document('items', <iterator>)) reports ok with no violation: the items are "
+    "consumed before the rules read them (check_transcript takes a Document as it is), while "
+    "check_transcript(<iterator>) on the same items finds function_call_without_output",
+)
+@pytest.mark.parametrize("make", [iter, lambda xs: (x for x in xs), lambda xs: map(dict, xs)], ids=["iter", "gen", "map"])
+def test_document_with_iterator_items_is_not_silently_ok(make: Any) -> None:
+    direct = rp.check_transcript(make([CALL]))
+    assert "function_call_without_output" in _codes(direct)
+    for kw in ({}, {"target": "openai"}):
+        try:
+            report = rp.check_transcript(rp.Document("items", make([CALL])), **kw)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            continue  # refusing the Document is fine
+        assert _codes(report) == _codes(direct)
