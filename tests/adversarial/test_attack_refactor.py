@@ -278,9 +278,10 @@ def test_number_rounded_into_bounds_is_refused(arguments: str) -> None:
     call = {"type": "function_call", "call_id": "c1", "name": "pay", "arguments": arguments, "status": "completed"}
     output = {**OUTPUT}
     assert rp.gate(call, [PAY]).reason != "ok"
-    assert "arguments_schema" in _codes(rp.check_transcript([call, output], tools=[PAY])) or not rp.check_transcript(
-        [call, output], tools=[PAY]
-    ).ok
+    assert (
+        "arguments_schema" in _codes(rp.check_transcript([call, output], tools=[PAY]))
+        or not rp.check_transcript([call, output], tools=[PAY]).ok
+    )
     assert not rp.check_transcript_iter(iter([call, output]), tools=[PAY]).ok
 
 
@@ -293,7 +294,9 @@ def test_number_rounded_into_bounds_is_refused(arguments: str) -> None:
     "consumed before the rules read them (check_transcript takes a Document as it is), while "
     "check_transcript(<iterator>) on the same items finds function_call_without_output",
 )
-@pytest.mark.parametrize("make", [iter, lambda xs: (x for x in xs), lambda xs: map(dict, xs)], ids=["iter", "gen", "map"])
+@pytest.mark.parametrize(
+    "make", [iter, lambda xs: (x for x in xs), lambda xs: map(dict, xs)], ids=["iter", "gen", "map"]
+)
 def test_document_with_iterator_items_is_not_silently_ok(make: Any) -> None:
     direct = rp.check_transcript(make([CALL]))
     assert "function_call_without_output" in _codes(direct)
