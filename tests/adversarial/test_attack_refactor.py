@@ -306,3 +306,17 @@ def test_document_with_iterator_items_is_not_silently_ok(make: Any) -> None:
         except (ValueError, TypeError):
             continue  # refusing the Document is fine
         assert _codes(report) == _codes(direct)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="check_transcript_iter on a non-iterable (None, 5, a Document, even the lazy one read_file "
+    "returns) raises a bare TypeError from its for loop, while its contract (and check_transcript on "
+    "the same argument) raises ValueError (ItemError) for bad arguments",
+)
+@pytest.mark.parametrize("arg", [None, 5, "document"], ids=["none", "int", "document"])
+def test_check_transcript_iter_bad_argument_is_value_error(arg: Any) -> None:
+    if arg == "document":
+        arg = rp.Document("items", [CALL])  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        rp.check_transcript_iter(arg)
