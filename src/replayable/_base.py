@@ -270,6 +270,26 @@ class WireModel(BaseModel):
         _UNCHECKED[id(model)] = model
         return model
 
+    def __copy__(self) -> Self:
+        """`copy.copy`: a copy of a model that skipped validation skipped it too (`is_unchecked`)."""
+        copied = super().__copy__()
+        if is_unchecked(self):
+            _UNCHECKED[id(copied)] = copied
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        """`copy.deepcopy`: as `__copy__`."""
+        copied = super().__deepcopy__(memo)
+        if is_unchecked(self):
+            _UNCHECKED[id(copied)] = copied
+        return copied
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickling sets a model's values without validating them: an unpickled model is unchecked (the
+        library reads it again from its JSON before trusting it), whatever the pickled one was."""
+        super().__setstate__(state)
+        _UNCHECKED[id(self)] = self
+
 
 # Models that skipped validation (`model_construct`, `model_copy(update=...)`, or built around one), by
 # id; weak, so that marking costs nothing once the model is gone. Empty in the common case, and then

@@ -74,15 +74,15 @@ def _alone(validator: Any, value: Any, context: Any) -> Any:
 
 
 def read_batch(values: list[Any], provider: Provider) -> list[Any]:
-    """The items of `values` (JSON values read by the strict reader), in order: a `Read` for each JSON
-    object (its model, or None when it does not parse), each validated once by one call of a list
+    """The items of `values` (JSON values read by the strict reader), in order, each a `Read`: a JSON
+    object with its model (None when it does not parse), each validated once by one call of a list
     adapter (input items, OpenAI's mode with `provider="openai"`); the values the rules read before
-    parsing (`_read_first`) as they are."""
+    parsing (`_read_first`) with no model. A `Read` is never read again as JSON text."""
     openai = provider == "openai"
     context = {"provider": "openai"} if openai else None
     plain = [n for n, v in enumerate(values) if not _read_first(v)]
-    if not plain:
-        return list(values)
+    if not plain:  # each a `Read` all the same: a JSON value, never read again as text (a string is a string)
+        return [Read(v, None) for v in values]
     batch = values if len(plain) == len(values) else [values[n] for n in plain]
     validator = _lenient(openai).validator
     try:
@@ -92,7 +92,7 @@ def read_batch(values: list[Any], provider: Provider) -> list[Any]:
     read = [Read(v, None if m is v else m) for v, m in zip(batch, models, strict=True)]
     if len(plain) == len(values):
         return read
-    out = list(values)
+    out: list[Any] = [Read(v, None) for v in values]
     for n, r in zip(plain, read, strict=True):
         out[n] = r
     return out

@@ -24,7 +24,7 @@ from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
 from replayable._openai_forms import OPENAI_FORMS
 from replayable._pointers import json_pointer
 from replayable._profiles import TargetCheck, check_target
-from replayable._reading import Document, read_document
+from replayable._reading import Document, DocumentKind, read_document
 from replayable._rules.engine import Engine, run_rules
 from replayable._rules.item_rules import foreign_state_kind
 from replayable._rules.parse import read_item, recheck_sent_as_is
@@ -130,7 +130,7 @@ def check_transcript(
     else:
         raw_items = read_mappings_once(raw_items)  # the rules and the target profile read the same copy
         for i, raw in enumerate(raw_items):
-            model, view = read_item(i, raw, side, provider, violations)
+            model, view = read_item(i, raw, side, provider, violations, text=doc.text_items)
             parsed.append(model)
             views.append(view)
     if target is not None and source is None:
@@ -172,7 +172,7 @@ def body_findings(doc: Document, ctx: Context | None = None) -> Findings:
 
 
 def check_transcript_iter(
-    items: Iterable[Any],
+    items: Iterable[Any] | Document,
     *,
     tools: Iterable[Any] | None = None,
     target: str | None = None,
@@ -194,8 +194,16 @@ def check_transcript_iter(
     item before it on: the items are not seen in advance). Raises `ValueError` only for bad arguments.
     """
     _check_arguments(side, provider, target)
+    if isinstance(items, Document):  # `read_file(path, lazy=True)`: its items as they are read
+        if items.kind is not DocumentKind.ITEMS:
+            raise ValueError(f"items must be items, got a {items.kind.value} document: check it with check_transcript")
+        items, text = items.iter_items(), False  # its lines are JSON values already
+    else:
+        text = True
     if isinstance(items, str | bytes | bytearray | Mapping):
         raise ValueError("items must be an iterable of items; use iter_items for JSON text")
+    if not isinstance(items, Iterable):
+        raise ValueError(f"items must be an iterable of items, got {type(items).__name__}")
     violations = Findings()
     allowed = allowed_tool_names(allowed_tools)
     profile = TargetCheck(target)  # what the target accepts in each item (replayable._profiles)
@@ -206,7 +214,7 @@ def check_transcript_iter(
     unowned = target is not None and rules.ctx.source is None  # whose state: what the items say, as they come
     for i, raw in enumerate(items):
         raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
-        _, view = read_item(i, raw, side, provider, violations)
+        _, view = read_item(i, raw, side, provider, violations, text=text)
         if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)

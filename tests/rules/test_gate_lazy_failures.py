@@ -1,4 +1,4 @@
-"""`gate` decides a schema refusal with `is_valid` and lists its failures on first access (issue 36):
+"""`gate` decides a schema refusal with `is_valid` and lists its failures on first access:
 the verdict, the failures and everything a `GateResult` offers are those of an eagerly built one."""
 
 from __future__ import annotations

@@ -132,11 +132,19 @@ class Document:
     #: model parsed with `provider="openai"` (one of `replayable._openai_forms`, or a Response parsed so);
     #: the default owner of their provider state (reasoning, compaction) and ids
     read_with: Provider = None
+    #: whether an item may be JSON text to read (a Python list of items, as given): items read from a
+    #: JSON document or a file are JSON values already, and a string among them is a string, not an item
+    text_items: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
     #: where each item (or event) starts in the file it was read from (`replayable._reading.places.Places`,
     #: set by `read_file`; None for values handed to the library)
     places: Any = dataclasses.field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
+        if not isinstance(self.items, list):  # an iterator given by hand is read once, here, not by the first check
+            self.items = list(self.items)
 
     def iter_items(self) -> Iterator[Any]:
         """The items one at a time. For a JSONL of items that `replayable._reading.read_file` left open
@@ -231,6 +239,7 @@ def read_document(
             data = read_text(data)
         except JSONError as exc:
             raise _refuse((), exc.reason, str(exc), "cannot read") from None
+        return _value_document(data, provider, streams, False)
     sdk = False
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
         if not is_openai_model(data):
@@ -240,7 +249,7 @@ def read_document(
         data = plain_json(data, "document", max_depth=READER_DEPTH)
     if isinstance(data, WireModel):
         return _model_document(data, provider)
-    return _value_document(data, provider, streams, sdk)
+    return _value_document(data, provider, streams, sdk, text_items=not sdk)
 
 
 def read_value(data: Any, *, provider: Provider = None, streams: bool = False) -> Document:
@@ -251,7 +260,7 @@ def read_value(data: Any, *, provider: Provider = None, streams: bool = False) -
     return _value_document(data, provider, streams, False)
 
 
-def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool) -> Document:
+def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, text_items: bool = False) -> Document:
     if isinstance(data, Mapping):
         return _object_document(data, provider, streams, sdk)
     if not isinstance(data, Iterable):
@@ -265,7 +274,7 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool) -> 
             return Document(kind, items, provider, value=items)
     items, read_with, sdk_items = _read_items(items, provider)
     return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
-                    read_with=_owner(read_with, sdk or sdk_items))
+                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
 
 
 def chat_envelope(raw: Mapping[str, Any]) -> bool:

@@ -156,6 +156,7 @@ class Input:
     blank_lines: list[int] = field(default_factory=list, repr=False)
     indents: dict[int, int] = field(default_factory=dict, repr=False)
     _first_line: int = 1
+    _started: bool = field(default=False, repr=False)
 
     def value(self) -> Any:
         """The whole input as one JSON value: the document, or the list of JSONL values. Raises
@@ -231,7 +232,11 @@ class Input:
 
     def _lines(self) -> Iterator[tuple[int, bytes, bool]]:
         """(line number, line, whether it is the input's first value) for each non-blank line; closes the
-        file at the end. Raises `InputError` for a line longer than the limit or a read error."""
+        file at the end. Raises `InputError` for a line longer than the limit or a read error, and when the
+        lines were read already (a JSONL left open is read once: read the file again to check it again)."""
+        if self._started:
+            raise InputError(f"{self.name} was read already: a JSONL read lazily is read once (read the file again)")
+        self._started = True
         pending, self._pending = self._pending, []
         blank, indents = self.blank_lines.append, self.indents
         budget = _json.ContainerBudget()  # one budget for the whole input, as for one JSON document
@@ -334,11 +339,24 @@ def _read_rest(f: IO[bytes], start: bytes, name: str, limit: int) -> bytes:
     return data
 
 
-def read_input(path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
+def _path_text(path: Any) -> str:
+    """`path` as text: a `str`, or an `os.PathLike` of one; anything else, and a NUL inside, is an `InputError`."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise InputError(f"a path must be a str or an os.PathLike of one, got {type(path).__name__}")
+    if "\x00" in path:
+        raise InputError(f"{display_name(path.replace(chr(0), '?'))}: a path cannot hold a NUL character")
+    return path
+
+
+def read_input(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
     """Open `path` (`-` for standard input) and find what it holds (see the module docstring).
 
     Raises `InputError` (one line) when it cannot be read, is empty, is not UTF-8 or strict JSON, or is
-    larger than `max_bytes` (a whole document or capture; for JSONL, one line)."""
+    larger than `max_bytes` (a whole document or capture; for JSONL, one line), and for a path that is no
+    `str` or `os.PathLike` of one, or that holds a NUL character."""
+    path = _path_text(path)
     name = display_name(path)
     file = "<stdin>" if path == "-" else path
     f = _open(path)
@@ -465,7 +483,7 @@ def _typed(value: Any, name: str, provider: Provider = None, *, streams: bool = 
 
 
 def read_file(
-    path: str,
+    path: str | os.PathLike[str],
     *,
     provider: Provider = None,
     max_bytes: int = DEFAULT_MAX_BYTES,

@@ -62,12 +62,18 @@ def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider,
             _report_item_errors(i, items[i], exc.errors, out)
 
 
-def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Findings) -> tuple[Any, View]:
+def read_item(
+    i: int, raw: Any, side: Side | None, provider: Provider, out: Findings, *, text: bool = True
+) -> tuple[Any, View]:
     """Parse item `i`, add its own findings to `out`, and return (model or None, its view). An item read
     already (`replayable._item_read.Read`) is not validated again: its model is read as it is, and an item
-    that did not parse is read alone from its JSON value, for its findings."""
+    that did not parse is read alone from its JSON value, for its findings. `text`: whether an item given
+    as JSON text is read (a JSONL line, a Python list of texts); an item that is a JSON value already (read
+    from a document or a file, or a `Read`) is never read a second time, so a string there is a string.
+    Text is read once: a text holding a JSON string is that string, not an item."""
     if type(raw) is Read:
         raw = raw.value if raw.model is None else raw.model
+        text = False
     if type(raw) is not dict and not isinstance(raw, WireModel | Mapping) and is_openai_model(raw):
         try:  # an openai SDK object: its JSON is what is checked, in OpenAI mode (the reader's reading)
             raw = plain_json(raw)
@@ -76,11 +82,17 @@ def read_item(i: int, raw: Any, side: Side | None, provider: Provider, out: Find
             out.at(i, ViolationCode.ITEM_INVALID, "", variant="sdk_not_json", detail=why)
             return None, NO_VIEW
         provider = "openai"
-    if isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
+    if text and isinstance(raw, str | bytes | bytearray | memoryview):  # a JSONL line: its rules see the object
         try:
             raw = loads(raw.tobytes() if isinstance(raw, memoryview) else raw, what="item", max_depth=MAX_ITEM_DEPTH)
         except JSONError:
             pass  # reported by `validate_item` below, with the item's index
+        else:
+            text = False
+    if not text and isinstance(raw, str | bytes | bytearray | memoryview):  # a JSON string, never read again
+        error = {"loc": (i,), "type": "item_type", "msg": f"an item must be a JSON object, got {type(raw).__name__}"}
+        _report_item_errors(i, raw, [error], out)
+        return None, NO_VIEW
     if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side)):
         # it skipped validation, is no item model (a request body, a stream event), or is of the other side
         # than the one asked: its JSON is what is checked, as an item's would be

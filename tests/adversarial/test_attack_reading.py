@@ -1,5 +1,5 @@
-"""Hostile inputs against the restructured reading path (items read once, the rules engine, the new public
-names, the gate's lazy failures). Each finding is a failing test marked `xfail(strict=True)`: when the
+"""Hostile inputs against the reading path (items read once, the rules engine, the public readers, the
+gate's lazy failures). A finding still open is a failing test marked `xfail(strict=True)`: when the
 library is fixed the test passes and the marker must go.
 """
 
@@ -39,12 +39,6 @@ COPIES = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a copy (copy.copy / deepcopy / pickle round trip) of a model_construct model is not in the "
-    "unchecked registry (_base._UNCHECKED), so model_views trusts it: check_transcript reports nothing "
-    "while gate refuses it (arguments_type) and the original model is refused",
-)
 @pytest.mark.parametrize("how", sorted(COPIES))
 def test_copied_unchecked_model_passes_check_transcript(how: str) -> None:
     with warnings.catch_warnings():
@@ -67,12 +61,6 @@ OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 MESSAGE = {"type": "message", "role": "user", "content": "next"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_file(lazy=True) gives a Document whose items can be read once: checking it again "
-    "(check_transcript twice, or after iter_items()) silently checks zero items and reports ok instead "
-    "of refusing (InputError) or re-reading",
-)
 def test_lazy_document_checked_twice_is_not_silently_empty(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in (CALL, MESSAGE)) + "\n")
@@ -117,14 +105,6 @@ def _cli_codes(argv: list[str]) -> tuple[int, list[str]]:
     return rc, [f["code"] for f in findings]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an element of a request body's `input` that is a JSON string (an item encoded twice) is read as "
-    "a JSONL line and checked as the item it encodes, so check_transcript, the openai hook "
-    "(check_request_body on bytes), assert_replay_safe, prepare_replay and the CLI all pass the body, "
-    "while parse_request refuses it (input.0: expected an object, got a string) and the body sent "
-    "holds a string where the API expects an item",
-)
 def test_request_body_with_a_string_item_is_refused_on_every_door(tmp_path: Path) -> None:
     from replayable.integrations.openai import check_request_body  # noqa: PLC0415
     from replayable.testing import assert_replay_safe  # noqa: PLC0415
@@ -147,11 +127,6 @@ def test_request_body_with_a_string_item_is_refused_on_every_door(tmp_path: Path
 # --- read_file: a path it cannot use raises from inside the library, not InputError -------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_file(pathlib.Path(...)) raises AttributeError ('PosixPath' object has no attribute "
-    "'isprintable', from _names.display_name) instead of reading the file or refusing the argument",
-)
 def test_read_file_takes_a_pathlib_path(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(CALL) + "\n")
@@ -159,12 +134,6 @@ def test_read_file_takes_a_pathlib_path(tmp_path: Path) -> None:
     assert _codes(rp.check_transcript(rp.read_file(path))) == _codes(by_str)  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_file with a path holding a NUL raises the os module's bare ValueError('embedded null "
-    "byte'), and with a path that is not a string (int, bytes, None) an AttributeError from _names: "
-    "neither is the documented InputError naming the file",
-)
 @pytest.mark.parametrize("path", ["t.jsonl\x00", 3, b"t.jsonl", None], ids=["nul", "int", "bytes", "none"])
 def test_read_file_bad_path_is_input_error(path: object) -> None:
     with pytest.raises(rp.InputError):
@@ -221,12 +190,6 @@ def test_check_transcript_iter_memory_is_bounded_on_a_hostile_stream() -> None:
     assert peaks[1] < 2 * peaks[0], f"peak grew from {peaks[0]} to {peaks[1]} bytes with 8x the items"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a JSON string value is decoded again as an item wherever an item may be a JSONL line: a JSONL "
-    "file line that is a JSON string (not 'one JSON object per line'), a Response's output element, "
-    "and a Python list element encoded twice are all checked as the item they encode and pass",
-)
 @pytest.mark.parametrize("where", ["jsonl_line", "response_output", "list_twice_encoded"])
 def test_a_json_string_is_not_an_item(where: str, tmp_path: Path) -> None:
     if where == "jsonl_line":
@@ -288,12 +251,6 @@ def test_number_rounded_into_bounds_is_refused(arguments: str) -> None:
 # --- replayable.Document: items given as an iterator are consumed by one reader and the rules see none -------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="check_transcript(Document('items', <iterator>)) reports ok with no violation: the items are "
-    "consumed before the rules read them (check_transcript takes a Document as it is), while "
-    "check_transcript(<iterator>) on the same items finds function_call_without_output",
-)
 @pytest.mark.parametrize(
     "make", [iter, lambda xs: (x for x in xs), lambda xs: map(dict, xs)], ids=["iter", "gen", "map"]
 )
@@ -308,15 +265,11 @@ def test_document_with_iterator_items_is_not_silently_ok(make: Any) -> None:
         assert _codes(report) == _codes(direct)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="check_transcript_iter on a non-iterable (None, 5, a Document, even the lazy one read_file "
-    "returns) raises a bare TypeError from its for loop, while its contract (and check_transcript on "
-    "the same argument) raises ValueError (ItemError) for bad arguments",
-)
 @pytest.mark.parametrize("arg", [None, 5, "document"], ids=["none", "int", "document"])
 def test_check_transcript_iter_bad_argument_is_value_error(arg: Any) -> None:
-    if arg == "document":
-        arg = rp.Document("items", [CALL])  # type: ignore[arg-type]
+    if arg == "document":  # a Document is read as its items: the verdict of check_transcript
+        doc = rp.Document("items", [CALL])  # type: ignore[arg-type]
+        assert _codes(rp.check_transcript_iter(doc)) == _codes(rp.check_transcript(doc))
+        return
     with pytest.raises(ValueError):
         rp.check_transcript_iter(arg)
