@@ -27,6 +27,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
+from replayable.errors import said_from
+
 __all__ = [
     "CODES",
     "AgentsViolationCode",
@@ -66,10 +68,11 @@ class CodeInfo:
     variants: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def render(self, params: Any) -> str:
-        """The message for `params` (a mapping): the template named by `params["variant"]`, else the main one."""
+        """The message for `params` (a mapping): the template named by `params["variant"]`, else the main one
+        (a `replayable.errors.Said` when it names an option, `{option:NAME}`)."""
         variant = params.get("variant")
         template = self.variants[variant] if variant else self.template
-        return template.format_map(params)
+        return said_from(template, params)
 
 
 V, W, N = Severity.VIOLATION, Severity.WARNING, Severity.NOTE
@@ -92,7 +95,7 @@ _UNFINISHED = (
 )
 _NAME_OWNER = (
     "name the provider the items came from with source= (check_transcript, prepare_replay); items of OpenAI's are "
-    "OpenAI's when read with provider='openai' (parse_items, parse_response, replayable check --provider openai)"
+    "OpenAI's when read with {option:provider} (parse_items, parse_response, replayable check --provider openai)"
 )
 _PROGRAM_HINT = "; a call issued by a program waits for its output only while that program item is in view"
 
@@ -158,7 +161,7 @@ CODES: tuple[CodeInfo, ...] = (
         "A call left unanswered once the conversation moved on (or at the end, unless `pending_ok`).",
         "{family} {key!r} has no {output_type} before item {next_index}; answer every call before the "
         "conversation moves on",
-        end="{family} {key!r} has no {output_type} (pass pending_ok=True when the transcript ends with calls "
+        end="{family} {key!r} has no {output_type} (pass {option:pending_ok} when the transcript ends with calls "
         "still to be executed)",
         previous="{family} {key!r} of the previous response has no {output_type} in this request: a request "
         "that continues a response must answer every call of it",

@@ -70,6 +70,7 @@ from ._openai_forms import (
     OpenAIUserMessageParam,
 )
 from ._validation import ItemError, clean_errors
+from .errors import OPTIONS, Said, said
 
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
     from openai.types.responses import ResponseInputItemParam as InputItemParam
@@ -310,7 +311,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
                 "type": "missing_type",
                 "msg": "missing 'type': every item needs a type; an item without one is an item_reference "
                 "only when its only key is 'id' (input side)"
-                + ("" if provider == "openai" else ", and a {role, content} shorthand message needs provider='openai'"),
+                + ("" if provider == "openai" else Said(", and a {role, content} shorthand message needs ", OPTIONS["provider"])),
             }
         ]
     t = data["type"]
@@ -348,20 +349,23 @@ def openai_type_hint(t: Any) -> str | None:
     if not isinstance(t, str) or ":" in t:
         return None
     if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
-        return (
-            f"'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
-            "provider='openai'"
+        return said(
+            "'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
+            "{option:provider}",
+            t=t,
         )
     if f"openai:{t}" in ANNOTATION_TYPES:
-        return (
-            f"'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
-            "and items with provider='openai' (they are then kept as openai: parts)"
+        return said(
+            "'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
+            "and items with {option:provider} (they are then kept as openai: parts)",
+            t=t,
         )
     if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
         return None
-    return (
-        f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
-        "with provider='openai' (they are then typed openai: items)"
+    return said(
+        "'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
+        "with {option:provider} (they are then typed openai: items)",
+        t=t,
     )
 
 

@@ -39,6 +39,7 @@ from replayable._names import shown
 from replayable._reading import InputError, display_name
 from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
 from replayable._render import render
+from replayable.errors import Door, spelled
 from replayable.items import ItemError
 
 from . import batch, show
@@ -52,7 +53,6 @@ from .output import (
     FORMATS,
     Output,
     as_json,
-    cli_message,
     error_report,
 )
 from .startup import skip_pydantic_plugins
@@ -87,7 +87,8 @@ def _one_line(exc: ItemError) -> str:
     where = " ".join(filter(None, [head, ("field " + ".".join(map(str, rest))) if rest else ""]))
     more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
     title = str(exc).splitlines()[0].split(" (")[0]
-    return f"{title}: {where + ': ' if where else ''}{first['msg']} [{first['type']}]{more}"
+    msg = spelled(first["msg"], Door.CLI)  # the option it may name, as a flag
+    return f"{title}: {where + ': ' if where else ''}{msg} [{first['type']}]{more}"
 
 
 def cmd_convert(args: argparse.Namespace, out: Output) -> int:
@@ -549,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = func(args, out)
     except (InputError, ItemError, ValueError, MemoryError, RecursionError) as exc:
-        message = cli_message(batch.first_line(exc))
+        message = batch.first_line(exc)
         if isinstance(exc, MemoryError):
             message = "out of memory reading the input (lower --max-bytes)"
         elif isinstance(exc, RecursionError):
