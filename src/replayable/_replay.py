@@ -33,6 +33,7 @@ from replayable._rules.table import run_body_rules
 from replayable._rules.view import View, model_views
 from replayable._tool_lint import ToolFindings, check_tool
 from replayable._tools import tool_index
+from replayable.errors import said
 from replayable.items import Provider, Side, is_openai_model
 
 __all__ = [
@@ -250,9 +251,11 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
         return None
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
     if source is None:
-        return (
-            f"{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
-            "items read with provider='openai' are OpenAI's)"
+        return said(
+            "{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
+            "items read with {option:provider} are OpenAI's)",
+            what=what,
+            target=target,
         )
     return f"{what} belongs to provider {source!r}, not {target!r}"
 

@@ -261,11 +261,13 @@ class ItemError(ReplayableError):
         # messages may quote hostile input: a lone surrogate is escaped so that they always print
         errors = _printable_errors(errors)
         self.errors: list[dict[str, Any]] = errors
-        lines = [said("{where}: {msg} [{type}]", where=_where(e["loc"]), msg=e["msg"], type=e["type"]) for e in errors[:20]]
+        lines = [
+            said("{where}: {msg} [{type}]", where=_where(e["loc"]), msg=e["msg"], type=e["type"]) for e in errors[:20]
+        ]
         if len(errors) > 20:
             lines.append(f"... and {len(errors) - 20} more")
         count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-        super().__init__(f"{title} ({count}):\n  " + joined("\n  ", lines))
+        super().__init__(said("{title} ({count}):\n  {lines}", title=title, count=count, lines=joined("\n  ", lines)))
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -345,6 +347,12 @@ def event_where(sequence_number: int | None, index: int | None, event_type: str 
     return " ".join(parts) or "stream"
 
 
+def event_line(where: str, message: str, rule: Any) -> str:
+    """A stream finding or error as one line, `event 3 (response.created): message [rule]` (a `Said` when
+    the message is one: the options it names stay data)."""
+    return said("{where}: {message} [{rule}]", where=where, message=message, rule=rule)
+
+
 class StreamError(ReplayableError):
     """A stream breaks a rule: `.rule` (`StreamRule`), `.sequence_number` of the offending event (None
     when it had none), `.index` (its position among the events fed), `.event_type`, `.offset` (byte
@@ -377,7 +385,7 @@ class StreamError(ReplayableError):
             errors = [{"loc": (), "type": str(rule), "msg": message}]
         # messages may quote hostile input: a lone surrogate is escaped so that they always print
         self.errors: list[dict[str, Any]] = _printable_errors(errors)
-        super().__init__(printable(f"{event_where(sequence_number, index, event_type, offset)}: {message} [{rule}]"))
+        super().__init__(printable(event_line(event_where(sequence_number, index, event_type, offset), message, rule)))
 
 
 class ToolResultError(ReplayableError):

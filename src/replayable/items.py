@@ -311,7 +311,11 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
                 "type": "missing_type",
                 "msg": "missing 'type': every item needs a type; an item without one is an item_reference "
                 "only when its only key is 'id' (input side)"
-                + ("" if provider == "openai" else Said(", and a {role, content} shorthand message needs ", OPTIONS["provider"])),
+                + (
+                    ""
+                    if provider == "openai"
+                    else Said(", and a {role, content} shorthand message needs ", OPTIONS["provider"])
+                ),
             }
         ]
     t = data["type"]

@@ -62,6 +62,7 @@ from ._generated.open_responses.text_param import TextFormatParam, TextParam
 from ._generated.open_responses.tools import Tool, ToolChoice, ToolChoiceParam, ToolParam
 from ._json import JSONError, check_value, loads
 from ._validation import ModelError, clean_errors, value_at
+from .errors import OPTIONS, Said, said
 from .items import (
     MAX_ITEM_DEPTH,
     OPENAI_CONTEXT,
@@ -226,7 +227,9 @@ def validate_body(
         # the title names the OpenAI reading (the errors stay exactly the strict reading's)
         odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
         if provider != "openai" and odd_keys and _reads_as_openai(openai_model, data):
-            title += f"; it reads as OpenAI's {what}: parse it with provider='openai'"
+            title = said(
+                "{title}; it reads as OpenAI's {what}: parse it with {option:provider}", title=title, what=what
+            )
         raise ItemError(errors, title=title) from None
 
 
@@ -267,7 +270,8 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
         if hint is not None:
             err["msg"] = hint
         elif tag is None and "role" in owner and "shorthand" not in err["msg"]:
-            err["msg"] += " (a {role, content} shorthand message is read only with provider='openai')"
+            shorthand = " (a {role, content} shorthand message is read only with "
+            err["msg"] = Said(err["msg"], shorthand, OPTIONS["provider"], ")")
     return out
 
 

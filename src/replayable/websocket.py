@@ -45,6 +45,7 @@ from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent
 from ._generated.open_responses.websocket_response_create_event import (
     WebSocketResponseCreateEvent as _WebSocketResponseCreateEvent,
 )
+from .errors import OPTIONS, Said
 from .items import ItemError, OpenAIInputItem, Provider, plain_json
 from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody, validate_body
 
@@ -321,7 +322,7 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
         return err
     shown = repr(t) if isinstance(t, str) else f"of type {type(t).__name__}" if "type" in raw else "missing"
     openai_type = isinstance(t, str) and t in OPENAI_WEBSOCKET_TYPES
-    hint = " (an OpenAI WebSocket message: read it with provider='openai')" if openai_type else ""
+    hint = Said(" (an OpenAI WebSocket message: read it with ", OPTIONS["provider"], ")") if openai_type else ""
     raise ItemError(
         [
             {

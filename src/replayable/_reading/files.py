@@ -526,7 +526,9 @@ def read_file(
     if one is not None:
         check_depth(one, inp.name)
     if stream_events:
-        raise InputError(said("{name} is a list of Responses stream events, {not_a_log}", name=inp.name, not_a_log=_NOT_A_LOG))
+        raise InputError(
+            said("{name} is a list of Responses stream events, {not_a_log}", name=inp.name, not_a_log=_NOT_A_LOG)
+        )
     return doc
 
 
@@ -568,8 +570,11 @@ def _unasked_log(values: list[Any], name: str) -> InputError:
                 said(
                     "{name} is an OpenAI Agents API event log (value {n} is an {type!r} event), not a transcript: "
                     "check it with {option:agents}",
-                    name=name, n=n, type=_json.printable(t[:80]),
+                    name=name,
+                    n=n,
+                    type=_json.printable(t[:80]),
                 )
             )
-    return InputError(said("{name} is an OpenAI Agents API event log, not a transcript: check it with {option:agents}",
-                           name=name))
+    return InputError(
+        said("{name} is an OpenAI Agents API event log, not a transcript: check it with {option:agents}", name=name)
+    )

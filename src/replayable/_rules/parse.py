@@ -12,8 +12,8 @@ from replayable._codes import ViolationCode
 from replayable._findings import Findings
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._pointers import json_pointer
-from replayable.errors import joined
 from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
+from replayable.errors import joined
 from replayable.items import (
     ITEM_ADAPTERS,
     OPENAI_CONTEXT,
