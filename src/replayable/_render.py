@@ -21,7 +21,7 @@ from typing import Any
 from replayable._codes import Severity
 from replayable._findings import Finding
 from replayable._names import shown
-from replayable.errors import Door, spelled
+from replayable.errors import Door, said, spelled
 
 __all__ = [
     "SAFE",
@@ -186,9 +186,10 @@ def agents_record(report: Any, file: str) -> dict[str, Any]:
         "notes": [n.as_dict() for n in report.notes],
     }
     if report.nothing_recognised:
-        record["error"] = (
-            f"nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
-            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
+        record["error"] = said(
+            "nothing was recognised as an Agents API event ({values}, no known event type or agent.* type); is "
+            "this a Responses transcript? Check it without {option:agents}",
+            values=count(report.events, "value"),
         )
     return record
 
