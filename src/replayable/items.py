@@ -72,6 +72,8 @@ from ._openai_forms import (
 from ._validation import ItemError, clean_errors
 from .errors import OPTIONS, Said, said
 
+_OPENAI = OPTIONS["provider"]  # the reading a message may name: provider='openai' (--provider openai)
+
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
     from openai.types.responses import ResponseInputItemParam as InputItemParam
 
@@ -311,11 +313,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
                 "type": "missing_type",
                 "msg": "missing 'type': every item needs a type; an item without one is an item_reference "
                 "only when its only key is 'id' (input side)"
-                + (
-                    ""
-                    if provider == "openai"
-                    else Said(", and a {role, content} shorthand message needs ", OPTIONS["provider"])
-                ),
+                + ("" if provider == "openai" else Said(", and a {role, content} shorthand message needs ", _OPENAI)),
             }
         ]
     t = data["type"]
@@ -353,23 +351,17 @@ def openai_type_hint(t: Any) -> str | None:
     if not isinstance(t, str) or ":" in t:
         return None
     if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
-        return said(
-            "'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
-            "{option:provider}",
-            t=t,
-        )
-    if f"openai:{t}" in ANNOTATION_TYPES:
-        return said(
-            "'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
-            "and items with {option:provider} (they are then kept as openai: parts)",
-            t=t,
-        )
-    if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
+        what, items, then = "hosted tool", "", ""
+    elif f"openai:{t}" in ANNOTATION_TYPES:
+        what, items, then = "own annotation", " and items", " (they are then kept as openai: parts)"
+    elif f"openai:{t}" in OUTPUT_TYPES or f"openai:{t}" in INPUT_TYPES:
+        what, items, then = "own item", " and items", " (they are then typed openai: items)"
+    else:
         return None
     return said(
-        "'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
-        "with {option:provider} (they are then typed openai: items)",
-        t=t,
+        "'{t}' is one of OpenAI's {what} types, not an Open Responses type: read OpenAI's bodies{items} with "
+        "{option:provider}{then}",
+        t=t, what=what, items=items, then=then,
     )
 
 
