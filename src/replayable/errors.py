@@ -113,7 +113,7 @@ class Said(str):
         """The text as `door` spells the options it names."""
         return "".join(p.spelled(door) if isinstance(p, Option) else p for p in self.parts)
 
-    def __add__(self, other: str) -> Said:  # type: ignore[override]
+    def __add__(self, other: str) -> Said:
         return Said(self, other) if isinstance(other, str) else NotImplemented
 
     def __radd__(self, other: str) -> Said:

@@ -80,14 +80,15 @@ def _transcript(value: Any, path: str, args: argparse.Namespace) -> Transcript:
 
 
 def _one_line(exc: ItemError) -> str:
-    first = exc.errors[0] if exc.errors else {"loc": (), "msg": str(exc), "type": "error"}
+    said = exc.worded(Door.CLI)  # the options it names, as flags
+    first: dict[str, Any] = exc.errors[0] if exc.errors else {"loc": (), "msg": said, "type": "error"}
     loc = tuple(first["loc"])
     head = f"#{loc[0]}" if loc and isinstance(loc[0], int) else ""
     rest = loc[1:] if head else loc
     where = " ".join(filter(None, [head, ("field " + ".".join(map(str, rest))) if rest else ""]))
     more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
-    title = str(exc).splitlines()[0].split(" (")[0]
-    msg = spelled(first["msg"], Door.CLI)  # the option it may name, as a flag
+    title = said.splitlines()[0].split(" (")[0]
+    msg = spelled(first["msg"], Door.CLI)
     return f"{title}: {where + ': ' if where else ''}{msg} [{first['type']}]{more}"
 
 
