@@ -16,7 +16,7 @@ from replayable._reading import read_file
 from replayable._render import count, pending_calls
 from replayable._replay import check_transcript
 from replayable.agents._cards import check_card
-from replayable.errors import OPTIONS, Door, InputError
+from replayable.errors import OPTIONS, Door, InputError, ItemError, Said, said, spelled
 
 EXAMPLES = Path(__file__).parent.parent.parent / "examples"
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -137,3 +137,19 @@ def test_dir_shows_the_public_api_only() -> None:
     assert set(replayable.__all__) <= set(names)
     assert not {"annotations", "TYPE_CHECKING", "importlib", "Any"} & set(names)
     assert "json_schema" in names and callable(replayable.json_schema)  # lazy names still load
+
+
+def test_an_option_is_data_in_every_message() -> None:
+    """`said` fills `{option:NAME}` from the table and takes parameters as text (a parameter reading
+    `{option:agents}` or `agents=True` is quoted, never spelled); the message survives `+` and quoting in
+    an `ItemError`, whose `str` is the library's wording and `worded(Door.CLI)` the command line's."""
+    text = said("call {name!r}: check it with {option:agents}", name="{option:agents} agents=True")
+    assert isinstance(text, Said) and text == "call '{option:agents} agents=True': check it with agents=True"
+    assert spelled(text, Door.CLI) == "call '{option:agents} agents=True': check it with --agents"
+    assert spelled("plain agents=True", Door.CLI) == "plain agents=True"  # text that names no option as data
+    with pytest.raises(ItemError) as raised:
+        replayable.parse_request({"model": "m", "input": [{"role": "user", "content": "hi"}]})
+    message = str(raised.value)
+    assert "read only with provider='openai'" in message and "--provider" not in message
+    assert raised.value.worded(Door.CLI) == message.replace("provider='openai'", "--provider openai")
+    assert raised.value.worded(Door.LIBRARY) == message
