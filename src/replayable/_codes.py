@@ -13,7 +13,8 @@ safe while the refusal is honoured, such as an Agents call that `check_arguments
 (advice that blocks nothing). A stream rule's severity is its default: lenient readers record some as
 notes (`StreamWarning.violation`).
 
-A template is a `str.format` pattern over the finding's parameters; `variants` holds the few other
+A template is a `str.format` pattern over the finding's parameters (an option it tells the reader to set
+is a `{option:NAME}` field, spelled by each door: `replayable.errors.OPTIONS`); `variants` holds the few other
 wordings of one code (picked by the parameter `variant`). `{detail}` is text made by another reader (a
 pydantic error, a JSON syntax error, a schema failure): it is quoted as it is. A finding made from
 another (the note `strict_fallback` from a strict-mode finding) names it as `{cause.code}` and

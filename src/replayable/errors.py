@@ -22,6 +22,13 @@ from `replayable` and `replayable.items`, `StreamError` from `replayable.stream`
 `ModelError`), so every layer may import it; what an exception says about a higher layer's data comes in
 as plain values (`StreamError.rule` is typed as the `StrEnum` that `StreamRule` is, never imported).
 `printable` lives here because every message that quotes input goes through it.
+
+The options a message may tell its reader to set (`pending_ok=True`, `provider='openai'`,
+`agents=True`) are one table, `OPTIONS`, with each one's library and command-line spelling (`--pending-ok`,
+...). A message names one as data, never in its words: a `{option:NAME}` field of a template (`said`,
+`replayable._codes`), which makes the message a `Said`. `str(message)` and `str(error)` are the library's
+wording; each door asks for its own (`spelled(message, Door.CLI)`, `error.worded(Door.CLI)`), so the
+command line prints `--pending-ok` while the input a message quotes stays exactly as it was read.
 """
 
 from __future__ import annotations

@@ -147,11 +147,11 @@ def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Fin
         grouped.setdefault(_code_for(err, raw), []).append(err)
     for code, errs in grouped.items():  # one finding per rule, naming every offending field
         path = json_pointer(errs[0]["loc"][1:])
-        detail = joined(  # a message naming an option (`errors.Said`) stays one: each door spells it
-            "; ",
-            [e["msg"] + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
-             for e in errs[:5]],
-        )
+        parts = [
+            e["msg"] + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+            for e in errs[:5]
+        ]
+        detail = joined("; ", parts)  # a message naming an option (`errors.Said`) stays one: each door spells it
         if len(errs) > 5:
             detail += f"; and {len(errs) - 5} more"
         out.at(i, code, path, detail=detail)
