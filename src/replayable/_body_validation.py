@@ -14,6 +14,7 @@ from ._base import WireModel, checked_provider
 from ._chat_shapes import refuse_chat_completions_body
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._json import JSONError, check_value, loads
+from ._messages import OPTIONS, Said, said
 from ._validation import clean_errors, value_at
 from .items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, Provider
 
@@ -80,7 +81,9 @@ def validate_body(
         # the title names the OpenAI reading (the errors stay exactly the strict reading's)
         odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
         if provider != "openai" and odd_keys and _reads_as_openai(openai_model, data):
-            title += f"; it reads as OpenAI's {what}: parse it with provider='openai'"
+            title = said(
+                "{title}; it reads as OpenAI's {what}: parse it with {option:provider}", title=title, what=what
+            )
         raise ItemError(errors, title=title) from None
 
 
@@ -121,7 +124,8 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
         if hint is not None:
             err["msg"] = hint
         elif tag is None and "role" in owner and "shorthand" not in err["msg"]:
-            err["msg"] += " (a {role, content} shorthand message is read only with provider='openai')"
+            shorthand = " (a {role, content} shorthand message is read only with "
+            err["msg"] = Said(err["msg"], shorthand, OPTIONS["provider"], ")")
     return out
 
 

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from replayable._findings import Finding, Violation
 from replayable._item_read import Read, read_batch
 from replayable._json import printable
+from replayable._messages import said
 from replayable._reading import Document, DocumentKind, InputError, is_event_list
 from replayable._reading.files import BATCH_LINES, Input, document_of
 from replayable._reading.places import Places
@@ -220,8 +221,13 @@ def check_events(doc: Document, options: CheckOptions) -> Record:
     found = next((f for f in report.findings if _agents_type(f.event_type)), None)
     if found is not None:  # an Agents API event in a Responses stream: the log door's refusal
         raise InputError(
-            f"{options.name} is an OpenAI Agents API event log (event {found.index} is an "
-            f"{printable(str(found.event_type)[:80])!r} event), not a Responses stream: check it with agents=True"
+            said(
+                "{name} is an OpenAI Agents API event log (event {index} is an {type!r} event), not a Responses "
+                "stream: check it with {option:agents}",
+                name=options.name,
+                index=found.index,
+                type=printable(str(found.event_type)[:80]),
+            )
         )
     return stream_record(report, options.file)
 
@@ -244,8 +250,11 @@ def agents_events(doc: Document, name: str = "<events>", after_done: list[Findin
         events, after, at, n = read_sse_through_done(doc.value, provider="openai")
         if is_event_list(events):  # checking it as a log would call every event unknown
             raise InputError(
-                f"{name} is an SSE capture of a Responses stream, not an OpenAI Agents API event log: "
-                "check it without agents=True"
+                said(
+                    "{name} is an SSE capture of a Responses stream, not an OpenAI Agents API event log: "
+                    "check it without {option:agents}",
+                    name=name,
+                )
             )
         if after and after_done is not None:
             msg = (

@@ -13,7 +13,8 @@ safe while the refusal is honoured, such as an Agents call that `check_arguments
 (advice that blocks nothing). A stream rule's severity is its default: lenient readers record some as
 notes (`StreamWarning.violation`).
 
-A template is a `str.format` pattern over the finding's parameters; `variants` holds the few other
+A template is a `str.format` pattern over the finding's parameters (an option it tells the reader to set
+is a `{option:NAME}` field, spelled by each door: `replayable.errors.OPTIONS`); `variants` holds the few other
 wordings of one code (picked by the parameter `variant`). `{detail}` is text made by another reader (a
 pydantic error, a JSON syntax error, a schema failure): it is quoted as it is. A finding made from
 another (the note `strict_fallback` from a strict-mode finding) names it as `{cause.code}` and
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
+
+from replayable._messages import said_from
 
 __all__ = [
     "CODES",
@@ -66,10 +69,11 @@ class CodeInfo:
     variants: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def render(self, params: Any) -> str:
-        """The message for `params` (a mapping): the template named by `params["variant"]`, else the main one."""
+        """The message for `params` (a mapping): the template named by `params["variant"]`, else the main one
+        (a `replayable.errors.Said` when it names an option, `{option:NAME}`)."""
         variant = params.get("variant")
         template = self.variants[variant] if variant else self.template
-        return template.format_map(params)
+        return said_from(template, params)
 
 
 V, W, N = Severity.VIOLATION, Severity.WARNING, Severity.NOTE
@@ -92,7 +96,7 @@ _UNFINISHED = (
 )
 _NAME_OWNER = (
     "name the provider the items came from with source= (check_transcript, prepare_replay); items of OpenAI's are "
-    "OpenAI's when read with provider='openai' (parse_items, parse_response, replayable check --provider openai)"
+    "OpenAI's when read with {option:provider} (parse_items, parse_response, replayable check --provider openai)"
 )
 _PROGRAM_HINT = "; a call issued by a program waits for its output only while that program item is in view"
 
@@ -158,7 +162,7 @@ CODES: tuple[CodeInfo, ...] = (
         "A call left unanswered once the conversation moved on (or at the end, unless `pending_ok`).",
         "{family} {key!r} has no {output_type} before item {next_index}; answer every call before the "
         "conversation moves on",
-        end="{family} {key!r} has no {output_type} (pass pending_ok=True when the transcript ends with calls "
+        end="{family} {key!r} has no {output_type} (pass {option:pending_ok} when the transcript ends with calls "
         "still to be executed)",
         previous="{family} {key!r} of the previous response has no {output_type} in this request: a request "
         "that continues a response must answer every call of it",

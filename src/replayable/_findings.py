@@ -3,7 +3,9 @@
 A `Finding` is data: the item's (or event's) `index`, a stable `code` (a member of one of the code enums
 of `replayable._codes`), `path` (a JSON Pointer into the item, event or tool), `params` (what the message
 names) and `severity`. Its text, `message`, is made from the code's template in `replayable._codes`
-when it is read: no rule writes a sentence, and nothing rewrites one afterwards.
+when it is read: no rule writes a sentence, and nothing rewrites one afterwards. An option the message
+tells its reader to set is a `{option:NAME}` field of the template (`replayable.errors.OPTIONS`): the
+message is then a `replayable.errors.Said`, which each door (library, command line) spells its own way.
 
 `Violation` (transcripts and tools) and `AgentsViolation` are this class; `Note` and
 `replayable.stream.StreamWarning` are thin subclasses that keep their historical constructors.
@@ -19,6 +21,7 @@ from typing import Any
 
 from replayable._codes import CodeInfo, Severity, code_info
 from replayable._json import printable
+from replayable._messages import Door, spelled
 from replayable.errors import Verdict
 
 __all__ = ["Finding", "Findings", "Severity", "TranscriptReport", "Violation"]
@@ -77,9 +80,14 @@ class Finding:
         """The readable text: the code's template filled with `params` (or the whole text given)."""
         params = self.params
         text = params.get("text")
-        if text is None:
+        if text is None:  # `{option:NAME}` fields make a `Said`: each door spells the option its own way
             text = self.info.render(params)
         return printable(text)  # messages may quote the input: never a lone surrogate
+
+    def worded(self, door: Door) -> str:
+        """`message` as `door` prints it: an option it names in that door's spelling (`--pending-ok` on
+        the command line, `pending_ok=True` for the library), the rest (quoted input too) as it is."""
+        return spelled(self.message, door)
 
     def shifted(self, offset: int) -> Finding:
         """This finding with its index, and every item index its message names (`*_index` parameters),

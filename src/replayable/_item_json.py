@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from ._base import WireModel, is_unchecked
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, is_openai_model, loads, to_plain
+from ._messages import said
 from ._native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 from ._validation import ItemError
 
@@ -33,20 +34,17 @@ def openai_type_hint(t: Any) -> str | None:
     if not isinstance(t, str) or ":" in t:
         return None
     if t in TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
-        return (
-            f"'{t}' is one of OpenAI's hosted tool types, not an Open Responses type: read OpenAI's bodies with "
-            "provider='openai'"
-        )
-    if f"openai:{t}" in ANNOTATION_TYPES:
-        return (
-            f"'{t}' is one of OpenAI's own annotation types, not an Open Responses type: read OpenAI's bodies "
-            "and items with provider='openai' (they are then kept as openai: parts)"
-        )
-    if f"openai:{t}" not in OUTPUT_TYPES and f"openai:{t}" not in INPUT_TYPES:
+        what, items, then = "hosted tool", "", ""
+    elif f"openai:{t}" in ANNOTATION_TYPES:
+        what, items, then = "own annotation", " and items", " (they are then kept as openai: parts)"
+    elif f"openai:{t}" in OUTPUT_TYPES or f"openai:{t}" in INPUT_TYPES:
+        what, items, then = "own item", " and items", " (they are then typed openai: items)"
+    else:
         return None
-    return (
-        f"'{t}' is one of OpenAI's own item types, not an Open Responses type: read OpenAI's bodies and items "
-        "with provider='openai' (they are then typed openai: items)"
+    return said(
+        "'{t}' is one of OpenAI's {what} types, not an Open Responses type: read OpenAI's bodies{items} with "
+        "{option:provider}{then}",
+        t=t, what=what, items=items, then=then,
     )
 
 

@@ -47,6 +47,7 @@ from ._json import (
     loads,
     to_plain,
 )
+from ._messages import OPTIONS, Said
 from ._native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
 from ._openai_forms import (
     OpenAIAssistantMessageParam,
@@ -59,6 +60,8 @@ from ._openai_forms import (
     OpenAIUserMessageParam,
 )
 from ._validation import ItemError, clean_errors
+
+_OPENAI = OPTIONS["provider"]  # the reading a message may name: provider='openai' (--provider openai)
 
 Side: TypeAlias = Literal["input", "output"]
 Provider: TypeAlias = Literal["openai"] | None
@@ -240,7 +243,7 @@ def _precheck(data: Any, side: Side, provider: Provider) -> list[dict[str, Any]]
                 "type": "missing_type",
                 "msg": "missing 'type': every item needs a type; an item without one is an item_reference "
                 "only when its only key is 'id' (input side)"
-                + ("" if provider == "openai" else ", and a {role, content} shorthand message needs provider='openai'"),
+                + ("" if provider == "openai" else Said(", and a {role, content} shorthand message needs ", _OPENAI)),
             }
         ]
     t = data["type"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from replayable._codes import Severity
 from replayable._findings import Finding
+from replayable._messages import Door, said, spelled
 from replayable._names import shown
 
 __all__ = [
@@ -185,9 +186,10 @@ def agents_record(report: Any, file: str) -> dict[str, Any]:
         "notes": [n.as_dict() for n in report.notes],
     }
     if report.nothing_recognised:
-        record["error"] = (
-            f"nothing was recognised as an Agents API event ({count(report.events, 'value')}, no known "
-            "event type or agent.* type); is this a Responses transcript? Check it without --agents"
+        record["error"] = said(
+            "nothing was recognised as an Agents API event ({values}, no known event type or agent.* type); is "
+            "this a Responses transcript? Check it without {option:agents}",
+            values=count(report.events, "value"),
         )
     return record
 
@@ -206,17 +208,17 @@ SAFE = "replay-safe"
 UNSAFE = "NOT replay-safe"
 
 
-def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None) -> str:
+def text_report(record: dict[str, Any], door: Door = Door.LIBRARY) -> str:
     """A record as text: one line per finding (`FILE: item 3: code: message`; `tools`, `stream`,
     `event N` for the others; `FILE:LINE:COLUMN: item 3: ...` when the finding is placed in the file),
     the pending calls and what else the kind lists, then one verdict line starting `FILE: replay-safe:`
     or `FILE: NOT replay-safe:`. The file name and every message (which may quote the input) are escaped
-    (`shown`): no line but the verdict can say `replay-safe`. `say`, when given, words each message for
-    its reader (the command line names its flags instead of arguments)."""
+    (`shown`): no line but the verdict can say `replay-safe`. `door` spells the options a message names
+    (`replayable.errors.OPTIONS`): the command line's flags (`--pending-ok`) or the library's arguments."""
     name = shown(str(record.get("file")))
     kind = record.get("kind", "items")
     if record.get("error"):
-        return f"{name}: {record['error']}"
+        return f"{name}: {spelled(record['error'], door)}"
     lines = []
     for f in record["findings"]:
         where = f["where"] if f["index"] is None or f["where"] == "tools" else f"{f['where']} {f['index']}"
@@ -225,7 +227,7 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
         elif f["where"] == "document" and f["path"].startswith("/previous/"):  # the response it continues
             step = f["path"].split("/", 3)[2]
             where = f"previous response item {step}" if step.isdigit() else "previous response"
-        message = shown(say(f["message"]) if say else f["message"])  # it may quote the input: one line
+        message = shown(spelled(f["message"], door))  # it may quote the input: one line
         head = f"{name}:{f['line']}:{f['column']}" if f.get("line") is not None else name
         if kind == "agents" and f["severity"] == "note":
             if any(n["code"] == f["code"] for n in record.get("notes", ())):  # advice, not a refused call
@@ -274,37 +276,40 @@ def text_report(record: dict[str, Any], say: Callable[[str], str] | None = None)
     return "\n".join(lines)
 
 
-def render(record: dict[str, Any], fmt: str, say: Callable[[str], str] | None = None) -> str:
+def render(record: dict[str, Any], fmt: str, door: Door = Door.LIBRARY) -> str:
     """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
-    (`replayable._ci_formats`); `say` as in `text_report`."""
+    (`replayable._ci_formats`); `door` as in `text_report`."""
     if fmt == "json":
-        return json.dumps(worded(record, say), indent=2)
+        return json.dumps(worded(record, door), indent=2)
     if fmt in ("sarif", "github"):
         from replayable import _ci_formats as ci_formats  # noqa: PLC0415
 
-        return ci_formats.ci_report([worded(record, say)], fmt)
-    return text_report(record, say)
+        return ci_formats.ci_report([worded(record, door)], fmt)
+    return text_report(record, door)
 
 
 #: The lists of a record whose entries carry a `message`.
 _MESSAGE_LISTS = ("findings", "violations", "stream", "refused", "notes")
 
 
-def worded(record: dict[str, Any], say: Callable[[str], str] | None) -> dict[str, Any]:
-    """`record` with every `message` (and the `error`) worded by `say` (the command line names its flags
-    instead of the library's arguments: `--pending-ok`, not `pending_ok=True`); `record` itself when
-    `say` is None."""
-    if say is None:
+def worded(record: dict[str, Any], door: Door) -> dict[str, Any]:
+    """`record` with every `message` (and the `error`) as `door` prints it: the options a message names
+    (a `replayable.errors.Said`, made from a `{option:NAME}` field) in that door's spelling, so the
+    command line says `--pending-ok` where the library says `pending_ok=True`; whatever a message quotes
+    from the input stays as it is. `record` itself for the library."""
+    if door == Door.LIBRARY:
         return record
     out = dict(record)
     for key in _MESSAGE_LISTS:
         if isinstance(out.get(key), list):
             out[key] = [
-                {**e, "message": say(e["message"])} if isinstance(e, dict) and isinstance(e.get("message"), str) else e
+                {**e, "message": spelled(e["message"], door)}
+                if isinstance(e, dict) and isinstance(e.get("message"), str)
+                else e
                 for e in out[key]
             ]
     if isinstance(out.get("error"), str):
-        out["error"] = say(out["error"])
+        out["error"] = spelled(out["error"], door)
     return out
 
 

@@ -21,6 +21,7 @@ from replayable._codes import ViolationCode
 from replayable._continuation import unwrap
 from replayable._findings import Findings, TranscriptReport, Violation
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
+from replayable._messages import said
 from replayable._openai_forms import OPENAI_FORMS
 from replayable._pointers import json_pointer
 from replayable._profiles import TargetCheck, check_target
@@ -259,9 +260,11 @@ def foreign_state(item: Any, source: str | None, target: str) -> str | None:
         return None
     what = "compaction state" if kind == "compaction" else "reasoning encrypted_content"
     if source is None:
-        return (
-            f"{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
-            "items read with provider='openai' are OpenAI's)"
+        return said(
+            "{what} was written by a provider nobody named, so it may not be {target!r} (name it with source=; "
+            "items read with {option:provider} are OpenAI's)",
+            what=what,
+            target=target,
         )
     return f"{what} belongs to provider {source!r}, not {target!r}"
 

@@ -27,6 +27,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from ._messages import OPTIONS, Said
 from .errors import ItemError, ModelError
 
 __all__ = ["ItemError", "ModelError", "clean_errors", "json_type", "model_defined", "value_at"]
@@ -372,7 +373,7 @@ def _message(err: Mapping[str, Any], value: Any, loc: tuple[Any, ...], parent: A
             return "missing 'role': a message needs a role (user, system, developer or assistant)"
         msg = f"missing '{disc}': every item, part, tool, format and event needs a string '{disc}'"
         if isinstance(parent, Mapping) and "role" in parent and "type" not in parent:
-            msg += " (a {role, content} shorthand message is read only with provider='openai')"
+            msg = Said(msg, " (a {role, content} shorthand message is read only with ", OPTIONS["provider"], ")")
         return msg
     if code in _KIND_ERRORS and not isinstance(value, str | int | float | bool | type(None)):
         return f"{msg}, got {_kind(value)}"

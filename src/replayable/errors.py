@@ -22,6 +22,13 @@ from `replayable` and `replayable.items`, `StreamError` from `replayable.stream`
 `ModelError`), so every layer may import it; what an exception says about a higher layer's data comes in
 as plain values (`StreamError.rule` is typed as the `StrEnum` that `StreamRule` is, never imported).
 `printable` lives here because every message that quotes input goes through it.
+
+The options a message may tell its reader to set (`pending_ok=True`, `provider='openai'`,
+`agents=True`) are one table, `OPTIONS`, with each one's library and command-line spelling (`--pending-ok`,
+...). A message names one as data, never in its words: a `{option:NAME}` field of a template (`said`,
+`replayable._codes`), which makes the message a `Said`. `str(message)` and `str(error)` are the library's
+wording; each door asks for its own (`spelled(message, Door.CLI)`, `error.worded(Door.CLI)`), so the
+command line prints `--pending-ok` while the input a message quotes stays exactly as it was read.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from typing import Any, Self
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
-from ._messages import event_where, printable
+from ._messages import Door, Said, event_line, event_where, joined, printable, said
 
 # every exception the library defines (the ones most users catch are re-exported by `replayable`,
 # `replayable.stream` and `replayable.agents`)
@@ -51,7 +58,6 @@ __all__ = [
     "Verdict",
 ]
 
-
 def _printable_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`{loc, type, msg}` problems whose messages always print (a lone surrogate escaped)."""
     return [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]
@@ -59,6 +65,12 @@ def _printable_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 class ReplayableError(ValueError):
     """Root of every exception `replayable` raises on bad data: `except ReplayableError` catches them all."""
+
+    def worded(self, door: Door) -> str:
+        """The message as `door` prints it: the options it names (`OPTIONS`) in that door's spelling
+        (`--pending-ok` on the command line); `str(error)` is the library's."""
+        text = self.args[0] if len(self.args) == 1 else None
+        return text.at(door) if isinstance(text, Said) else str(self)
 
 
 class ReplayError(ReplayableError):
@@ -129,11 +141,13 @@ class ItemError(ReplayableError):
         # messages may quote hostile input: a lone surrogate is escaped so that they always print
         errors = _printable_errors(errors)
         self.errors: list[dict[str, Any]] = errors
-        lines = [f"{_where(e['loc'])}: {e['msg']} [{e['type']}]" for e in errors[:20]]
+        lines = [
+            said("{where}: {msg} [{type}]", where=_where(e["loc"]), msg=e["msg"], type=e["type"]) for e in errors[:20]
+        ]
         if len(errors) > 20:
             lines.append(f"... and {len(errors) - 20} more")
         count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-        super().__init__(f"{title} ({count}):\n  " + "\n  ".join(lines))
+        super().__init__(said("{title} ({count}):\n  {lines}", title=title, count=count, lines=joined("\n  ", lines)))
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -198,7 +212,6 @@ class InputError(ReplayableError):
     json_error: JSONError | None = None
 
 
-
 class StreamError(ReplayableError):
     """A stream breaks a rule: `.rule` (`StreamRule`), `.sequence_number` of the offending event (None
     when it had none), `.index` (its position among the events fed), `.event_type`, `.offset` (byte
@@ -231,7 +244,7 @@ class StreamError(ReplayableError):
             errors = [{"loc": (), "type": str(rule), "msg": message}]
         # messages may quote hostile input: a lone surrogate is escaped so that they always print
         self.errors: list[dict[str, Any]] = _printable_errors(errors)
-        super().__init__(printable(f"{event_where(sequence_number, index, event_type, offset)}: {message} [{rule}]"))
+        super().__init__(printable(event_line(event_where(sequence_number, index, event_type, offset), message, rule)))
 
 
 class ToolResultError(ReplayableError):

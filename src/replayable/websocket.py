@@ -47,6 +47,7 @@ from ._generated.open_responses.websocket_response_create_event import (
     WebSocketResponseCreateEvent as _WebSocketResponseCreateEvent,
 )
 from ._item_json import plain_json
+from ._messages import OPTIONS, Said
 from .items import ItemError, OpenAIInputItem, Provider
 from .request import MAX_BODY_DEPTH, OpenAICreateResponseBody
 
@@ -324,7 +325,7 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
         return err
     shown = repr(t) if isinstance(t, str) else f"of type {type(t).__name__}" if "type" in raw else "missing"
     openai_type = isinstance(t, str) and t in OPENAI_WEBSOCKET_TYPES
-    hint = " (an OpenAI WebSocket message: read it with provider='openai')" if openai_type else ""
+    hint = Said(" (an OpenAI WebSocket message: read it with ", OPTIONS["provider"], ")") if openai_type else ""
     raise ItemError(
         [
             {

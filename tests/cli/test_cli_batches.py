@@ -19,7 +19,7 @@ from replayable import _json
 from replayable._base import WireModel
 from replayable._checking import jsonl_items
 from replayable._cli import main
-from replayable._cli.output import cli_message
+from replayable._messages import Door
 from replayable._reading import files
 from replayable._reading.files import read_input
 from replayable._replay import check_transcript_iter
@@ -77,7 +77,7 @@ def one_at_a_time(path: str, **kw: Any) -> dict[str, Any]:
     return {
         "ok": report.ok,
         "items": len(values),
-        "violations": [{**v.as_dict(), "message": cli_message(v.message)} for v in report.violations],
+        "violations": [{**v.as_dict(), "message": v.worded(Door.CLI)} for v in report.violations],
         "pending": list(report.pending),
     }
 
@@ -243,7 +243,7 @@ def test_every_real_world_case_gets_the_same_report(
         path.write_bytes(jsonl(items))
         code, got = cli_json(str(path), capsys, *extra)
         memory = rp.check_transcript(items, provider=provider)  # type: ignore[arg-type]
-        assert got["violations"] == [{**v.as_dict(), "message": cli_message(v.message)} for v in memory.violations], n
+        assert got["violations"] == [{**v.as_dict(), "message": v.worded(Door.CLI)} for v in memory.violations], n
         assert got["pending"] == list(memory.pending) and code == (0 if memory.ok else 1)
 
 

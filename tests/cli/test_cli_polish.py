@@ -12,10 +12,12 @@ import pytest
 
 import replayable
 from replayable._cli import main
-from replayable._cli.output import cli_message
+from replayable._messages import OPTIONS, Door, Said, said, spelled
+from replayable._reading import read_file
 from replayable._render import count, pending_calls
 from replayable._replay import check_transcript
 from replayable.agents._cards import check_card
+from replayable.errors import InputError, ItemError
 
 EXAMPLES = Path(__file__).parent.parent.parent / "examples"
 USER = {"type": "message", "role": "user", "content": "hi"}
@@ -39,7 +41,50 @@ def test_cli_names_the_provider_flag(tmp_path: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "needs --provider openai" in out and "provider='openai'" not in out
     assert main(["check", "--provider", "openai", str(body)]) == 0
-    assert cli_message("with provider='openai' OpenAI's events") == "with --provider openai OpenAI's events"
+    spellings = {name: (o.spelled(Door.LIBRARY), o.spelled(Door.CLI)) for name, o in OPTIONS.items()}
+    assert spellings == {
+        "pending_ok": ("pending_ok=True", "--pending-ok"),
+        "provider": ("provider='openai'", "--provider openai"),
+        "agents": ("agents=True", "--agents"),
+    }
+
+
+def test_cli_prints_quoted_input_as_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the option a message names is spelled as a flag: input the message quotes (a call_id that
+    reads `pending_ok=True`, a string value holding `provider='openai'`) is printed as it was read."""
+    odd = "x provider='openai' agents=True"
+    calls = [{**CALL, "call_id": "pending_ok=True"}, {**CALL, "call_id": odd}]
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(calls))
+    hint = "(pass --pending-ok when the transcript ends with calls still to be executed)"
+    assert main(["check", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert f"function_call 'pending_ok=True' has no function_call_output {hint}" in out
+    assert f"function_call {odd!r} has no function_call_output {hint}" in out
+    assert main(["check", "--format", "json", str(f)]) == 1
+    messages = [v["message"] for v in json.loads(capsys.readouterr().out)["violations"]]
+    assert messages == [
+        f"function_call 'pending_ok=True' has no function_call_output {hint}",
+        f"function_call {odd!r} has no function_call_output {hint}",
+    ]
+    library = [v.message for v in check_transcript(calls).violations]  # the library names its argument
+    assert library == [m.replace("--pending-ok", "pending_ok=True") for m in messages]
+    assert "pending_ok=True when the transcript ends" in library[0] and "(pass --pending-ok" not in library[0]
+
+
+def test_cli_error_names_the_flag_not_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An error that names an option (an Agents API log read as a transcript) carries it as data: the
+    command line spells it `--agents`, the library `agents=True`, and the file name it quotes stays."""
+    log = tmp_path / "agents=True.jsonl"
+    log.write_text(json.dumps({"type": "agent.turn.started", "turn_id": "t1"}) + "\n")
+    assert main(["check", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "agents=True.jsonl is an OpenAI Agents API event log" in err and err.rstrip().endswith("check it with --agents")
+    with pytest.raises(InputError) as raised:
+        read_file(str(log))
+    assert str(raised.value).endswith("not a transcript: check it with agents=True")
+    assert raised.value.worded(Door.CLI).endswith("not a transcript: check it with --agents")
+    assert raised.value.worded(Door.LIBRARY) == str(raised.value)
 
 
 def test_counts_are_grammatical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,3 +138,19 @@ def test_dir_shows_the_public_api_only() -> None:
     assert set(replayable.__all__) <= set(names)
     assert not {"annotations", "TYPE_CHECKING", "importlib", "Any"} & set(names)
     assert "json_schema" in names and callable(replayable.json_schema)  # lazy names still load
+
+
+def test_an_option_is_data_in_every_message() -> None:
+    """`said` fills `{option:NAME}` from the table and takes parameters as text (a parameter reading
+    `{option:agents}` or `agents=True` is quoted, never spelled); the message survives `+` and quoting in
+    an `ItemError`, whose `str` is the library's wording and `worded(Door.CLI)` the command line's."""
+    text = said("call {name!r}: check it with {option:agents}", name="{option:agents} agents=True")
+    assert isinstance(text, Said) and text == "call '{option:agents} agents=True': check it with agents=True"
+    assert spelled(text, Door.CLI) == "call '{option:agents} agents=True': check it with --agents"
+    assert spelled("plain agents=True", Door.CLI) == "plain agents=True"  # text that names no option as data
+    with pytest.raises(ItemError) as raised:
+        replayable.parse_request({"model": "m", "input": [{"role": "user", "content": "hi"}]})
+    message = str(raised.value)
+    assert "read only with provider='openai'" in message and "--provider" not in message
+    assert raised.value.worded(Door.CLI) == message.replace("provider='openai'", "--provider openai")
+    assert raised.value.worded(Door.LIBRARY) == message

@@ -25,7 +25,7 @@ import pytest
 from conftest import ROOT
 from distributed import Client, LocalCluster, get_task_stream
 
-from replayable._cli.output import cli_message
+from replayable._messages import Door, spelled
 
 PAGE = ROOT / "docs" / "large-stores.md"
 MARKER = "<!-- dask-example:"
@@ -184,7 +184,7 @@ def cli_records(logs: Path) -> dict[str, dict[str, Any]]:
 def verdict(record: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str | None]:
     """(exit status, violations, error) of one record of the page's `check`, its messages worded as
     the command line words them (`--pending-ok`, not `pending_ok=True`)."""
-    violations = [{**v, "message": cli_message(v["message"])} for v in record["violations"]]
+    violations = [{**v, "message": spelled(v["message"], Door.CLI)} for v in record["violations"]]
     if record["error"] is not None:
         return 2, violations, record["error"]
     return (0 if record["ok"] else 1), violations, None

@@ -39,9 +39,11 @@ from typing import Any
 
 from replayable import _render as reports
 from replayable._checking import CheckOptions, agents_events, check_document, lint_tools
+from replayable._messages import Door, spelled
 from replayable._names import shown
 from replayable._reading import InputError, display_name, function_tools, read_file
 from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
+from replayable.errors import ReplayableError
 from replayable.items import ItemError
 
 from . import output
@@ -128,8 +130,8 @@ def _emit(record: dict[str, Any], args: argparse.Namespace, out: Output) -> int:
     text, a record with an `error` (an `--agents` log in which nothing is an Agents API event) is an
     `InputError`, one line on stderr; in JSON the record stays on stdout."""
     if record.get("error") and args.format == "text":
-        raise InputError(f"{shown(str(record['file']))}: {record['error']}")
-    text = reports.render(record, args.format, output.cli_message)
+        raise InputError(f"{shown(str(record['file']))}: {spelled(record['error'], Door.CLI)}")
+    text = reports.render(record, args.format, Door.CLI)
     if text:
         out.write(text)
     if record.get("error"):
@@ -183,7 +185,8 @@ def first_line(exc: BaseException) -> str:
     the input that could break the line escaped (`replayable._names.shown`). A title that ends in `:`
     (`invalid previous response (1 problem):`, an `ItemError`) is joined with its first problem, so
     the line says what is wrong."""
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    message = exc.worded(Door.CLI) if isinstance(exc, ReplayableError) else str(exc)  # options as flags
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
     if not lines:
         return type(exc).__name__
     text = lines[0]
@@ -199,7 +202,7 @@ def check_file(args: argparse.Namespace, path: str) -> FileResult:
     try:
         code = one_input(args)(args, path, Output(buf), progress=False)
     except (InputError, ItemError, ValueError) as exc:
-        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), output.cli_message(first_line(exc)))
+        return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), first_line(exc))
     except MemoryError:
         return FileResult(path, EXIT_UNREADABLE, buf.getvalue(), "out of memory (lower --max-bytes)")
     except Exception as exc:  # a worker must report, never die

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from replayable._messages import Door, spelled
 from replayable._names import shown
 from replayable._reading import InputError, display_name
 from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
@@ -52,7 +53,6 @@ from .output import (
     FORMATS,
     Output,
     as_json,
-    cli_message,
     error_report,
 )
 from .startup import skip_pydantic_plugins
@@ -80,14 +80,16 @@ def _transcript(value: Any, path: str, args: argparse.Namespace) -> Transcript:
 
 
 def _one_line(exc: ItemError) -> str:
-    first = exc.errors[0] if exc.errors else {"loc": (), "msg": str(exc), "type": "error"}
+    said = exc.worded(Door.CLI)  # the options it names, as flags
+    first: dict[str, Any] = exc.errors[0] if exc.errors else {"loc": (), "msg": said, "type": "error"}
     loc = tuple(first["loc"])
     head = f"#{loc[0]}" if loc and isinstance(loc[0], int) else ""
     rest = loc[1:] if head else loc
     where = " ".join(filter(None, [head, ("field " + ".".join(map(str, rest))) if rest else ""]))
     more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
-    title = str(exc).splitlines()[0].split(" (")[0]
-    return f"{title}: {where + ': ' if where else ''}{first['msg']} [{first['type']}]{more}"
+    title = said.splitlines()[0].split(" (")[0]
+    msg = spelled(first["msg"], Door.CLI)
+    return f"{title}: {where + ': ' if where else ''}{msg} [{first['type']}]{more}"
 
 
 def cmd_convert(args: argparse.Namespace, out: Output) -> int:
@@ -549,7 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = func(args, out)
     except (InputError, ItemError, ValueError, MemoryError, RecursionError) as exc:
-        message = cli_message(batch.first_line(exc))
+        message = batch.first_line(exc)
         if isinstance(exc, MemoryError):
             message = "out of memory reading the input (lower --max-bytes)"
         elif isinstance(exc, RecursionError):

@@ -1,4 +1,4 @@
-"""The command line's output: exit statuses, standard output, the summary line, and the CLI's wording.
+"""The command line's output: exit statuses, standard output and the summary line.
 
 Exit statuses (`replayable check`, `diff`): `EXIT_OK` 0 replay-safe (nothing blocks), `EXIT_VIOLATIONS`
 1 violations, `EXIT_UNREADABLE` 2 unreadable input or bad usage, `EXIT_INTERRUPTED` 130 on Ctrl-C.
@@ -7,8 +7,9 @@ its verdict and exits with it, writing nothing more and printing no traceback. `
 means the report could not be written (a full disk, no standard output; one line on stderr) while the
 verdict was replay-safe, or output was lost before a verdict was reached.
 
-Reports themselves are rendered by the library's renderer, `replayable._render`; with `--format json` an
-unreadable input is an object with an `error` too (`error_report`), never nothing.
+Reports themselves are rendered by the library's renderer, `replayable._render`, for the command line's
+door (`replayable.errors.Door.CLI`: an option a message names is spelled as a flag, `--pending-ok`); with
+`--format json` an unreadable input is an object with an `error` too (`error_report`), never nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ __all__ = [
     "FORMATS",
     "Output",
     "as_json",
-    "cli_message",
     "error_report",
     "summary_line",
     "worst",
@@ -104,22 +104,6 @@ class Output:
             pass  # not a real file descriptor
         if sys.stdout is self.stream:  # anything else that flushes stdout (a fork, the exit) finds it quiet
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115  lives as long as the process
-
-
-# library arguments named in messages, and the command line flag a CLI user sets instead
-_CLI_FLAGS = (
-    ("provider='openai'", "--provider openai"),
-    ("pending_ok=True", "--pending-ok"),
-    ("agents=True", "--agents"),
-)
-
-
-def cli_message(text: str) -> str:
-    """A library message as the command line says it: `provider='openai'` becomes `--provider openai`,
-    `pending_ok=True` `--pending-ok`, `agents=True` `--agents`."""
-    for argument, flag in _CLI_FLAGS:
-        text = text.replace(argument, flag)
-    return text
 
 
 def error_report(message: str, name: str | None) -> str:

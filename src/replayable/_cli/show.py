@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from replayable._checking import CheckOptions, check_document, lint_tools
+from replayable._messages import Door
 from replayable._reading import InputError, display_name, function_tools, read_file
 from replayable._render import worded
 
 from .inputs import load_tools
-from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output, cli_message
+from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output
 
 __all__ = ["add_parser", "cmd_show"]
 
@@ -49,7 +50,7 @@ def cmd_show(args: argparse.Namespace, out: Output) -> int:
         pending_ok=args.pending_ok,
     )
     doc = read_file(args.file, provider=args.provider, max_bytes=args.max_bytes, agents=args.agents)
-    record = worded(check_document(doc, options), cli_message)
+    record = worded(check_document(doc, options), Door.CLI)
     if record.get("error"):
         raise InputError(f"{options.name}: {record['error']}")
     view = timeline(doc, record)

@@ -36,6 +36,7 @@ from enum import StrEnum
 from typing import IO, Any
 
 from replayable import _json
+from replayable._messages import OPTIONS, Said, said
 from replayable._names import shown
 from replayable._reading.document import (
     Document,
@@ -544,7 +545,9 @@ def read_file(
     if one is not None:
         check_depth(one, inp.name)
     if stream_events:
-        raise InputError(f"{inp.name} is a list of Responses stream events, {_NOT_A_LOG}")
+        raise InputError(
+            said("{name} is a list of Responses stream events, {not_a_log}", name=inp.name, not_a_log=_NOT_A_LOG)
+        )
     return doc
 
 
@@ -564,7 +567,7 @@ def _places(inp: Input, doc: Document) -> Places | None:
     return Places.json(inp.data, _ITEMS_AT.get(doc.kind))
 
 
-_NOT_A_LOG = "not an OpenAI Agents API event log: check it without agents=True"
+_NOT_A_LOG = Said("not an OpenAI Agents API event log: check it without ", OPTIONS["agents"])
 
 
 def _agents_log(value: Any, name: str, provider: Provider) -> Document:
@@ -583,7 +586,14 @@ def _unasked_log(values: list[Any], name: str) -> InputError:
         t = v.get("type") if isinstance(v, dict) else None
         if isinstance(t, str) and t.startswith("agent."):
             return InputError(
-                f"{name} is an OpenAI Agents API event log (value {n} is an {_json.printable(t[:80])!r} event), "
-                "not a transcript: check it with agents=True"
+                said(
+                    "{name} is an OpenAI Agents API event log (value {n} is an {type!r} event), not a transcript: "
+                    "check it with {option:agents}",
+                    name=name,
+                    n=n,
+                    type=_json.printable(t[:80]),
+                )
             )
-    return InputError(f"{name} is an OpenAI Agents API event log, not a transcript: check it with agents=True")
+    return InputError(
+        said("{name} is an OpenAI Agents API event log, not a transcript: check it with {option:agents}", name=name)
+    )

@@ -13,6 +13,7 @@ from replayable._findings import Findings
 from replayable._item_json import plain_json
 from replayable._item_read import Read, is_item_model
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
+from replayable._messages import joined
 from replayable._pointers import json_pointer
 from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
 from replayable.items import (
@@ -162,10 +163,11 @@ def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Fin
         grouped.setdefault(_code_for(err, raw), []).append(err)
     for code, errs in grouped.items():  # one finding per rule, naming every offending field
         path = json_pointer(errs[0]["loc"][1:])
-        detail = "; ".join(
-            f"{e['msg']}" + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
+        parts = [
+            e["msg"] + (f" at {json_pointer(e['loc'][1:])}" if len(e["loc"]) > 1 else "") + f" [{e['type']}]"
             for e in errs[:5]
-        )
+        ]
+        detail = joined("; ", parts)  # a message naming an option (`errors.Said`) stays one: each door spells it
         if len(errs) > 5:
             detail += f"; and {len(errs) - 5} more"
         out.at(i, code, path, detail=detail)

@@ -13,6 +13,7 @@ from replayable._families import CallFamily, by_call_type
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable._messages import said
 from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item, validate_item
 from replayable.response import Response, parse_response
 
@@ -277,9 +278,11 @@ class StreamAssembler(SSEFeeding):
             self._unknown_seen.add(etype)  # lenient: one finding per unknown type
             self._violate(
                 StreamRule.UNKNOWN_EVENT,
-                f"unknown event type '{etype}': events outside the spec must be named slug:name "
-                "(clients ignore those); with provider='openai' OpenAI's own events "
-                "are read as openai:<type>",
+                said(
+                    "unknown event type '{etype}': events outside the spec must be named slug:name (clients ignore "
+                    "those); with {option:provider} OpenAI's own events are read as openai:<type>",
+                    etype=etype,
+                ),
             )
         return []
 

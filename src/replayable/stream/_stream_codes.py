@@ -10,7 +10,7 @@ from typing import Any
 
 from replayable._codes import Severity, StreamRule
 from replayable._findings import Finding
-from replayable._messages import event_where
+from replayable._messages import event_line, event_where
 from replayable.errors import StreamError
 
 __all__ = ["StreamError", "StreamRule", "StreamWarning"]
@@ -63,7 +63,7 @@ class StreamWarning(Finding):
         return self.severity is Severity.VIOLATION
 
     def __str__(self) -> str:
-        return f"{event_where(self.sequence_number, self.index, self.event_type, None)}: {self.message} [{self.rule}]"
+        return event_line(event_where(self.sequence_number, self.index, self.event_type, None), self.message, self.rule)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form: `{"sequence_number", "index", "event_type", "rule", "message", "violation"}`."""
