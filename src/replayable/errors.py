@@ -92,7 +92,8 @@ class JSONError(ReplayableError):
 
 class ArgumentsError(ReplayableError):
     """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
-    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (the strict JSON reader: docs/strict-json.md)."""
+    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (the strict JSON reader:
+    docs/strict-json.md)."""
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
