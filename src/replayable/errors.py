@@ -111,7 +111,7 @@ class SchemaError(ReplayableError):
 
 class SchemaLoopError(ReplayableError):
     """The schema enters itself without stepping into the value, or names what cannot be found.
-    (`replayable.gate` and `replayable.check_tool` report it as a `SchemaError`.)"""
+    (Where a schema is compiled, as by `replayable.gate`, it is reported as a `SchemaError`.)"""
 
 
 # ---------------------------------------------------------------------------------- items and models

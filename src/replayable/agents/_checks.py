@@ -514,7 +514,7 @@ def session_notes(value: Any) -> list[Note]:
     session update body, as JSON, JSON text or a model: `subagents_without_function_tools` when its
     `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
     articles), `deferred_without_tool_search` for a deferred function tool with no `tool_search` tool,
-    `text_format_not_applied` for a Responses-style `agent.text.format` .
+    `text_format_not_applied` for a Responses-style `agent.text.format`.
     Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a JSON object."""
     data = plain_value(value)
     data = dump(data)

@@ -19,7 +19,7 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   are state machines", "Items are streamable"); `state` holds its per-item state;
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
-  `replayable check`; its report is rendered as `replayable check` prints it).
+  `replayable check`).
 
 Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
