@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 #: Deepest nesting of arrays and objects accepted in arguments (a top-level object is depth 1).
-#: Read at each call: set `replayable._arguments.MAX_DEPTH` to change it process-wide.
+#: A fixed limit: `replayable.MAX_DEPTH` is a copy of it, and assigning that changes nothing.
 MAX_DEPTH = 64
 #: How many compiled tool schemas are kept.
 CACHE_SIZE = 512
@@ -77,15 +77,15 @@ class SchemaFailure(NamedTuple):
 
 def parse_arguments(text: Any, *, max_depth: int | None = None) -> Any:
     """Parse a function call's `arguments` string as strict JSON, with the one reader every path uses
-    (`replayable._json.loads`).
+    (docs/strict-json.md).
 
     Returns the parsed value (any JSON value; the tool schema decides whether a non-object is
     acceptable). Raises `ArgumentsError` (a `ValueError`) when `text` is not a string, not JSON, has a
     duplicate key, `NaN`/`Infinity` or a number that reads as infinity (`1e400`), an integer of more
     than 4300 digits, a lone UTF-16 surrogate, or nests deeper than `max_depth` levels (the reader
-    never goes past 201). Never raises `RecursionError`. `max_depth=None` reads the module's
-    `MAX_DEPTH` at call time, so `replayable._arguments.MAX_DEPTH = 128` raises the limit for `gate`
-    and `check_transcript` too.
+    never goes past 201). Never raises `RecursionError`. `max_depth=None` uses the fixed
+    limit `replayable.MAX_DEPTH` (64 levels), the one `gate` and `check_transcript` use; assigning
+    `replayable.MAX_DEPTH` changes nothing (it is a copy of the constant).
 
     Unlike a JSON document read from a file or the network (where one leading byte order mark is
     ignored, as RFC 8259 section 8.1 allows), arguments that start with U+FEFF are refused (`not_json`):

@@ -423,7 +423,7 @@ def gate(
     `item` is a raw JSON object, a parsed item or an `openai` SDK object; it is read once into plain
     JSON (a model is dumped without coercion) and that copy is what is checked. `tool_schema` is:
 
-    - the tool's argument JSON Schema, or the whole tool in any shape `replayable._tools.read_tool`
+    - the tool's argument JSON Schema, or the whole tool in any shape `replayable.check_tool` accepts
       knows (Responses or Agents function tool, Chat Completions function tool, MCP `{name,
       inputSchema}`, an openai-agents `FunctionTool`, a pydantic-ai `ToolDefinition`); `{}` means "no
       check beyond the object rule", said explicitly, and is the one spelling of it: the boolean schema
@@ -450,10 +450,10 @@ def gate(
     `not_allowed` (the name is outside
     `allowed_tools`), `unknown_tool` (a collection declares no tool of that name), `no_schema` (no
     tool given), `name` (a whole tool was given and the call names another), `arguments_parse` (not
-    strict JSON, see `replayable._arguments.parse_arguments`), `arguments_schema` (not a JSON object,
+    strict JSON, see `replayable.parse_arguments`), `arguments_schema` (not a JSON object,
     or fails the schema), else `ok`.
 
-    Never raises on a bad item. Raises `replayable._arguments.SchemaError` when the tool the call uses
+    Never raises on a bad item. Raises `replayable.SchemaError` when the tool the call uses
     is neither a JSON Schema nor a known tool shape, refers outside itself (`$ref`/`$schema` to a URL or
     file), or is not valid; `ValueError` for a collection with two tools of one name and for
     `allowed_tools` that is not names nor an `allowed_tools` choice. Validators are cached by content.

@@ -624,7 +624,7 @@ for _info in CODES:
 
 
 class ViolationCode(StrEnum):
-    """Stable codes of transcript and tool violations (meaning and message: `replayable._codes.CODES`)."""
+    """Stable codes of transcript and tool violations (meaning and message: the table of codes, docs/codes.md)."""
 
     ITEM_INVALID = "item_invalid"
     UNKNOWN_ITEM_TYPE = "unknown_item_type"
@@ -678,7 +678,7 @@ class ViolationCode(StrEnum):
 
 
 class AgentsViolationCode(StrEnum):
-    """Stable codes of `check_event_log` (meaning and message: `replayable._codes.CODES`)."""
+    """Stable codes of `check_event_log` (meaning and message: the table of codes, docs/codes.md)."""
 
     EVENT_INVALID = "event_invalid"
     MALFORMED_RESULT = "malformed_result"
@@ -727,7 +727,7 @@ class StreamRule(StrEnum):
 
 
 class NoteCode(StrEnum):
-    """The stable codes of notes (meaning and message: `replayable._codes.CODES`)."""
+    """The stable codes of notes (meaning and message: the table of codes, docs/codes.md)."""
 
     UNCONSTRAINED_IDENTIFIER = "unconstrained_identifier"
     HOSTED_TOOL = "hosted_tool"

@@ -329,14 +329,14 @@ def compare_items(original: Any, candidate: Any) -> list[Difference]:
 
     Returns a list of `Difference` in order (empty when equal). Blocking: a changed `type` (above all
     into a `slug:name` extension), `call_id` (byte for byte), `name`, the payload of other call families
-    (`custom_tool_call.input`, `shell_call.action`, ...: `replayable._families`), and arguments whose parsed JSON
-    differs (`1` equals `1.0`, `true` does not equal `1`; arguments that are not strict JSON are
-    compared as text). Never blocking: provider-scoped `id`s, key order or whitespace inside arguments,
-    and every other field (reported as `field`).
+    (`custom_tool_call.input`, `shell_call.action`, ...: the call families, docs/openai.md), and
+    arguments whose parsed JSON differs (`1` equals `1.0`, `true` does not equal `1`; arguments that
+    are not strict JSON are compared as text). Never blocking: provider-scoped `id`s, key order or
+    whitespace inside arguments, and every other field (reported as `field`).
 
     Raises `ItemError` (a `ValueError`) when an item is not a JSON object, or is not strict JSON (text or
     value: a duplicate key, NaN, a set or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`,
-    ...; see `replayable._json`). Never `RecursionError` or `TypeError`.
+    ...; see docs/strict-json.md). Never `RecursionError` or `TypeError`.
     """
     la, lb = _as_list(original, "original"), _as_list(candidate, "candidate")
     if la is None and lb is None:

@@ -34,7 +34,7 @@ class Finding:
     """One finding.
 
     `Finding(index, code, message=None, path="", *, params=None, severity=None)`: `params` fill the code's
-    message template (`replayable._codes.CODES`); `message`, when given instead, is the whole text (for
+    message template (the table of codes, docs/codes.md); `message`, when given instead, is the whole text (for
     callers outside the library's rules: `rp.Violation(3, rp.ViolationCode.ITEM_INVALID, "...")`). The
     `severity` defaults to the code's. `message` and `as_dict()` give the text; equal findings have
     equal fields.
@@ -72,7 +72,7 @@ class Finding:
 
     @property
     def info(self) -> CodeInfo:
-        """The code's row in `replayable._codes.CODES` (meaning, default severity, template)."""
+        """The code's row in the table of codes, docs/codes.md (meaning, default severity, template)."""
         return code_info(self.code)
 
     @property

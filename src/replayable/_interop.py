@@ -509,7 +509,7 @@ def prepare_replay(
     """Keep what can be replayed to the provider `target` (a slug such as `openai` or `acme`).
 
     `items` are items in input or output form (dicts, parsed models, `openai` SDK objects, which imply
-    `provider="openai"`), a request body or a Response, or a `replayable._reading.Document` (what the one
+    `provider="openai"`), a request body or a Response, or a `replayable.Document` (what the one
     reader made of any of these); each kept item is returned in its input form (see `to_input`). `source` is the
     slug of the provider the items came from; by default `provider`, else `openai` for SDK objects, else
     the one slug of the namespaced items (for ids), else unknown (treated as different from `target`). Whose
@@ -525,7 +525,7 @@ def prepare_replay(
     `report.changed`: provider-scoped item `id`s removed when the source differs from the target, content
     parts holding a `file_id` removed likewise, shorthand messages given `"type": "message"`.
 
-    The target's profile (`replayable._profiles`) is applied too: for `openai`, refused `null`s, keys the
+    The target's profile (docs/targets.md) is applied too: for `openai`, refused `null`s, keys the
     target does not accept and ids in another provider's format are removed (listed in `changed`); with a
     request body whose `store` is false, reasoning sent as a bare id is dropped. What has no safe
     rewrite (a field of the wrong JSON type, an image without a source, a bad `data:` URL, a

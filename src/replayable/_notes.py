@@ -35,7 +35,7 @@ class Note(Finding):
     """One note, a `Finding` of severity `note`: a stable `code` (`NoteCode`), its `message`, `path` (a JSON
     Pointer into the checked tool, session or body) and `index` (the event's index in a log, else None).
     `Note(code, message=None, path="", index=None, *, params=None)`: the message is made from the code's
-    template and `params` (`replayable._codes`) unless given whole."""
+    template and `params` (the table of codes, docs/codes.md) unless given whole."""
 
     __slots__ = ()
 

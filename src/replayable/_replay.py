@@ -72,13 +72,13 @@ def check_transcript(
     what is about to be sent as `input`: each is read in its input form or, failing that, its output
     form, except `function_call` and `function_call_output`, which always meet the input rules
     (`call_id` 1-64 characters, a valid function name) since they are sent back as they are; `side`
-    pins one form. `tools` are tool definitions in any shape `replayable._tools.read_tool` knows
+    pins one form. `tools` are tool definitions in any shape `replayable.check_tool` accepts
     (Responses, Agents or Chat Completions function tools, MCP tools; hosted tools are skipped); with
     them each call's arguments are checked against its tool's schema and a call to a tool not listed
     is a violation. Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs
     to shared JSON Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the
     slug of the provider the items are replayed to: a namespaced item of any other slug is a violation,
-    and the target's profile applies (`replayable._profiles`: for `openai`, the fields, nulls, shapes and
+    and the target's profile applies (docs/targets.md: for `openai`, the fields, nulls, shapes and
     id formats OpenAI accepts in `input`). A request body's `store: false` refuses what refers to a
     stored item by id alone (`reasoning_not_persisted`, `item_reference_not_persisted`) for any target.
     `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
@@ -88,15 +88,15 @@ def check_transcript(
     came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
     reasoning `encrypted_content` and compaction items from any other
     (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
-    Calls and outputs of every family in `replayable._families.FAMILIES` are paired and checked alike.
+    Calls and outputs of every call family (docs/openai.md) are paired and checked alike.
 
     `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
-    output), one item, or a `replayable._reading.Document` (what the one reader made of any of these).
+    output), one item, or a `replayable.Document` (what the one reader made of any of these).
     A request with `previous_response_id` continues a response: pass that response (or its
     `output`) as `previous` to pair its calls with the request's outputs (a call of it left unanswered
     is reported with no index and a `/previous/N` path; a previous Response with
     another `id` is an `ItemError`); without it, outputs answering calls outside the request are listed
-    in `.external`, not reported (see `replayable._continuation`). A response that is not finished
+    in `.external`, not reported (see docs/requests.md). A response that is not finished
     (status `queued`, `in_progress`, `failed`, `cancelled`) is `response_not_finished`.
 
     Returns a `TranscriptReport`; it never raises on bad items (they are violations, with codes from

@@ -29,7 +29,7 @@ _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 
 class ToolFindings(list[Finding], Verdict):
     """What `check_tool` returns: a list of the tool's violations (empty when the tool is fine), and
-    `.notes`, advice that is not a violation (`replayable._notes`: string properties named like ids or
+    `.notes`, advice that is not a violation (`Note`: string properties named like ids or
     codes with no `pattern`, `enum` or `format`). Like every report, `.ok` and `.raise_for_violations()`
     (`ReplayError` listing each violation by its JSON Pointer into the tool)."""
 
@@ -55,7 +55,7 @@ class ToolFindings(list[Finding], Verdict):
 def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider: Provider = None) -> ToolFindings:
     """Lint a tool definition: its name, its schema, and the closed-object rules of strict tools.
 
-    Accepts every tool shape `replayable._tools.read_tool` knows: a Responses function tool
+    Accepts every tool shape: a Responses function tool
     (`{"type": "function", "name", "parameters", "strict"}`), an Agents API function tool (with
     `defer_loading`), a Chat Completions function tool (`{"type": "function", "function": {...}}`) or
     an MCP tool (`{"name", "inputSchema"}`). Reported: a name that is not 1-64 letters, digits, `_` or
@@ -66,12 +66,12 @@ def check_tool(tool: Any, *, registry: Mapping[str, Any] | None = None, provider
     `strict: true`, and always for Agents and MCP tools, every object schema (`type: object`, or one
     with `properties`) must have `additionalProperties: false` and list every property in `required`
     (optional ones nullable instead); `$ref`s into the same document are followed. Strict Responses and
-    Chat Completions function tools also follow OpenAI's strict-mode subset (`replayable._strict_schema`):
+    Chat Completions function tools also follow OpenAI's strict-mode subset (docs/targets.md):
     every node typed (`strict_schema_type_missing`), supported keywords only (`strict_schema_keyword`),
     the documented size limits (`strict_schema_limit`). Findings are `Violation`s with `index=None` and
     `path` a JSON Pointer into the tool, in a `ToolFindings` list whose `.notes` hold advice that is not a
     violation (`unconstrained_identifier`: a string property named like an id, code or status with no
-    `pattern`, `enum`, `const` or `format`; `replayable._notes`). Never raises on a bad tool.
+    `pattern`, `enum`, `const` or `format`; `Note`). Never raises on a bad tool.
 
     `provider="openai"` reads the tool as OpenAI does: a Responses function tool without `strict` (absent
     or null) is strict only when its schema fits strict mode, and falls back to non-strict validation

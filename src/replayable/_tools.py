@@ -371,7 +371,8 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
         if kind is None and "name" not in tool and not isinstance(function, Mapping):
             raise SchemaError(
                 f"tools[{n}] is no tool definition in a known shape (no 'type', 'name' or 'function'; "
-                "see replayable._tools.read_tool)"
+                "a tool is {type: 'function', name, parameters} (Responses, Agents), "
+                "{type: 'function', function: {name, parameters}} (Chat Completions) or {name, inputSchema} (MCP))"
             )
         if not isinstance(name, str):
             continue

@@ -104,7 +104,8 @@ class JSONError(ReplayableError):
 
 class ArgumentsError(ReplayableError):
     """Arguments are not strict JSON. `.reason` says which rule: `not_json`, `duplicate_key`,
-    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (`replayable._json`)."""
+    `non_finite_number`, `number_too_long`, `too_deep` or `lone_surrogate` (the strict JSON reader:
+    docs/strict-json.md)."""
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
@@ -122,7 +123,7 @@ class SchemaError(ReplayableError):
 
 class SchemaLoopError(ReplayableError):
     """The schema enters itself without stepping into the value, or names what cannot be found.
-    (`replayable._arguments.compile_schema` reports it as a `SchemaError`.)"""
+    (Where a schema is compiled, as by `replayable.gate`, it is reported as a `SchemaError`.)"""
 
 
 # ---------------------------------------------------------------------------------- items and models

@@ -181,7 +181,7 @@ def parse_item(data: Any, *, side: Side = "input", provider: Provider = None) ->
     OpenAI's un-prefixed native types (`web_search_call` -> `NamespacedItem` typed `openai:web_search_call`,
     dumped back as `web_search_call`) and its `{role, content}` shorthand message.
 
-    JSON text and Python values are read by the one strict reader (`replayable._json`): a duplicate key,
+    JSON text and Python values are read by the one strict reader (docs/strict-json.md): a duplicate key,
     `NaN`/`Infinity`/`1e400`, an integer over 4300 digits, invalid UTF-8, a lone surrogate, a set, bytes
     or tuple inside, or nesting past `MAX_ITEM_DEPTH` is an `ItemError` whose `type` names the rule.
     Dict subclasses and other `Mapping`s read like dicts; one leading BOM is ignored.
@@ -263,7 +263,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
 
     `data` is a list (or other iterable) of items, a JSON array as `str`/`bytes`, or JSONL (one JSON
     object per line, as one text or as an iterable of lines; blank lines are skipped). JSON text is read
-    by the one strict reader (`replayable._json`): duplicate keys, `NaN`/`Infinity` and numbers that
+    by the one strict reader (docs/strict-json.md): duplicate keys, `NaN`/`Infinity` and numbers that
     read as infinity (`1e400`), integers over 4300 digits, invalid UTF-8 and lone surrogates are refused,
     one leading byte order mark is ignored, and JSONL lines end at `\\n` only. Items nest at most
     `MAX_ITEM_DEPTH` levels. Valid input takes one pass through pydantic-core; on any bad item the items

@@ -779,7 +779,7 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
     `ItemField` plus namespaced items), or one of the other names in `replayable.schema.sides()`. A value
     is valid exactly when `replayable.parse_item(value, side=side)` accepts it in strict mode (`provider=None`); the
     cross-item rules are listed in the document's `description`. `provider="openai"`: OpenAI's data as sent
-    (`replayable._openai_schema`: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
+    (OpenAI's reading, docs/openai.md: `web_search_call` un-prefixed, OpenAI's nulls and omitted keys, shorthand
     messages; sides `input`, `output`), valid when `parse_item(value, side=side, provider="openai")` accepts
     it. Raises `ValueError` for an unknown side or provider.
     """

@@ -91,7 +91,7 @@ class DocumentKind(StrEnum):
     TOOLS = "tools"
     """A file of tool definitions (only with `streams=True`)."""
     CODEX_ROLLOUT = "codex_rollout"
-    """A Codex session file (`rollout-*.jsonl`, read by `replayable._reading.read_file`): the payloads of
+    """A Codex session file (`rollout-*.jsonl`, read by `replayable.read_file`): the payloads of
     its `response_item` lines are the items, in file order; `Document.places` holds each one's line."""
 
 
@@ -108,7 +108,7 @@ class Document:
     read), `previous_response_id` (what it continues). For a Response: its own `status` (and, read as a
     `previous=` response, its `response_id`). `value` is the
     input as given (after JSON text was read; for an SSE capture read from a file, its bytes).
-    `source` is set only for a JSONL of items that `replayable._reading.read_file` reads line by line:
+    `source` is set only for a JSONL of items that `replayable.read_file` reads line by line:
     see `iter_items`. `places`: where each item starts in the file (`read_file` only)."""
 
     kind: DocumentKind
@@ -129,7 +129,7 @@ class Document:
     body_keys: tuple[str, ...] = ()
     sdk: bool = False
     #: the provider the items say they were read with: `openai` when any is an `openai` SDK object or a
-    #: model parsed with `provider="openai"` (one of `replayable._openai_forms`, or a Response parsed so);
+    #: model parsed with `provider="openai"` (an item, or a Response, parsed so);
     #: the default owner of their provider state (reasoning, compaction) and ids
     read_with: Provider = None
     #: whether an item may be JSON text to read (a Python list of items, as given): items read from a
@@ -137,8 +137,8 @@ class Document:
     text_items: bool = False
     value: Any = dataclasses.field(default=None, repr=False)
     source: Any = dataclasses.field(default=None, repr=False)
-    #: where each item (or event) starts in the file it was read from (`replayable._reading.places.Places`,
-    #: set by `read_file`; None for values handed to the library)
+    #: where each item (or event) starts in the file it was read from (`places.at(index, path)`
+    #: is the line and column; set by `read_file`; None for values handed to the library)
     places: Any = dataclasses.field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -147,7 +147,7 @@ class Document:
             self.items = list(self.items)
 
     def iter_items(self) -> Iterator[Any]:
-        """The items one at a time. For a JSONL of items that `replayable._reading.read_file` left open
+        """The items one at a time. For a JSONL of items that `replayable.read_file` left open
         (`source`, read line by line in bounded memory; `items` is then empty) each line's value as it is
         read, once; else `items`."""
         return self.source.values() if self.source is not None else iter(self.items)
@@ -255,7 +255,7 @@ def read_document(
 def read_value(data: Any, *, provider: Provider = None, streams: bool = False) -> Document:
     """Read a JSON value (what strict JSON text reads to: an object, or an array of items; any other
     iterable of items too) into a `Document`, as `read_document` reads it once text, models and SDK
-    objects are set aside (the file reader's door: `replayable._reading.read_file`). Raises `ItemError` as
+    objects are set aside (the file reader's door: `replayable.read_file`). Raises `ItemError` as
     `read_document` does."""
     return _value_document(data, provider, streams, False)
 

@@ -496,7 +496,7 @@ def read_file(
     events or an SSE capture (kind `events`; `value` holds the capture's bytes), an OpenAI Agents API
     event log (`agents_log`), a file of tool definitions (`tools`) or a Codex session file (`codex_rollout`:
     its first value is a rollout line `{timestamp, type, payload}`; its `response_item` payloads are the
-    items, `Document.places` their file lines; see `replayable._reading.rollout_document`). `provider` is the reading of
+    items, `Document.places` their file lines. `provider` is the reading of
     the items (None strict, `openai`). With `lazy=True` a JSONL of items stays open and is read one line
     at a time as `Document.iter_items()` is consumed (memory holds one line; the file is closed at its
     end, or by `Document.source.close()`); otherwise everything is read here and the file closed.

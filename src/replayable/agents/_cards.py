@@ -122,7 +122,7 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
     `final_answer`, or the last assistant message when no assistant message has a phase (a turn whose
     messages are all `commentary` has no final answer: `missing`). Its `output_text` parts (or its
     string content) are joined and parsed as strict JSON; `schema` (a JSON Schema dict or bool, the
-    card's own, or a tool in any shape `replayable._tools.read_tool` knows, whose argument schema is
+    card's own, or a tool in any shape `replayable.check_tool` accepts, whose argument schema is
     used) validates the value. `registry` maps absolute URIs to shared JSON Schemas for `$ref`
     (in-process only: a schema never causes network or file access).
 
@@ -130,8 +130,8 @@ def check_card(items: Any, schema: Any, *, registry: Mapping[str, Any] | None = 
     keyword `json` whatever the schema, so prose never passes, even under the schema `{}`.
 
     Raises `ItemError` when `items` is not a list of JSON objects (or an item is not strict JSON,
-    see `replayable._json`), and
-    `replayable._arguments.SchemaError` (a `ValueError`) when `schema` is neither a JSON Schema nor a
+    see docs/strict-json.md), and
+    `replayable.SchemaError` (a `ValueError`) when `schema` is neither a JSON Schema nor a
     known tool shape, is not valid, or refers outside itself (`$ref`/`$schema` to a URL or a file).
     """
     card_schema = read_tool(schema).schema

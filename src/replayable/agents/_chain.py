@@ -381,7 +381,7 @@ def link_chain(events: Any) -> SessionChain:
     `agent_message` may also go to a known agent (e.g. a subagent answering its parent).
 
     Returns a `SessionChain`; a broken link is reported there, never raised; an event that is not
-    strict JSON (`replayable._json`: duplicate keys, too deep, a set inside, ...) is a broken `event`
+    strict JSON (docs/strict-json.md: duplicate keys, too deep, a set inside, ...) is a broken `event`
     link. Raises `ItemError` only when `events` is not a list of events (e.g. a single dict or `None`).
     """
     events = plain_json(events, "events")

@@ -168,12 +168,12 @@ def check_arguments(action: Any, tool: Any, *, registry: Mapping[str, Any] | Non
 
     `action` is a `FunctionCallAction` or its JSON (`{type: "function_call", turn_id, call_id, name,
     arguments: {...}}`; `arguments` is a JSON object in the Agents API). `tool` is a bare JSON Schema or
-    a tool in any shape `replayable._tools.read_tool` knows (Agents `FunctionTool`, Responses or Chat
+    a tool in any shape `replayable.check_tool` accepts (Agents `FunctionTool`, Responses or Chat
     Completions function tool, MCP `{name, inputSchema}`); a tool's name must match the action's
     (else a failure at path `""`, keyword `name`). Arguments nested deeper than
-    `replayable._arguments.MAX_DEPTH` fail with keyword `too_deep` (and are never handed to the
+    `replayable.MAX_DEPTH` (64 levels) fail with keyword `too_deep` (and are never handed to the
     validator), values JSON cannot hold with `not_json`. The arguments are checked with jsonschema-rs
-    through `replayable._arguments.schema_failures`, exactly as `replayable.gate` does (`registry`: shared
+    exactly as `replayable.gate` does (`registry`: shared
     schemas for `$ref`, in-process only). Raises `ItemError` when the action is not a valid
     function_call action and `SchemaError` when the tool is in no known shape or its schema is not
     valid or refers outside itself (nothing is ever fetched).
@@ -425,7 +425,7 @@ def check_event_log(events: Iterable[Any], *, tools: Any = None) -> AgentsReport
     (the agent's tools of the latest session snapshot that carries them, even when the requires_action
     snapshot was trimmed), and when no tool is known at all it is an `executed_rejected_call` (nothing
     could check it, as `gate(call)` refuses with `no_schema`). `tools`: the function tools the host
-    runs (a list of tools in any shape `replayable._tools.read_tool` knows, or a name -> tool mapping);
+    runs (a list of tools in any shape `replayable.check_tool` accepts, or a name -> tool mapping);
     given, every call is judged against them and the log's agent tools are not used.
 
     The log is one session's: the first session id seen (a snapshot's `id`, an event's `session_id`)
@@ -510,11 +510,11 @@ def check_event_log(events: Iterable[Any], *, tools: Any = None) -> AgentsReport
 
 
 def session_notes(value: Any) -> list[Note]:
-    """Notes (advice, not violations; `replayable._notes`) about a session, a session create body or a
+    """Notes (advice, not violations; `replayable.Note`) about a session, a session create body or a
     session update body, as JSON, JSON text or a model: `subagents_without_function_tools` when its
     `agent` enables `multi_agent` and has function tools (subagents do not get them; the doors and IDs
     articles), `deferred_without_tool_search` for a deferred function tool with no `tool_search` tool,
-    `text_format_not_applied` for a Responses-style `agent.text.format` (`replayable._notes.agent_notes`).
+    `text_format_not_applied` for a Responses-style `agent.text.format`.
     Paths point into `value` (`/agent/multi_agent`). Raises `ItemError` when `value` is not a JSON object."""
     data = plain_value(value)
     data = dump(data)

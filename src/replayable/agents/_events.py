@@ -232,7 +232,7 @@ def parse_event(data: Any) -> SessionEvent:
     A known `type` is validated strictly against its own model; an unknown one becomes an
     `UnknownSessionEvent` kept verbatim (`.unknown` is true). Raises `ItemError` naming the field and
     rule when a known event does not parse, when the value is not an object with a string `type`, or
-    when it is not strict JSON (`replayable._json`: duplicate keys, NaN, nesting past
+    when it is not strict JSON (docs/strict-json.md: duplicate keys, NaN, nesting past
     `replayable.items.MAX_ITEM_DEPTH`, ..., so that what parses always dumps).
     """
     data = plain_value(data)

@@ -63,7 +63,7 @@ class AgentsReport(Verdict):
 
 
 def format_report(report: AgentsReport, fmt: str = "text", name: str = "<events>") -> str:
-    """`report` as the `replayable check --agents` output (`replayable._render.agents_record`): text
+    """`report` as the `replayable check --agents` output: text
     lines like the items check, ending `NAME: replay-safe: ...` or `NAME: NOT replay-safe: ...`, or JSON
     (`{file, kind, ok, events, recognised, session_id, findings, violations, refused, pending,
     unknown_events}`, and `error` when nothing in the log is an Agents API event)."""

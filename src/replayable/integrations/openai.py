@@ -159,7 +159,7 @@ def check_request_body(
 ) -> TranscriptReport:
     """Check one request body (the bytes about to be sent) and return the report when it is safe.
 
-    The body is read with the strict reader (`replayable._json.loads`: no duplicate keys, no NaN) and
+    The body is read with the strict reader (docs/strict-json.md: no duplicate keys, no NaN) and
     checked with `check_transcript(body, provider=provider, target=target)`. Raises `ReplayError` when
     it is unsafe, and also (fail closed) when it cannot be read: compressed (`content_encoding` other
     than `identity`), not strict JSON, or not a request body; its `.report` then holds one

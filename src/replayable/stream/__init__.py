@@ -19,7 +19,7 @@ call arrives as `response.function_call_arguments.delta` text and is a call only
   are state machines", "Items are streamable"); `state` holds its per-item state;
 - `rules`: `StreamRule`, `StreamWarning`, `StreamError`;
 - `check`: `check_stream`, both the stream rules and the replay rules of the items (used by
-  `replayable check`; its report is rendered by `replayable._render.format_stream_report`).
+  `replayable check`).
 
 Rules (`StreamRule`), and what breaks them. Strict mode raises `StreamError` at the offending event;
 lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` and goes on. Notes marked
@@ -86,7 +86,7 @@ lenient mode (`strict=False`) records a `StreamWarning` with `violation=True` an
 - `no_terminal`: `close()` was called before any terminal event.
 
 Hand-out rule: `feed` (and every SSE path) returns an item when its `output_item.done` arrives, except a
-call of a family the client executes (`replayable._families.FAMILIES`: `CallFamily.needs_output`), which is
+call of a family the client executes (a call whose output the client sends back: docs/openai.md), which is
 returned only when it is `completed` (for OpenAI's `program` and `mcp_approval_request`, which carry no
 status: when none of the family's unfinished statuses was put on it) and no finding concerns its own
 events (any rule broken at an event naming its `output_index` or `item_id`, before or at its `done`). It

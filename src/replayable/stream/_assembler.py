@@ -153,7 +153,7 @@ class StreamAssembler(SSEFeeding):
         `custom_tool_call`) is returned only when that item is `completed` and no rule was broken for it
         (an `incomplete` call stays in `items` with its status and is never handed out as executable).
         Raises `StreamError` (strict mode) naming the event's sequence_number and the rule; `ValueError`
-        subclasses only. An event that is not strict JSON (`replayable._json`: a duplicate key, NaN, a set
+        subclasses only. An event that is not strict JSON (docs/strict-json.md: a duplicate key, NaN, a set
         or bytes inside, nesting past `replayable.items.MAX_ITEM_DEPTH`) is rule `event_schema`.
         """
         try:
