@@ -279,13 +279,14 @@ def text_report(record: dict[str, Any], door: Door = Door.LIBRARY) -> str:
 def render(record: dict[str, Any], fmt: str, door: Door = Door.LIBRARY) -> str:
     """One input's report in `fmt`: `text` (`text_report`), `json` (the record), `sarif` or `github`
     (`replayable._ci_formats`); `door` as in `text_report`."""
+    if fmt not in ("json", "sarif", "github"):
+        return text_report(record, door)
+    record = worded(record, door)  # once, before the record leaves in its format
     if fmt == "json":
-        return json.dumps(worded(record, door), indent=2)
-    if fmt in ("sarif", "github"):
-        from replayable import _ci_formats as ci_formats  # noqa: PLC0415
+        return json.dumps(record, indent=2)
+    from replayable import _ci_formats as ci_formats  # noqa: PLC0415
 
-        return ci_formats.ci_report([worded(record, door)], fmt)
-    return text_report(record, door)
+    return ci_formats.ci_report([record], fmt)
 
 
 #: The lists of a record whose entries carry a `message`.
