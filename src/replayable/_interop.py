@@ -28,6 +28,7 @@ from ._codes import code_info
 from ._forms import input_form, is_message, reparse_input
 from ._item_json import coerce_sdk, plain_json
 from ._item_read import is_item_model
+from ._item_validation import validate_item
 from ._profiles import check_target
 from ._reading import Document, read_document
 from ._replay import (
@@ -59,7 +60,6 @@ from .items import (
     Side,
     dump_item,
     is_openai_model,
-    validate_item,
 )
 
 __all__ = [

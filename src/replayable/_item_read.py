@@ -92,7 +92,5 @@ def read_batch(values: list[Any], provider: Provider) -> list[Any]:
     read = [Read(v, None if m is v else m) for v, m in zip(batch, models, strict=True)]
     if len(plain) == len(values):
         return read
-    out: list[Any] = [Read(v, None) for v in values]
-    for n, r in zip(plain, read, strict=True):
-        out[n] = r
-    return out
+    validated = dict(zip(plain, read, strict=True))
+    return [validated.get(n) or Read(v, None) for n, v in enumerate(values)]

@@ -198,7 +198,8 @@ def check_transcript_iter(
     if isinstance(items, Document):  # `read_file(path, lazy=True)`: its items as they are read
         if items.kind is not DocumentKind.ITEMS:
             raise ValueError(f"items must be items, got a {items.kind.value} document: check it with check_transcript")
-        items, text = items.iter_items(), False  # its lines are JSON values already
+        text = items.text_items  # a file's lines are JSON values already
+        items = items.iter_items()
     else:
         text = True
     if isinstance(items, str | bytes | bytearray | Mapping):

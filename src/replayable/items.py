@@ -137,9 +137,7 @@ from ._item_validation import (
 )
 from ._item_validation import (
     union_members,
-)
-from ._item_validation import (
-    validate_item as validate_item,
+    validate_item,
 )
 
 

@@ -12,6 +12,7 @@ from replayable._codes import ViolationCode
 from replayable._findings import Findings
 from replayable._item_json import plain_json
 from replayable._item_read import Read, is_item_model
+from replayable._item_validation import validate_item
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._messages import joined
 from replayable._pointers import json_pointer
@@ -23,7 +24,6 @@ from replayable.items import (
     Provider,
     Side,
     is_openai_model,
-    validate_item,
 )
 
 __all__ = ["read_item", "recheck_sent_as_is"]

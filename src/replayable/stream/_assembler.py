@@ -13,8 +13,9 @@ from replayable._families import CallFamily, by_call_type
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
+from replayable._item_validation import validate_item
 from replayable._messages import said
-from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item, validate_item
+from replayable.items import OPENAI_CONTEXT, ItemError, OutputItem, Provider, dump_item, parse_item
 from replayable.response import Response, parse_response
 
 from ._events import (
