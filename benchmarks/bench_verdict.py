@@ -543,10 +543,12 @@ def _corpus(n: int) -> bytes | None:
 
 
 def verdict_check(twins: Twins) -> Callable[[Any], Any]:
-    """`check_transcript(text)` with the items' verdict taken by the twins, the rules run over the read dicts
-    (their views) instead of models; falls back to `check_transcript` itself when the batch verdict is no.
-    A replica of `replayable._replay.check_transcript`'s body for the case it times (no tools, no target,
-    no previous, `side=None`): only its per-item `read_item` is replaced."""
+    """`check_transcript(read_document(text))` (what the command line runs on a file) with the items' verdict
+    taken by the twins in one batch and the rules run over the read dicts (their views) instead of models;
+    `check_transcript` itself when the batch verdict is no, or in OpenAI mode. A replica of
+    `replayable._replay.check_transcript`'s body for a call without tools, target, previous or side (the
+    document's own tools, tool_choice and side apply): only its per-item `read_item` is replaced. The
+    report's `items` are the read dicts, not models."""
     from replayable._call_gate import allowed_tool_names  # noqa: PLC0415
     from replayable._continuation import unwrap  # noqa: PLC0415
     from replayable._findings import Findings, TranscriptReport  # noqa: PLC0415
@@ -558,26 +560,83 @@ def verdict_check(twins: Twins) -> Callable[[Any], Any]:
     from replayable._rules.view import view_of  # noqa: PLC0415
     from replayable._tools import tool_index  # noqa: PLC0415
 
-    many = twins.many("input").validate_python
+    fast = [0]  # how many reports the verdict path made itself (the rest fell back to check_transcript)
 
     def check(text: Any) -> Any:
-        doc = read_document(text, provider=None, text=False)
+        doc = read_document(text)  # the one reader, as the command line's read_file reads a file
         unwrapped = unwrap(doc, None, None)
-        raw_items = read_mappings_once(unwrapped.items)
-        try:
-            many(raw_items)
+        raw_items, side = read_mappings_once(unwrapped.items), unwrapped.side
+        if unwrapped.provider is not None:  # OpenAI mode has no twins here
+            return rp.check_transcript(doc)
+        try:  # side None: every item in its input form (calls and outputs must be), else read as today
+            twins.many(side or "input").validate_python(raw_items)
         except ValidationError:
-            return rp.check_transcript(text)
+            return rp.check_transcript(doc)
+        fast[0] += 1
         violations = Findings()
         views = list(map(view_of, raw_items))
         profile = TargetCheck(None, doc.settings, doc.body_keys)
-        ctx = Context(None, tool_index(doc.tools), allowed_tool_names(doc.tool_choice), None, None, None, profile, doc)
+        ctx = Context(None, tool_index(doc.tools), allowed_tool_names(doc.tool_choice), side, None, None, profile, doc)
         pending = run_rules(views, Engine(ctx, violations), unwrapped.response, unwrapped.offset, raw_items)
         violations.extend(body_findings(doc, ctx))
         violations.sort(key=lambda v: v.index if v.index is not None else -1)
         return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(raw_items)))
 
+    check.fast = fast  # type: ignore[attr-defined]
     return check
+
+
+def _report_key(report: Any) -> tuple[Any, ...]:
+    """What a user sees of a report: every finding (code, index, path, message, severity), pending, external."""
+    found = tuple((f.code, f.index, f.path, f.message, f.severity) for f in report.violations)
+    return found, report.pending, report.external, len(report.items)
+
+
+def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[str]:
+    """The check replica (`verdict_check`) against `check_transcript(read_document(text))` on every shared
+    case's items, every recorded corpus payload, the tests' fixture transcripts and mutated W2 transcripts
+    (one item mutated, as the differential mutates): every report that differs, printed and returned."""
+    from replayable._reading import read_document  # noqa: PLC0415
+
+    check = verdict_check(twins)
+    texts: list[tuple[str, str]] = []
+    for p in sorted((SHARED / "cases").glob("*.json")):
+        case = json.loads(p.read_text(encoding="utf-8"))
+        for key in ("input", "item"):
+            if key in case:
+                texts.append((f"case {p.stem}", json.dumps(case[key])))
+    for folder in (SHARED / "corpus", ROOT / "tests" / "fixtures"):
+        for p in sorted(folder.rglob("*.json")):
+            doc = json.loads(p.read_text(encoding="utf-8"))
+            texts.append((f"{folder.name}/{p.name}", json.dumps(doc.get("body", doc) if isinstance(doc, dict) else doc)))
+    rng = random.Random(seed)
+    base = json.loads(_w2(25))
+    seeds = [v for _, v in harvest_items()] + _NAMESPACED
+    for _ in range(n_mutations):
+        items = copy.deepcopy(base)
+        i = rng.randrange(len(items))
+        kind, items[i] = mutate(rng.choice([items[i], rng.choice(seeds)]), rng)
+        texts.append((f"W2 mutated:{kind} at {i}", json.dumps(items)))
+    out: list[str] = []
+    compared = 0
+    for source, text in texts:
+        try:
+            want: Any = _report_key(rp.check_transcript(read_document(text)))
+        except (rp.ItemError, ValueError) as exc:
+            want = type(exc).__name__
+        try:
+            got: Any = _report_key(check(text))
+        except (rp.ItemError, ValueError) as exc:
+            got = type(exc).__name__
+        compared += 1
+        if got != want:
+            out.append(f"{source}: check_transcript {str(want)[:200]}, twins + rules {str(got)[:200]}")
+    print(f"\ncheck differential: {compared} transcripts (cases, corpus, fixtures, mutated W2; "
+          f"{check.fast[0]} of them through the verdict path, the others refused by the batch verdict and "
+          f"handed to check_transcript), {len(out)} reports differ")
+    for line in out[:40]:
+        print(f"    {line}")
+    return out
 
 
 def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float]:
@@ -614,20 +673,21 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
             r = paired(times, "parse_items(bytes)", k)
             figures[f"{name} / {k} / gc {mode}"] = r
             print(f"  parse_items(bytes) / {k}: x{r:.2f} (>1: the verdict is faster)")
+    from replayable._reading import read_document  # noqa: PLC0415
+
     text = _w2(n)
     check = verdict_check(twins)
-    a, b = rp.check_transcript(text), check(text)
-    same = [(v.code, v.index, v.path) for v in a.violations] == [(v.code, v.index, v.path) for v in b.violations]
-    print(f"\nW2 check: the replica's findings equal check_transcript(text)'s: {same} ({len(a.violations)} findings)")
+    a, b = rp.check_transcript(read_document(text)), check(text)
+    print(f"\nW2 check: the replica's report equals check_transcript's: {_report_key(a) == _report_key(b)}")
     cands = {
         FLOOR: floor,
-        "check_transcript(text)": rp.check_transcript,
+        "check_transcript(read_document(bytes))": lambda d: rp.check_transcript(read_document(d)),
         "check_transcript(parse_items(bytes))": lambda d: rp.check_transcript(rp.parse_items(d)),
         "twins verdict + rules over the dicts": check,
     }
     times = rounds(cands, text, n_rounds, gc_off)
     table(f"W2 with check_transcript, {n} items, collector {mode}", times, n, FLOOR, 40)
-    for base in ("check_transcript(text)", "check_transcript(parse_items(bytes))"):
+    for base in ("check_transcript(read_document(bytes))", "check_transcript(parse_items(bytes))"):
         r = paired(times, base, "twins verdict + rules over the dicts")
         figures[f"W2 check / {base} vs twins + rules / gc {mode}"] = r
         print(f"  {base} / twins verdict + rules: x{r:.2f} (>1: the verdict is faster)")
@@ -647,6 +707,7 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}")
     if args.only in (None, "differential"):
         differential(n_mutations=600 if args.quick else 4_000, pool_mutations=1 if args.quick else 2)
+        check_differential(Twins(), n_mutations=100 if args.quick else 1_000)
     if args.only in (None, "timing"):
         twins = Twins()
         figures: dict[str, float] = {}
