@@ -163,7 +163,12 @@ class Twins:
         inner = model["schema"]
         if inner.get("type") != "model-fields":
             raise TypeError(f"{model['cls'].__name__}: a model schema around {inner.get('type')!r} has no twin here")
-        if model.get("custom_init") or model.get("root_model") or model.get("post_init") or inner.get("computed_fields"):
+        if (
+            model.get("custom_init")
+            or model.get("root_model")
+            or model.get("post_init")
+            or inner.get("computed_fields")
+        ):
             raise TypeError(f"{model['cls'].__name__}: custom init, root model, post init or computed fields")
         self.models += 1
         self.stand_in(model["cls"])
@@ -171,7 +176,11 @@ class Twins:
         fields = {}
         for name, f in inner["fields"].items():
             schema = self.walk(f["schema"])
-            field: dict[str, Any] = {"type": "typed-dict-field", "schema": schema, "required": schema["type"] != "default"}
+            field: dict[str, Any] = {
+                "type": "typed-dict-field",
+                "schema": schema,
+                "required": schema["type"] != "default",
+            }
             for key in ("validation_alias", "serialization_alias", "serialization_exclude"):
                 if key in f:
                     field[key] = f[key]
@@ -231,7 +240,9 @@ def schema_verdicts() -> dict[str, tuple[Callable[[Any], bool], Callable[[Any], 
         doc = rp.json_schema(side)
         one = jsonschema_rs.validator_for(doc)
         root = {k: v for k, v in doc.items() if k not in ("$schema", "title", "description", "$defs")}
-        array = jsonschema_rs.validator_for({"$schema": doc["$schema"], "type": "array", "items": root, "$defs": doc["$defs"]})
+        array = jsonschema_rs.validator_for(
+            {"$schema": doc["$schema"], "type": "array", "items": root, "$defs": doc["$defs"]}
+        )
         out[side] = (_is_valid(one.is_valid, MAX_ITEM_DEPTH), _is_valid(array.is_valid, MAX_ITEM_DEPTH + 1))
     return out
 
@@ -319,15 +330,46 @@ _NAMESPACED = [
     {"type": "item_reference", "id": "msg_1"},
     {"id": "msg_1"},
     {"id": "msg_1", "type": None},
-    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "t", "annotations": [
-        {"type": "openai:file_citation", "file_id": "f", "index": 1, "filename": "a"}]}]},
-    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "t", "annotations": [
-        {"type": "openai:file_citation", "file_id": 5, "index": "1"}]}]},
-    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "t", "annotations": [
-        {"type": "acme:note", "x": 1}]}]},
-    {"type": "message", "id": "m", "status": "completed", "role": "assistant", "content": [
-        {"type": "output_text", "text": "t", "annotations": [{"type": "url_citation", "url": "u", "start_index": 1.0,
-                                                              "end_index": 2, "title": "t"}]}]},
+    {
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "output_text",
+                "text": "t",
+                "annotations": [{"type": "openai:file_citation", "file_id": "f", "index": 1, "filename": "a"}],
+            }
+        ],
+    },
+    {
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "output_text",
+                "text": "t",
+                "annotations": [{"type": "openai:file_citation", "file_id": 5, "index": "1"}],
+            }
+        ],
+    },
+    {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "t", "annotations": [{"type": "acme:note", "x": 1}]}],
+    },
+    {
+        "type": "message",
+        "id": "m",
+        "status": "completed",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "output_text",
+                "text": "t",
+                "annotations": [{"type": "url_citation", "url": "u", "start_index": 1.0, "end_index": 2, "title": "t"}],
+            }
+        ],
+    },
 ]
 
 
@@ -374,8 +416,19 @@ def mutate(item: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
             base.update({k: v for k, v in x.items() if k != "type"})
         return kind, base
     if kind == "item_type":
-        x["type"] = rng.choice(["function_call", "message", "reasoning", "compaction", "function_call_output",
-                                "item_reference", "openai:web_search_call", "acme:x", "web_search_call"])
+        x["type"] = rng.choice(
+            [
+                "function_call",
+                "message",
+                "reasoning",
+                "compaction",
+                "function_call_output",
+                "item_reference",
+                "openai:web_search_call",
+                "acme:x",
+                "web_search_call",
+            ]
+        )
         return kind, x
     if not paths:
         return kind, x
@@ -414,7 +467,9 @@ def mutate(item: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
             if isinstance(part, dict):
                 choice = rng.random()
                 if choice < 0.3:
-                    part["type"] = rng.choice(["bogus", "input_text", "output_text", "refusal", "acme:part", "summary_text"])
+                    part["type"] = rng.choice(
+                        ["bogus", "input_text", "output_text", "refusal", "acme:part", "summary_text"]
+                    )
                 elif choice < 0.6 and part:
                     del part[rng.choice(list(part))]
                 else:
@@ -448,8 +503,10 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
     """Every disagreement of each verdict path with `parse_item` / `parse_items`, printed and returned."""
     twins = Twins()
     paths = {"twins": twin_verdicts(twins), "jsonschema-rs": schema_verdicts()}
-    print(f"twins: {twins.models} model schemas turned into typed-dict schemas ({len(twins.stand_ins)} classes); "
-          f"validators kept: {', '.join(f'{k} x{v}' for k, v in sorted(twins.kept.items()))}")
+    print(
+        f"twins: {twins.models} model schemas turned into typed-dict schemas ({len(twins.stand_ins)} classes); "
+        f"validators kept: {', '.join(f'{k} x{v}' for k, v in sorted(twins.kept.items()))}"
+    )
     rng = random.Random(seed)
     values: list[tuple[str, Any]] = [(f"pool:{s}", v) for s, v in pool(pool_mutations)]
     items = harvest_items()
@@ -480,10 +537,14 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
     # whole arrays: runs of the values, as parse_items reads them
     arrays: list[tuple[str, str]] = []
     texts_only = [t for s, t in texts if not s.startswith("strict:")]
-    good = {side: [t for t in texts_only if _accepts(lambda t=t, side=side: rp.parse_item(t, side=side))] for side in SIDES}  # type: ignore[misc]
+    good = {
+        side: [t for t in texts_only if _accepts(lambda t=t, side=side: rp.parse_item(t, side=side))] for side in SIDES
+    }  # type: ignore[misc]
     for side in SIDES:
         arrays += [(side, "[" + ", ".join(rng.sample(good[side], min(20, len(good[side])))) + "]") for _ in range(100)]
-        arrays += [(side, "[" + ", ".join(rng.sample(good[side], 9) + [rng.choice(texts_only)]) + "]") for _ in range(300)]
+        arrays += [
+            (side, "[" + ", ".join(rng.sample(good[side], 9) + [rng.choice(texts_only)]) + "]") for _ in range(300)
+        ]
         arrays += [(side, "[]"), (side, "{}"), (side, "[5]"), (side, '[{"type": "message"}]')]
     for side, text in arrays:
         want = _accepts(lambda text=text, side=side: rp.parse_items(text, side=side))  # type: ignore[misc]
@@ -491,9 +552,11 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
             got = by_side[side][1](text)
             if got != want:
                 disagreements[name].append(f"{side} array: parse_items {want}, {name} {got}: {text[:160]}")
-    print(f"\ndifferential: {len(texts)} texts x {len(SIDES)} sides (input: {counts['input'][1]} accepted, "
-          f"{counts['input'][0]} refused; output: {counts['output'][1]} accepted, {counts['output'][0]} refused), "
-          f"then {len(arrays)} arrays")
+    print(
+        f"\ndifferential: {len(texts)} texts x {len(SIDES)} sides (input: {counts['input'][1]} accepted, "
+        f"{counts['input'][0]} refused; output: {counts['output'][1]} accepted, {counts['output'][0]} refused), "
+        f"then {len(arrays)} arrays"
+    )
     for name, found in disagreements.items():
         print(f"  {name}: {len(found)} disagreements")
         for line in found[:40]:
@@ -514,10 +577,21 @@ def _w1(n: int) -> bytes:
         text = {"type": "output_text", "text": f"answer {i}: apac sold 1234 units", "annotations": []}
         items += [
             {"type": "message", "id": f"msg_{i}", "status": "completed", "role": "assistant", "content": [text]},
-            {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "get_latest_sales_report",
-             "status": "completed", "arguments": '{"region":"apac","limit":10}'},
-            {"type": "function_call_output", "id": f"fco_{i}", "call_id": f"call_{i}", "status": "completed",
-             "output": f"sales report {i} for apac"},
+            {
+                "type": "function_call",
+                "id": f"fc_{i}",
+                "call_id": f"call_{i}",
+                "name": "get_latest_sales_report",
+                "status": "completed",
+                "arguments": '{"region":"apac","limit":10}',
+            },
+            {
+                "type": "function_call_output",
+                "id": f"fco_{i}",
+                "call_id": f"call_{i}",
+                "status": "completed",
+                "output": f"sales report {i} for apac",
+            },
         ]
     return json.dumps(items[:n]).encode()
 
@@ -608,7 +682,9 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
     for folder in (SHARED / "corpus", ROOT / "tests" / "fixtures"):
         for p in sorted(folder.rglob("*.json")):
             doc = json.loads(p.read_text(encoding="utf-8"))
-            texts.append((f"{folder.name}/{p.name}", json.dumps(doc.get("body", doc) if isinstance(doc, dict) else doc)))
+            texts.append(
+                (f"{folder.name}/{p.name}", json.dumps(doc.get("body", doc) if isinstance(doc, dict) else doc))
+            )
     rng = random.Random(seed)
     base = json.loads(_w2(25))
     seeds = [v for _, v in harvest_items()] + _NAMESPACED
@@ -631,9 +707,11 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
         compared += 1
         if got != want:
             out.append(f"{source}: check_transcript {str(want)[:200]}, twins + rules {str(got)[:200]}")
-    print(f"\ncheck differential: {compared} transcripts (cases, corpus, fixtures, mutated W2; "
-          f"{check.fast[0]} of them through the verdict path, the others refused by the batch verdict and "
-          f"handed to check_transcript), {len(out)} reports differ")
+    print(
+        f"\ncheck differential: {compared} transcripts (cases, corpus, fixtures, mutated W2; "
+        f"{check.fast[0]} of them through the verdict path, the others refused by the batch verdict and "
+        f"handed to check_transcript), {len(out)} reports differ"
+    )
     for line in out[:40]:
         print(f"    {line}")
     return out
@@ -713,7 +791,9 @@ def main() -> None:
         figures: dict[str, float] = {}
         for gc_off in {"off": (True,), "on": (False,), "both": (True, False)}[args.gc]:
             figures |= timing(n, n_rounds, gc_off, twins)
-        print(f"\nload average {os.getloadavg()[0]:.2f}; paired speed-ups of the verdict paths (decision rule: >= 1.5):")
+        print(
+            f"\nload average {os.getloadavg()[0]:.2f}; paired speed-ups of the verdict paths (decision rule: >= 1.5):"
+        )
         for k, v in figures.items():
             print(f"  {k}: x{v:.2f}")
 
