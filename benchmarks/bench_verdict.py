@@ -42,6 +42,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 import types
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -528,7 +529,7 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
         if source == "strict:invalid UTF-8":
             raw = text.encode("utf-8", "surrogateescape")
         for side in SIDES:
-            want = _accepts(lambda raw=raw, side=side: rp.parse_item(raw, side=side))  # type: ignore[misc]
+            want = _accepts(lambda raw=raw, side=side: rp.parse_item(raw, side=side))
             counts[side][want] += 1
             for name, by_side in paths.items():
                 got = by_side[side][0](raw)
@@ -539,7 +540,7 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
     texts_only = [t for s, t in texts if not s.startswith("strict:")]
     good = {
         side: [t for t in texts_only if _accepts(lambda t=t, side=side: rp.parse_item(t, side=side))] for side in SIDES
-    }  # type: ignore[misc]
+    }
     for side in SIDES:
         arrays += [(side, "[" + ", ".join(rng.sample(good[side], min(20, len(good[side])))) + "]") for _ in range(100)]
         arrays += [
@@ -547,7 +548,7 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
         ]
         arrays += [(side, "[]"), (side, "{}"), (side, "[5]"), (side, '[{"type": "message"}]')]
     for side, text in arrays:
-        want = _accepts(lambda text=text, side=side: rp.parse_items(text, side=side))  # type: ignore[misc]
+        want = _accepts(lambda text=text, side=side: rp.parse_items(text, side=side))
         for name, by_side in paths.items():
             got = by_side[side][1](text)
             if got != want:
@@ -616,13 +617,17 @@ def _corpus(n: int) -> bytes | None:
     return json.dumps([kept[i % len(kept)] for i in range(n)]).encode()
 
 
-def verdict_check(twins: Twins) -> Callable[[Any], Any]:
+def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]:
     """`check_transcript(read_document(text))` (what the command line runs on a file) with the items' verdict
     taken by the twins in one batch and the rules run over the read dicts (their views) instead of models;
     `check_transcript` itself when the batch verdict is no, or in OpenAI mode. A replica of
     `replayable._replay.check_transcript`'s body for a call without tools, target, previous or side (the
     document's own tools, tool_choice and side apply): only its per-item `read_item` is replaced. The
-    report's `items` are the read dicts, not models."""
+    report's `items` are the read dicts, not models.
+
+    `models=True`: the same replica with the library's own strict list adapter in place of the twins (the
+    rules then read the models' views, as `check_transcript` of parsed items does): what the verdict path
+    would be with models, so that the two differ in the verdict alone."""
     from replayable._call_gate import allowed_tool_names  # noqa: PLC0415
     from replayable._continuation import unwrap  # noqa: PLC0415
     from replayable._findings import Findings, TranscriptReport  # noqa: PLC0415
@@ -631,7 +636,7 @@ def verdict_check(twins: Twins) -> Callable[[Any], Any]:
     from replayable._replay import body_findings, read_mappings_once  # noqa: PLC0415
     from replayable._rules.engine import Engine, run_rules  # noqa: PLC0415
     from replayable._rules.state import Context  # noqa: PLC0415
-    from replayable._rules.view import view_of  # noqa: PLC0415
+    from replayable._rules.view import model_views, view_of  # noqa: PLC0415
     from replayable._tools import tool_index  # noqa: PLC0415
 
     fast = [0]  # how many reports the verdict path made itself (the rest fell back to check_transcript)
@@ -642,19 +647,23 @@ def verdict_check(twins: Twins) -> Callable[[Any], Any]:
         raw_items, side = read_mappings_once(unwrapped.items), unwrapped.side
         if unwrapped.provider is not None:  # OpenAI mode has no twins here
             return rp.check_transcript(doc)
+        validator = ITEM_ADAPTERS[(side or "input", False)][1].validator if models else twins.many(side or "input")
         try:  # side None: every item in its input form (calls and outputs must be), else read as today
-            twins.many(side or "input").validate_python(raw_items)
+            parsed = validator.validate_python(raw_items)
         except ValidationError:
+            return rp.check_transcript(doc)
+        views = model_views(parsed, side, []) if models else list(map(view_of, raw_items))
+        if views is None:
             return rp.check_transcript(doc)
         fast[0] += 1
         violations = Findings()
-        views = list(map(view_of, raw_items))
         profile = TargetCheck(None, doc.settings, doc.body_keys)
         ctx = Context(None, tool_index(doc.tools), allowed_tool_names(doc.tool_choice), side, None, None, profile, doc)
         pending = run_rules(views, Engine(ctx, violations), unwrapped.response, unwrapped.offset, raw_items)
         violations.extend(body_findings(doc, ctx))
         violations.sort(key=lambda v: v.index if v.index is not None else -1)
-        return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(raw_items)))
+        items = parsed if models else raw_items
+        return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(items)))
 
     check.fast = fast  # type: ignore[attr-defined]
     return check
@@ -672,7 +681,7 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
     (one item mutated, as the differential mutates): every report that differs, printed and returned."""
     from replayable._reading import read_document  # noqa: PLC0415
 
-    check = verdict_check(twins)
+    check, with_models = verdict_check(twins), verdict_check(twins, models=True)
     texts: list[tuple[str, str]] = []
     for p in sorted((SHARED / "cases").glob("*.json")):
         case = json.loads(p.read_text(encoding="utf-8"))
@@ -700,13 +709,14 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
             want: Any = _report_key(rp.check_transcript(read_document(text)))
         except (rp.ItemError, ValueError) as exc:
             want = type(exc).__name__
-        try:
-            got: Any = _report_key(check(text))
-        except (rp.ItemError, ValueError) as exc:
-            got = type(exc).__name__
+        for name, replica in (("twins + rules", check), ("models replica", with_models)):
+            try:
+                got: Any = _report_key(replica(text))
+            except (rp.ItemError, ValueError) as exc:
+                got = type(exc).__name__
+            if got != want:
+                out.append(f"{source}: check_transcript {str(want)[:200]}, {name} {str(got)[:200]}")
         compared += 1
-        if got != want:
-            out.append(f"{source}: check_transcript {str(want)[:200]}, twins + rules {str(got)[:200]}")
     print(
         f"\ncheck differential: {compared} transcripts (cases, corpus, fixtures, mutated W2; "
         f"{check.fast[0]} of them through the verdict path, the others refused by the batch verdict and "
@@ -751,24 +761,46 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
             r = paired(times, "parse_items(bytes)", k)
             figures[f"{name} / {k} / gc {mode}"] = r
             print(f"  parse_items(bytes) / {k}: x{r:.2f} (>1: the verdict is faster)")
-    from replayable._reading import read_document  # noqa: PLC0415
+    from replayable._checking import CheckOptions, check_document  # noqa: PLC0415
+    from replayable._reading import read_document, read_file  # noqa: PLC0415
 
     text = _w2(n)
-    check = verdict_check(twins)
-    a, b = rp.check_transcript(read_document(text)), check(text)
-    print(f"\nW2 check: the replica's report equals check_transcript's: {_report_key(a) == _report_key(b)}")
-    cands = {
-        FLOOR: floor,
-        "check_transcript(read_document(bytes))": lambda d: rp.check_transcript(read_document(d)),
-        "check_transcript(parse_items(bytes))": lambda d: rp.check_transcript(rp.parse_items(d)),
-        "twins verdict + rules over the dicts": check,
-    }
-    times = rounds(cands, text, n_rounds, gc_off)
+    check, with_models = verdict_check(twins), verdict_check(twins, models=True)
+    a, b, c = rp.check_transcript(read_document(text)), check(text), with_models(text)
+    same = _report_key(a) == _report_key(b) == _report_key(c)
+    print(f"\nW2 check: the replicas' reports equal check_transcript's: {same}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "w2.json"
+        path.write_bytes(text)
+
+        def cli(_: bytes) -> Any:  # `replayable check FILE` in process, without rendering the record
+            doc = read_file(path, lazy=True)
+            try:
+                return check_document(doc, CheckOptions())
+            finally:
+                if doc.source is not None:
+                    doc.source.close()
+
+        cands = {
+            FLOOR: floor,
+            "CLI: check_document(read_file(path))": cli,
+            "check_transcript(read_document(bytes))": lambda d: rp.check_transcript(read_document(d)),
+            "check_transcript(parse_items(bytes))": lambda d: rp.check_transcript(rp.parse_items(d)),
+            "models replica: strict list adapter + rules": with_models,
+            "twins verdict + rules over the dicts": check,
+            "the same, from the file": lambda _: check(path.read_bytes()),
+        }
+        times = rounds(cands, text, n_rounds, gc_off)
     table(f"W2 with check_transcript, {n} items, collector {mode}", times, n, FLOOR, 40)
-    for base in ("check_transcript(read_document(bytes))", "check_transcript(parse_items(bytes))"):
-        r = paired(times, base, "twins verdict + rules over the dicts")
-        figures[f"W2 check / {base} vs twins + rules / gc {mode}"] = r
-        print(f"  {base} / twins verdict + rules: x{r:.2f} (>1: the verdict is faster)")
+    for base, ours in (
+        ("CLI: check_document(read_file(path))", "the same, from the file"),
+        ("check_transcript(read_document(bytes))", "twins verdict + rules over the dicts"),
+        ("check_transcript(parse_items(bytes))", "twins verdict + rules over the dicts"),
+        ("models replica: strict list adapter + rules", "twins verdict + rules over the dicts"),
+    ):
+        r = paired(times, base, ours)
+        figures[f"W2 check / {base} vs {ours} / gc {mode}"] = r
+        print(f"  {base} / {ours}: x{r:.2f} (>1: the verdict is faster)")
     return figures
 
 
