@@ -240,12 +240,18 @@ def schema_verdicts() -> dict[str, tuple[Callable[[Any], bool], Callable[[Any], 
     for side in SIDES:
         doc = rp.json_schema(side)
         one = jsonschema_rs.validator_for(doc)
-        root = {k: v for k, v in doc.items() if k not in ("$schema", "title", "description", "$defs")}
-        array = jsonschema_rs.validator_for(
-            {"$schema": doc["$schema"], "type": "array", "items": root, "$defs": doc["$defs"]}
-        )
+        array = _array_validator(side)
         out[side] = (_is_valid(one.is_valid, MAX_ITEM_DEPTH), _is_valid(array.is_valid, MAX_ITEM_DEPTH + 1))
     return out
+
+
+def _array_validator(side: str) -> Any:
+    """jsonschema-rs over an array of `side`'s items: the bundle's root as `items`, with its `$defs`."""
+    doc = rp.json_schema(side)
+    root = {k: v for k, v in doc.items() if k not in ("$schema", "title", "description", "$defs")}
+    return jsonschema_rs.validator_for(
+        {"$schema": doc["$schema"], "type": "array", "items": root, "$defs": doc["$defs"]}
+    )
 
 
 def _is_valid(is_valid: Callable[[Any], bool], depth: int) -> Callable[[Any], bool]:
@@ -730,6 +736,7 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
 def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float]:
     floor = TypeAdapter(list[dict[str, Any]]).validate_json
     schemas = schema_verdicts()
+    schemas_raw = {side: _array_validator(side) for side in SIDES}
     figures: dict[str, float] = {}
     mode = "off" if gc_off else "on"
 
@@ -761,6 +768,22 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
             r = paired(times, "parse_items(bytes)", k)
             figures[f"{name} / {k} / gc {mode}"] = r
             print(f"  parse_items(bytes) / {k}: x{r:.2f} (>1: the verdict is faster)")
+        dicts = strict(text)  # the verdict alone, over dicts read once: models, twins, jsonschema-rs
+        alone = {
+            "models: the strict list adapter": ITEM_ADAPTERS[(side, False)][1].validator.validate_python,
+            "twins: validate_python": many,
+            "jsonschema-rs: is_valid": schemas_raw[side].is_valid,
+        }
+        times = rounds(alone, dicts, n_rounds, gc_off)
+        table(
+            f"{name}: validating the read dicts alone, collector {mode}",
+            times,
+            n,
+            "models: the strict list adapter",
+            40,
+        )
+        r = paired(times, "models: the strict list adapter", "twins: validate_python")
+        figures[f"{name} / validation alone, models / twins / gc {mode}"] = r
     from replayable._checking import CheckOptions, check_document  # noqa: PLC0415
     from replayable._reading import read_document, read_file  # noqa: PLC0415
 
@@ -797,6 +820,7 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
         ("check_transcript(read_document(bytes))", "twins verdict + rules over the dicts"),
         ("check_transcript(parse_items(bytes))", "twins verdict + rules over the dicts"),
         ("models replica: strict list adapter + rules", "twins verdict + rules over the dicts"),
+        ("CLI: check_document(read_file(path))", "models replica: strict list adapter + rules"),
     ):
         r = paired(times, base, ours)
         figures[f"W2 check / {base} vs {ours} / gc {mode}"] = r
