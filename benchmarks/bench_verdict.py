@@ -89,7 +89,8 @@ class Twins:
         while self.pending:  # typed models reached from a table: their validators, built once each
             cls = self.pending.pop()
             cls.__pydantic_validator__  # noqa: B018  (builds a deferred model)
-            self.stand_ins[cls].__pydantic_validator__ = SchemaValidator(self.walk(cls.__pydantic_core_schema__))
+            twin = SchemaValidator(self.walk(cls.__pydantic_core_schema__))
+            self.stand_ins[cls].__pydantic_validator__ = twin
 
     def _validators(self, side: str) -> tuple[SchemaValidator, SchemaValidator]:
         single, many = ITEM_ADAPTERS[(side, False)]
@@ -113,13 +114,17 @@ class Twins:
             made.spec_types = cls.spec_types
             made.native_problem = staticmethod(cls.native_problem) if cls.native_problem is not None else None
             made.typed_models = self.table(cls.typed_models)
-        if cls.__pydantic_fields__ and "__pydantic_validator__" not in made.__dict__:
-            self.pending.append(cls)
         return made
 
     def table(self, table: Mapping[str, Any]) -> dict[str, Any]:
-        """A table of namespaced type -> model, as a table of the same types -> twin classes."""
-        return {k: self.stand_in(v) for k, v in dict(table.items()).items()}
+        """A table of namespaced type -> model, as a table of the same types -> twin classes (whose
+        validators, read by the kept validators, are built once the walk is done: `pending`)."""
+        out = {}
+        for k, v in dict(table.items()).items():
+            out[k] = made = self.stand_in(v)
+            if "__pydantic_validator__" not in made.__dict__ and v not in self.pending:
+                self.pending.append(v)
+        return out
 
     def function(self, fn: Any) -> Any:
         """A kept validator function, reading twins wherever it read models."""
@@ -156,8 +161,6 @@ class Twins:
                 continue
             else:
                 out[k] = self.walk(v)
-        if t in ("tagged-union", "union"):
-            out.pop("from_attributes", None)
         return out
 
     def _typed_dict(self, model: Mapping[str, Any]) -> dict[str, Any]:
@@ -506,6 +509,35 @@ _STRICT_REFUSALS = [
 ]
 
 
+def _integral_float(x: Any) -> bool:
+    if isinstance(x, float):
+        return x.is_integer()
+    if isinstance(x, dict):
+        return any(map(_integral_float, x.values()))
+    if isinstance(x, list):
+        return any(map(_integral_float, x))
+    return False
+
+
+def _why(text: Any, side: str) -> str:
+    """What a disagreement is about: an integral float in the value, or where `parse_item` refuses it (the
+    first error's path, list indexes as `*`, and rule); `accepted` when it accepts it."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if _integral_float(value):
+        return "integral float"
+    try:
+        rp.parse_item(text, side=side)  # type: ignore[call-overload]
+    except rp.ItemError as exc:
+        err = exc.errors[0]
+        loc = "/".join("*" if isinstance(p, int) else str(p) for p in err["loc"])
+        kind = value.get("type") if isinstance(value, dict) else None
+        return f"{kind} at {loc or '(item)'}: {err['type']}"
+    return "accepted by parse_item"
+
+
 def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[str, list[str]]:
     """Every disagreement of each verdict path with `parse_item` / `parse_items`, printed and returned."""
     twins = Twins()
@@ -529,6 +561,7 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
         for t in valid[:: max(1, len(valid) // 40)]:
             texts.append((f"strict:{name}", change(t)))
     disagreements: dict[str, list[str]] = {k: [] for k in paths}
+    kinds: dict[str, dict[str, int]] = {}  # path -> "side: why" -> count
     counts = {side: [0, 0] for side in SIDES}
     for source, text in texts:
         raw: bytes | str = text
@@ -540,7 +573,12 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
             for name, by_side in paths.items():
                 got = by_side[side][0](raw)
                 if got != want:
-                    disagreements[name].append(f"{side} {source}: parse_item {want}, {name} {got}: {str(text)[:160]}")
+                    why = _why(raw, side)
+                    disagreements[name].append(
+                        f"{side} {source} [{why}]: parse_item {want}, {name} {got}: {str(text)[:160]}"
+                    )
+                    kinds.setdefault(name, {}).setdefault(f"{side}: {why}", 0)
+                    kinds[name][f"{side}: {why}"] += 1
     # whole arrays: runs of the values, as parse_items reads them
     arrays: list[tuple[str, str]] = []
     texts_only = [t for s, t in texts if not s.startswith("strict:")]
@@ -566,6 +604,8 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
     )
     for name, found in disagreements.items():
         print(f"  {name}: {len(found)} disagreements")
+        for why, count in sorted(kinds.get(name, {}).items(), key=lambda kv: -kv[1]):
+            print(f"    {count:5d}  {why}")
         for line in found[:40]:
             print(f"    {line}")
         if len(found) > 40:
