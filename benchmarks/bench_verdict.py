@@ -383,6 +383,17 @@ _NAMESPACED = [
 ]
 
 
+#: Items the rules read before parsing (a Chat Completions shape, a call inside a message's content).
+_CHAT_SHAPES: list[dict[str, Any]] = [
+    {"type": "message", "role": "assistant", "content": "x", "tool_calls": [{"id": "c", "type": "function"}]},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function"}]},
+    {"role": "tool", "tool_call_id": "c", "content": "x"},
+    {"type": "message", "role": "assistant", "content": [{"type": "function_call", "call_id": "c", "name": "f"}]},
+    {"type": "message", "role": "user", "content": [{"type": "function_call_output", "call_id": "c", "output": "x"}]},
+    {"type": "message", "role": "user", "content": "hi", "name": "bob"},
+]
+
+
 def _values_at(x: Any, pre: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     yield pre
     if isinstance(x, dict):
@@ -550,8 +561,8 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
     values: list[tuple[str, Any]] = [(f"pool:{s}", v) for s, v in pool(pool_mutations)]
     items = harvest_items()
     values += [(f"item:{s}", v) for s, v in items]
-    values += [("edge:namespaced", v) for v in _NAMESPACED]
-    seeds = [v for _, v in items] + _NAMESPACED
+    values += [("edge:namespaced", v) for v in _NAMESPACED] + [("edge:chat", v) for v in _CHAT_SHAPES]
+    seeds = [v for _, v in items] + _NAMESPACED + _CHAT_SHAPES
     for _ in range(n_mutations):
         kind, v = mutate(rng.choice(seeds), rng)
         values.append((f"mutated:{kind}", v))
@@ -663,6 +674,30 @@ def _corpus(n: int) -> bytes | None:
     return json.dumps([kept[i % len(kept)] for i in range(n)]).encode()
 
 
+def _corpus_transcript(n: int) -> bytes | None:
+    """The recorded output items (`_corpus`'s) as a transcript of `n` items: cycled, each repetition's ids and
+    call_ids made unique (suffix `_<repetition>`), each function_call followed by its output."""
+    from bench_real import corpus_items, recorded  # noqa: PLC0415
+
+    folder = SHARED / "corpus"
+    kept = corpus_items(recorded(folder), None) if folder.is_dir() else []
+    if not kept:
+        return None
+    items: list[dict[str, Any]] = []
+    rep = 0
+    while len(items) < n:
+        for item in kept:
+            x = dict(item)
+            for key in ("id", "call_id"):
+                if rep and isinstance(x.get(key), str):
+                    x[key] = f"{x[key]}_{rep}"
+            items.append(x)
+            if x["type"] == "function_call":
+                items.append({"type": "function_call_output", "call_id": x["call_id"], "output": "42"})
+        rep += 1
+    return json.dumps(items[:n]).encode()
+
+
 def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]:
     """`check_transcript(read_document(text))` (what the command line runs on a file) with the items' verdict
     taken by the twins in one batch and the rules run over the read dicts (their views) instead of models;
@@ -677,6 +712,7 @@ def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]
     from replayable._call_gate import allowed_tool_names  # noqa: PLC0415
     from replayable._continuation import unwrap  # noqa: PLC0415
     from replayable._findings import Findings, TranscriptReport  # noqa: PLC0415
+    from replayable._item_read import _read_first as read_first  # noqa: PLC0415
     from replayable._profiles import TargetCheck  # noqa: PLC0415
     from replayable._reading import read_document  # noqa: PLC0415
     from replayable._replay import body_findings, read_mappings_once  # noqa: PLC0415
@@ -686,6 +722,21 @@ def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]
     from replayable._tools import tool_index  # noqa: PLC0415
 
     fast = [0]  # how many reports the verdict path made itself (the rest fell back to check_transcript)
+    one_input, one_output = twins.validator("input").validate_python, twins.validator("output").validate_python
+
+    def either(item: Any) -> bool:
+        """`_parse_either` of `replayable._rules.parse` with the twins: the input form, else (but for calls
+        and outputs, which are sent back as they are) the output form."""
+        try:
+            one_input(item)
+        except ValidationError:
+            if item.get("type") in ("function_call", "function_call_output"):
+                return False
+            try:
+                one_output(item)
+            except ValidationError:
+                return False
+        return True
 
     def check(text: Any) -> Any:
         doc = read_document(text)  # the one reader, as the command line's read_file reads a file
@@ -693,11 +744,15 @@ def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]
         raw_items, side = read_mappings_once(unwrapped.items), unwrapped.side
         if unwrapped.provider is not None:  # OpenAI mode has no twins here
             return rp.check_transcript(doc)
+        if any(map(read_first, raw_items)):  # what the rules read before parsing: as check_transcript does
+            return rp.check_transcript(doc)
         validator = ITEM_ADAPTERS[(side or "input", False)][1].validator if models else twins.many(side or "input")
-        try:  # side None: every item in its input form (calls and outputs must be), else read as today
+        try:  # side None: every item in its input form (calls and outputs must be), else one by one below
             parsed = validator.validate_python(raw_items)
         except ValidationError:
-            return rp.check_transcript(doc)
+            if models or side is not None or not all(map(either, raw_items)):
+                return rp.check_transcript(doc)  # an item that does not parse: its findings are the models'
+            parsed = raw_items
         views = model_views(parsed, side, []) if models else list(map(view_of, raw_items))
         if views is None:
             return rp.check_transcript(doc)
@@ -742,7 +797,11 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
             )
     rng = random.Random(seed)
     base = json.loads(_w2(25))
-    seeds = [v for _, v in harvest_items()] + _NAMESPACED
+    seeds = [v for _, v in harvest_items()] + _NAMESPACED + _CHAT_SHAPES
+    for i, edge in enumerate([*_NAMESPACED, *_CHAT_SHAPES]):
+        texts.append((f"edge {i} alone", json.dumps([edge])))
+        texts.append((f"edge {i} in W2", json.dumps([*base[:7], edge, *base[7:]])))
+        texts.append((f"edge {i} as output", json.dumps({"object": "response", "id": "r", "output": [edge]})))
     for _ in range(n_mutations):
         items = copy.deepcopy(base)
         i = rng.randrange(len(items))
@@ -765,12 +824,73 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
         compared += 1
     print(
         f"\ncheck differential: {compared} transcripts (cases, corpus, fixtures, mutated W2; "
-        f"{check.fast[0]} of them through the verdict path, the others refused by the batch verdict and "
-        f"handed to check_transcript), {len(out)} reports differ"
+        f"{check.fast[0]} of them through the verdict path, the others handed to check_transcript: an item "
+        f"the rules read before parsing, or one that does not parse), {len(out)} reports differ"
     )
     for line in out[:40]:
         print(f"    {line}")
     return out
+
+
+def _check_timing(
+    name: str, text: bytes, n: int, n_rounds: int, gc_off: bool, check: Any, with_models: Any
+) -> dict[str, float]:
+    """The check of one transcript (`text`, a JSON array of items): the command line's pipeline, the
+    library's text routes, the models replica and the verdict path, paired in one process."""
+    from replayable._checking import CheckOptions, check_document  # noqa: PLC0415
+    from replayable._reading import read_document, read_file  # noqa: PLC0415
+
+    mode = "off" if gc_off else "on"
+    figures: dict[str, float] = {}
+    fast = check.fast[0]
+    a, b, c = rp.check_transcript(read_document(text)), check(text), with_models(text)
+    same = _report_key(a) == _report_key(b) == _report_key(c)
+    print(
+        f"\n{name} check: the replicas' reports equal check_transcript's: {same} ({len(a.violations)} findings; "
+        f"the verdict path {'made its report itself' if check.fast[0] > fast else 'handed it to check_transcript'})"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "transcript.json"
+        path.write_bytes(text)
+
+        def cli(_: bytes) -> Any:  # `replayable check FILE` in process, without rendering the record
+            doc = read_file(path, lazy=True)
+            try:
+                return check_document(doc, CheckOptions())
+            finally:
+                if doc.source is not None:
+                    doc.source.close()
+
+        cands = {
+            FLOOR: TypeAdapter(list[dict[str, Any]]).validate_json,
+            "CLI: check_document(read_file(path))": cli,
+            "check_transcript(read_document(bytes))": lambda d: rp.check_transcript(read_document(d)),
+            "check_transcript(parse_items(bytes))": lambda d: rp.check_transcript(rp.parse_items(d)),
+            "models replica: strict list adapter + rules": with_models,
+            "twins verdict + rules over the dicts": check,
+            "the same, from the file": lambda _: check(path.read_bytes()),
+        }
+        try:
+            rp.parse_items(text)
+        except rp.ItemError:  # output-form items: no input-side parse, and no models replica (it reads input)
+            del cands["check_transcript(parse_items(bytes))"], cands["models replica: strict list adapter + rules"]
+        times = rounds(cands, text, n_rounds, gc_off)
+    table(f"{name} with check_transcript, {n} items, collector {mode}", times, n, FLOOR, 40)
+    if a.violations:
+        print("  (the command line also places each finding at its line and column: its row is not paired)")
+        del times["CLI: check_document(read_file(path))"]
+    for base, ours in (
+        ("CLI: check_document(read_file(path))", "the same, from the file"),
+        ("check_transcript(read_document(bytes))", "twins verdict + rules over the dicts"),
+        ("check_transcript(parse_items(bytes))", "twins verdict + rules over the dicts"),
+        ("models replica: strict list adapter + rules", "twins verdict + rules over the dicts"),
+        ("CLI: check_document(read_file(path))", "models replica: strict list adapter + rules"),
+    ):
+        if base in times and ours in times:
+            r = paired(times, base, ours)
+            figures[f"{name} check / {base} vs {ours} / gc {mode}"] = r
+            print(f"  {base} / {ours}: x{r:.2f} (>1: the second is faster)")
+    return figures
 
 
 def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float]:
@@ -824,47 +944,10 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
         )
         r = paired(times, "models: the strict list adapter", "twins: validate_python")
         figures[f"{name} / validation alone, models / twins / gc {mode}"] = r
-    from replayable._checking import CheckOptions, check_document  # noqa: PLC0415
-    from replayable._reading import read_document, read_file  # noqa: PLC0415
-
-    text = _w2(n)
     check, with_models = verdict_check(twins), verdict_check(twins, models=True)
-    a, b, c = rp.check_transcript(read_document(text)), check(text), with_models(text)
-    same = _report_key(a) == _report_key(b) == _report_key(c)
-    print(f"\nW2 check: the replicas' reports equal check_transcript's: {same}")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "w2.json"
-        path.write_bytes(text)
-
-        def cli(_: bytes) -> Any:  # `replayable check FILE` in process, without rendering the record
-            doc = read_file(path, lazy=True)
-            try:
-                return check_document(doc, CheckOptions())
-            finally:
-                if doc.source is not None:
-                    doc.source.close()
-
-        cands = {
-            FLOOR: floor,
-            "CLI: check_document(read_file(path))": cli,
-            "check_transcript(read_document(bytes))": lambda d: rp.check_transcript(read_document(d)),
-            "check_transcript(parse_items(bytes))": lambda d: rp.check_transcript(rp.parse_items(d)),
-            "models replica: strict list adapter + rules": with_models,
-            "twins verdict + rules over the dicts": check,
-            "the same, from the file": lambda _: check(path.read_bytes()),
-        }
-        times = rounds(cands, text, n_rounds, gc_off)
-    table(f"W2 with check_transcript, {n} items, collector {mode}", times, n, FLOOR, 40)
-    for base, ours in (
-        ("CLI: check_document(read_file(path))", "the same, from the file"),
-        ("check_transcript(read_document(bytes))", "twins verdict + rules over the dicts"),
-        ("check_transcript(parse_items(bytes))", "twins verdict + rules over the dicts"),
-        ("models replica: strict list adapter + rules", "twins verdict + rules over the dicts"),
-        ("CLI: check_document(read_file(path))", "models replica: strict list adapter + rules"),
-    ):
-        r = paired(times, base, ours)
-        figures[f"W2 check / {base} vs {ours} / gc {mode}"] = r
-        print(f"  {base} / {ours}: x{r:.2f} (>1: the verdict is faster)")
+    for name, text in (("W2", _w2(n)), ("real corpus transcript", _corpus_transcript(n))):
+        if text is not None:
+            figures |= _check_timing(name, text, n, n_rounds, gc_off, check, with_models)
     return figures
 
 
