@@ -83,6 +83,7 @@ class Twins:
         self.pending: list[type[Any]] = []
         self.kept: dict[str, int] = {}  # qualified name of each validator function kept -> times met
         self.models = 0
+        self.schemas: dict[str, Any] = {}  # side -> the twin core schema of a list of items
         for side in SIDES:
             rp.parse_items(b"[]", side=side)  # builds the deferred adapters
         self.sides = {side: self._validators(side) for side in SIDES}
@@ -94,7 +95,8 @@ class Twins:
 
     def _validators(self, side: str) -> tuple[SchemaValidator, SchemaValidator]:
         single, many = ITEM_ADAPTERS[(side, False)]
-        return SchemaValidator(self.walk(single.core_schema)), SchemaValidator(self.walk(many.core_schema))
+        self.schemas[side] = self.walk(many.core_schema)
+        return SchemaValidator(self.walk(single.core_schema)), SchemaValidator(self.schemas[side])
 
     def validator(self, side: str) -> SchemaValidator:
         return self.sides[side][0]
@@ -203,6 +205,21 @@ class Twins:
         if "ref" in model:
             out["ref"] = model["ref"]
         return out
+
+
+def untagged(node: Any) -> Any:
+    """A copy of core schema `node` with every tagged union made a plain (smart) union of its choices: the
+    shape of a hand-written `Union[TypedDict, ...]` without discriminators."""
+    if isinstance(node, list | tuple):
+        return type(node)(untagged(x) for x in node)
+    if not isinstance(node, Mapping):
+        return node
+    if node.get("type") == "tagged-union":
+        out = {"type": "union", "choices": [untagged(c) for c in node["choices"].values()]}
+        if "ref" in node:
+            out["ref"] = node["ref"]
+        return out
+    return {k: untagged(v) for k, v in node.items()}
 
 
 def twin_verdicts(twins: Twins) -> dict[str, tuple[Callable[[Any], bool], Callable[[Any], bool]]]:
@@ -932,6 +949,7 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
         alone = {
             "models: the strict list adapter": ITEM_ADAPTERS[(side, False)][1].validator.validate_python,
             "twins: validate_python": many,
+            "twins without discriminators": SchemaValidator(untagged(twins.schemas[side])).validate_python,
             "jsonschema-rs: is_valid": schemas_raw[side].is_valid,
         }
         times = rounds(alone, dicts, n_rounds, gc_off)
