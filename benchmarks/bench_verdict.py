@@ -2,7 +2,7 @@
 
     python benchmarks/bench_verdict.py            # differential, then timing (collector off and on)
     python benchmarks/bench_verdict.py --quick    # fewer mutations, rounds and items (a smoke run)
-    python benchmarks/bench_verdict.py --only differential   # or: timing
+    python benchmarks/bench_verdict.py --only differential   # or: timing, gc
 
 Two verdict-only readers of items (accept or refuse, no models built), each behind the one strict reader
 (`replayable._json.loads`, exactly as `parse_items` / `parse_item` call it: duplicate keys, `1e400`, lone
@@ -26,12 +26,21 @@ every value of `scripts/differential.py`'s pool (every JSON object in tests/fixt
 dropped, a type changed, a wrong enum, extra fields, a bad nested part, namespaced items, `arguments` as an
 object, integral floats, ...), each as JSON text on both sides, then texts the strict reader must refuse
 (duplicate keys, `1e400`, `NaN`, lone surrogates, too deep, over-long integers), then whole arrays of
-items (`parse_items` against strict read + the array verdict). Every disagreement is printed.
+items (`parse_items` against strict read + the array verdict). Every disagreement is printed, with what it is
+about. A second differential holds the *check replica* (`verdict_check`: `check_transcript`'s body with the
+items judged by the twins and the rules run over the read dicts) against `check_transcript(read_document(text))`
+on every shared case, corpus payload, fixture and a thousand mutated transcripts: every report (findings with
+their messages, pending, external) must be equal.
 
-The *timing* is paired in one process (`benchmarks/timing.py`, as `check.py perf` times): `parse_items(bytes)`
-against strict read + verdict on W1 (20k core output items, `check.py`'s bytes), on W2 (`check.py`'s mixed
-workload, one namespaced item in five) without and with `check_transcript`, and on real corpus items; the
-floor `TypeAdapter(list[dict]).validate_json` is timed in the same rounds. Nothing here asserts.
+The *timing* is paired in one process (`benchmarks/timing.py`, as `check.py perf` times), collector off and on:
+`parse_items(bytes)` against strict read + verdict on W1 (20k core output items, `check.py`'s bytes), W2
+(`check.py`'s mixed workload, one namespaced item in five) and real corpus output items, each also with the
+verdict alone over the read dicts (models, twins, twins without their discriminators, jsonschema-rs); then
+the check of W2 and of a transcript of real corpus items: the command line's pipeline (`check_document(read_file
+(path))`), `check_transcript(read_document(bytes))`, `check_transcript(parse_items(bytes))`, the *models
+replica* (the check replica with the library's strict list adapter in place of the twins: the two differ in
+the verdict alone) and the check replica. The floor `TypeAdapter(list[dict]).validate_json` is timed in the
+same rounds; `--only gc` counts the collections one call starts with the collector on. Nothing here asserts.
 """
 
 from __future__ import annotations
@@ -969,10 +978,46 @@ def timing(n: int, n_rounds: int, gc_off: bool, twins: Twins) -> dict[str, float
     return figures
 
 
+def collections(n: int, twins: Twins) -> None:
+    """How many collections of each generation one call starts with the collector on (`gc.callbacks`), from
+    a freshly collected heap: why the collector-on figures jump (a full collection, or none)."""
+    import gc  # noqa: PLC0415
+
+    counts = [0, 0, 0]
+
+    def count(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            counts[info["generation"]] += 1
+
+    def strict(d: bytes) -> Any:
+        return loads(d, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+
+    print(f"\ncollections started by one call, collector on, {n} items (young, middle, full):")
+    gc.callbacks.append(count)
+    try:
+        for name, text, side in (("W1", _w1(n), "output"), ("W2", _w2(n), "input"), ("corpus", _corpus(n), "output")):
+            if text is None:
+                continue
+            many, schema = twins.many(side).validate_python, _array_validator(side).is_valid
+            for k, fn in (
+                ("parse_items(bytes)", lambda d, s=side: rp.parse_items(d, side=s)),
+                ("strict read alone", strict),
+                ("strict read + twins verdict", lambda d, v=many: v(strict(d))),
+                ("strict read + jsonschema-rs verdict", lambda d, v=schema: v(strict(d))),
+            ):
+                gc.collect()
+                counts[:] = [0, 0, 0]
+                out = fn(text)
+                print(f"  {name:7s} {k:36s} {tuple(counts)}")
+                del out
+    finally:
+        gc.callbacks.remove(count)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer mutations, items and rounds")
-    ap.add_argument("--only", choices=["differential", "timing"], help="one section")
+    ap.add_argument("--only", choices=["differential", "timing", "gc"], help="one section")
     ap.add_argument("-n", type=int, default=None, help="items per timed workload (default 20000; --quick 5000)")
     ap.add_argument("--rounds", type=int, default=None, help="timing rounds (default 11; --quick 5)")
     ap.add_argument("--gc", choices=["off", "on", "both"], default="both", help="the collector during timed calls")
@@ -983,11 +1028,14 @@ def main() -> None:
     if args.only in (None, "differential"):
         differential(n_mutations=600 if args.quick else 4_000, pool_mutations=1 if args.quick else 2)
         check_differential(Twins(), n_mutations=100 if args.quick else 1_000)
+    if args.only == "gc":
+        collections(n, Twins())
     if args.only in (None, "timing"):
         twins = Twins()
         figures: dict[str, float] = {}
         for gc_off in {"off": (True,), "on": (False,), "both": (True, False)}[args.gc]:
             figures |= timing(n, n_rounds, gc_off, twins)
+        collections(n, twins)
         print(
             f"\nload average {os.getloadavg()[0]:.2f}; paired speed-ups of the verdict paths (decision rule: >= 1.5):"
         )
