@@ -533,7 +533,8 @@ def mutate(item: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
 
 
 _STRICT_REFUSALS = [
-    ("duplicate key", lambda t: t.replace('{"type":', '{"type": "x", "type":', 1)),
+    ("duplicate key", lambda t: '{"zzz": 1, "zzz": 2, ' + t[1:]),
+    ("duplicate type", lambda t: t.replace('"type":', '"type": "x", "type":', 1)),
     ("1e400", lambda t: t[:-1] + ', "n": 1e400}'),
     ("-1e400", lambda t: t[:-1] + ', "n": -1e400}'),
     ("NaN", lambda t: t[:-1] + ', "n": NaN}'),
@@ -593,9 +594,9 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
         kind, v = mutate(rng.choice(seeds), rng)
         values.append((f"mutated:{kind}", v))
     texts: list[tuple[str, bytes | str]] = [(s, json.dumps(v)) for s, v in values]
-    valid = [t for s, t in texts if s.startswith("item:") and t.startswith("{")]
+    harvested = [t for s, t in texts if s.startswith("item:") and t.startswith("{")]
     for name, change in _STRICT_REFUSALS:
-        for t in valid[:: max(1, len(valid) // 40)]:
+        for t in harvested[:: max(1, len(harvested) // 40)]:
             texts.append((f"strict:{name}", change(t)))
     disagreements: dict[str, list[str]] = {k: [] for k in paths}
     kinds: dict[str, dict[str, int]] = {}  # path -> "side: why" -> count
