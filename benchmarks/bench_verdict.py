@@ -240,7 +240,7 @@ def twin_verdicts(twins: Twins) -> dict[str, tuple[Callable[[Any], bool], Callab
     return out
 
 
-def _verdict(validate: Callable[[Any], Any], depth: int, *, array: bool = False) -> Callable[[Any], bool]:
+def _verdict(validate: Callable[[Any], Any], depth: int) -> Callable[[Any], bool]:
     what = "items" if depth > MAX_ITEM_DEPTH else "item"
 
     def verdict(text: Any) -> bool:
@@ -727,8 +727,10 @@ def _corpus_transcript(n: int) -> bytes | None:
 
 def verdict_check(twins: Twins, *, models: bool = False) -> Callable[[Any], Any]:
     """`check_transcript(read_document(text))` (what the command line runs on a file) with the items' verdict
-    taken by the twins in one batch and the rules run over the read dicts (their views) instead of models;
-    `check_transcript` itself when the batch verdict is no, or in OpenAI mode. A replica of
+    taken by the twins in one batch (with no `side`, items the batch refuses in their input form are then
+    judged one by one, input form else output form, as `_parse_either` does) and the rules run over the read
+    dicts (their views) instead of models; `check_transcript` itself when an item does not parse, when one is
+    read before parsing (`_item_read._read_first`), or in OpenAI mode. A replica of
     `replayable._replay.check_transcript`'s body for a call without tools, target, previous or side (the
     document's own tools, tool_choice and side apply): only its per-item `read_item` is replaced. The
     report's `items` are the read dicts, not models.
