@@ -644,10 +644,8 @@ def differential(n_mutations: int, pool_mutations: int, seed: int = 36) -> dict[
         print(f"  {name}: {len(found)} disagreements")
         for why, count in sorted(kinds.get(name, {}).items(), key=lambda kv: -kv[1]):
             print(f"    {count:5d}  {why}")
-        for line in found[:40]:
+        for line in found:
             print(f"    {line}")
-        if len(found) > 40:
-            print(f"    ... and {len(found) - 40} more")
     return disagreements
 
 
@@ -856,7 +854,7 @@ def check_differential(twins: Twins, n_mutations: int, seed: int = 36) -> list[s
         f"{check.fast[0]} of them through the verdict path, the others handed to check_transcript: an item "
         f"the rules read before parsing, or one that does not parse), {len(out)} reports differ"
     )
-    for line in out[:40]:
+    for line in out:
         print(f"    {line}")
     return out
 
