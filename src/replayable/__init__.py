@@ -98,9 +98,9 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# The Agents API and streaming models are many, and interop, diff, schema export and the request and
-# response bodies are not needed to parse and check items: they load on first use so that
-# `import replayable` stays fast (see benchmarks/README.md for the cold import time).
+# The Agents API and streaming models are many, and interop, diff, schema export, tool linting
+# (`check_tool`) and the request and response bodies are not needed to parse and check items: they load
+# on first use so that `import replayable` stays fast (see benchmarks/README.md for the cold import time).
 _LAZY_MODULES = frozenset({"agents", "parts", "stream"})
 _LAZY_NAMES = {
     "Change": "_compare",

@@ -1,7 +1,7 @@
 """What `import replayable` and the command line load up front, and what loads on first use: every public
 name still resolves, and the parts a transcript of spec items never needs (the Agents API and streaming
-models, OpenAI's native item models, request and response bodies, interop, diff, schema export,
-jsonschema-rs, the worker pool) stay unloaded until they are used. Each check runs in a fresh
+models, OpenAI's native item models, request and response bodies, interop, diff, schema export, tool
+linting, jsonschema-rs, the worker pool) stay unloaded until they are used. Each check runs in a fresh
 interpreter, since this test process has long loaded everything."""
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ NOT_AT_IMPORT = [
     "concurrent.futures.process",
     "replayable.integrations",
     "replayable.testing",
+    # tool linting (`check_tool`, strict-mode schemas) and the close-match search behind a misspelt type's
+    # message: checking a transcript of spec items needs neither
+    "replayable._tool_lint",
+    "replayable._strict_schema",
+    "difflib",
     # the SDKs the integrations glue to: never imported by `import replayable`
     "openai",
     "agents",
@@ -84,6 +89,12 @@ def test_parsing_and_checking_spec_items_loads_no_more() -> None:
         ("replayable.Response", "replayable.response"),
         ("replayable.CreateResponseBody", "replayable.request"),
         ("replayable.json_schema", "replayable.schema"),
+        ("replayable.check_tool", "replayable._tool_lint"),
+        (  # a misspelt type's message names the closest types
+            "try:\n    replayable.parse_item({'type': 'mesage'})\nexcept replayable.ItemError as e:\n"
+            "    assert 'message' in str(e)",
+            "difflib",
+        ),
         ("replayable._native.WebSearchCall", "replayable._generated.openai.web_search_call"),
         (
             "replayable.check_transcript([{'type': 'openai:web_search_call', 'id': 'ws', 'status': 'completed', "
