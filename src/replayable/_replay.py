@@ -20,9 +20,9 @@ from replayable._call_gate import GateReason, GateResult, allowed_tool_names, ga
 from replayable._codes import ViolationCode
 from replayable._continuation import unwrap
 from replayable._findings import Findings, TranscriptReport, Violation
+from replayable._item_validation import is_openai_form
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
 from replayable._messages import said
-from replayable._openai_forms import OPENAI_FORMS
 from replayable._pointers import json_pointer
 from replayable._profiles import TargetCheck, check_target
 from replayable._reading import Document, DocumentKind, read_document
@@ -232,7 +232,7 @@ def check_transcript_iter(
     for i, raw in enumerate(items):
         raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
         _, view = read_item(i, raw, side, provider, violations, text=text)
-        if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
+        if unowned and (is_openai_form(raw) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
             rules.step(i - 1, prev, view, prev_raw)
