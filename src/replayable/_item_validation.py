@@ -167,7 +167,7 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     return handler(value)
 
 
-if TYPE_CHECKING:  # OpenAI mode's unions as type checkers see them: the members `openai_unions` builds them of
+if TYPE_CHECKING:  # OpenAI mode's unions as type checkers see them: the members `openai_unions` builds them from
     OpenAIInputItem: TypeAlias = (
         OpenAIUserMessageParam
         | SystemMessageParam

@@ -300,7 +300,7 @@ def closest_item_types(type_: str, provider: str | None = None) -> list[str]:
     """The known item types closest to `type_` (at most three, closest first, by `difflib`): the spec's,
     and with `provider="openai"` OpenAI's too. For an error message that names what was probably meant
     (`function_call_outptu` -> `function_call_output`)."""
-    known = SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES
     import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
 
+    known = SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES
     return difflib.get_close_matches(type_, sorted(known), n=3, cutoff=0.6)
