@@ -31,10 +31,10 @@ NOT_AT_IMPORT = [
     "concurrent.futures.process",
     "replayable.integrations",
     "replayable.testing",
-    # tool linting (`check_tool`, strict-mode schemas) and the close-match search behind a misspelt type's
-    # message: checking a transcript of spec items needs neither
     # OpenAI mode's item models and unions (`provider="openai"`, SDK objects): loaded by its first use
     "replayable._openai_forms",
+    # tool linting (`check_tool`, strict-mode schemas) and the close-match search behind a misspelt type's
+    # message: checking a transcript of spec items needs neither
     "replayable._tool_lint",
     "replayable._strict_schema",
     "difflib",
