@@ -19,7 +19,7 @@ Commands: a bare interpreter, `import pydantic`, what any pydantic app pays for 
 `BaseModel` subclass defined and validated: `pydantic.main`, `pydantic.fields`, one schema built and
 pydantic's plugin discovery), `import replayable`, the console script `replayable check one.jsonl` (one
 user message), and the first call of each common entry point after `import replayable`:
-`parse_items([item])`, `check_transcript([item])`, `gate(call, schema)`; then the same library check with
+`parse_items([item])`, `gate(call, schema)`, `check_transcript([item])`; then the same library check with
 `PYDANTIC_DISABLE_PLUGINS=__all__` (what pydantic's plugin discovery costs an app that has none; the CLI
 skips that discovery itself, see docs/cli.md, "Start-up and pydantic plugins").
 
@@ -65,8 +65,8 @@ def commands(one: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
         "import replayable": ([PY, "-c", "import replayable"], {}),
         "replayable check one.jsonl (CLI)": ([*cli, "check", str(one)], {}),
         "import + parse_items([item])": ([PY, "-c", parse], {}),
-        "import + check_transcript([item])": ([PY, "-c", lib], {}),
         "import + gate(call, schema)": ([PY, "-c", gate], {}),
+        "import + check_transcript([item])": ([PY, "-c", lib], {}),
         "  same, PYDANTIC_DISABLE_PLUGINS=__all__": ([PY, "-c", lib], {"PYDANTIC_DISABLE_PLUGINS": "__all__"}),
     }
 
