@@ -17,11 +17,9 @@ from ._notes import Note, NoteCode
 from ._replay import (
     GateReason,
     GateResult,
-    ToolFindings,
     TranscriptReport,
     Violation,
     ViolationCode,
-    check_tool,
     check_transcript,
     check_transcript_iter,
     gate,
@@ -66,6 +64,7 @@ if TYPE_CHECKING:
     from ._compare import Change, Difference, compare_items
     from ._interop import ReplayReport, from_chat_completions, prepare_replay, to_chat_completions, to_input
     from ._reading import Document, read_file
+    from ._tool_lint import ToolFindings, check_tool
     from .request import (
         AllowedToolsParam,
         CompactRequestBody,
@@ -99,9 +98,9 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# The Agents API and streaming models are many, and interop, diff, schema export and the request and
-# response bodies are not needed to parse and check items: they load on first use so that
-# `import replayable` stays fast (see benchmarks/README.md for the cold import time).
+# The Agents API and streaming models are many, and interop, diff, schema export, tool linting
+# (`check_tool`) and the request and response bodies are not needed to parse and check items: they load
+# on first use so that `import replayable` stays fast (see benchmarks/README.md for the cold import time).
 _LAZY_MODULES = frozenset({"agents", "parts", "stream"})
 _LAZY_NAMES = {
     "Change": "_compare",
@@ -114,6 +113,8 @@ _LAZY_NAMES = {
     "to_input": "_interop",
     "json_schema": "schema",
     "Document": "_reading",
+    "ToolFindings": "_tool_lint",
+    "check_tool": "_tool_lint",
     "read_file": "_reading",
     "AllowedToolsParam": "request",
     "CompactRequestBody": "request",

@@ -163,8 +163,10 @@ class WireModel(BaseModel):
         # the field here (before the deferred schema is built) and filled in by `__init__` instead.
         super().__pydantic_init_subclass__(**kwargs)
         model_defined()
-        docs = _attribute_docs(cls)
-        for name, field in cls.__pydantic_fields__.items():
+        fields = cls.__pydantic_fields__
+        own = cls.__dict__.get("__annotations__", ())  # a class declaring no field (the bases here): no source read
+        docs = _attribute_docs(cls) if any(name in fields for name in own) else {}
+        for name, field in fields.items():
             if field.description is None and name in docs:
                 field.description = docs[name]
         tags = dict(cls._wire_tags)

@@ -17,8 +17,9 @@ from typing import Annotated, Any, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from replayable import items
 from replayable._chat_shapes import chat_shape, nested_call
-from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, InputItem, OpenAIInputItem, Provider, Side
+from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, InputItem, Provider, Side
 
 __all__ = ["Read", "is_item_model", "read_batch"]
 
@@ -52,7 +53,7 @@ _LENIENT_LISTS: dict[bool, TypeAdapter[list[Any]]] = {}
 def _lenient(openai: bool) -> TypeAdapter[list[Any]]:
     adapter = _LENIENT_LISTS.get(openai)
     if adapter is None:
-        union: Any = OpenAIInputItem if openai else InputItem
+        union: Any = items.OpenAIInputItem if openai else InputItem  # OpenAI mode's models load with it
         kept = Annotated[Union[union, Any], Field(union_mode="left_to_right")]  # noqa: UP007  Any: the value itself
         adapter = _LENIENT_LISTS[openai] = TypeAdapter(list[kept], config=_CONFIG)
     return adapter

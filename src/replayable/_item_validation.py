@@ -7,8 +7,10 @@ the stream assembler and interop share. Spec: Open Responses 2026-04-24, "Items"
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeAlias, get_args
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import (
     ConfigDict,
@@ -49,17 +51,19 @@ from ._json import (
 )
 from ._messages import OPTIONS, Said
 from ._native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
-from ._openai_forms import (
-    OpenAIAssistantMessageParam,
-    OpenAICompaction,
-    OpenAIFunctionCallOutput,
-    OpenAIFunctionCallOutputParam,
-    OpenAIMessage,
-    OpenAIReasoning,
-    OpenAIReasoningParam,
-    OpenAIUserMessageParam,
-)
 from ._validation import ItemError, clean_errors
+
+if TYPE_CHECKING:  # OpenAI mode's models load with its first use (`openai_unions`)
+    from ._openai_forms import (
+        OpenAIAssistantMessageParam,
+        OpenAICompaction,
+        OpenAIFunctionCallOutput,
+        OpenAIFunctionCallOutputParam,
+        OpenAIMessage,
+        OpenAIReasoning,
+        OpenAIReasoningParam,
+        OpenAIUserMessageParam,
+    )
 
 _OPENAI = OPTIONS["provider"]  # the reading a message may name: provider='openai' (--provider openai)
 
@@ -163,42 +167,104 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     return handler(value)
 
 
-# OpenAI mode reads the spec items with the `null`s OpenAI sends (replayable._openai_forms).
-_OpenAIKnownInputItem: TypeAlias = Annotated[
-    Annotated[
-        OpenAIUserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
-        Field(discriminator="role"),
+if TYPE_CHECKING:  # OpenAI mode's unions as type checkers see them: the members `openai_unions` builds them from
+    OpenAIInputItem: TypeAlias = (
+        OpenAIUserMessageParam
+        | SystemMessageParam
+        | DeveloperMessageParam
+        | OpenAIAssistantMessageParam
+        | FunctionCallParam
+        | OpenAIFunctionCallOutputParam
+        | OpenAIReasoningParam
+        | CompactionParam
+        | ItemReferenceParam
+        | NamespacedItem
+    )
+    OpenAIOutputItem: TypeAlias = (
+        OpenAIMessage | FunctionCall | OpenAIFunctionCallOutput | OpenAIReasoning | OpenAICompaction | NamespacedItem
+    )
+
+
+@cache
+def openai_unions() -> tuple[Any, Any]:
+    """OpenAI mode's item unions, (input, output), built on OpenAI mode's first use with its models
+    (`replayable._openai_forms`: the spec items with the `null`s OpenAI sends), so that `import replayable`
+    and strict reading never build them. `items.OpenAIInputItem` and `items.OpenAIOutputItem` are these."""
+    from ._openai_forms import (  # noqa: PLC0415  (a layer below: its 15 model classes load on first use)
+        OpenAIAssistantMessageParam,
+        OpenAICompaction,
+        OpenAIFunctionCallOutput,
+        OpenAIFunctionCallOutputParam,
+        OpenAIMessage,
+        OpenAIReasoning,
+        OpenAIReasoningParam,
+        OpenAIUserMessageParam,
+    )
+
+    known_input: Any = Annotated[
+        Annotated[
+            OpenAIUserMessageParam | SystemMessageParam | DeveloperMessageParam | OpenAIAssistantMessageParam,
+            Field(discriminator="role"),
+        ]
+        | FunctionCallParam
+        | OpenAIFunctionCallOutputParam
+        | OpenAIReasoningParam
+        | CompactionParam,
+        Field(discriminator="type"),
     ]
-    | FunctionCallParam
-    | OpenAIFunctionCallOutputParam
-    | OpenAIReasoningParam
-    | CompactionParam,
-    Field(discriminator="type"),
-]
-_OpenAIKnownOutputItem: TypeAlias = Annotated[
-    OpenAIMessage | FunctionCall | OpenAIFunctionCallOutput | OpenAIReasoning | OpenAICompaction,
-    Field(discriminator="type"),
-]
-OpenAIInputItem: TypeAlias = Annotated[
-    Annotated[_OpenAIKnownInputItem | ItemReferenceParam | _InputNamespaced, Field(union_mode="left_to_right")],
-    WrapValidator(_read_shorthand),
-]
-"""An input item in OpenAI mode: `InputItem`, plus the `{role, content}` shorthand and OpenAI's nulls."""
-OpenAIOutputItem: TypeAlias = Annotated[
-    Annotated[_OpenAIKnownOutputItem | _OutputNamespaced, Field(union_mode="left_to_right")],
-    WrapValidator(_read_shorthand),
-]
-"""An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends (`replayable._openai_forms`)."""
-ITEM_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {
-    ("input", False): (input_item_adapter, input_items_adapter),
-    ("output", False): (output_item_adapter, output_items_adapter),
-    ("input", True): (TypeAdapter(OpenAIInputItem, config=_DEFER), TypeAdapter(list[OpenAIInputItem], config=_DEFER)),
-    ("output", True): (
-        TypeAdapter(OpenAIOutputItem, config=_DEFER),
-        TypeAdapter(list[OpenAIOutputItem], config=_DEFER),
-    ),
-}
+    known_output: Any = Annotated[
+        OpenAIMessage | FunctionCall | OpenAIFunctionCallOutput | OpenAIReasoning | OpenAICompaction,
+        Field(discriminator="type"),
+    ]
+    # An input item in OpenAI mode: `InputItem`, plus the `{role, content}` shorthand and OpenAI's nulls.
+    input_union: Any = Annotated[
+        Annotated[known_input | ItemReferenceParam | _InputNamespaced, Field(union_mode="left_to_right")],
+        WrapValidator(_read_shorthand),
+    ]
+    # An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends.
+    output_union: Any = Annotated[
+        Annotated[known_output | _OutputNamespaced, Field(union_mode="left_to_right")],
+        WrapValidator(_read_shorthand),
+    ]
+    return input_union, output_union
+
+
+def __getattr__(name: str) -> Any:
+    """`OpenAIInputItem` and `OpenAIOutputItem`: OpenAI mode's unions (`openai_unions`), built when first asked for."""
+    if name in ("OpenAIInputItem", "OpenAIOutputItem"):
+        value = openai_unions()[name == "OpenAIOutputItem"]
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _ItemAdapters(dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]]):
+    """The item adapters by (side, OpenAI mode); OpenAI mode's are made on their first lookup."""
+
+    def __missing__(self, key: tuple[str, bool]) -> tuple[TypeAdapter[Any], TypeAdapter[Any]]:
+        if key not in (("input", True), ("output", True)):
+            raise KeyError(key)
+        union: Any = openai_unions()[key[0] == "output"]
+        made = (TypeAdapter(union, config=_DEFER), TypeAdapter(list[union], config=_DEFER))
+        return self.setdefault(key, made)  # one pair per key, whichever thread made it first
+
+
+ITEM_ADAPTERS: dict[tuple[str, bool], tuple[TypeAdapter[Any], TypeAdapter[Any]]] = _ItemAdapters(
+    {
+        ("input", False): (input_item_adapter, input_items_adapter),
+        ("output", False): (output_item_adapter, output_items_adapter),
+    }
+)
 """The item adapters by (side, OpenAI mode): (one item, a list of items)."""
+
+
+def is_openai_form(value: Any) -> bool:
+    """Whether `value` is a model read in OpenAI mode (`replayable._openai_forms.OPENAI_FORMS`). Those classes
+    load with OpenAI mode's first use: until their module is loaded, no value can be one."""
+    forms = sys.modules.get("replayable._openai_forms")
+    return forms is not None and isinstance(value, forms.OPENAI_FORMS)
+
+
 OPENAI_CONTEXT = {"provider": "openai"}
 """The validation context of OpenAI mode (`provider="openai"`), read by the models' validators."""
 

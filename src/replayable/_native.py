@@ -22,7 +22,6 @@ that `import replayable` does not build forty OpenAI models a transcript of spec
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import re
 import threading
@@ -301,5 +300,7 @@ def closest_item_types(type_: str, provider: str | None = None) -> list[str]:
     """The known item types closest to `type_` (at most three, closest first, by `difflib`): the spec's,
     and with `provider="openai"` OpenAI's too. For an error message that names what was probably meant
     (`function_call_outptu` -> `function_call_output`)."""
+    import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
+
     known = SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES
     return difflib.get_close_matches(type_, sorted(known), n=3, cutoff=0.6)

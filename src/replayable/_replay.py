@@ -13,16 +13,16 @@ Open Responses 2026-04-24, "Items are state machines", "Tool calling", "Extendin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replayable._base import checked_provider, read_field
 from replayable._call_gate import GateReason, GateResult, allowed_tool_names, gate
 from replayable._codes import ViolationCode
 from replayable._continuation import unwrap
 from replayable._findings import Findings, TranscriptReport, Violation
+from replayable._item_validation import is_openai_form
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value
 from replayable._messages import said
-from replayable._openai_forms import OPENAI_FORMS
 from replayable._pointers import json_pointer
 from replayable._profiles import TargetCheck, check_target
 from replayable._reading import Document, DocumentKind, read_document
@@ -32,9 +32,11 @@ from replayable._rules.parse import read_item, recheck_sent_as_is
 from replayable._rules.state import Context
 from replayable._rules.table import run_body_rules
 from replayable._rules.view import View, model_views
-from replayable._tool_lint import ToolFindings, check_tool
 from replayable._tools import tool_index
 from replayable.items import Provider, Side, is_openai_model
+
+if TYPE_CHECKING:
+    from replayable._tool_lint import ToolFindings, check_tool
 
 __all__ = [
     "GateReason",
@@ -51,6 +53,19 @@ __all__ = [
     "gate",
     "infer_source",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`check_tool` and `ToolFindings` (`replayable._tool_lint`, with the strict-mode schema rules under
+    it) load on first use: checking a transcript never lints its tools, so `import replayable` does not
+    build them (benchmarks/README.md, start-up)."""
+    if name in ("check_tool", "ToolFindings"):
+        from replayable import _tool_lint  # noqa: PLC0415  (a lower layer, loaded when first asked for)
+
+        value = getattr(_tool_lint, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_transcript(
@@ -217,7 +232,7 @@ def check_transcript_iter(
     for i, raw in enumerate(items):
         raw = read_mapping_once(raw)  # the rules and the target profile read the same copy
         _, view = read_item(i, raw, side, provider, violations, text=text)
-        if unowned and (isinstance(raw, OPENAI_FORMS) or is_openai_model(raw)):
+        if unowned and (is_openai_form(raw) or is_openai_model(raw)):
             rules.ctx.source, unowned = "openai", False  # read with provider="openai", or an SDK object
         if prev is not None:  # rules for item i-1 run once its successor is known (one-item lookahead)
             rules.step(i - 1, prev, view, prev_raw)

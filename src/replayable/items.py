@@ -90,6 +90,7 @@ __all__ = [
     "parse_item",
     "parse_items",
 ]
+from . import _item_validation
 from ._item_validation import (
     ITEM_ADAPTERS as ITEM_ADAPTERS,
 )
@@ -107,12 +108,6 @@ from ._item_validation import (
 )
 from ._item_validation import (
     Item as Item,
-)
-from ._item_validation import (
-    OpenAIInputItem as OpenAIInputItem,
-)
-from ._item_validation import (
-    OpenAIOutputItem as OpenAIOutputItem,
 )
 from ._item_validation import (
     OutputItem as OutputItem,
@@ -140,6 +135,20 @@ from ._item_validation import (
     validate_item,
 )
 
+if TYPE_CHECKING:
+    from ._item_validation import OpenAIInputItem as OpenAIInputItem
+    from ._item_validation import OpenAIOutputItem as OpenAIOutputItem
+
+
+def __getattr__(name: str) -> Any:
+    """OpenAI mode's unions (`OpenAIInputItem`, `OpenAIOutputItem`: `_item_validation.openai_unions`), which
+    load OpenAI mode's models, are made when first asked for (the request, response and WebSocket bodies)."""
+    if name in ("OpenAIInputItem", "OpenAIOutputItem"):
+        value = getattr(_item_validation, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def _check_side(side: Any, provider: Any) -> None:
     if side not in ("input", "output"):
@@ -149,10 +158,9 @@ def _check_side(side: Any, provider: Any) -> None:
 
 _SIDE_MODELS: dict[str, tuple[type, ...]] = {"input": union_members(InputItem), "output": union_members(OutputItem)}
 #: The item models of each side, strict or OpenAI mode: no other model (a body, an event) is an item.
-SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = {
-    "input": tuple(dict.fromkeys(union_members(InputItem) + union_members(OpenAIInputItem))),
-    "output": tuple(dict.fromkeys(union_members(OutputItem) + union_members(OpenAIOutputItem))),
-}
+#: OpenAI mode's models (`replayable._openai_forms`) each subclass the spec model of their side they widen,
+#: so `isinstance` / `issubclass` against these holds for them too (tests/contracts/test_lazy_imports.py).
+SIDE_ITEM_MODELS: dict[str, tuple[type, ...]] = _SIDE_MODELS
 ITEM_MODELS: tuple[type, ...] = tuple(dict.fromkeys(SIDE_ITEM_MODELS["input"] + SIDE_ITEM_MODELS["output"]))
 
 

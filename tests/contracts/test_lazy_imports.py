@@ -1,7 +1,7 @@
 """What `import replayable` and the command line load up front, and what loads on first use: every public
 name still resolves, and the parts a transcript of spec items never needs (the Agents API and streaming
-models, OpenAI's native item models, request and response bodies, interop, diff, schema export,
-jsonschema-rs, the worker pool) stay unloaded until they are used. Each check runs in a fresh
+models, OpenAI's native item models, request and response bodies, interop, diff, schema export, tool
+linting, jsonschema-rs, the worker pool) stay unloaded until they are used. Each check runs in a fresh
 interpreter, since this test process has long loaded everything."""
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ NOT_AT_IMPORT = [
     "concurrent.futures.process",
     "replayable.integrations",
     "replayable.testing",
+    # OpenAI mode's item models and unions (`provider="openai"`, SDK objects): loaded by its first use
+    "replayable._openai_forms",
+    # tool linting (`check_tool`, strict-mode schemas) and the close-match search behind a misspelt type's
+    # message: checking a transcript of spec items needs neither
+    "replayable._tool_lint",
+    "replayable._strict_schema",
+    "difflib",
     # the SDKs the integrations glue to: never imported by `import replayable`
     "openai",
     "agents",
@@ -84,6 +91,13 @@ def test_parsing_and_checking_spec_items_loads_no_more() -> None:
         ("replayable.Response", "replayable.response"),
         ("replayable.CreateResponseBody", "replayable.request"),
         ("replayable.json_schema", "replayable.schema"),
+        ("replayable.check_tool", "replayable._tool_lint"),
+        ("replayable.parse_item({'role': 'user', 'content': 'hi'}, provider='openai')", "replayable._openai_forms"),
+        (  # a misspelt type's message names the closest types
+            "try:\n    replayable.parse_item({'type': 'mesage'})\nexcept replayable.ItemError as e:\n"
+            "    assert 'message' in str(e)",
+            "difflib",
+        ),
         ("replayable._native.WebSearchCall", "replayable._generated.openai.web_search_call"),
         (
             "replayable.check_transcript([{'type': 'openai:web_search_call', 'id': 'ws', 'status': 'completed', "
@@ -95,6 +109,26 @@ def test_parsing_and_checking_spec_items_loads_no_more() -> None:
 )
 def test_the_rest_loads_on_first_use(code: str, module: str) -> None:
     assert module in loaded_after(f"import replayable, replayable._native\n{code}")
+
+
+def test_openai_mode_loads_its_models_on_first_use() -> None:
+    """OpenAI mode's unions, built on first use, are the spec unions with each widened model in place of its
+    spec model; every widened item model subclasses a spec item model of its side, so `SIDE_ITEM_MODELS`
+    (the spec models) covers it, and a model read in OpenAI mode is told apart once its module is loaded."""
+    from replayable import _openai_forms  # noqa: PLC0415
+    from replayable._item_validation import is_openai_form, openai_unions, union_members  # noqa: PLC0415
+    from replayable.items import ITEM_ADAPTERS, SIDE_ITEM_MODELS, InputItem, OutputItem  # noqa: PLC0415
+
+    for side, spec, openai in (("input", InputItem, openai_unions()[0]), ("output", OutputItem, openai_unions()[1])):
+        forms = [m for m in union_members(openai) if m in _openai_forms.OPENAI_FORMS]
+        assert forms, side
+        assert [m.__mro__[1] if m in forms else m for m in union_members(openai)] == list(union_members(spec))
+        assert all(issubclass(m, SIDE_ITEM_MODELS[side]) for m in union_members(openai))
+        assert ITEM_ADAPTERS[(side, True)][1].validate_python([]) == []
+    assert replayable.items.OpenAIInputItem is openai_unions()[0]
+    assert replayable.items.OpenAIOutputItem is openai_unions()[1]
+    item = replayable.parse_item({"role": "user", "content": "hi"}, provider="openai")
+    assert is_openai_form(item) and not is_openai_form(replayable.parse_item(item.model_dump()))
 
 
 def test_native_tables_load_on_first_lookup() -> None:

@@ -46,9 +46,9 @@ from pydantic import BaseModel
 from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
+from replayable._item_validation import is_openai_form
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
-from replayable._openai_forms import OPENAI_FORMS
 from replayable._reading.places import Places
 from replayable.items import ItemError, Provider, Side, is_openai_model
 
@@ -293,7 +293,7 @@ _CLASS_KINDS: dict[type, int] = {}
 
 def _class_kind(cls: type, item: Any) -> int:
     if isinstance(item, WireModel):
-        kind = 3 if isinstance(item, OPENAI_FORMS) else 1
+        kind = 3 if is_openai_form(item) else 1
     else:
         kind = 2 if is_openai_model(item) else 0
     if len(_CLASS_KINDS) < 4096:  # classes made on the fly never grow it without bound
