@@ -44,8 +44,8 @@ from ._json import (
     ContainerBudget,
     JSONError,
     check_value,
+    iter_array,
     iter_jsonl,
-    loads,
     loads_lines,
     text_over_budget,
 )
@@ -286,16 +286,15 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         first = _first_char(data)
         if first == "[":
             try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+                done, rest = _validate_pieces(many, data, ctx)
             except JSONError as exc:
                 raise json_item_error(exc) from None
-            if isinstance(raw, list):  # a strict model accepts only a dict: any other element fails its chunk
-                done, start = _validate_releasing(many, raw, ctx)
-                if start == len(raw):
-                    return done
+            if rest is None:
+                return done
+            raw, start = rest, len(done)
         elif first == "{":
             raw = _jsonl_values(data)
-            done, start = _validate_releasing(many, raw, ctx)
+            done, start = _validate_releasing(many, raw, ctx, {})
             if start == len(raw):
                 return done
         elif first == "":
@@ -381,19 +380,48 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
     return values
 
 
-_CHUNK = 256  # a chunk's dicts and models still in the CPU cache when shared (4096: 15% slower, benchmarks/)
+# Items validated per call: a chunk's dicts and models are still in the CPU cache when shared, and the
+# objects a chunk frees (its dicts, pydantic's own fields sets and empty extras) are few enough to be
+# counted off the collector's young generation before it runs (benchmarks/README.md, issue 36).
+_CHUNK = 64
 _NONES: list[None] = [None] * _CHUNK
 
 
-def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
+def _validate_pieces(many: TypeAdapter[Any], data: Any, ctx: Any) -> tuple[list[Any], list[Any] | None]:
+    """Validate the items of a JSON array text as the strict reader reads it, a piece at a time
+    (`replayable._json.iter_array`): each piece's dicts are validated while still in the CPU cache and
+    dropped before the next piece is read, so the dicts of a large array are never all held. Returns the
+    items and None when every item validated; otherwise the items of the chunks that did and the array's
+    values with `None` in their place (the rest still to read item by item). Raises `JSONError` as
+    `loads` does."""
+    done: list[Any] = []
+    shared: dict[Any, Any] = {}
+    pieces = iter_array(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+    for values in pieces:
+        models, start = _validate_releasing(many, values, ctx, shared)
+        done += models
+        if start < len(values):  # reported item by item: the rest of the text is read first (its own errors)
+            rest: list[Any] = [None] * len(done)
+            rest += values[start:]
+            del values
+            for more in pieces:
+                rest += more
+            return done, rest
+    return done, None
+
+
+def _validate_releasing(
+    many: TypeAdapter[Any], raw: list[Any], ctx: Any, shared: dict[Any, Any]
+) -> tuple[list[Any], int]:
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
     are then never all held at once; items of a class with the same fields share one read-only fields
-    set (`replayable._base.share_fields_sets`). Returns the items of the chunks that validated and the index where
-    the first chunk that did not starts (`len(raw)` when all did); `raw` keeps the items from there on."""
+    set and pydantic's empty dict of unknown fields is one shared, read-only dict
+    (`replayable._base.share_fields_sets`, `shared` kept across calls). Returns the items of the chunks
+    that validated and the index where the first chunk that did not starts (`len(raw)` when all did);
+    `raw` keeps the items from there on."""
     done: list[Any] = []
     n = len(raw)
-    shared: dict[Any, Any] = {}
     for start in range(0, n, _CHUNK):
         end = min(start + _CHUNK, n)
         try:
