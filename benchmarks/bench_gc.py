@@ -119,7 +119,8 @@ def main() -> None:
         net, held = allocations(fn, data)
         print(f"{name:{width}s}  {net / n:14.2f}  {held / n:17.2f}")
     print(f"\ncollector on, {args.calls} calls each (medians): collections and the time spent in them")
-    print(f"{'reader':{width}s}  {'young':>5s} {'middle':>6s} {'full':>4s}  {'ms young/middle/full':>22s}  {'call ms':>8s}")
+    head = f"{'young':>5s} {'middle':>6s} {'full':>4s}  {'ms young/middle/full':>22s}  {'call ms':>8s}"
+    print(f"{'reader':{width}s}  {head}")
     for name, fn in cands.items():
         runs = [collections(fn, data) for _ in range(args.calls)]
         counts = [statistics.median(r[0][g] for r in runs) for g in range(3)]

@@ -518,7 +518,7 @@ class SharedExtras(dict[str, Any]):
 
     __slots__ = ()
 
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = __ior__ = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = __ior__ = _refuse
 
     def __copy__(self) -> dict[str, Any]:
         return {}

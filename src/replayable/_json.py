@@ -51,7 +51,6 @@ __all__ = [
     "MAX_ITEM_DEPTH",
     "JSONError",
     "check_value",
-    "iter_array",
     "iter_jsonl",
     "loads",
     "printable",
@@ -147,8 +146,9 @@ def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
     return data[3:] if data[:3] == _BOM_BYTES else data
 
 
-def _read(raw: bytes) -> Any:
-    """jiter with the strict reader's settings (raises its `ValueError`; `loads` says which rule)."""
+def read_strict(raw: bytes) -> Any:
+    """jiter with the strict reader's settings (raises its `ValueError`; `loads` says which rule). Only the
+    parse: `loads` runs the whole-text filters (`clears_filters`) and names the rule of an error."""
     return _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
 
 
@@ -297,6 +297,13 @@ def _shape_may_overflow(shape: bytes) -> bool:
     return len(shape) >= 210 and _LONG_RUN[:40] in shape and _LONG_RUN in shape
 
 
+def clears_filters(raw: bytes) -> bool:
+    """Whether a JSON text (UTF-8, no byte order mark) passes `loads`' whole-text filters as they run on a
+    long text: under its container budget, and no number in it may read as infinity or as zero."""
+    shape = raw.translate(_NUMBER_SHAPE, b"+-")
+    return too_many_containers(raw, shape.count(b"[")) is None and not _shape_may_overflow(shape)
+
+
 def loads(
     data: str | bytes | bytearray | memoryview,
     *,
@@ -339,7 +346,7 @@ def loads(
                 raise JSONError("too_deep", f"{what}: {msg}", msg)
             raise JSONError("too_many_containers", f"{what}: {over}", over)
     try:
-        value = _read(raw)
+        value = read_strict(raw)
     except ValueError as exc:
         msg = str(exc)
         reason = _reason(msg)
@@ -369,104 +376,6 @@ def loads(
         if why is not None:
             raise JSONError(why[0], f"{what}: {why[1]}", why[1])
     return value
-
-
-#: About how many bytes of a JSON array `iter_array` reads at a time (some fifty core items): a piece's
-#: values are validated while still in the CPU cache and dropped before the next piece is read, so a
-#: large array is never held as Python values all at once (benchmarks/README.md, issue 36).
-ARRAY_PIECE = 8192
-
-
-def _text_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
-    """A JSON text as the UTF-8 bytes `loads` reads (one leading byte order mark dropped); raises
-    `JSONError` (`lone_surrogate`) as `loads` does for a `str` that has no UTF-8 form."""
-    if type(data) is bytes and data[:1] != b"\xef":
-        return data
-    if type(data) is str and data[:1] != _BOM:
-        try:
-            return data.encode()
-        except UnicodeEncodeError:
-            pass
-    return _as_bytes(data, what)
-
-
-def iter_array(
-    data: str | bytes | bytearray | memoryview,
-    *,
-    what: str = "JSON text",
-    max_depth: int = MAX_ITEM_DEPTH,
-    piece: int = ARRAY_PIECE,
-) -> Iterator[list[Any]]:
-    """The elements of a JSON text that is one array, read a piece at a time: yields lists of consecutive
-    elements which, joined, are exactly `loads(data, what=what, max_depth=max_depth)`, by the same rules.
-    Raises `JSONError` exactly as that call does (the same reason, message and offset), possibly after
-    some pieces were yielded; the caller checked that the text's first character is `[`.
-
-    The whole-text filters (the container budget, the number filter) run first, on the whole text, as in
-    `loads`. The text is then cut after a `}` followed by `,`, about every `piece` bytes, and each piece
-    `[...]` is read by jiter with the strict settings. A cut is never trusted, only checked: a piece that
-    reads as a non-empty array is a run of whole elements (JSON values end where they end, so the text
-    up to a cut that both sides read is the same elements read whole), and any object lies entirely in
-    one piece (duplicate keys, depth and numbers are judged there as in the whole text). A cut inside a
-    string or a nested object makes its piece fail to read: the cuts are then placed only where the
-    braces since the last cut balance (`{` and `}` counted on the bytes); should such a piece fail too,
-    the rest of the text is read in one piece, and a text that does not read is read whole by `loads`,
-    which raises its error (or, were it valid after all, gives the elements not yet yielded)."""
-    raw = _text_bytes(data, what)
-    size = len(raw)
-    first = raw.find(b"[")
-    if size < 2 * max(piece, CONTAINERS_BASE) or max_depth < READER_DEPTH or raw[:first].strip(b" \t\r\n"):
-        yield loads(data, what=what, max_depth=max_depth)
-        return
-    shape = raw.translate(_NUMBER_SHAPE, b"+-")
-    if too_many_containers(raw, shape.count(b"[")) is not None or _shape_may_overflow(shape):
-        del shape
-        yield loads(data, what=what, max_depth=max_depth)  # the rule is named (or the numbers looked at) there
-        return
-    del shape
-    pos = first  # the piece starts after raw[pos]: the array's `[`, then the `,` after the last cut
-    yielded = 0  # elements yielded so far
-    balanced = False  # cut only where the braces since the last cut balance (after a piece failed)
-    view = memoryview(raw)
-    while True:
-        cut = raw.find(b"},", pos + piece)
-        if balanced:
-            depth, at = 0, pos + 1
-            while cut >= 0:
-                depth += raw.count(b"{", at, cut + 1) - raw.count(b"}", at, cut + 1)
-                at = cut + 1
-                if depth == 0:
-                    break
-                cut = raw.find(b"},", at + 1)
-        text = b"".join((b"[", view[pos + 1 : cut + 1], b"]") if cut >= 0 else (b"[", view[pos + 1 :]))
-        try:
-            values = _read(text)
-        except ValueError:
-            values = None
-        del text
-        if values:  # a non-empty list: whole elements, the rest of the text from the cut on
-            yielded += len(values)
-            yield values
-            del values
-            if cut < 0:
-                return
-            pos = cut + 1
-            continue
-        if cut >= 0 and not balanced:
-            balanced = True  # the cut was inside a string or a nested object: cut where the braces balance
-            continue
-        if cut >= 0:  # a balanced cut failed too (a brace inside a string): the rest in one piece
-            try:
-                values = _read(b"".join((b"[", view[pos + 1 :])))
-            except ValueError:
-                values = None
-            if values:
-                yield values
-                return
-        break
-    view.release()
-    whole = loads(data, what=what, max_depth=max_depth)  # raises the error of a text that is not valid
-    yield whole[yielded:]
 
 
 def reads_cleanly(text: str, max_depth: int) -> bool:
@@ -834,7 +743,7 @@ def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[
         if _may_be_too_deep(raw, max_depth) or (len(raw) >= 2 * CONTAINERS_BASE and too_many_containers(raw)):
             return None
         try:
-            out.append(_read(raw))
+            out.append(read_strict(raw))
         except ValueError:
             return None
     return out

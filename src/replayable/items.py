@@ -44,12 +44,12 @@ from ._json import (
     ContainerBudget,
     JSONError,
     check_value,
-    iter_array,
     iter_jsonl,
     loads_lines,
     text_over_budget,
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
+from ._json_array import iter_array
 from ._validation import ItemError
 
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)

@@ -1,4 +1,4 @@
-"""A JSON array read a piece at a time (`replayable._json.iter_array`, behind `parse_items` on a JSON array).
+"""A JSON array read a piece at a time (`replayable._json_array.iter_array`, behind `parse_items` on a JSON array).
 
 The reader cuts the text after `},` and trusts a cut only once both sides read, so the pieces joined are
 exactly what `loads` reads of the whole text, and a text `loads` refuses is refused with the same rule,
@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import replayable as rp
-from replayable._json import iter_array, loads
+from replayable._json import loads
+from replayable._json_array import iter_array
 from replayable.errors import JSONError
 from replayable.items import MAX_ITEM_DEPTH
 
@@ -93,12 +94,21 @@ def test_a_late_error_is_the_whole_texts_error(piece: int) -> None:
         assert _error(lambda bad=bad: _pieces(bad, piece)) == whole, name
     raw = good.encode()
     invalid_utf8 = raw[:at] + b'{"s": "\xff"}, ' + raw[at:]
-    assert _error(lambda: _pieces(invalid_utf8, piece)) == _error(lambda: loads(invalid_utf8, what="items", max_depth=DEPTH))
+    assert _error(lambda: _pieces(invalid_utf8, piece)) == _error(
+        lambda: loads(invalid_utf8, what="items", max_depth=DEPTH)
+    )
 
 
 def test_parse_items_reads_pieces_as_the_whole_text() -> None:
     items = [
-        {"type": "function_call", "id": f"fc_{i}", "call_id": f"c{i}", "name": "f", "arguments": "}, {", "status": "completed"}
+        {
+            "type": "function_call",
+            "id": f"fc_{i}",
+            "call_id": f"c{i}",
+            "name": "f",
+            "arguments": "}, {",
+            "status": "completed",
+        }
         for i in range(400)
     ]
     text = json.dumps(items)
