@@ -322,13 +322,11 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             plain = [check_value(x, max_depth=MAX_ITEM_DEPTH) for x in raw]
         except JSONError:
             plain = None  # reported item by item below
-        if plain is not None:
-            try:
-                models: list[Any] = many.validate_python(plain, context=ctx)
-                share_fields_sets(models, {})
-                return models
-            except ValidationError:
-                pass
+        if plain is not None:  # a chunk at a time, as a JSON array's items (the values themselves stay the caller's)
+            done, start = _validate_releasing(many, plain, ctx, {})
+            if start == len(plain):
+                return done
+            del plain
     items: list[Item] = done
     errors: list[dict[str, Any]] = []
     for i in range(start, len(raw)):
