@@ -387,7 +387,7 @@ _NONES: list[None] = [None] * _CHUNK
 
 def _validate_pieces(many: TypeAdapter[Any], data: Any, ctx: Any) -> tuple[list[Any], list[Any] | None]:
     """Validate the items of a JSON array text as the strict reader reads it, a piece at a time
-    (`replayable._json.iter_array`): each piece's dicts are validated while still in the CPU cache and
+    (`replayable._json_array.iter_array`): each piece's dicts are validated while still in the CPU cache and
     dropped before the next piece is read, so the dicts of a large array are never all held. Returns the
     items and None when every item validated; otherwise the items of the chunks that did and the array's
     values with `None` in their place (the rest still to read item by item). Raises `JSONError` as
