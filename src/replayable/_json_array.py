@@ -19,6 +19,10 @@ __all__ = ["ARRAY_PIECE", "iter_array"]
 #: About how many bytes of a JSON array `iter_array` reads at a time (some fifty core items).
 ARRAY_PIECE = 8192
 
+#: Cut candidates (`},`) looked at for one cut once the braces are counted: past them, the rest of the
+#: text is read in one piece, so a text of many nested objects costs at most this many steps per piece.
+_MAX_TRIES = 64
+
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -54,9 +58,10 @@ def iter_array(
     up to a cut that both sides read is the same elements read whole), and any object lies entirely in
     one piece (duplicate keys, depth and numbers are judged there as in the whole text). A cut inside a
     string or a nested object makes its piece fail to read: the cuts are then placed only where the
-    braces since the last cut balance (`{` and `}` counted on the bytes); should such a piece fail too,
-    the rest of the text is read in one piece, and a text that does not read is read whole by `loads`,
-    which raises its error (or, were it valid after all, gives the elements not yet yielded)."""
+    braces since the last cut balance (`{` and `}` counted on the bytes, at most `_MAX_TRIES` candidates
+    per cut); should that find no cut, or such a piece fail too, the rest of the text is read in one
+    piece, and a text that does not read is read whole by `loads`, which raises its error (or, were it
+    valid after all, gives the elements not yet yielded)."""
     raw = _text_bytes(data)
     first = -1 if raw is None else raw.find(b"[")
     if (
@@ -75,13 +80,15 @@ def iter_array(
     while True:
         cut = raw.find(b"},", pos + piece)
         if balanced:
-            depth, at = 0, pos + 1
+            depth, at, tries = 0, pos + 1, 0
             while cut >= 0:
                 depth += raw.count(b"{", at, cut + 1) - raw.count(b"}", at, cut + 1)
                 at = cut + 1
                 if depth == 0:
                     break
-                cut = raw.find(b"},", at + 1)
+                tries += 1
+                # many nested objects (or a hostile text): the rest in one piece, as `loads` reads it
+                cut = raw.find(b"},", at + 1) if tries < _MAX_TRIES else -1
         text = b"".join((b"[", view[pos + 1 : cut + 1], b"]") if cut >= 0 else (b"[", view[pos + 1 :]))
         try:
             values = read_strict(text)

@@ -128,3 +128,11 @@ def test_texts_the_filters_flag_are_read_whole() -> None:
     assert _pieces(text) == loads(text, max_depth=DEPTH) == [*ITEMS, {"type": "x", "n": 1e300}]
     assert _pieces(json.dumps(ITEMS[:3])) == ITEMS[:3]
     assert _pieces("[]") == []
+
+
+def test_many_nested_objects_are_read_in_one_piece_past_the_cut_limit() -> None:
+    """Items holding hundreds of nested objects (logprobs, annotations): past `_MAX_TRIES` candidates the
+    rest is read in one piece, with the same values."""
+    nested = [{"type": "message", "id": f"m{i}", "content": [{"k": j} for j in range(300)]} for i in range(60)]
+    text = json.dumps([*ITEMS[:100], *nested, *ITEMS[100:200]])
+    assert _pieces(text, 256) == loads(text, max_depth=DEPTH) == [*ITEMS[:100], *nested, *ITEMS[100:200]]
