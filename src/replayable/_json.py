@@ -730,13 +730,17 @@ def iter_jsonl(
         yield lineno, loads(line, what=f"{what} {lineno}", max_depth=max_depth)
 
 
-def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[Any] | None:
+def loads_lines(
+    lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH, numbers_checked: bool = False
+) -> list[Any] | None:
     """`loads(line, max_depth=max_depth)` for each of `lines` (UTF-8 JSON texts without a byte order
-    mark, such as a batch of JSONL lines), with the whole-text filter run once over all of them. Returns
-    the values only when every line reads and none needs a closer look (a number that may overflow,
-    nesting that may be too deep); otherwise None, for the caller to read them one by one with `loads`
-    and its exact errors. So it accepts exactly what `loads` accepts line by line, and is only faster."""
-    if may_overflow(b"\n".join(lines)):
+    mark, such as a batch of JSONL lines), with the whole-text filter run once over all of them (or not
+    at all: `numbers_checked`, the caller ran `may_overflow` over these lines joined by `\\n`, among
+    others, and it said no). Returns the values only when every line reads and none needs a closer look
+    (a number that may overflow, nesting that may be too deep); otherwise None, for the caller to read
+    them one by one with `loads` and its exact errors. So it accepts exactly what `loads` accepts line by
+    line, and is only faster."""
+    if not numbers_checked and may_overflow(b"\n".join(lines)):
         return None
     out = []
     for raw in lines:

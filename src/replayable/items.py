@@ -46,6 +46,7 @@ from ._json import (
     check_value,
     iter_jsonl,
     loads_lines,
+    may_overflow,
     text_over_budget,
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
@@ -284,19 +285,19 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     if isinstance(data, _TEXT):
         checked = True
         first = _first_char(data)
-        if first == "[":
+        if first == "[" or first == "{":
             try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                done, rest = _validate_pieces(many, data, ctx)
+                pieces = (
+                    iter_array(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+                    if first == "["
+                    else _jsonl_pieces(data)
+                )
+                done, rest = _validate_pieces(many, pieces, ctx)
             except JSONError as exc:
                 raise json_item_error(exc) from None
             if rest is None:
                 return done
             raw, start = rest, len(done)
-        elif first == "{":
-            raw = _jsonl_values(data)
-            done, start = _validate_releasing(many, raw, ctx, {})
-            if start == len(raw):
-                return done
         elif first == "":
             return []
         else:
@@ -341,11 +342,12 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     return items
 
 
-def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
+def _jsonl_pieces(data: str | bytes | bytearray | memoryview) -> Iterator[list[Any]]:
     """The values of a JSONL text, as `iter_jsonl` reads them (blank lines skipped, one BOM at the very
-    start, a trailing `\r` dropped). Read in one batch (`loads_lines`: the whole-text filters run once)
-    when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
-    and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
+    start, a trailing `\r` dropped), a chunk of lines at a time: read in batches (`loads_lines`; the
+    whole-text number filter run once) when that is possible; otherwise, or from the first line that needs
+    a closer look, line by line with `iter_jsonl` and its exact errors (`ItemError` whose `loc` is the index
+    among non-blank lines; the values already yielded are not yielded again)."""
     raw: Any = data.tobytes() if isinstance(data, memoryview) else data
     over = text_over_budget(raw)  # one budget per input, as one JSON array of the same values has
     if over is not None:
@@ -366,16 +368,25 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
             line = line.removesuffix(b"\r")
             if line.strip(b" \t"):
                 lines.append(line)
-    values = loads_lines(lines) if lines is not None else None
-    if values is not None:
-        return values
+        del text
+    yielded = 0
+    if lines is not None and not may_overflow(b"\n".join(lines)):
+        for start in range(0, len(lines), _CHUNK):
+            values = loads_lines(lines[start : start + _CHUNK], numbers_checked=True)
+            if values is None:
+                break
+            yielded += len(values)
+            yield values
+            del values
+        else:
+            return
     values = []
     try:
         for _, value in iter_jsonl(raw, what="line"):
             values.append(value)
     except JSONError as exc:
         raise json_item_error(exc, (len(values),), full=True) from None
-    return values
+    yield values[yielded:]
 
 
 # Items validated per call: a chunk's dicts and models are still in the CPU cache when shared, and the
@@ -385,16 +396,17 @@ _CHUNK = 64
 _NONES: list[None] = [None] * _CHUNK
 
 
-def _validate_pieces(many: TypeAdapter[Any], data: Any, ctx: Any) -> tuple[list[Any], list[Any] | None]:
-    """Validate the items of a JSON array text as the strict reader reads it, a piece at a time
-    (`replayable._json_array.iter_array`): each piece's dicts are validated while still in the CPU cache and
-    dropped before the next piece is read, so the dicts of a large array are never all held. Returns the
-    items and None when every item validated; otherwise the items of the chunks that did and the array's
-    values with `None` in their place (the rest still to read item by item). Raises `JSONError` as
-    `loads` does."""
+def _validate_pieces(
+    many: TypeAdapter[Any], pieces: Iterator[list[Any]], ctx: Any
+) -> tuple[list[Any], list[Any] | None]:
+    """Validate the items of a text as the strict reader reads it, a piece at a time (a JSON array's
+    pieces, `replayable._json_array.iter_array`; JSONL's chunks of lines, `_jsonl_pieces`): each piece's
+    dicts are validated while still in the CPU cache and dropped before the next piece is read, so the
+    dicts of a large text are never all held. Returns the items and None when every item validated;
+    otherwise the items of the chunks that did and the text's values with `None` in their place (the rest
+    still to read item by item). Raises what the reader raises."""
     done: list[Any] = []
     shared: dict[Any, Any] = {}
-    pieces = iter_array(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
     for values in pieces:
         models, start = _validate_releasing(many, values, ctx, shared)
         done += models

@@ -136,3 +136,42 @@ def test_many_nested_objects_are_read_in_one_piece_past_the_cut_limit() -> None:
     nested = [{"type": "message", "id": f"m{i}", "content": [{"k": j} for j in range(300)]} for i in range(60)]
     text = json.dumps([*ITEMS[:100], *nested, *ITEMS[100:200]])
     assert _pieces(text, 256) == loads(text, max_depth=DEPTH) == [*ITEMS[:100], *nested, *ITEMS[100:200]]
+
+
+# ------------------------------------------------------------------ JSONL, a chunk of lines at a time
+
+CALLS = [
+    {
+        "type": "function_call",
+        "id": f"fc_{i}",
+        "call_id": f"c{i}",
+        "name": "f",
+        "arguments": "{}",
+        "status": "completed",
+    }
+    for i in range(300)
+]
+
+
+def test_jsonl_read_in_chunks_gives_the_values_line_by_line() -> None:
+    lines = [json.dumps(x) for x in CALLS]
+    assert [rp.dump_item(x) for x in rp.parse_items("\n".join(lines), side="output")] == CALLS
+    with_float = [*lines[:200], json.dumps({**CALLS[200], "x_score": 1e300}), *lines[201:]]  # read line by line
+    parsed = rp.parse_items("\n".join(with_float).encode(), side="output")
+    assert [rp.dump_item(x) for x in parsed] == [*CALLS[:200], {**CALLS[200], "x_score": 1e300}, *CALLS[201:]]
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [('{"type": "x", "type": "y"}', "duplicate_key"), ('{"n": 1e400}', "non_finite_number"), ("{", "json_invalid")],
+)
+def test_a_late_bad_jsonl_line_is_named_by_its_index(bad: str, reason: str) -> None:
+    lines = [json.dumps(x) for x in CALLS]
+    lines[170] = bad  # in the third chunk of lines: the first two were validated already
+    with pytest.raises(rp.ItemError) as caught:
+        rp.parse_items("\n".join(lines), side="output")
+    error = caught.value.errors[0]
+    assert error["loc"][0] == 170 and error["type"] == reason
+    with pytest.raises(rp.ItemError) as whole:
+        rp.parse_items("\n".join(lines[170:]), side="output")
+    assert whole.value.errors[0]["type"] == reason
