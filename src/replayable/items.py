@@ -286,7 +286,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         checked = True
         first = _first_char(data)
         if first == "[" or first == "{":
-            try:  # the array may nest one level deeper than its items; the reader enforces that itself
+            try:  # an array may nest one level deeper than its items (the reader enforces it); JSONL lines not
                 pieces = (
                     iter_array(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
                     if first == "["
