@@ -146,8 +146,9 @@ def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
     return data[3:] if data[:3] == _BOM_BYTES else data
 
 
-def _read(raw: bytes) -> Any:
-    """jiter with the strict reader's settings (raises its `ValueError`; `loads` says which rule)."""
+def read_strict(raw: bytes) -> Any:
+    """jiter with the strict reader's settings (raises its `ValueError`; `loads` says which rule). Only the
+    parse: `loads` runs the whole-text filters (`clears_filters`) and names the rule of an error."""
     return _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
 
 
@@ -296,6 +297,13 @@ def _shape_may_overflow(shape: bytes) -> bool:
     return len(shape) >= 210 and _LONG_RUN[:40] in shape and _LONG_RUN in shape
 
 
+def clears_filters(raw: bytes) -> bool:
+    """Whether a JSON text (UTF-8, no byte order mark) passes `loads`' whole-text filters as they run on a
+    long text: under its container budget, and no number in it may read as infinity or as zero."""
+    shape = raw.translate(_NUMBER_SHAPE, b"+-")
+    return too_many_containers(raw, shape.count(b"[")) is None and not _shape_may_overflow(shape)
+
+
 def loads(
     data: str | bytes | bytearray | memoryview,
     *,
@@ -338,7 +346,7 @@ def loads(
                 raise JSONError("too_deep", f"{what}: {msg}", msg)
             raise JSONError("too_many_containers", f"{what}: {over}", over)
     try:
-        value = _read(raw)
+        value = read_strict(raw)
     except ValueError as exc:
         msg = str(exc)
         reason = _reason(msg)
@@ -722,20 +730,24 @@ def iter_jsonl(
         yield lineno, loads(line, what=f"{what} {lineno}", max_depth=max_depth)
 
 
-def loads_lines(lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH) -> list[Any] | None:
+def loads_lines(
+    lines: list[bytes], *, max_depth: int = MAX_ITEM_DEPTH, numbers_checked: bool = False
+) -> list[Any] | None:
     """`loads(line, max_depth=max_depth)` for each of `lines` (UTF-8 JSON texts without a byte order
-    mark, such as a batch of JSONL lines), with the whole-text filter run once over all of them. Returns
-    the values only when every line reads and none needs a closer look (a number that may overflow,
-    nesting that may be too deep); otherwise None, for the caller to read them one by one with `loads`
-    and its exact errors. So it accepts exactly what `loads` accepts line by line, and is only faster."""
-    if may_overflow(b"\n".join(lines)):
+    mark, such as a batch of JSONL lines), with the whole-text filter run once over all of them (or not
+    at all: `numbers_checked`, the caller ran `may_overflow` over these lines joined by `\\n`, among
+    others, and it said no). Returns the values only when every line reads and none needs a closer look
+    (a number that may overflow, nesting that may be too deep); otherwise None, for the caller to read
+    them one by one with `loads` and its exact errors. So it accepts exactly what `loads` accepts line by
+    line, and is only faster."""
+    if not numbers_checked and may_overflow(b"\n".join(lines)):
         return None
     out = []
     for raw in lines:
         if _may_be_too_deep(raw, max_depth) or (len(raw) >= 2 * CONTAINERS_BASE and too_many_containers(raw)):
             return None
         try:
-            out.append(_read(raw))
+            out.append(read_strict(raw))
         except ValueError:
             return None
     return out

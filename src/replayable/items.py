@@ -45,11 +45,12 @@ from ._json import (
     JSONError,
     check_value,
     iter_jsonl,
-    loads,
     loads_lines,
+    may_overflow,
     text_over_budget,
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
+from ._json_array import iter_array
 from ._validation import ItemError
 
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
@@ -292,20 +293,19 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     if isinstance(data, _TEXT):
         checked = True
         first = _first_char(data)
-        if first == "[":
-            try:  # the array may nest one level deeper than its items; the reader enforces that itself
-                raw = loads(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+        if first == "[" or first == "{":
+            try:  # an array may nest one level deeper than its items (the reader enforces it); JSONL lines not
+                pieces = (
+                    iter_array(data, what="items", max_depth=MAX_ITEM_DEPTH + 1)
+                    if first == "["
+                    else _jsonl_pieces(data)
+                )
+                done, rest = _validate_pieces(many, pieces, ctx)
             except JSONError as exc:
                 raise json_item_error(exc) from None
-            if isinstance(raw, list):  # a strict model accepts only a dict: any other element fails its chunk
-                done, start = _validate_releasing(many, raw, ctx)
-                if start == len(raw):
-                    return done
-        elif first == "{":
-            raw = _jsonl_values(data)
-            done, start = _validate_releasing(many, raw, ctx)
-            if start == len(raw):
+            if rest is None:
                 return done
+            raw, start = rest, len(done)
         elif first == "":
             return []
         else:
@@ -331,13 +331,11 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
             plain = [check_value(x, max_depth=MAX_ITEM_DEPTH) for x in raw]
         except JSONError:
             plain = None  # reported item by item below
-        if plain is not None:
-            try:
-                models: list[Any] = many.validate_python(plain, context=ctx)
-                share_fields_sets(models, {})
-                return models
-            except ValidationError:
-                pass
+        if plain is not None:  # a chunk at a time, as a JSON array's items (the values themselves stay the caller's)
+            done, start = _validate_releasing(many, plain, ctx, {})
+            if start == len(plain):
+                return done
+            del plain
     items: list[Item] = done
     errors: list[dict[str, Any]] = []
     for i in range(start, len(raw)):
@@ -352,11 +350,12 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     return items
 
 
-def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
+def _jsonl_pieces(data: str | bytes | bytearray | memoryview) -> Iterator[list[Any]]:
     """The values of a JSONL text, as `iter_jsonl` reads them (blank lines skipped, one BOM at the very
-    start, a trailing `\r` dropped). Read in one batch (`loads_lines`: the whole-text filters run once)
-    when that is possible; otherwise, or when a line needs a closer look, line by line with `iter_jsonl`
-    and its exact errors (`ItemError` whose `loc` is the index among non-blank lines)."""
+    start, a trailing `\r` dropped), a chunk of lines at a time: read in batches (`loads_lines`; the
+    whole-text number filter run once) when that is possible; otherwise, or from the first line that needs
+    a closer look, line by line with `iter_jsonl` and its exact errors (`ItemError` whose `loc` is the index
+    among non-blank lines; the values already yielded are not yielded again)."""
     raw: Any = data.tobytes() if isinstance(data, memoryview) else data
     over = text_over_budget(raw)  # one budget per input, as one JSON array of the same values has
     if over is not None:
@@ -377,31 +376,70 @@ def _jsonl_values(data: str | bytes | bytearray | memoryview) -> list[Any]:
             line = line.removesuffix(b"\r")
             if line.strip(b" \t"):
                 lines.append(line)
-    values = loads_lines(lines) if lines is not None else None
-    if values is not None:
-        return values
+        del text
+    yielded = 0
+    if lines is not None and not may_overflow(b"\n".join(lines)):
+        for start in range(0, len(lines), _CHUNK):
+            values = loads_lines(lines[start : start + _CHUNK], numbers_checked=True)
+            if values is None:
+                break
+            yielded += len(values)
+            yield values
+            del values
+        else:
+            return
     values = []
     try:
         for _, value in iter_jsonl(raw, what="line"):
             values.append(value)
     except JSONError as exc:
         raise json_item_error(exc, (len(values),), full=True) from None
-    return values
+    yield values[yielded:]
 
 
-_CHUNK = 256  # a chunk's dicts and models still in the CPU cache when shared (4096: 15% slower, benchmarks/)
+# Items validated per call: a chunk's dicts and models are still in the CPU cache when shared, and the
+# objects a chunk frees (its dicts, pydantic's own fields sets and empty extras) are few enough to be
+# counted off the collector's young generation before it runs (benchmarks/README.md, issue 36).
+_CHUNK = 64
 _NONES: list[None] = [None] * _CHUNK
 
 
-def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
+def _validate_pieces(
+    many: TypeAdapter[Any], pieces: Iterator[list[Any]], ctx: Any
+) -> tuple[list[Any], list[Any] | None]:
+    """Validate the items of a text as the strict reader reads it, a piece at a time (a JSON array's
+    pieces, `replayable._json_array.iter_array`; JSONL's chunks of lines, `_jsonl_pieces`): each piece's
+    dicts are validated while still in the CPU cache and dropped before the next piece is read, so the
+    dicts of a large text are never all held. Returns the items and None when every item validated;
+    otherwise the items of the chunks that did and the text's values with `None` in their place (the rest
+    still to read item by item). Raises what the reader raises."""
+    done: list[Any] = []
+    shared: dict[Any, Any] = {}
+    for values in pieces:
+        models, start = _validate_releasing(many, values, ctx, shared)
+        done += models
+        if start < len(values):  # reported item by item: the rest of the text is read first (its own errors)
+            rest: list[Any] = [None] * len(done)
+            rest += values[start:]
+            del values
+            for more in pieces:
+                rest += more
+            return done, rest
+    return done, None
+
+
+def _validate_releasing(
+    many: TypeAdapter[Any], raw: list[Any], ctx: Any, shared: dict[Any, Any]
+) -> tuple[list[Any], int]:
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
     are then never all held at once; items of a class with the same fields share one read-only fields
-    set (`replayable._base.share_fields_sets`). Returns the items of the chunks that validated and the index where
-    the first chunk that did not starts (`len(raw)` when all did); `raw` keeps the items from there on."""
+    set and pydantic's empty dict of unknown fields is one shared, read-only dict
+    (`replayable._base.share_fields_sets`, `shared` kept across calls). Returns the items of the chunks
+    that validated and the index where the first chunk that did not starts (`len(raw)` when all did);
+    `raw` keeps the items from there on."""
     done: list[Any] = []
     n = len(raw)
-    shared: dict[Any, Any] = {}
     for start in range(0, n, _CHUNK):
         end = min(start + _CHUNK, n)
         try:

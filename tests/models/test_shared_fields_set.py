@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 import replayable as rp
-from replayable._base import SharedFieldsSet
+from replayable._base import NO_EXTRAS, SharedExtras, SharedFieldsSet
 
 ITEMS: list[dict[str, Any]] = (
     [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"q{i}"}]} for i in range(3)]
@@ -151,3 +151,66 @@ def test_each_shared_set_knows_whether_its_items_hold_unknown_fields(parse: Any)
     assert [bool(i.model_extra) for i in items] == [False] * len(ITEMS) + [True]
     assert [rp.dump_item(i) for i in items] == raw
     assert items == [rp.parse_item(x) for x in raw]
+
+
+# ------------------------------------------------------------ one shared, read-only empty extras dict
+
+
+@pytest.mark.parametrize(
+    "parse",
+    [
+        lambda raw: rp.parse_items(json.dumps(raw)),
+        lambda raw: rp.parse_items("\n".join(map(json.dumps, raw))),
+        lambda raw: rp.parse_items(raw),
+    ],
+    ids=["array", "jsonl", "dicts"],
+)
+def test_items_without_unknown_fields_share_one_empty_extras(parse: Any) -> None:
+    raw = [*ITEMS, {**ITEMS[0], "x_trace": "t1"}]
+    items = parse(raw)
+    assert all(i.model_extra is NO_EXTRAS for i in items[:-1])
+    assert items[-1].model_extra == {"x_trace": "t1"} and type(items[-1].model_extra) is dict
+    assert [rp.dump_item(i) for i in items] == raw
+    assert items == [rp.parse_item(x) for x in raw]
+    assert [i.model_dump() for i in items] == [rp.parse_item(x).model_dump() for x in raw]
+
+
+def test_a_class_that_refuses_unknown_keys_keeps_none() -> None:
+    """`item_reference` refuses unknown keys: pydantic keeps no extras dict, and none is put in its place."""
+    items = rp.parse_items(json.dumps([{"type": "item_reference", "id": "msg_1"}, ITEMS[0]]))
+    assert items[0].model_extra is None
+    assert items[1].model_extra is NO_EXTRAS
+
+
+def test_the_shared_extras_refuse_changes_loudly() -> None:
+    extras = _parsed()[0].model_extra
+    assert type(extras) is SharedExtras and extras == {} and not extras
+    for change in (
+        lambda: extras.__setitem__("x", 1),
+        lambda: extras.__delitem__("x"),
+        lambda: extras.setdefault("x", 1),
+        lambda: extras.pop("x"),
+        lambda: extras.popitem(),
+        lambda: extras.clear(),
+        lambda: extras.update({"x": 1}),
+    ):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    e = extras
+    with pytest.raises(TypeError, match="read-only"):
+        e |= {"x": 1}
+    assert extras == {} and extras | {"x": 1} == {"x": 1}
+
+
+def test_copies_of_an_item_get_their_own_plain_extras() -> None:
+    """`copy`, `deepcopy`, pickling and pydantic's `model_copy(update=...)` give a plain dict, which
+    `model_copy` then fills with an unknown key: the other items keep the shared empty one."""
+    items = _parsed()
+    copied = items[0].model_copy(update={"x_trace": "t1"})
+    assert copied.model_extra == {"x_trace": "t1"} and type(copied.model_extra) is dict
+    assert items[1].model_extra is NO_EXTRAS and NO_EXTRAS == {}
+    for other in (copy.copy(items[3]), copy.deepcopy(items[3]), pickle.loads(pickle.dumps(items[3]))):
+        assert other == items[3]
+        assert type(other.model_extra) is dict and other.model_extra == {}
+        assert rp.dump_item(other) == ITEMS[3]
+    assert type(pickle.loads(pickle.dumps(NO_EXTRAS))) is dict
