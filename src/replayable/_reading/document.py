@@ -39,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
+from itertools import compress
 from typing import Any
 
 from pydantic import BaseModel
@@ -179,10 +180,33 @@ class Document:
 _REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options"})
 #: Fields a request body and a Response share: with no field of either side's own, they make a body.
 _SHARED = frozenset(
-    {"model", "previous_response_id", "instructions", "tools", "tool_choice", "store", "metadata", "text",
-     "temperature", "top_p", "parallel_tool_calls", "max_output_tokens", "max_tool_calls", "reasoning",
-     "truncation", "background", "service_tier", "safety_identifier", "prompt_cache_key", "top_logprobs",
-     "presence_penalty", "frequency_penalty", "user", "prompt", "conversation"}
+    {
+        "model",
+        "previous_response_id",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "store",
+        "metadata",
+        "text",
+        "temperature",
+        "top_p",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "max_tool_calls",
+        "reasoning",
+        "truncation",
+        "background",
+        "service_tier",
+        "safety_identifier",
+        "prompt_cache_key",
+        "top_logprobs",
+        "presence_penalty",
+        "frequency_penalty",
+        "user",
+        "prompt",
+        "conversation",
+    }
 )
 #: A Response's own fields (spec `ResponseResource`) that no request body has.
 _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "incomplete_details", "error", "usage"})
@@ -213,9 +237,7 @@ def read_text(data: str | bytes | bytearray, what: str = "data") -> Any:
         return [value for _, value in iter_jsonl(data, what=f"{what} line")]
 
 
-def read_document(
-    data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False
-) -> Document:
+def read_document(data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False) -> Document:
     """Read `data` into a `Document` (see the module docstring for what it takes and how the kind is
     decided). `provider` is the caller's reading (None strict, `openai`); SDK objects imply `openai`.
     `text=False` refuses JSON text (`check_transcript` takes values, not text); `streams=True` also
@@ -232,7 +254,9 @@ def read_document(
         if not text:
             got = "JSON text"
             raise _refuse(
-                (), "not_items", f"items must be a list of items, a request body or a response, got {got}; read JSON "
+                (),
+                "not_items",
+                f"items must be a list of items, a request body or a response, got {got}; read JSON "
                 "text with parse_items (or replayable.parse_request / parse_response) first",
             )
         try:
@@ -243,8 +267,12 @@ def read_document(
     sdk = False
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
         if not is_openai_model(data):
-            raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got "
-                          f"{type(data).__name__}; {_WHAT_TO_PASS}")
+            raise _refuse(
+                (),
+                "not_items",
+                f"items must be a list of items, a request body or a response, got "
+                f"{type(data).__name__}; {_WHAT_TO_PASS}",
+            )
         sdk, provider = True, "openai"
         data = plain_json(data, "document", max_depth=READER_DEPTH)
     if isinstance(data, WireModel):
@@ -265,16 +293,24 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
         return _object_document(data, provider, streams, sdk)
     if not isinstance(data, Iterable):
         got = "None" if data is None else type(data).__name__
-        raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got {got}; "
-                      f"{_WHAT_TO_PASS}")
+        raise _refuse(
+            (), "not_items", f"items must be a list of items, a request body or a response, got {got}; {_WHAT_TO_PASS}"
+        )
     items = list(data)
     if streams:
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
     items, read_with, sdk_items = _read_items(items, provider)
-    return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
-                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
+    return Document(
+        DocumentKind.ITEMS,
+        items,
+        provider,
+        sdk=sdk or sdk_items,
+        value=data,
+        read_with=_owner(read_with, sdk or sdk_items),
+        text_items=text_items,
+    )
 
 
 def chat_envelope(raw: Mapping[str, Any]) -> bool:
@@ -289,6 +325,8 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 #: (`replayable._openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models
 #: goes through `ABCMeta`; the answer is kept per class.
 _CLASS_KINDS: dict[type, int] = {}
+#: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
+_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 
 
 def _class_kind(cls: type, item: Any) -> int:
@@ -306,27 +344,27 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
     object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_transcript_iter`
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
-    JSON, where the envelope rule sees it."""
-    sdk = False
-    read_with: Provider = None
-    out: list[Any] | None = None
+    JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
+    per class, and only the models holding unknown fields are looked at one by one."""
     kinds = _CLASS_KINDS
-    for n, item in enumerate(items):
-        cls = type(item)
-        if cls is dict:
-            continue
-        kind = kinds.get(cls)
-        if kind is None:
-            kind = _class_kind(cls, item)
-        if kind == 0:
-            continue
-        if kind == 2:
-            sdk = True
-            continue
-        if kind == 3:
-            read_with = "openai"
-        extra = item.__pydantic_extra__
-        if not extra or not any(k in extra for k in CHAT_KEYS):
+    by_class = {cls: kinds.get(cls) for cls in set(map(type, items))}
+    if None in by_class.values():  # a class not seen before: asked once, of one of its items
+        one = dict(zip(map(type, items), items, strict=True))
+        by_class = {cls: _class_kind(cls, one[cls]) if kind is None else kind for cls, kind in by_class.items()}
+    found = set(by_class.values())
+    sdk = 2 in found
+    read_with: Provider = "openai" if 3 in found else None
+    if 1 not in found and 3 not in found:
+        return items, read_with, sdk
+    if found <= {1, 3}:  # all our models: their unknown fields read in C, through pydantic's slot
+        held = list(compress(range(len(items)), map(_extras, items)))
+    else:
+        models = {cls for cls, kind in by_class.items() if kind in (1, 3)}
+        held = [n for n, item in enumerate(items) if type(item) in models and _extras(item)]
+    out: list[Any] | None = None
+    for n in held:
+        item = items[n]
+        if CHAT_KEYS.isdisjoint(_extras(item)):
             continue
         if out is None:
             out = list(items)
@@ -392,12 +430,21 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
                 )
             return DocumentKind.RESPONSE
         shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
-        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
-                      f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
+        raise _refuse(
+            ("object",),
+            "unknown_object",
+            f"a JSON object whose 'object' is {shown} is neither a "
+            f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}",
+        )
     if "messages" in data and "role" not in data:
-        raise _refuse(("messages",), "chat_completions_body", "a Chat Completions request body ({model, messages}) "
-                      "is not a Responses request: convert its messages with replayable.from_chat_completions("
-                      "body['messages']) and send them as 'input'", "invalid request body")
+        raise _refuse(
+            ("messages",),
+            "chat_completions_body",
+            "a Chat Completions request body ({model, messages}) "
+            "is not a Responses request: convert its messages with replayable.from_chat_completions("
+            "body['messages']) and send them as 'input'",
+            "invalid request body",
+        )
     if "role" in data:
         return DocumentKind.ITEM
     if streams and looks_like_tools(data):
@@ -405,18 +452,26 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
     request = not _REQUEST_ONLY.isdisjoint(keys)
     response = not _RESPONSE_ONLY.isdisjoint(keys)
     if request and response:
-        raise _refuse((), "ambiguous_body", "this JSON object has both a request body's fields ("
-                      f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
-                      f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
-                      "with 'object': 'response'")
+        raise _refuse(
+            (),
+            "ambiguous_body",
+            "this JSON object has both a request body's fields ("
+            f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
+            f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
+            "with 'object': 'response'",
+        )
     if response:
         return DocumentKind.RESPONSE
     if request or not _SHARED.isdisjoint(keys):
         return DocumentKind.REQUEST
     if keys <= {"id", "type"} and "id" in data:  # an item reference: its keys are `id` (and a null `type`)
         return DocumentKind.ITEM
-    raise _refuse((), "not_items", "items must be a list of items, a request body or a response, got a JSON object "
-                  f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}")
+    raise _refuse(
+        (),
+        "not_items",
+        "items must be a list of items, a request body or a response, got a JSON object "
+        f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}",
+    )
 
 
 def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
@@ -454,15 +509,25 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     # that do not echo the tools send it). Anything else is refused, not ignored.
     tools = data.get("tools")
     if tools is not None and not isinstance(tools, list):
-        raise _refuse(("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}",
-                      "invalid body")
+        raise _refuse(
+            ("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}", "invalid body"
+        )
     tool_list = None if tools is None else [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools]
     tool_choice = _allowed_choice(data.get("tool_choice"))
     if not request:
-        return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
-                        tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
-                        tool_list=tool_list,
-                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value, read_with=read_with)
+        return Document(
+            DocumentKind.RESPONSE,
+            items,
+            provider,
+            "output",
+            status=data.get("status"),
+            tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
+            tool_list=tool_list,
+            tool_choice=tool_choice,
+            sdk=sdk or sdk_items,
+            value=value,
+            read_with=read_with,
+        )
     prev = data.get("previous_response_id")
     return Document(
         DocumentKind.REQUEST,
@@ -750,5 +815,11 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
         numbers.append(number)
     provider = provider or "openai"
     items, read_with, sdk = _read_items(items, provider)
-    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers),
-                    read_with=_owner(read_with, sdk) or provider)
+    return Document(
+        DocumentKind.CODEX_ROLLOUT,
+        items,
+        provider,
+        value=items,
+        places=Places.numbered(numbers),
+        read_with=_owner(read_with, sdk) or provider,
+    )

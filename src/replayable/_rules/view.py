@@ -9,6 +9,8 @@ or reads it with `field(v, name)` (None when absent or `MISSING`); it never chan
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import methodcaller
 from types import MappingProxyType
 from typing import Any
 
@@ -117,10 +119,18 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
 
 
 def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
-    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON)."""
+    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON).
+    Only the namespaced items' views are looked at, and only those whose `content` is a list one by one:
+    the rest is told in C (`compress`, `map`)."""
     namespaced = {cls for cls in classes if _kind(cls) == 2}
-    pairs = zip(items, views, strict=True)
-    return any(type(item) in namespaced and nested_call(view) is not None for item, view in pairs)
+    chosen = list(compress(views, map(namespaced.__contains__, map(type, items))))
+    if not any(issubclass(t, list) for t in set(map(type, map(_CONTENT, chosen)))):
+        return False  # no namespaced item has a list as its content: no part to be a call
+    return any(nested_call(view) is not None for view in chosen)
+
+
+#: A view's `content` (None when absent), asked in C.
+_CONTENT = methodcaller("get", "content")
 
 
 def view_of(item: Any) -> View:
