@@ -40,11 +40,12 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, SharedFieldsSet, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
@@ -327,6 +328,8 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 _CLASS_KINDS: dict[type, int] = {}
 #: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+_holds_unknown = attrgetter("holds_unknown")
 
 
 def _class_kind(cls: type, item: Any) -> int:
@@ -356,7 +359,10 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     read_with: Provider = "openai" if 3 in found else None
     if 1 not in found and 3 not in found:
         return items, read_with, sdk
-    if found <= {1, 3}:  # all our models: their unknown fields read in C, through pydantic's slot
+    if found <= {1, 3}:  # all our models: their unknown fields told in C
+        sets = list(map(_fields_set, items))
+        if set(map(type, sets)) == {SharedFieldsSet} and not any(map(_holds_unknown, sets)):
+            return items, read_with, sdk  # made by `parse_items`: their few shared fields sets name no unknown field
         held = list(compress(range(len(items)), map(_extras, items)))
     else:
         models = {cls for cls, kind in by_class.items() if kind in (1, 3)}

@@ -12,8 +12,11 @@ pending calls are allowed (`function_call_without_output`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import chain, count, islice, repeat
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from itertools import compress, repeat
+from operator import eq, lt, methodcaller
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -39,18 +42,47 @@ _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
 _Fns = tuple[RuleCheck, ...]
 
 
+class _Pairing(NamedTuple):
+    """What the engine reads of a call family for each of its calls or outputs, read once per family: the
+    `family`, its call or output rules (`plain`: those without a gate, asked of a plain call or output;
+    `every`: all of them, in table order), the field a call holds its key in (`key_field`), its call type,
+    whether its calls have outputs (`paired`: a call with a string key then has a slot), whether it pairs
+    by `call_id`, its unfinished statuses, whether a finished call needs an output (0 never, 1 always, 2
+    asked of the call: `CallFamily.needs_output`), whether its calls need more than the shared tables
+    (`special`: safety checks to acknowledge, a program's call ids), and whether its outputs name their
+    call by `call_id` alone."""
+
+    family: CallFamily
+    plain: _Fns
+    every: _Fns
+    key_field: str
+    call_type: str
+    paired: bool
+    by_call_id: bool
+    unfinished: frozenset[str]
+    needs: int
+    special: bool
+    output_by_call_id: bool
+
+
+def _pairing(fam: CallFamily, rows: list[Rule]) -> _Pairing:
+    needs = 0 if not fam.output_required or fam.output_type is None else 1 if fam.hosted_when is None else 2
+    return _Pairing(
+        fam, _ungated(rows, fam.call_type), select(rows, fam.call_type), fam.call_key, fam.call_type,
+        fam.output_type is not None, fam.call_key == "call_id", fam.unfinished, needs,
+        fam.acknowledge is not None or fam.call_type == "openai:program", fam.output_keys == ("call_id",),
+    )  # fmt: skip
+
+
 class _Plan(NamedTuple):
     """What to run for the items of one type: its item rules (`plain`: those without a gate, asked of an item
     whose id is no earlier item's; `every`: all of them, in table order), its `role` (0 none, 1 a call, 2 an
-    output, 3 a barrier that closes the open calls), its call `family`, and that family's call or output
-    rules (`fam_plain`: those without a gate, asked of a plain call or output; `fam_every`: all of them)."""
+    output, 3 a barrier that closes the open calls) and, for a call or an output, its family's `pairing`."""
 
     plain: _Fns
     every: _Fns
     role: int
-    family: CallFamily | None
-    fam_plain: _Fns
-    fam_every: _Fns
+    pairing: _Pairing | None
 
 
 class _RuleSet:
@@ -62,8 +94,7 @@ class _RuleSet:
     def __init__(self, rows: dict[str, list[Rule]]) -> None:
         self.rows = rows
         # the rules of an item whose type is not a string; the conversation moves on past it
-        every = select(rows["item"], None)
-        self.every = _Plan(_ungated(rows["item"], None), every, 3, None, (), ())
+        self.every = _Plan(_ungated(rows["item"], None), select(rows["item"], None), 3, None)
         self.plans: dict[str, _Plan] = {}
 
     def plan(self, vtype: str) -> _Plan:
@@ -74,14 +105,11 @@ class _RuleSet:
         items = self.rows["item"]
         role = _FAMILY_OF.get(vtype)
         if role is None:
-            plan = _Plan(_ungated(items, vtype), select(items, vtype), 3 if vtype in _BARRIERS else 0, None, (), ())
+            plan = _Plan(_ungated(items, vtype), select(items, vtype), 3 if vtype in _BARRIERS else 0, None)
         else:
             fam, is_call = role
-            rows = self.rows["call" if is_call else "output"]
-            plan = _Plan(
-                _ungated(items, vtype), select(items, vtype), 1 if is_call else 2, fam,
-                _ungated(rows, fam.call_type), select(rows, fam.call_type),
-            )  # fmt: skip
+            pairing = _pairing(fam, self.rows["call" if is_call else "output"])
+            plan = _Plan(_ungated(items, vtype), select(items, vtype), 1 if is_call else 2, pairing)
         if len(self.plans) < 1024:  # item types come from the input: never an unbounded cache
             self.plans[vtype] = plan
         return plan
@@ -130,83 +158,264 @@ class Engine:
     def step(self, i: int, v: View, nxt: View | None, json: Any = None) -> None:
         """Run the rules of item `i` (view `v`; `nxt` the next item's view, None at the end; `json` the
         JSON value it came from, for the target's profile)."""
-        self._run(i, (v,), (nxt,), (json,))
+        self._run(i, (v,), (json,), nxt)
 
     def run(self, views: list[View], values: Sequence[Any] | None = None) -> None:
-        """`step` over all views in one pass, each with its successor as lookahead and its JSON value
-        (`values[i]`, when given)."""
-        following = chain(islice(views, 1, None), (None,))  # each item's successor (the lookahead)
-        self._run(0, views, following, repeat(None) if values is None else values)
+        """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
+        given). A list where nothing is to be found is told so a whole column at a time (`_whole`: the
+        pairing tables then hold only the calls still open at the end, which is all `finish` reads); any
+        other list, from the first item again, one item at a time (`_run`), which alone reports findings."""
+        if not self._whole(views, values):
+            self._run(0, views, values, None)
 
-    def _run(self, start: int, views: Iterable[View], following: Iterable[View | None], jsons: Iterable[Any]) -> None:
-        """The rules of items `start`, `start + 1`, ... (their views, successors and JSON values): this loop is
-        what checking a parsed transcript costs per item. A plain item (no gate of its rules holds: its id
-        new, a call finished and its key new, an output answering an open call) is asked only the rules
-        without a gate; the facts are set only when a rule is asked; the pairing state is kept inline."""
+    def _whole(self, views: list[View], values: Sequence[Any] | None) -> bool:
+        """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
+        read in C) instead of item by item: no id twice, every call finished with a key no earlier call
+        holds, every output answering an earlier call of its family once with no barrier between them,
+        every call still open at the end after the last barrier, and every rule without a gate either told
+        by its row's `sweep` that it finds nothing in these items, or asked of each item and finding
+        nothing. True: `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it.
+        False (anything else, or any doubt): nothing was changed, and `_run` checks the list."""
+        ctx, rules, facts = self.ctx, self._rules, self._facts
+        if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
+            return False
+        n = len(views)
+        dicts = set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
+        types = _field(views, "type", dicts)
+        try:
+            kinds = set(types)
+            if any(type(t) is not str for t in kinds):
+                return False  # an item without a string type
+            ids = _field(views, "id", dicts)
+            id_types = Counter(map(type, ids))
+            distinct = set(ids)
+        except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
+            return False
+        if not id_types.keys() <= _ID_TYPES or "" in distinct:
+            return False
+        if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
+            return False  # an id twice
+        plans = {t: rules.plan(t) for t in kinds}
+        asked: dict[str, tuple[_Fns, _Fns]] = {}  # type -> (item rules, call or output rules) asked per item
+        column: _Columns = {}
+        for t, plan in plans.items():
+            fns: _Fns | None = plan.plain
+            if fns:
+                fns = self._swept("item", t, t, types, views, column)
+            pairing = plan.pairing
+            fam_fns: _Fns | None = ()
+            if pairing is not None:
+                if pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id):
+                    return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
+                fam_fns = pairing.plain
+                if fam_fns:
+                    stage = "call" if plan.role == 1 else "output"
+                    fam_fns = self._swept(stage, pairing.call_type, t, types, views, column)
+            if fns is None or fam_fns is None:
+                return False
+            if fns or fam_fns:
+                asked[t] = (fns, fam_fns)
+        open_calls = self._paired(plans, types, views, column, dicts)
+        if open_calls is None:
+            return False
+        if asked:  # the rules without a gate, asked of each item they apply to, in order
+            last = n - 1
+            try:
+                for i in compress(range(n), map(asked.__contains__, types)):
+                    v, t = views[i], types[i]
+                    fns, fam_fns = asked[t]
+                    facts.index, facts.view, facts.first_index = i, v, None
+                    facts.next = views[i + 1] if i < last else None
+                    facts.json = None if values is None else values[i]
+                    for fn in fns:
+                        if fn(ctx, facts):
+                            return False
+                    if fam_fns:
+                        pairing = plans[t].pairing
+                        key = v.get(pairing.key_field if plans[t].role == 1 else "call_id")  # type: ignore[union-attr]
+                        if key is MISSING:
+                            key = None
+                        facts.family, facts.key = pairing.family, key  # type: ignore[union-attr]
+                        facts.slot = (pairing.call_type, key) if isinstance(key, str) and pairing.paired else None  # type: ignore[union-attr]
+                        for fn in fam_fns:
+                            if fn(ctx, facts):
+                                return False
+            finally:
+                facts.family, facts.key, facts.slot, facts.finished, facts.key_field = None, None, None, True, "call_id"
+        ctx.open_calls.update(open_calls)
+        return True
+
+    def _swept(
+        self, stage: str, kind: str, t: str, types: list[str], views: list[View], column: _Columns
+    ) -> _Fns | None:
+        """The rules of `stage` without a gate that the items of type `t` are asked (those of the rows for
+        `kind`: the item type, or its call family's call type), in table order, less those whose row's `sweep`
+        says they find nothing in these items; None when a sweep cannot read them."""
+        kept: list[RuleCheck] = []
+        for row in self._rules.rows[stage]:
+            if row.gate is not None or (row.types is not None and kind not in row.types):
+                continue
+            if row.sweep is not None:
+                try:
+                    if not row.sweep(self.ctx, t, _column(t, types, views, column)[1]):
+                        continue
+                except Exception:  # noqa: BLE001  a sweep that cannot read these items: each is asked instead
+                    return None
+            kept.append(row.check)
+        return tuple(kept)
+
+    def _paired(
+        self,
+        plans: dict[str, _Plan],
+        types: list[str],
+        views: list[View],
+        column: _Columns,
+        dicts: bool,
+    ) -> dict[Slot, int] | None:
+        """The calls still open at the end of `views` when every call is finished with a key no earlier call
+        holds and every output answers an earlier call of its family once, with no barrier between them and
+        no barrier after a call left open; None otherwise (or when a column cannot be read so)."""
+        barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, types, views, column)[0]]
+        barriers.sort()
+        calls: dict[str, dict[str, int]] = {}
+        by_call_id: list[str] = []
+        try:
+            for t, plan in plans.items():
+                pairing = plan.pairing
+                if plan.role != 1 or pairing is None:
+                    continue
+                at, cv = _column(t, types, views, column)
+                if not pairing.unfinished.isdisjoint(_field(cv, "status", dicts)):
+                    return None  # an unfinished call
+                if not pairing.paired:
+                    continue  # a call with no output: no slot, nothing to pair
+                keys = _field(cv, pairing.key_field, dicts)
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
+                    return None  # a call without a string key, or a key twice
+                calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if pairing.by_call_id:
+                    by_call_id.extend(keys)
+            if len(set(by_call_id)) != len(by_call_id):
+                return None  # two families' calls with one call_id
+            answered: dict[str, dict[str, int]] = {}
+            for t, plan in plans.items():
+                pairing = plan.pairing
+                if plan.role != 2 or pairing is None:
+                    continue
+                at, ov = _column(t, types, views, column)
+                keys = _field(ov, "call_id", dicts)
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
+                    return None  # an output without a string key, or two outputs of one call
+                of = calls.get(pairing.call_type, {})
+                called = list(map(of.get, keys))
+                if None in called or not all(map(lt, called, at)):
+                    return None  # an output of no call, or of a later one
+                if pairing.needs == 1 and list(map(bisect_left, repeat(barriers), called)) != list(
+                    map(bisect_left, repeat(barriers), at)
+                ):
+                    return None  # a barrier between a call and its output: the call was left unanswered
+                answered[pairing.call_type] = dict(zip(keys, at, strict=True))
+        except TypeError:  # an unhashable status or key: the item's own rules say what it is
+            return None
+        open_calls: dict[Slot, int] = {}
+        for plan in plans.values():
+            pairing = plan.pairing
+            if plan.role != 1 or pairing is None or pairing.needs != 1:
+                continue
+            done = answered.get(pairing.call_type, {})
+            of = calls[pairing.call_type]
+            if len(done) == len(of):
+                continue
+            for key, j in of.items():
+                if key not in done:
+                    if barriers and barriers[-1] > j:
+                        return None  # left unanswered when the conversation moved on
+                    open_calls[(pairing.call_type, key)] = j
+        return open_calls
+
+    def _run(self, start: int, views: Sequence[View], values: Sequence[Any] | None, tail: View | None) -> None:
+        """The rules of items `start`, `start + 1`, ... (their `views`, and their JSON `values` when given;
+        the successor of the last one is `tail`): this loop is what checking a parsed transcript costs per
+        item. A plain item (no gate of its rules holds: its id new, a call finished and its key new, an
+        output answering an open call) is asked only the rules without a gate; its facts are set only when a
+        rule is asked; the pairing tables are kept inline."""
         ctx, out, facts, rules = self.ctx, self.out, self._facts, self._rules
         plans, plan_of, every = rules.plans, rules.plan, rules.every
         ids, calls, call_ids, answered = ctx.ids, ctx.calls, ctx.call_ids, ctx.answered
         unfinished, open_calls = ctx.unfinished, ctx.open_calls
-        for i, v, nxt, json in zip(count(start), views, following, jsons):
+        last = len(views) - 1
+        for k, v in enumerate(views):
+            i = start + k
             vtype = v.get("type")
             if vtype.__class__ is str:  # no type, or one that is not a string (a list is unhashable): `every`
                 plan = plans.get(vtype) or plan_of(vtype)  # type: ignore[arg-type]
             else:
                 plan = every
-            fns, _, role, fam, fam_fns, _ = plan
+            fns, _, role, pairing = plan
             vid = v.get("id")
             first = ids.setdefault(vid, i) if vid and type(vid) is str else i  # the first index of each id
             if first != i:
                 fns = plan.every  # a duplicate id: every item rule is asked
             if fns:
-                facts.index, facts.view, facts.next, facts.json = i, v, nxt, json
-                facts.first_index = None if first == i else first
+                facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                facts.next = views[k + 1] if k < last else tail
+                facts.json = None if values is None else values[k]
                 for fn in fns:
                     found = fn(ctx, facts)
                     if found:
                         out.extend(found)
             if role == 1:  # a call: its facts, its rules, then the pairing tables
-                key = v.get(fam.call_key)  # type: ignore[union-attr]
+                fam, fam_fns, fam_every, key_field, ctype, paired, by_call_id, unfin, needs, special, _ = pairing  # type: ignore[misc]
+                key = v.get(key_field)
                 if key is MISSING:
                     key = None
-                slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None  # type: ignore[union-attr]
+                keyed = isinstance(key, str)
+                slot = (ctype, key) if keyed and paired else None
                 status = v.get("status")
-                finished = (
-                    type(status) is not str or status not in fam.unfinished or call_finished(fam, v, ctx.programs)  # type: ignore[union-attr]
-                )
-                if not finished or (
-                    slot is not None and (slot in calls or (fam.call_key == "call_id" and key in call_ids))  # type: ignore[union-attr]
-                ):
-                    fam_fns = plan.fam_every  # unfinished, or its key seen before: every call rule is asked
+                finished = type(status) is not str or status not in unfin or call_finished(fam, v, ctx.programs)
+                if not finished or (slot is not None and (slot in calls or (by_call_id and key in call_ids))):
+                    fam_fns = fam_every  # unfinished, or its key seen before: every call rule is asked
                 if fam_fns:
                     if not fns:  # no item rule was asked: the item's own facts first
-                        facts.index, facts.view, facts.next, facts.json = i, v, nxt, json
-                        facts.first_index = None if first == i else first
+                        facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                        facts.next = views[k + 1] if k < last else tail
+                        facts.json = None if values is None else values[k]
                     facts.family, facts.key, facts.slot, facts.finished = fam, key, slot, finished
                     for fn in fam_fns:
                         found = fn(ctx, facts)
                         if found:
                             out.extend(found)
                     facts.family, facts.key, facts.slot, facts.finished = None, None, None, True  # the next item's
-                self._called(i, v, fam, key, slot, finished)  # type: ignore[arg-type]
+                if special:
+                    self._called(i, v, fam, key, slot, finished)
+                    continue
+                if slot is not None:
+                    calls.setdefault(slot, i)
+                    if by_call_id:
+                        call_ids.setdefault(key, i)
+                    if not finished:
+                        unfinished.add(slot)
+                    elif needs == 1 or (needs == 2 and fam.needs_output(v)):
+                        open_calls.setdefault(slot, i)
             elif role == 2:  # an output: its facts, its rules, then the pairing tables
-                if fam.output_keys == ("call_id",):  # type: ignore[union-attr]  # every family but a few of OpenAI's
-                    key = v.get("call_id")
-                    key_field = "call_id"
+                fam, fam_fns, fam_every, _, ctype, _, _, _, _, _, output_by_call_id = pairing  # type: ignore[misc]
+                if output_by_call_id:  # every family but a few of OpenAI's
+                    key, key_field = v.get("call_id"), "call_id"
                     if key is MISSING:
                         key = None
                 else:
-                    key, key_field = _output_key(fam, v)  # type: ignore[arg-type]
+                    key, key_field = _output_key(fam, v)
                 if not isinstance(key, str):
-                    self._keyless(i, v, fam, key, key_field)  # type: ignore[arg-type]
+                    self._keyless(i, v, fam, key, key_field)
                     continue
-                slot = (fam.call_type, key)  # type: ignore[union-attr]
+                slot = (ctype, key)
                 if slot not in calls or slot in answered or slot in unfinished:
-                    fam_fns = plan.fam_every  # it answers no open call: every output rule is asked
+                    fam_fns = fam_every  # it answers no open call: every output rule is asked
                 if fam_fns:
                     if not fns:  # no item rule was asked: the item's own facts first
-                        facts.index, facts.view, facts.next, facts.json = i, v, nxt, json
-                        facts.first_index = None if first == i else first
+                        facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                        facts.next = views[k + 1] if k < last else tail
+                        facts.json = None if values is None else values[k]
                     facts.family, facts.key, facts.slot, facts.key_field = fam, key, slot, key_field
                     for fn in fam_fns:
                         found = fn(ctx, facts)
@@ -219,7 +428,8 @@ class Engine:
                 self._close(i)
 
     def _called(self, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None, finished: bool) -> None:
-        """The pairing tables once the rules of call `i` have run."""
+        """The pairing tables once the rules of call `i` have run (any family; the loop of `_run` keeps them
+        itself for the families with no safety checks to acknowledge and no program)."""
         ctx = self.ctx
         if slot is not None:
             ctx.calls.setdefault(slot, i)
@@ -293,6 +503,30 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
         if key is not None:
             return key, name
     return None, keys[0]
+
+
+#: The items of each type in a list checked at once: (their indexes, their views), made once per run.
+_Columns = dict[str, tuple[list[int], list[View]]]
+
+
+def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
+    """Field `name` of each of `views` (None when absent), read in C (`dicts`: every view is a `dict`)."""
+    if dicts:
+        return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
+    return list(map(methodcaller("get", name), views))
+
+
+#: The types an id may have for the whole-list pass: a string, or none (absent).
+_ID_TYPES = frozenset({str, type(None), type(MISSING)})
+
+
+def _column(t: str, types: list[str], views: list[View], column: _Columns) -> tuple[list[int], list[View]]:
+    """The indexes and views of the items of type `t` (made once per run, kept in `column`)."""
+    got = column.get(t)
+    if got is None:
+        chosen = list(map(eq, types, repeat(t)))
+        got = column[t] = (list(compress(range(len(types)), chosen)), list(compress(views, chosen)))
+    return got
 
 
 def run_rules(

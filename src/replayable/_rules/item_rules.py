@@ -8,6 +8,8 @@ registered in `replayable._rules.table.RULES`."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain, compress, repeat
+from operator import methodcaller
 from typing import Any, Literal, get_args, get_origin
 
 from replayable._base import WireModel, read_field
@@ -21,6 +23,7 @@ __all__ = [
     "PART_HOLDERS",
     "REASONING_TYPES",
     "compaction_trigger_last",
+    "data_urls_possible",
     "data_urls_readable",
     "foreign_extension_item",
     "foreign_provider_state",
@@ -178,6 +181,28 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
         if isinstance(ptype, str) and ptype in _DATA_FIELDS:
             _part_data_url(out, i, value, ptype, f"/{key}")
     return out
+
+
+def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
+    """The sweep of `data_urls_readable` (`replayable._rules.table.Rule.sweep`): whether any of `views`, the
+    items of type `vtype` in a list, may hold a part with a URL to read. No when every list of parts holds
+    only parts whose class fixes a type with no URL (`_NO_DATA_URL`) and no item holds one part on its own."""
+    key = "content" if vtype == "message" else "output"
+    if set(map(type, views)) <= {dict}:
+        values = list(map(dict.get, views, repeat(key)))
+    else:
+        values = list(map(methodcaller("get", key), views))
+    kinds = set(map(type, values))
+    if not PART_HOLDERS[vtype][1] and not kinds <= {list, type(None)}:
+        return True  # one part on its own (a screenshot): read by the rule
+    if list not in kinds:
+        return False
+    lists = compress(values, map(_IS_LIST, map(type, values)))
+    parts = list(chain.from_iterable(lists))
+    return not _NO_DATA_URL.issuperset(map(type, parts)) and _learn_parts(parts)
+
+
+_IS_LIST = {list}.__contains__
 
 
 #: Part classes (our models) whose `type` is fixed by their class to one that holds no `data:` URL

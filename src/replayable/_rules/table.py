@@ -25,6 +25,7 @@ from replayable._families import FAMILIES
 from replayable._findings import Finding
 from replayable._rules import body_rules, call_rules, item_rules, tool_rules
 from replayable._rules.state import GATE_STAGES, Context, Facts, Gate, RuleCheck
+from replayable._rules.view import View
 
 __all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
 
@@ -35,7 +36,11 @@ class Rule:
     of families; None: all), `when` (a switch read from the check's settings; None: always), `codes`,
     `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case), and
     `gate`: the fact without which the rule finds nothing (`Gate`, of the row's own stage; None: the rule
-    is asked of every item it applies to)."""
+    is asked of every item it applies to), and, for a rule without a gate, `sweep`: told the check's settings,
+    an item type and the views of every item of that type in a list checked at once (where every call is
+    finished, its key new, and every output answers an open call: `Engine.run`), whether the rule may
+    find anything among them (False: it is asked of none of them; it must never say False where the rule
+    would find something)."""
 
     check: RuleCheck
     on: Literal["item", "call", "output", "pending"]
@@ -44,6 +49,7 @@ class Rule:
     when: Callable[[Context], bool] | None = None
     source: str = ""
     gate: Gate | None = None
+    sweep: Callable[[Context, str, list[View]], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.gate is not None and GATE_STAGES[self.gate] != self.on:
@@ -103,6 +109,7 @@ RULES: tuple[Rule, ...] = (
         (C.DATA_URL_INVALID,),
         frozenset(item_rules.PART_HOLDERS),
         source="OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL'); RFC 2397",
+        sweep=item_rules.data_urls_possible,
     ),
     Rule(
         item_rules.compaction_trigger_last,
@@ -126,6 +133,7 @@ RULES: tuple[Rule, ...] = (
         "call",
         (C.UNKNOWN_TOOL, C.ARGUMENTS_PARSE, C.ARGUMENTS_SCHEMA, C.INVALID_TOOL),
         frozenset({"function_call"}),
+        sweep=tool_rules.arguments_possible,
     ),
     # output rules
     Rule(

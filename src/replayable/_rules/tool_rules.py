@@ -5,9 +5,12 @@ judged by `replayable._rules.call_rules.finished_call`). Registered in `replayab
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress, repeat
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from replayable._arguments import (
+    MAX_DEPTH,
     ArgumentsError,
     SchemaError,
     json_syntax_error,
@@ -17,10 +20,11 @@ from replayable._arguments import (
 )
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
+from replayable._json import reads_cleanly
 from replayable._rules.state import Context, Facts, found
 from replayable._rules.view import View, field
 
-__all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
+__all__ = ["allowed_tool", "arguments_fit_tool", "arguments_possible", "called_name"]
 
 
 def called_name(v: View) -> Any:
@@ -49,6 +53,26 @@ def allowed_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     return ()
 
 
+def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
+    """The sweep of `arguments_fit_tool` (`replayable._rules.table.Rule.sweep`) over finished calls: without
+    `tools`, whether any call's arguments may not be a strict JSON object. No when every string of
+    arguments starts with `{` and reads cleanly (`reads_cleanly`, the rule's own short way), told without
+    asking the rule of each call; with `tools`, each call is asked."""
+    if ctx.tool_params is not None:
+        return True
+    if set(map(type, views)) <= {dict}:
+        values = list(map(dict.get, views, repeat("arguments")))
+    else:
+        values = list(map(methodcaller("get", "arguments"), views))
+    texts = list(compress(values, map(_IS_STR, map(type, values))))  # arguments of another type: not this rule's
+    if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):
+        return True
+    return bool(texts) and not set(map(itemgetter(0), texts)) <= {"{"}
+
+
+_IS_STR = {str}.__contains__
+
+
 def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     """`unknown_tool`, `arguments_parse`, `arguments_schema`, `invalid_tool`: with `tools`, the call names a
     declared tool and its arguments pass its schema; without them, a finished call's arguments are still a
@@ -57,6 +81,8 @@ def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     if tool_params is None:
         arguments = v.get("arguments")
         if type(arguments) is str and item.finished:
+            if reads_cleanly(arguments, MAX_DEPTH) and arguments.lstrip(" \t\r\n")[:1] == "{":
+                return ()  # the common case, asked the short way (`json_syntax_error` says why otherwise)
             why = json_syntax_error(arguments)
             if why is not None:
                 return (found(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=why),)

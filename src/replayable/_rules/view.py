@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import compress
-from operator import methodcaller
+from operator import attrgetter, methodcaller
 from types import MappingProxyType
 from typing import Any
 
@@ -40,6 +40,7 @@ OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 _storage = BaseModel.__dict__["__dict__"].__get__
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+_holds_unknown = attrgetter("holds_unknown")
 
 #: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
 #: `replayable._item_read.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
@@ -104,8 +105,7 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
     views: list[View] = list(map(_storage, items))
     fields_sets = list(map(_fields_set, items))
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
-        distinct = dict(zip(map(id, fields_sets), fields_sets, strict=True)).values()
-        if any(s.holds_unknown for s in distinct):
+        if any(map(_holds_unknown, fields_sets)):  # a few shared sets, asked in C
             for i, fields in enumerate(fields_sets):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
