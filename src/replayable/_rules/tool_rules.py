@@ -64,7 +64,8 @@ def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
         values = list(map(dict.get, views, repeat("arguments")))
     else:
         values = list(map(methodcaller("get", "arguments"), views))
-    texts = list(compress(values, map(_IS_STR, map(type, values))))  # arguments of another type: not this rule's
+    # arguments of another type are not this rule's; a text sent by many calls is read once
+    texts = set(compress(values, map(_IS_STR, map(type, values))))
     if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):
         return True
     return bool(texts) and not set(map(itemgetter(0), texts)) <= {"{"}
