@@ -125,7 +125,7 @@ def _doors(items: list[Any], kw: dict[str, Any]) -> list[Any]:
 
 
 def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Engine, "_whole", lambda self, views, values: False)
+    monkeypatch.setattr(Engine, "_whole", lambda self, views: False)
 
 
 @settings(max_examples=250, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
@@ -164,8 +164,8 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any, values: Any) -> bool:
-        told.append(whole(self, views, values))
+    def spy(self: Engine, views: Any) -> bool:
+        told.append(whole(self, views))
         return told[-1]
 
     monkeypatch.setattr(Engine, "_whole", spy)

@@ -8,6 +8,15 @@ no rule writes state another rule reads, so the table's order is only the order 
 The engine itself owns one rule, the one that needs the whole pairing state: a call left unanswered once
 the conversation moves on (a message, compaction or item reference follows), or at the end unless
 pending calls are allowed (`function_call_without_output`).
+
+What a check costs (issue 36): the rule sets and each item type's plan are made once per table and
+switches (`rule_set`); a rule whose row has a `gate` is asked only of an item where that fact holds (an id
+seen before, a call unfinished or its key seen, an output that answers no open call); and a whole list
+(`Engine.run`) is first told clean or not a column at a time (`Engine._whole`: types, ids, statuses and
+keys read in C, the pairing checked on sorted indexes, the rows' `sweep`s telling in bulk where a rule
+cannot find anything). Only a list where something may be found is walked item by item (`Engine._run`),
+and that walk alone reports findings, so every finding, message and order is the one item-by-item walk's
+(`tests/rules/test_engine_gates.py`).
 """
 
 from __future__ import annotations
@@ -165,21 +174,20 @@ class Engine:
         given). A list where nothing is to be found is told so a whole column at a time (`_whole`: the
         pairing tables then hold only the calls still open at the end, which is all `finish` reads); any
         other list, from the first item again, one item at a time (`_run`), which alone reports findings."""
-        if not self._whole(views, values):
+        if not self._whole(views):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View], values: Sequence[Any] | None) -> bool:
+    def _whole(self, views: list[View]) -> bool:
         """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
-        every call still open at the end after the last barrier, and every rule without a gate either told
-        by its row's `sweep` that it finds nothing in these items, or asked of each item and finding
-        nothing. True: `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it.
-        False (anything else, or any doubt): nothing was changed, and `_run` checks the list."""
-        ctx, rules, facts = self.ctx, self._rules, self._facts
+        every call still open at the end after the last barrier, and every rule without a gate told by its
+        row's `sweep` that it finds nothing in these items (no rule is asked of any item here). True:
+        `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
+        else, or any doubt): nothing was changed, and `_run` checks the list."""
+        ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
-        n = len(views)
         dicts = set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
         types = _field(views, "type", dicts)
         try:
@@ -196,73 +204,41 @@ class Engine:
         if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
-        asked: dict[str, tuple[_Fns, _Fns]] = {}  # type -> (item rules, call or output rules) asked per item
         column: _Columns = {}
         for t, plan in plans.items():
-            fns: _Fns | None = plan.plain
-            if fns:
-                fns = self._swept("item", t, t, types, views, column)
             pairing = plan.pairing
-            fam_fns: _Fns | None = ()
-            if pairing is not None:
-                if pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id):
-                    return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
-                fam_fns = pairing.plain
-                if fam_fns:
-                    stage = "call" if plan.role == 1 else "output"
-                    fam_fns = self._swept(stage, pairing.call_type, t, types, views, column)
-            if fns is None or fam_fns is None:
+            if pairing is not None and (
+                pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id)
+            ):
+                return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
+            if plan.plain and not self._swept("item", t, t, types, views, column):
                 return False
-            if fns or fam_fns:
-                asked[t] = (fns, fam_fns)
+            if pairing is not None and pairing.plain:
+                stage = "call" if plan.role == 1 else "output"
+                if not self._swept(stage, pairing.call_type, t, types, views, column):
+                    return False
         open_calls = self._paired(plans, types, views, column, dicts)
         if open_calls is None:
             return False
-        if asked:  # the rules without a gate, asked of each item they apply to, in order
-            last = n - 1
-            try:
-                for i in compress(range(n), map(asked.__contains__, types)):
-                    v, t = views[i], types[i]
-                    fns, fam_fns = asked[t]
-                    facts.index, facts.view, facts.first_index = i, v, None
-                    facts.next = views[i + 1] if i < last else None
-                    facts.json = None if values is None else values[i]
-                    for fn in fns:
-                        if fn(ctx, facts):
-                            return False
-                    if fam_fns:
-                        pairing = plans[t].pairing
-                        key = v.get(pairing.key_field if plans[t].role == 1 else "call_id")  # type: ignore[union-attr]
-                        if key is MISSING:
-                            key = None
-                        facts.family, facts.key = pairing.family, key  # type: ignore[union-attr]
-                        facts.slot = (pairing.call_type, key) if isinstance(key, str) and pairing.paired else None  # type: ignore[union-attr]
-                        for fn in fam_fns:
-                            if fn(ctx, facts):
-                                return False
-            finally:
-                facts.family, facts.key, facts.slot, facts.finished, facts.key_field = None, None, None, True, "call_id"
         ctx.open_calls.update(open_calls)
         return True
 
-    def _swept(
-        self, stage: str, kind: str, t: str, types: list[str], views: list[View], column: _Columns
-    ) -> _Fns | None:
-        """The rules of `stage` without a gate that the items of type `t` are asked (those of the rows for
-        `kind`: the item type, or its call family's call type), in table order, less those whose row's `sweep`
-        says they find nothing in these items; None when a sweep cannot read them."""
-        kept: list[RuleCheck] = []
+    def _swept(self, stage: str, kind: str, t: str, types: list[str], views: list[View], column: _Columns) -> bool:
+        """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
+        `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
+        nothing in these items. A rule without a sweep is asked of each item by `_run` instead, so the whole
+        list is: no rule is ever asked of an item twice."""
         for row in self._rules.rows[stage]:
             if row.gate is not None or (row.types is not None and kind not in row.types):
                 continue
-            if row.sweep is not None:
-                try:
-                    if not row.sweep(self.ctx, t, _column(t, types, views, column)[1]):
-                        continue
-                except Exception:  # noqa: BLE001  a sweep that cannot read these items: each is asked instead
-                    return None
-            kept.append(row.check)
-        return tuple(kept)
+            if row.sweep is None:
+                return False
+            try:
+                if row.sweep(self.ctx, t, _column(t, types, views, column)[1]):
+                    return False
+            except Exception:  # noqa: BLE001  a sweep that cannot read these items: `_run` asks each one
+                return False
+        return True
 
     def _paired(
         self,

@@ -51,7 +51,9 @@ class Context:
     body being checked, for the body rules; None for anything else). State: `ids` (item id -> first
     index), `calls` (slot -> index of the call), `call_ids` (a `call_id` of any family -> the first call
     that has it), `answered`, `unfinished`, `programs` (call ids of OpenAI `program` items),
-    `to_acknowledge` (slot -> safety check ids), `open_calls` (calls awaiting an output -> index).
+    `to_acknowledge` (slot -> safety check ids), `open_calls` (calls awaiting an output -> index). After a
+    whole list found clean at once (`replayable._rules.engine.Engine.run`), only `open_calls` (what the end
+    of the check reads) is kept.
     """
 
     __slots__ = (
