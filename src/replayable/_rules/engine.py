@@ -124,6 +124,11 @@ class _RuleSet:
         return plan
 
 
+def _sweepable(rows: list[Rule], kind: str) -> bool:
+    """Whether each of `rows` for `kind` without a gate has a sweep (`Engine._whole` can tell them in bulk)."""
+    return all(r.sweep is not None for r in rows if r.gate is None and (r.types is None or kind in r.types))
+
+
 def _ungated(rows: list[Rule], kind: Any) -> _Fns:
     """`select` of the rows that have no gate: what a plain item is asked."""
     return select([r for r in rows if r.gate is None], kind)
@@ -204,22 +209,29 @@ class Engine:
         if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
-        column: _Columns = {}
         for t, plan in plans.items():
             pairing = plan.pairing
             if pairing is not None and (
                 pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id)
             ):
                 return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
+            if not _sweepable(self._rules.rows["item"], t) or (
+                pairing is not None
+                and not _sweepable(self._rules.rows["call" if plan.role == 1 else "output"], pairing.call_type)
+            ):
+                return False  # a rule without a gate and without a sweep: asked of each item by `_run`
+        column: _Columns = {}
+        open_calls = self._paired(plans, types, views, column, dicts)  # the pairing first: it fails fastest
+        if open_calls is None:
+            return False
+        for t, plan in plans.items():  # then the sweeps, each over the items of its types
+            pairing = plan.pairing
             if plan.plain and not self._swept("item", t, t, types, views, column):
                 return False
             if pairing is not None and pairing.plain:
                 stage = "call" if plan.role == 1 else "output"
                 if not self._swept(stage, pairing.call_type, t, types, views, column):
                     return False
-        open_calls = self._paired(plans, types, views, column, dicts)
-        if open_calls is None:
-            return False
         ctx.open_calls.update(open_calls)
         return True
 
