@@ -82,8 +82,6 @@ def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
     if tool_params is None:
         arguments = v.get("arguments")
         if type(arguments) is str and item.finished:
-            if reads_cleanly(arguments, MAX_DEPTH) and arguments.lstrip(" \t\r\n")[:1] == "{":
-                return ()  # the common case, asked the short way (`json_syntax_error` says why otherwise)
             why = json_syntax_error(arguments)
             if why is not None:
                 return (found(i, ViolationCode.ARGUMENTS_PARSE, "/arguments", detail=why),)
