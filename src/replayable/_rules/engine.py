@@ -295,7 +295,7 @@ class Engine:
                 if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
                     return None  # an output without a string key, or two outputs of one call
                 of = calls.get(pairing.call_type, {})
-                called = list(map(of.get, keys))
+                called: list[Any] = list(map(of.get, keys))
                 if None in called or not all(map(lt, called, at)):
                     return None  # an output of no call, or of a later one
                 if pairing.needs == 1 and list(map(bisect_left, repeat(barriers), called)) != list(
@@ -336,7 +336,7 @@ class Engine:
             i = start + k
             vtype = v.get("type")
             if vtype.__class__ is str:  # no type, or one that is not a string (a list is unhashable): `every`
-                plan = plans.get(vtype) or plan_of(vtype)  # type: ignore[arg-type]
+                plan = plans.get(vtype) or plan_of(vtype)
             else:
                 plan = every
             fns, _, role, pairing = plan
@@ -354,11 +354,11 @@ class Engine:
                         out.extend(found)
             if role == 1:  # a call: its facts, its rules, then the pairing tables
                 fam, fam_fns, fam_every, key_field, ctype, paired, by_call_id, unfin, needs, special, _ = pairing  # type: ignore[misc]
-                key = v.get(key_field)
+                key: Any = v.get(key_field)
                 if key is MISSING:
                     key = None
                 keyed = isinstance(key, str)
-                slot = (ctype, key) if keyed and paired else None
+                slot: Slot | None = (ctype, key) if keyed and paired else None
                 status = v.get("status")
                 finished = type(status) is not str or status not in unfin or call_finished(fam, v, ctx.programs)
                 if not finished or (slot is not None and (slot in calls or (by_call_id and key in call_ids))):

@@ -188,6 +188,7 @@ def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
     items of type `vtype` in a list, may hold a part with a URL to read. No when every list of parts holds
     only parts whose class fixes a type with no URL (`_NO_DATA_URL`) and no item holds one part on its own."""
     key = "content" if vtype == "message" else "output"
+    values: list[Any]
     if set(map(type, views)) <= {dict}:
         values = list(map(dict.get, views, repeat(key)))
     else:
@@ -197,7 +198,7 @@ def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
         return True  # one part on its own (a screenshot): read by the rule
     if list not in kinds:
         return False
-    lists = compress(values, map(_IS_LIST, map(type, values)))
+    lists: Iterable[list[Any]] = compress(values, map(_IS_LIST, map(type, values)))
     parts = list(chain.from_iterable(lists))
     return not _NO_DATA_URL.issuperset(map(type, parts)) and _learn_parts(parts)
 

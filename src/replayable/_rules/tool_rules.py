@@ -60,12 +60,13 @@ def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
     asking the rule of each call; with `tools`, each call is asked."""
     if ctx.tool_params is not None:
         return True
+    values: list[Any]
     if set(map(type, views)) <= {dict}:
-        values = list(map(dict.get, views, repeat("arguments")))
+        values = list(map(dict.get, views, repeat("arguments")))  # type: ignore[arg-type]
     else:
         values = list(map(methodcaller("get", "arguments"), views))
     # arguments of another type are not this rule's; a text sent by many calls is read once
-    texts = set(compress(values, map(_IS_STR, map(type, values))))
+    texts: set[str] = set(compress(values, map(_IS_STR, map(type, values))))
     if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):
         return True
     return bool(texts) and not set(map(itemgetter(0), texts)) <= {"{"}
