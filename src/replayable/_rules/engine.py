@@ -24,8 +24,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from itertools import compress, repeat
-from operator import eq, lt, methodcaller
+from itertools import repeat
+from operator import lt, methodcaller
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -220,22 +220,28 @@ class Engine:
                 and not _sweepable(self._rules.rows["call" if plan.role == 1 else "output"], pairing.call_type)
             ):
                 return False  # a rule without a gate and without a sweep: asked of each item by `_run`
+        groups: dict[str, list[int]] = {t: [] for t in kinds}  # the indexes of each type, in one pass
+        add = {t: at.append for t, at in groups.items()}
+        for i, t in enumerate(types):
+            add[t](i)
         column: _Columns = {}
-        open_calls = self._paired(plans, types, views, column, dicts)  # the pairing first: it fails fastest
+        open_calls = self._paired(plans, groups, views, column, dicts)  # the pairing first: it fails fastest
         if open_calls is None:
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
             pairing = plan.pairing
-            if plan.plain and not self._swept("item", t, t, types, views, column):
+            if plan.plain and not self._swept("item", t, t, groups, views, column):
                 return False
             if pairing is not None and pairing.plain:
                 stage = "call" if plan.role == 1 else "output"
-                if not self._swept(stage, pairing.call_type, t, types, views, column):
+                if not self._swept(stage, pairing.call_type, t, groups, views, column):
                     return False
         ctx.open_calls.update(open_calls)
         return True
 
-    def _swept(self, stage: str, kind: str, t: str, types: list[str], views: list[View], column: _Columns) -> bool:
+    def _swept(
+        self, stage: str, kind: str, t: str, groups: dict[str, list[int]], views: list[View], column: _Columns
+    ) -> bool:
         """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
         `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
         nothing in these items. A rule without a sweep is asked of each item by `_run` instead, so the whole
@@ -246,7 +252,7 @@ class Engine:
             if row.sweep is None:
                 return False
             try:
-                if row.sweep(self.ctx, t, _column(t, types, views, column)[1]):
+                if row.sweep(self.ctx, t, _column(t, groups, views, column)[1]):
                     return False
             except Exception:  # noqa: BLE001  a sweep that cannot read these items: `_run` asks each one
                 return False
@@ -255,7 +261,7 @@ class Engine:
     def _paired(
         self,
         plans: dict[str, _Plan],
-        types: list[str],
+        groups: dict[str, list[int]],
         views: list[View],
         column: _Columns,
         dicts: bool,
@@ -263,7 +269,7 @@ class Engine:
         """The calls still open at the end of `views` when every call is finished with a key no earlier call
         holds and every output answers an earlier call of its family once, with no barrier between them and
         no barrier after a call left open; None otherwise (or when a column cannot be read so)."""
-        barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, types, views, column)[0]]
+        barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, groups, views, column)[0]]
         barriers.sort()
         calls: dict[str, dict[str, int]] = {}
         by_call_id: list[str] = []
@@ -272,7 +278,7 @@ class Engine:
                 pairing = plan.pairing
                 if plan.role != 1 or pairing is None:
                     continue
-                at, cv = _column(t, types, views, column)
+                at, cv = _column(t, groups, views, column)
                 if not pairing.unfinished.isdisjoint(_field(cv, "status", dicts)):
                     return None  # an unfinished call
                 if not pairing.paired:
@@ -290,7 +296,7 @@ class Engine:
                 pairing = plan.pairing
                 if plan.role != 2 or pairing is None:
                     continue
-                at, ov = _column(t, types, views, column)
+                at, ov = _column(t, groups, views, column)
                 keys = _field(ov, "call_id", dicts)
                 if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
                     return None  # an output without a string key, or two outputs of one call
@@ -508,12 +514,13 @@ def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
 _ID_TYPES = frozenset({str, type(None), type(MISSING)})
 
 
-def _column(t: str, types: list[str], views: list[View], column: _Columns) -> tuple[list[int], list[View]]:
-    """The indexes and views of the items of type `t` (made once per run, kept in `column`)."""
+def _column(t: str, groups: dict[str, list[int]], views: list[View], column: _Columns) -> tuple[list[int], list[View]]:
+    """The indexes and views of the items of type `t` (`groups`: the indexes of each type; made once per run,
+    kept in `column`)."""
     got = column.get(t)
     if got is None:
-        chosen = list(map(eq, types, repeat(t)))
-        got = column[t] = (list(compress(range(len(types)), chosen)), list(compress(views, chosen)))
+        at = groups[t]
+        got = column[t] = (at, list(map(views.__getitem__, at)))
     return got
 
 
