@@ -128,6 +128,12 @@ def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Engine, "_whole", lambda self, views: False)
 
 
+@pytest.fixture(autouse=True)
+def _every_list_tried_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Short lists too go through the whole-list pass here (`WHOLE_FROM`: it is for long ones otherwise)."""
+    monkeypatch.setattr(engine, "WHOLE_FROM", 0)
+
+
 @settings(max_examples=250, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 @given(ITEMS, SETTINGS)
 def test_the_whole_list_pass_changes_no_finding(items: list[Any], kw: dict[str, Any]) -> None:
