@@ -104,25 +104,31 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
     views: list[View] = list(map(_storage, items))
     fields_sets = list(map(_fields_set, items))
+    merged = False  # whether some view holds unknown fields
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
         if any(map(_holds_unknown, fields_sets)):  # a few shared sets, asked in C
+            merged = True
             for i, fields in enumerate(fields_sets):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
-        return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+        return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
     extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
+        merged = True
         for i, extra in enumerate(extras):
             if extra:
                 views[i] = _with_extras(items[i])
-    return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+    return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
 
 
-def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type], merged: bool) -> bool:
     """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON).
-    Only the namespaced items' views are looked at, and only those whose `content` is a list one by one:
-    the rest is told in C (`compress`, `map`)."""
+    None can when no namespaced class declares `content` and no view holds unknown fields (`merged`);
+    else only the namespaced items' views are looked at, and only those whose `content` is a list one by
+    one: the rest is told in C (`compress`, `map`)."""
     namespaced = {cls for cls in classes if _kind(cls) == 2}
+    if not merged and not any("content" in getattr(cls, "__pydantic_fields__", ("content",)) for cls in namespaced):
+        return False  # a view is the model's storage: it holds the declared fields only
     chosen = list(compress(views, map(namespaced.__contains__, map(type, items))))
     if not any(issubclass(t, list) for t in set(map(type, map(_CONTENT, chosen)))):
         return False  # no namespaced item has a list as its content: no part to be a call
