@@ -288,8 +288,8 @@ class Engine:
                 if not pairing.paired:
                     continue  # a call with no output: no slot, nothing to pair
                 keys = _field(cv, pairing.key_field, dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
-                    return None  # a call without a string key, or a key twice
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in calls:
+                    return None  # a call without a string key, a key twice (or two call types of one family)
                 calls[pairing.call_type] = dict(zip(keys, at, strict=True))
                 if pairing.by_call_id:
                     by_call_id.extend(keys)
@@ -302,8 +302,8 @@ class Engine:
                     continue
                 at, ov = _column(t, groups, views, column)
                 keys = _field(ov, "call_id", dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys):
-                    return None  # an output without a string key, or two outputs of one call
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in answered:
+                    return None  # an output without a string key, two outputs of one call (or two output types)
                 of = calls.get(pairing.call_type, {})
                 called: list[Any] = list(map(of.get, keys))
                 if None in called or not all(map(lt, called, at)):
