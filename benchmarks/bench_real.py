@@ -17,7 +17,9 @@ project); `--corpus DIR` names another folder. Start-up is measured by `bench_st
   `parse_response` and `parse_response` + `check_transcript`, against the floor
   `TypeAdapter(dict).validate_json` of the same text (summed over the bodies, so the ratio is per text).
 - *rules*: `check_transcript` over items already parsed (the rules alone) on `check.py`'s mixed workload
-  (one namespaced item in five), against the floor reading of the same text.
+  (one namespaced item in five), against the floor reading of the same text; then the same with each
+  call's arguments its own text, with every call unanswered, and with every call's arguments unreadable
+  (a transcript full of findings: the unanswered one has 4/5 of the items, so its row is per item of W2).
 - *parts*: `bench_core.py`'s core output items (`check.py`'s W1 but for the texts) and `check.py`'s
   mixed workload (W2), each split into the strict read
   (`_json.loads`), validating the read dicts, and the whole `parse_items`.
@@ -165,15 +167,26 @@ def bench_rules(n: int, n_rounds: int, gc_off: bool) -> None:
     parsed = rp.parse_items(text)
     dicts = json.loads(text)
     floor = TypeAdapter(list[dict[str, Any]]).validate_json
+    # the same items with each call's own arguments (no text repeated), every call left unanswered (its
+    # output dropped: 4,000 `function_call_without_output`), and every call's arguments unreadable
+    distinct = [{**x, "arguments": f'{{"region":"apac","limit":{i}}}'} if x["type"] == "function_call" else x
+                for i, x in enumerate(dicts)]  # fmt: skip
+    unanswered = [x for x in dicts if x["type"] != "function_call_output"]
+    unreadable = [{**x, "arguments": x["arguments"][:-1]} if x["type"] == "function_call" else x for x in dicts]
+    variants = {name: rp.parse_items(json.dumps(v)) for name, v in
+                (("distinct", distinct), ("unanswered", unanswered), ("unreadable", unreadable))}  # fmt: skip
     cands = {
         FLOOR: floor,
         "parse_items": rp.parse_items,
         "check_transcript(parsed items): the rules alone": lambda _: rp.check_transcript(parsed),
         "check_transcript(json.loads dicts)": lambda _: rp.check_transcript(dicts),
+        "the rules alone, each call's arguments its own text": lambda _: rp.check_transcript(variants["distinct"]),
+        "the rules alone, every call unanswered (n/5 findings)": lambda _: rp.check_transcript(variants["unanswered"]),
+        "the rules alone, every call's arguments unreadable": lambda _: rp.check_transcript(variants["unreadable"]),
     }
     times = rounds(cands, text, n_rounds, gc_off)
     table(f"the rules alone, {n} mixed items (one namespaced in five), collector {'off' if gc_off else 'on'}",
-          times, n, FLOOR, 50)  # fmt: skip
+          times, n, FLOOR, 58)  # fmt: skip
 
 
 def bench_parts(n: int, n_rounds: int, gc_off: bool) -> None:

@@ -68,7 +68,7 @@ class Finding:
                 severity = code_info(code).severity
             except KeyError:  # a caller's own code, outside the table: it blocks
                 severity = Severity.VIOLATION
-        setattr_(self, "severity", Severity(severity))
+        setattr_(self, "severity", severity if type(severity) is Severity else Severity(severity))
 
     @property
     def info(self) -> CodeInfo:

@@ -392,11 +392,13 @@ def reads_cleanly(text: str, max_depth: int) -> bool:
     if len(raw) >= 2 * CONTAINERS_BASE:
         return False
     try:
-        _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode=False)
+        value = _from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode=False)
     except ValueError:
         return False
     if len(raw) >= max_depth and raw.count(b"[") + raw.count(b"{") >= max_depth:
         return False  # `_may_be_too_deep`: the depth is counted by `loads`
+    if type(value) is dict and len(value) <= 16 and _NO_FLOAT.issuperset(map(type, value.values())):
+        return True  # as in `loads`: an object of strings and integers has no float to be inf or 0.0
     return not may_overflow(raw)
 
 

@@ -39,11 +39,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, SharedFieldsSet, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
@@ -289,6 +291,10 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 #: (`replayable._openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models
 #: goes through `ABCMeta`; the answer is kept per class.
 _CLASS_KINDS: dict[type, int] = {}
+#: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
+_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+_holds_unknown = attrgetter("holds_unknown")
 
 
 def _class_kind(cls: type, item: Any) -> int:
@@ -306,27 +312,30 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
     object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_transcript_iter`
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
-    JSON, where the envelope rule sees it."""
-    sdk = False
-    read_with: Provider = None
-    out: list[Any] | None = None
+    JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
+    per class, and only the models holding unknown fields are looked at one by one."""
     kinds = _CLASS_KINDS
-    for n, item in enumerate(items):
-        cls = type(item)
-        if cls is dict:
-            continue
-        kind = kinds.get(cls)
-        if kind is None:
-            kind = _class_kind(cls, item)
-        if kind == 0:
-            continue
-        if kind == 2:
-            sdk = True
-            continue
-        if kind == 3:
-            read_with = "openai"
-        extra = item.__pydantic_extra__
-        if not extra or not any(k in extra for k in CHAT_KEYS):
+    by_class = {cls: kinds.get(cls) for cls in set(map(type, items))}
+    if None in by_class.values():  # a class not seen before: asked once, of one of its items
+        one = dict(zip(map(type, items), items, strict=True))
+        by_class = {cls: _class_kind(cls, one[cls]) if kind is None else kind for cls, kind in by_class.items()}
+    found = set(by_class.values())
+    sdk = 2 in found
+    read_with: Provider = "openai" if 3 in found else None
+    if 1 not in found and 3 not in found:
+        return items, read_with, sdk
+    if found <= {1, 3}:  # all our models: their unknown fields told in C
+        sets = list(map(_fields_set, items))
+        if set(map(type, sets)) == {SharedFieldsSet} and not any(map(_holds_unknown, sets)):
+            return items, read_with, sdk  # made by `parse_items`: their few shared fields sets name no unknown field
+        held = list(compress(range(len(items)), map(_extras, items)))
+    else:
+        models = {cls for cls, kind in by_class.items() if kind in (1, 3)}
+        held = [n for n, item in enumerate(items) if type(item) in models and _extras(item)]
+    out: list[Any] | None = None
+    for n in held:
+        item = items[n]
+        if CHAT_KEYS.isdisjoint(_extras(item)):
             continue
         if out is None:
             out = list(items)

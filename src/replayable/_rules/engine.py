@@ -8,27 +8,43 @@ no rule writes state another rule reads, so the table's order is only the order 
 The engine itself owns one rule, the one that needs the whole pairing state: a call left unanswered once
 the conversation moves on (a message, compaction or item reference follows), or at the end unless
 pending calls are allowed (`function_call_without_output`).
+
+What a check costs (issue 36): the rule sets and each item type's plan are made once per table and
+switches (`rule_set`); a rule whose row has a `gate` is asked only of an item where that fact holds (an id
+seen before, a call unfinished or its key seen, an output that answers no open call); and a whole list
+(`Engine.run`) is first told clean or not a column at a time (`Engine._whole`: types, ids, statuses and
+keys read in C, the pairing checked on sorted indexes, the rows' `sweep`s telling in bulk where a rule
+cannot find anything). Only a list where something may be found is walked item by item (`Engine._run`),
+and that walk alone reports findings, so every finding, message and order is the one item-by-item walk's
+(`tests/rules/test_engine_gates.py`).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, islice, repeat
-from typing import Any
+from itertools import repeat
+from operator import lt, methodcaller
+from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._codes import ViolationCode
 from replayable._families import CallFamily, by_call_type, by_output_type
 from replayable._findings import Findings
+from replayable._rules import table
 from replayable._rules.call_rules import call_finished, listed_ids
-from replayable._rules.state import Context, Facts, RuleCheck
-from replayable._rules.table import active, select
+from replayable._rules.state import Context, Facts, RuleCheck, Slot
+from replayable._rules.table import Rule, active, select
 from replayable._rules.view import NO_VIEW, View, field
 
 __all__ = ["Engine", "run_rules"]
 
 _BARRIERS = frozenset({"message", "compaction", "item_reference"})
+#: The shortest list `Engine.run` first tries to tell clean at once (`Engine._whole`): below it the columns
+#: cost more than walking the items (one recorded response: +17%, measured with `bench_real.py`'s bodies).
+WHOLE_FROM = 32
 #: Item type -> (its call family, True for the call and False for the output): one lookup per item.
 _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
     **{t: (f, False) for t, f in by_output_type.items()},
@@ -36,8 +52,109 @@ _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
 }
 
 _Fns = tuple[RuleCheck, ...]
-#: (item rules, role, call family, the family's call or output rules): see `Engine._plan`.
-_Plan = tuple[_Fns, int, CallFamily | None, _Fns]
+
+
+class _Pairing(NamedTuple):
+    """What the engine reads of a call family for each of its calls or outputs, read once per family: the
+    `family`, its call or output rules (`plain`: those without a gate, asked of a plain call or output;
+    `every`: all of them, in table order), the field a call holds its key in (`key_field`), its call type,
+    whether its calls have outputs (`paired`: a call with a string key then has a slot), whether it pairs
+    by `call_id`, its unfinished statuses, whether a finished call needs an output (0 never, 1 always, 2
+    asked of the call: `CallFamily.needs_output`), whether its calls need more than the shared tables
+    (`special`: safety checks to acknowledge, a program's call ids), and whether its outputs name their
+    call by `call_id` alone."""
+
+    family: CallFamily
+    plain: _Fns
+    every: _Fns
+    key_field: str
+    call_type: str
+    paired: bool
+    by_call_id: bool
+    unfinished: frozenset[str]
+    needs: int
+    special: bool
+    output_by_call_id: bool
+
+
+def _pairing(fam: CallFamily, rows: list[Rule]) -> _Pairing:
+    needs = 0 if not fam.output_required or fam.output_type is None else 1 if fam.hosted_when is None else 2
+    return _Pairing(
+        fam, _ungated(rows, fam.call_type), select(rows, fam.call_type), fam.call_key, fam.call_type,
+        fam.output_type is not None, fam.call_key == "call_id", fam.unfinished, needs,
+        fam.acknowledge is not None or fam.call_type == "openai:program", fam.output_keys == ("call_id",),
+    )  # fmt: skip
+
+
+class _Plan(NamedTuple):
+    """What to run for the items of one type: its item rules (`plain`: those without a gate, asked of an item
+    whose id is no earlier item's; `every`: all of them, in table order), its `role` (0 none, 1 a call, 2 an
+    output, 3 a barrier that closes the open calls) and, for a call or an output, its family's `pairing`."""
+
+    plain: _Fns
+    every: _Fns
+    role: int
+    pairing: _Pairing | None
+
+
+class _RuleSet:
+    """The rows of a table switched on for one combination of settings, and the plan of each item type
+    (`_Plan`), made once and kept for every check with the same table and switches (`rule_set`)."""
+
+    __slots__ = ("rows", "plans", "every")
+
+    def __init__(self, rows: dict[str, list[Rule]]) -> None:
+        self.rows = rows
+        # the rules of an item whose type is not a string; the conversation moves on past it
+        self.every = _Plan(_ungated(rows["item"], None), select(rows["item"], None), 3, None)
+        self.plans: dict[str, _Plan] = {}
+
+    def plan(self, vtype: str) -> _Plan:
+        """The plan of items of type `vtype` (kept for the next item of that type)."""
+        plan = self.plans.get(vtype)
+        if plan is not None:
+            return plan
+        items = self.rows["item"]
+        role = _FAMILY_OF.get(vtype)
+        if role is None:
+            plan = _Plan(_ungated(items, vtype), select(items, vtype), 3 if vtype in _BARRIERS else 0, None)
+        else:
+            fam, is_call = role
+            pairing = _pairing(fam, self.rows["call" if is_call else "output"])
+            plan = _Plan(_ungated(items, vtype), select(items, vtype), 1 if is_call else 2, pairing)
+        if len(self.plans) < 1024:  # item types come from the input: never an unbounded cache
+            self.plans[vtype] = plan
+        return plan
+
+
+def _sweepable(rows: list[Rule], kind: str) -> bool:
+    """Whether each of `rows` for `kind` without a gate has a sweep (`Engine._whole` can tell them in bulk)."""
+    return all(r.sweep is not None for r in rows if r.gate is None and (r.types is None or kind in r.types))
+
+
+def _ungated(rows: list[Rule], kind: Any) -> _Fns:
+    """`select` of the rows that have no gate: what a plain item is asked."""
+    return select([r for r in rows if r.gate is None], kind)
+
+
+#: The rule sets made so far, by table (its identity) and switches: (the table, its rule set).
+_RULE_SETS: dict[tuple[int, tuple[bool, ...]], tuple[tuple[Rule, ...], _RuleSet]] = {}
+
+
+def rule_set(ctx: Context) -> _RuleSet:
+    """The rule set of `table.RULES` for the settings of `ctx` (its rows' `when` switches), made once per
+    table and switches: a check pays for its plans only the first time its combination of settings is seen."""
+    rules = table.RULES
+    switches = tuple(bool(r.when(ctx)) for r in rules if r.when is not None)
+    key = (id(rules), switches)
+    kept = _RULE_SETS.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    made = _RuleSet({on: active(ctx, on) for on in ("item", "call", "output", "pending")})
+    if len(_RULE_SETS) >= 64:  # a table swapped many times (a test's): start again, never grow without bound
+        _RULE_SETS.clear()
+    _RULE_SETS[key] = (rules, made)
+    return made
 
 
 class Engine:
@@ -45,102 +162,277 @@ class Engine:
     for the last item). Holds per-id and per-call state only (`Context`), never the items; the findings
     the rules return go to `out`."""
 
-    __slots__ = ("ctx", "out", "_rows", "_plans", "_every")
+    __slots__ = ("ctx", "out", "_rules", "_facts")
 
     def __init__(self, ctx: Context, out: Findings) -> None:
         """Run the rules with `ctx` (`rules.state.Context`: the target and its profile, the tools and the
         allowed names, the side, the source provider, the Agents registry), their findings added to `out`."""
         self.ctx = ctx
         self.out = out
-        self._rows = {on: active(ctx, on) for on in ("item", "call", "output", "pending")}
-        # the rules of an item whose type is not a string; the conversation moves on past it
-        self._every: _Plan = (select(self._rows["item"], None), 3, None, ())
-        self._plans: dict[str, _Plan] = {}
-
-    def _plan(self, vtype: str) -> _Plan:
-        """What to run for items of type `vtype`: its item rules, its role (0 none, 1 call, 2 output, 3 a
-        barrier that closes the open calls), its call family, and that family's call or output rules."""
-        role = _FAMILY_OF.get(vtype)
-        if role is None:
-            plan: _Plan = (select(self._rows["item"], vtype), 3 if vtype in _BARRIERS else 0, None, ())
-        else:
-            fam, is_call = role
-            rows = self._rows["call" if is_call else "output"]
-            plan = (select(self._rows["item"], vtype), 1 if is_call else 2, fam, select(rows, fam.call_type))
-        if len(self._plans) < 1024:  # item types come from the input: never an unbounded cache
-            self._plans[vtype] = plan
-        return plan
+        self._rules = rule_set(ctx)
+        self._facts = Facts(0, NO_VIEW)  # one per engine, its fields set for each item before its rules run
 
     def step(self, i: int, v: View, nxt: View | None, json: Any = None) -> None:
         """Run the rules of item `i` (view `v`; `nxt` the next item's view, None at the end; `json` the
         JSON value it came from, for the target's profile)."""
-        vtype = v.get("type")
-        if type(vtype) is str:  # no type, or one that is not a string (a list is unhashable): `_every`
-            plan = self._plans.get(vtype) or self._plan(vtype)
-        else:
-            plan = self._every
-        self._item(i, v, nxt, json, plan)
+        self._run(i, (v,), (json,), nxt)
 
     def run(self, views: list[View], values: Sequence[Any] | None = None) -> None:
-        """`step` over all views in one pass, each with its successor as lookahead and its JSON value
-        (`values[i]`, when given): this loop is what checking a parsed transcript costs per item, so
-        `_item`'s item rules and id bookkeeping are inlined here."""
-        ctx, out, plans, plan_of, every = self.ctx, self.out, self._plans, self._plan, self._every
-        ids, call, output, close = ctx.ids, self._call, self._output, self._close
-        following = chain(islice(views, 1, None), (None,))  # each item's successor (the lookahead)
-        jsons = repeat(None) if values is None else values
-        facts = Facts(0, NO_VIEW)  # one per run, its fields set for each item before its rules run
-        for i, (v, nxt, json) in enumerate(zip(views, following, jsons, strict=False)):
+        """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
+        given). A list of `WHOLE_FROM` items or more where nothing is to be found is told so a whole column
+        at a time (`_whole`: the pairing tables then hold only the calls still open at the end, which is all
+        `finish` reads); any other list, from the first item again, one item at a time (`_run`), which
+        alone reports findings."""
+        if len(views) < WHOLE_FROM or not self._whole(views):
+            self._run(0, views, values, None)
+
+    def _whole(self, views: list[View]) -> bool:
+        """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
+        read in C) instead of item by item: no id twice, every call finished with a key no earlier call
+        holds, every output answering an earlier call of its family once with no barrier between them,
+        every call still open at the end after the last barrier, and every rule without a gate told by its
+        row's `sweep` that it finds nothing in these items (no rule is asked of any item here). True:
+        `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
+        else, or any doubt): nothing was changed, and `_run` checks the list."""
+        ctx, rules = self.ctx, self._rules
+        if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
+            return False
+        dicts = set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
+        types = _field(views, "type", dicts)
+        try:
+            kinds = set(types)
+            if any(type(t) is not str for t in kinds):
+                return False  # an item without a string type
+            ids = _field(views, "id", dicts)
+            id_types = Counter(map(type, ids))
+            distinct = set(ids)
+        except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
+            return False
+        if not id_types.keys() <= _ID_TYPES or "" in distinct:
+            return False
+        if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
+            return False  # an id twice
+        plans = {t: rules.plan(t) for t in kinds}
+        for t, plan in plans.items():
+            pairing = plan.pairing
+            if pairing is not None and (
+                pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id)
+            ):
+                return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
+            if not _sweepable(self._rules.rows["item"], t) or (
+                pairing is not None
+                and not _sweepable(self._rules.rows["call" if plan.role == 1 else "output"], pairing.call_type)
+            ):
+                return False  # a rule without a gate and without a sweep: asked of each item by `_run`
+        groups: dict[str, list[int]] = {t: [] for t in kinds}  # the indexes of each type, in one pass
+        add = {t: at.append for t, at in groups.items()}
+        for i, t in enumerate(types):
+            add[t](i)
+        column: _Columns = {}
+        open_calls = self._paired(plans, groups, views, column, dicts)  # the pairing first: it fails fastest
+        if open_calls is None:
+            return False
+        for t, plan in plans.items():  # then the sweeps, each over the items of its types
+            pairing = plan.pairing
+            if plan.plain and not self._swept("item", t, t, groups, views, column):
+                return False
+            if pairing is not None and pairing.plain:
+                stage = "call" if plan.role == 1 else "output"
+                if not self._swept(stage, pairing.call_type, t, groups, views, column):
+                    return False
+        ctx.open_calls.update(open_calls)
+        return True
+
+    def _swept(
+        self, stage: str, kind: str, t: str, groups: dict[str, list[int]], views: list[View], column: _Columns
+    ) -> bool:
+        """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
+        `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
+        nothing in these items. A rule without a sweep is asked of each item by `_run` instead, so the whole
+        list is: no rule is ever asked of an item twice."""
+        for row in self._rules.rows[stage]:
+            if row.gate is not None or (row.types is not None and kind not in row.types):
+                continue
+            if row.sweep is None:
+                return False
+            try:
+                if row.sweep(self.ctx, t, _column(t, groups, views, column)[1]):
+                    return False
+            except Exception:  # noqa: BLE001  a sweep that cannot read these items: `_run` asks each one
+                return False
+        return True
+
+    def _paired(
+        self,
+        plans: dict[str, _Plan],
+        groups: dict[str, list[int]],
+        views: list[View],
+        column: _Columns,
+        dicts: bool,
+    ) -> dict[Slot, int] | None:
+        """The calls still open at the end of `views` when every call is finished with a key no earlier call
+        holds and every output answers an earlier call of its family once, with no barrier between them and
+        no barrier after a call left open; None otherwise (or when a column cannot be read so)."""
+        barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, groups, views, column)[0]]
+        barriers.sort()
+        calls: dict[str, dict[str, int]] = {}
+        by_call_id: list[str] = []
+        try:
+            for t, plan in plans.items():
+                pairing = plan.pairing
+                if plan.role != 1 or pairing is None:
+                    continue
+                at, cv = _column(t, groups, views, column)
+                if not pairing.unfinished.isdisjoint(_field(cv, "status", dicts)):
+                    return None  # an unfinished call
+                if not pairing.paired:
+                    continue  # a call with no output: no slot, nothing to pair
+                keys = _field(cv, pairing.key_field, dicts)
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in calls:
+                    return None  # a call without a string key, a key twice (or two call types of one family)
+                calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if pairing.by_call_id:
+                    by_call_id.extend(keys)
+            if len(set(by_call_id)) != len(by_call_id):
+                return None  # two families' calls with one call_id
+            answered: dict[str, dict[str, int]] = {}
+            for t, plan in plans.items():
+                pairing = plan.pairing
+                if plan.role != 2 or pairing is None:
+                    continue
+                at, ov = _column(t, groups, views, column)
+                keys = _field(ov, "call_id", dicts)
+                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in answered:
+                    return None  # an output without a string key, two outputs of one call (or two output types)
+                of = calls.get(pairing.call_type, {})
+                called: list[Any] = list(map(of.get, keys))
+                if None in called or not all(map(lt, called, at)):
+                    return None  # an output of no call, or of a later one
+                if pairing.needs == 1 and list(map(bisect_left, repeat(barriers), called)) != list(
+                    map(bisect_left, repeat(barriers), at)
+                ):
+                    return None  # a barrier between a call and its output: the call was left unanswered
+                answered[pairing.call_type] = dict(zip(keys, at, strict=True))
+        except TypeError:  # an unhashable status or key: the item's own rules say what it is
+            return None
+        open_calls: dict[Slot, int] = {}
+        for plan in plans.values():
+            pairing = plan.pairing
+            if plan.role != 1 or pairing is None or pairing.needs != 1:
+                continue
+            done = answered.get(pairing.call_type, {})
+            of = calls[pairing.call_type]
+            if len(done) == len(of):
+                continue
+            for key, j in of.items():
+                if key not in done:
+                    if barriers and barriers[-1] > j:
+                        return None  # left unanswered when the conversation moved on
+                    open_calls[(pairing.call_type, key)] = j
+        return open_calls
+
+    def _run(self, start: int, views: Sequence[View], values: Sequence[Any] | None, tail: View | None) -> None:
+        """The rules of items `start`, `start + 1`, ... (their `views`, and their JSON `values` when given;
+        the successor of the last one is `tail`): this loop is what checking a parsed transcript costs per
+        item. A plain item (no gate of its rules holds: its id new, a call finished and its key new, an
+        output answering an open call) is asked only the rules without a gate; its facts are set only when a
+        rule is asked; the pairing tables are kept inline."""
+        ctx, out, facts, rules = self.ctx, self.out, self._facts, self._rules
+        plans, plan_of, every = rules.plans, rules.plan, rules.every
+        ids, calls, call_ids, answered = ctx.ids, ctx.calls, ctx.call_ids, ctx.answered
+        unfinished, open_calls = ctx.unfinished, ctx.open_calls
+        last = len(views) - 1
+        for k, v in enumerate(views):
+            i = start + k
             vtype = v.get("type")
-            fns, role, fam, fam_fns = (plans.get(vtype) or plan_of(vtype)) if type(vtype) is str else every
+            if vtype.__class__ is str:  # no type, or one that is not a string (a list is unhashable): `every`
+                plan = plans.get(vtype) or plan_of(vtype)
+            else:
+                plan = every
+            fns, _, role, pairing = plan
             vid = v.get("id")
-            first = ids.setdefault(vid, i) if vid and type(vid) is str else i
-            facts.index, facts.view, facts.next, facts.json = i, v, nxt, json
-            facts.first_index = None if first == i else first
-            for fn in fns:
-                found = fn(ctx, facts)
-                if found:
-                    out.extend(found)
-            if role == 1:
-                call(facts, fam, fam_fns)  # type: ignore[arg-type]
-            elif role == 2:
-                output(facts, fam, fam_fns)  # type: ignore[arg-type]
-            elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
-                close(i)
+            first = ids.setdefault(vid, i) if vid and type(vid) is str else i  # the first index of each id
+            if first != i:
+                fns = plan.every  # a duplicate id: every item rule is asked
+            if fns:
+                facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                facts.next = views[k + 1] if k < last else tail
+                facts.json = None if values is None else values[k]
+                for fn in fns:
+                    found = fn(ctx, facts)
+                    if found:
+                        out.extend(found)
+            if role == 1:  # a call: its facts, its rules, then the pairing tables
+                fam, fam_fns, fam_every, key_field, ctype, paired, by_call_id, unfin, needs, special, _ = pairing  # type: ignore[misc]
+                key: Any = v.get(key_field)
+                if key is MISSING:
+                    key = None
+                keyed = isinstance(key, str)
+                slot: Slot | None = (ctype, key) if keyed and paired else None
+                status = v.get("status")
+                finished = type(status) is not str or status not in unfin or call_finished(fam, v, ctx.programs)
+                if not finished or (slot is not None and (slot in calls or (by_call_id and key in call_ids))):
+                    fam_fns = fam_every  # unfinished, or its key seen before: every call rule is asked
+                if fam_fns:
+                    if not fns:  # no item rule was asked: the item's own facts first
+                        facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                        facts.next = views[k + 1] if k < last else tail
+                        facts.json = None if values is None else values[k]
+                    facts.family, facts.key, facts.slot, facts.finished = fam, key, slot, finished
+                    for fn in fam_fns:
+                        found = fn(ctx, facts)
+                        if found:
+                            out.extend(found)
+                    facts.family, facts.key, facts.slot, facts.finished = None, None, None, True  # the next item's
+                if special:
+                    self._called(i, v, fam, key, slot, finished)
+                    continue
+                if slot is not None:
+                    calls.setdefault(slot, i)
+                    if by_call_id:
+                        call_ids.setdefault(key, i)
+                    if not finished:
+                        unfinished.add(slot)
+                    elif needs == 1 or (needs == 2 and fam.needs_output(v)):
+                        open_calls.setdefault(slot, i)
+            elif role == 2:  # an output: its facts, its rules, then the pairing tables
+                fam, fam_fns, fam_every, _, ctype, _, _, _, _, _, output_by_call_id = pairing  # type: ignore[misc]
+                if output_by_call_id:  # every family but a few of OpenAI's
+                    key, key_field = v.get("call_id"), "call_id"
+                    if key is MISSING:
+                        key = None
+                else:
+                    key, key_field = _output_key(fam, v)
+                if not isinstance(key, str):
+                    self._keyless(i, v, fam, key, key_field)
+                    continue
+                slot = (ctype, key)
+                if slot not in calls or slot in answered or slot in unfinished:
+                    fam_fns = fam_every  # it answers no open call: every output rule is asked
+                if fam_fns:
+                    if not fns:  # no item rule was asked: the item's own facts first
+                        facts.index, facts.view, facts.first_index = i, v, None if first == i else first
+                        facts.next = views[k + 1] if k < last else tail
+                        facts.json = None if values is None else values[k]
+                    facts.family, facts.key, facts.slot, facts.key_field = fam, key, slot, key_field
+                    for fn in fam_fns:
+                        found = fn(ctx, facts)
+                        if found:
+                            out.extend(found)
+                    facts.family, facts.key, facts.slot, facts.key_field = None, None, None, "call_id"
+                answered.add(slot)
+                open_calls.pop(slot, None)
+            elif role == 3 and open_calls:  # the conversation moves on: open calls stay unanswered
+                self._close(i)
 
-    def _item(self, i: int, v: View, nxt: View | None, json: Any, plan: _Plan) -> None:
-        fns, role, fam, fam_fns = plan
-        ctx, out = self.ctx, self.out
-        vid = v.get("id")
-        first = ctx.ids.setdefault(vid, i) if vid and type(vid) is str else i  # the first index of each id
-        facts = Facts(i, v, nxt, json, None if first == i else first)
-        for fn in fns:
-            out.extend(fn(ctx, facts))
-        if role == 1:
-            self._call(facts, fam, fam_fns)  # type: ignore[arg-type]
-        elif role == 2:
-            self._output(facts, fam, fam_fns)  # type: ignore[arg-type]
-        elif role == 3 and ctx.open_calls:  # the conversation moves on: open calls stay unanswered
-            self._close(i)
-
-    def _call(self, facts: Facts, fam: CallFamily, fns: _Fns) -> None:
-        ctx, out, i, v = self.ctx, self.out, facts.index, facts.view
-        key = v.get(fam.call_key)
-        if key is MISSING:
-            key = None
-        slot = (fam.call_type, key) if isinstance(key, str) and fam.output_type is not None else None
-        status = v.get("status")
-        finished = type(status) is not str or status not in fam.unfinished or call_finished(fam, v, ctx.programs)
-        facts.family, facts.key, facts.slot, facts.finished = fam, key, slot, finished
-        for fn in fns:
-            found = fn(ctx, facts)
-            if found:
-                out.extend(found)
-        facts.family, facts.key, facts.slot, facts.finished = None, None, None, True  # the next item's own
+    def _called(self, i: int, v: View, fam: CallFamily, key: Any, slot: Slot | None, finished: bool) -> None:
+        """The pairing tables once the rules of call `i` have run (any family; the loop of `_run` keeps them
+        itself for the families with no safety checks to acknowledge and no program)."""
+        ctx = self.ctx
         if slot is not None:
-            ctx.calls.setdefault(slot, i)  # type: ignore[arg-type]
+            ctx.calls.setdefault(slot, i)
             if fam.call_key == "call_id":
-                ctx.call_ids.setdefault(slot[1], i)  # type: ignore[arg-type]
+                ctx.call_ids.setdefault(key, i)
             if not finished:
                 ctx.unfinished.add(slot)
             if fam.acknowledge is not None:
@@ -148,31 +440,19 @@ class Engine:
         if fam.call_type == "openai:program" and isinstance(key, str):
             ctx.programs.add(key)
         if finished and isinstance(key, str) and fam.needs_output(v):
-            ctx.open_calls.setdefault((fam.call_type, key), i)  # type: ignore[arg-type]
+            ctx.open_calls.setdefault((fam.call_type, key), i)
 
-    def _output(self, facts: Facts, fam: CallFamily, fns: _Fns) -> None:
-        ctx, out, i, v = self.ctx, self.out, facts.index, facts.view
-        key, key_field = _output_key(fam, v)
-        if not isinstance(key, str):
-            hosted = fam.hosted_when
-            # a provider's output that names no call answers none (a server-run tool search's may); the
-            # spec's own outputs require their key, so theirs is already item_invalid
-            own = fam.output_type is not None and ":" in fam.output_type
-            if key is None and own and not (hosted is not None and field(v, hosted[0]) == hosted[1]):
-                out.at(
-                    i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL, "/" + key_field, family=fam.name,
-                    call_key=fam.call_key, output_type=fam.output_type, variant="keyless",
-                )  # fmt: skip
-            return
-        slot = (fam.call_type, key)
-        facts.family, facts.key, facts.slot, facts.key_field = fam, key, slot, key_field
-        for fn in fns:
-            found = fn(ctx, facts)
-            if found:
-                out.extend(found)
-        facts.family, facts.key, facts.slot, facts.key_field = None, None, None, "call_id"  # the next item's own
-        ctx.answered.add(slot)
-        ctx.open_calls.pop(slot, None)
+    def _keyless(self, i: int, v: View, fam: CallFamily, key: Any, key_field: str) -> None:
+        """An output whose key is not a string: it answers no call, and no output rule is asked of it."""
+        hosted = fam.hosted_when
+        # a provider's output that names no call answers none (a server-run tool search's may); the
+        # spec's own outputs require their key, so theirs is already item_invalid
+        own = fam.output_type is not None and ":" in fam.output_type
+        if key is None and own and not (hosted is not None and field(v, hosted[0]) == hosted[1]):
+            self.out.at(
+                i, ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL, "/" + key_field, family=fam.name,
+                call_key=fam.call_key, output_type=fam.output_type, variant="keyless",
+            )  # fmt: skip
 
     def _close(self, i: int) -> None:
         ctx = self.ctx
@@ -194,7 +474,7 @@ class Engine:
             waiting = [(call, j) for call, j in trailing if j >= pending_from]
             for (ctype, key), j in waiting:
                 facts = Facts(j, NO_VIEW, family=by_call_type[ctype], key=key)
-                for fn in select(self._rows["pending"], ctype):
+                for fn in select(self._rules.rows["pending"], ctype):
                     self.out.extend(fn(ctx, facts))
             trailing = [(call, j) for call, j in trailing if j < pending_from]
             if not trailing:
@@ -221,6 +501,31 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
         if key is not None:
             return key, name
     return None, keys[0]
+
+
+#: The items of each type in a list checked at once: (their indexes, their views), made once per run.
+_Columns = dict[str, tuple[list[int], list[View]]]
+
+
+def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
+    """Field `name` of each of `views` (None when absent), read in C (`dicts`: every view is a `dict`)."""
+    if dicts:
+        return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
+    return list(map(methodcaller("get", name), views))
+
+
+#: The types an id may have for the whole-list pass: a string, or none (absent).
+_ID_TYPES = frozenset({str, type(None), type(MISSING)})
+
+
+def _column(t: str, groups: dict[str, list[int]], views: list[View], column: _Columns) -> tuple[list[int], list[View]]:
+    """The indexes and views of the items of type `t` (`groups`: the indexes of each type; made once per run,
+    kept in `column`)."""
+    got = column.get(t)
+    if got is None:
+        at = groups[t]
+        got = column[t] = (at, list(map(views.__getitem__, at)))
+    return got
 
 
 def run_rules(

@@ -8,9 +8,11 @@ registered in `replayable._rules.table.RULES`."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from itertools import chain, compress, repeat
+from operator import methodcaller
+from typing import Any, Literal, get_args, get_origin
 
-from replayable._base import read_field
+from replayable._base import WireModel, read_field
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
 from replayable._rules.state import Context, Facts, found
@@ -21,6 +23,7 @@ __all__ = [
     "PART_HOLDERS",
     "REASONING_TYPES",
     "compaction_trigger_last",
+    "data_urls_possible",
     "data_urls_readable",
     "foreign_extension_item",
     "foreign_provider_state",
@@ -165,6 +168,8 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
     value = v.get(key)
     out: list[Finding] = []
     if type(value) is list:  # a string (the common text-only message) has no part
+        if _NO_DATA_URL.issuperset(map(type, value)) or not _learn_parts(value):
+            return out  # parsed parts whose type holds no URL (text, refusals): told from their classes, in C
         j = 0
         for part in value:
             ptype = part.get("type") if type(part) is dict else getattr(part, "type", None)  # no call per part
@@ -176,6 +181,48 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
         if isinstance(ptype, str) and ptype in _DATA_FIELDS:
             _part_data_url(out, i, value, ptype, f"/{key}")
     return out
+
+
+def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
+    """The sweep of `data_urls_readable` (`replayable._rules.table.Rule.sweep`): whether any of `views`, the
+    items of type `vtype` in a list, may hold a part with a URL to read. No when every list of parts holds
+    only parts whose class fixes a type with no URL (`_NO_DATA_URL`) and no item holds one part on its own."""
+    key = "content" if vtype == "message" else "output"
+    values: list[Any]
+    if set(map(type, views)) <= {dict}:
+        values = list(map(dict.get, views, repeat(key)))
+    else:
+        values = list(map(methodcaller("get", key), views))
+    kinds = set(map(type, values))
+    if not PART_HOLDERS[vtype][1] and not kinds <= {list, type(None)}:
+        return True  # one part on its own (a screenshot): read by the rule
+    if list not in kinds:
+        return False
+    lists: Iterable[list[Any]] = compress(values, map(_IS_LIST, map(type, values)))
+    parts = list(chain.from_iterable(lists))
+    return not _NO_DATA_URL.issuperset(map(type, parts)) and _learn_parts(parts)
+
+
+_IS_LIST = {list}.__contains__
+
+
+#: Part classes (our models) whose `type` is fixed by their class to one that holds no `data:` URL
+#: (`input_text`, `output_text`, `refusal`, ...): a list of such parts needs no look at each part.
+_NO_DATA_URL: set[type] = set()
+
+
+def _learn_parts(parts: list[Any]) -> bool:
+    """Add the classes of `parts` that hold no `data:` URL whatever their values to `_NO_DATA_URL`; whether
+    some part remains to be looked at (a dict, a part that may hold one, or a class with a free `type`)."""
+    left = False
+    for cls in set(map(type, parts)) - _NO_DATA_URL:
+        kind = cls.__pydantic_fields__.get("type") if issubclass(cls, WireModel) else None
+        values = get_args(kind.annotation) if kind is not None and get_origin(kind.annotation) is Literal else ()
+        if values and not any(value in _DATA_FIELDS for value in values) and len(_NO_DATA_URL) < 256:
+            _NO_DATA_URL.add(cls)
+        else:
+            left = True
+    return left
 
 
 def _part_data_url(out: list[Finding], i: int | None, part: Any, ptype: str, base: str) -> None:

@@ -11,6 +11,7 @@ another rule having run, and the order of `replayable._rules.table.RULES` is onl
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from replayable._arguments import SchemaError
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from replayable._reading import Document
     from replayable._rules.view import View
 
-__all__ = ["Context", "Facts", "ProfileCheck", "RuleCheck", "Slot", "found"]
+__all__ = ["GATE_STAGES", "Context", "Facts", "Gate", "ProfileCheck", "RuleCheck", "Slot", "found"]
 
 #: A call's place in the pairing tables: (its family's call type, its pairing key).
 Slot = tuple[str, str]
@@ -50,7 +51,9 @@ class Context:
     body being checked, for the body rules; None for anything else). State: `ids` (item id -> first
     index), `calls` (slot -> index of the call), `call_ids` (a `call_id` of any family -> the first call
     that has it), `answered`, `unfinished`, `programs` (call ids of OpenAI `program` items),
-    `to_acknowledge` (slot -> safety check ids), `open_calls` (calls awaiting an output -> index).
+    `to_acknowledge` (slot -> safety check ids), `open_calls` (calls awaiting an output -> index). After a
+    whole list found clean at once (`replayable._rules.engine.Engine.run`), only `open_calls` (what the end
+    of the check reads) is kept.
     """
 
     __slots__ = (
@@ -127,6 +130,35 @@ class Facts:
     ) -> None:
         self.index, self.view, self.next, self.json, self.first_index = index, view, nxt, json, first_index
         self.family, self.key, self.slot, self.finished, self.key_field = family, key, slot, finished, key_field
+
+
+class Gate(StrEnum):
+    """A fact the engine computes of every item anyway, without which a rule finds nothing (its row's
+    `gate`, `replayable._rules.table.Rule`): on an item where it does not hold, the engine does not ask the
+    rule at all. Most items of a clean transcript hold none, so checking one costs the rules that read the
+    item itself (its content parts, its arguments), not every rule of the table. A gate only skips a rule
+    where the rule itself would find nothing (`tests/rules/test_engine_gates.py` runs the table with and
+    without them): it never decides a finding."""
+
+    DUPLICATE_ID = "duplicate_id"
+    """An item rule: the item's `id` is an earlier item's (`Facts.first_index` is set)."""
+    KEY_SEEN = "key_seen"
+    """A call rule: the call has a `slot` that an earlier call holds, or (a family paired by `call_id`) an
+    earlier call of any family has its key."""
+    UNFINISHED = "unfinished"
+    """A call rule: the call is not finished (`Facts.finished` is false)."""
+    UNPAIRED = "unpaired"
+    """An output rule: the output's `slot` is no earlier call's, or that call is answered already or
+    not finished."""
+
+
+#: The stage of the engine each gate is computed in (a row's `on`).
+GATE_STAGES: dict[Gate, str] = {
+    Gate.DUPLICATE_ID: "item",
+    Gate.KEY_SEEN: "call",
+    Gate.UNFINISHED: "call",
+    Gate.UNPAIRED: "output",
+}
 
 
 class RuleCheck(Protocol):

@@ -6,9 +6,12 @@ engine computed before the rules of an item run, and writes nothing another rule
 the rule is handed: `item` (every item, or the item types in `types`), `call` or `output` (the calls, or
 outputs, of the call families in `types`, by call type; None: every family), `pending` (each call still
 waiting for its output at the end, with `pending_ok`). `when` switches a rule on for one check from its
-settings (a target given, items read as output, ...). `codes` are the codes it may report
-(`replayable._codes`). The target's profile (`replayable._profiles`) runs here too, as rows. A new rule
-is one function (in `item_rules`, `call_rules`, `tool_rules` or `body_rules`) and one row here.
+settings (a target given, items read as output, ...). `gate` names the fact of an item without which the
+rule finds nothing (`replayable._rules.state.Gate`: a duplicate id, a call seen or unfinished, an output
+that pairs with no open call): the engine, which computes these facts anyway, asks the rule only where it
+holds. `codes` are the codes it may report (`replayable._codes`). The target's profile
+(`replayable._profiles`) runs here too, as rows. A new rule is one function (in `item_rules`,
+`call_rules`, `tool_rules` or `body_rules`) and one row here.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from replayable._codes import ViolationCode as C
 from replayable._families import FAMILIES
 from replayable._findings import Finding
 from replayable._rules import body_rules, call_rules, item_rules, tool_rules
-from replayable._rules.state import Context, Facts, RuleCheck
+from replayable._rules.state import GATE_STAGES, Context, Facts, Gate, RuleCheck
+from replayable._rules.view import View
 
 __all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
 
@@ -29,8 +33,14 @@ __all__ = ["BODY_RULES", "RULES", "BodyRule", "Rule", "run_body_rules"]
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One row: `check` (the function), `on` (`item`, `call`, `output` or `pending`), `types` (item types, or call types
-    of families; None: all), `when` (a switch read from the check's settings; None: always), `codes`, and
-    `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case)."""
+    of families; None: all), `when` (a switch read from the check's settings; None: always), `codes`,
+    `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case), and
+    `gate`: the fact without which the rule finds nothing (`Gate`, of the row's own stage; None: the rule
+    is asked of every item it applies to), and, for a rule without a gate, `sweep`: told the check's settings,
+    an item type and the views of every item of that type in a list checked at once (where every call is
+    finished, its key new, and every output answers an open call: `Engine.run`), whether the rule may
+    find anything among them (False: it is asked of none of them; it must never say False where the rule
+    would find something)."""
 
     check: RuleCheck
     on: Literal["item", "call", "output", "pending"]
@@ -38,6 +48,12 @@ class Rule:
     types: frozenset[str] | None = None
     when: Callable[[Context], bool] | None = None
     source: str = ""
+    gate: Gate | None = None
+    sweep: Callable[[Context, str, list[View]], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if self.gate is not None and GATE_STAGES[self.gate] != self.on:
+            raise ValueError(f"a rule on {self.on!r} items cannot be gated by {self.gate!r}")
 
 
 def _with_target(ctx: Context) -> bool:
@@ -69,7 +85,7 @@ _ACKNOWLEDGING = frozenset(f.call_type for f in FAMILIES if f.acknowledge is not
 RULES: tuple[Rule, ...] = (
     # item rules: what the target accepts in the item's JSON first (as an item is read), then the rest
     Rule(item_rules.profile_accepts, "item", _PROFILE_CODES, when=_with_profile, source=_PROFILE_SOURCE),
-    Rule(item_rules.unique_item_id, "item", (C.DUPLICATE_ITEM_ID,)),
+    Rule(item_rules.unique_item_id, "item", (C.DUPLICATE_ITEM_ID,), gate=Gate.DUPLICATE_ID),
     Rule(item_rules.foreign_extension_item, "item", (C.FOREIGN_EXTENSION_ITEM,), when=_with_target),
     Rule(
         item_rules.foreign_provider_state,
@@ -93,6 +109,7 @@ RULES: tuple[Rule, ...] = (
         (C.DATA_URL_INVALID,),
         frozenset(item_rules.PART_HOLDERS),
         source="OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL'); RFC 2397",
+        sweep=item_rules.data_urls_possible,
     ),
     Rule(
         item_rules.compaction_trigger_last,
@@ -103,20 +120,27 @@ RULES: tuple[Rule, ...] = (
         "(james-6-23/codex2api#546, case R61); OpenAPI CompactionTriggerItemParam",
     ),
     # call rules
-    Rule(call_rules.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,)),
-    Rule(call_rules.finished_call, "call", (C.INCOMPLETE_CALL_REPLAYED, C.IN_PROGRESS_CALL_REPLAYED)),
+    Rule(call_rules.one_call_per_key, "call", (C.DUPLICATE_CALL_ID,), gate=Gate.KEY_SEEN),
+    Rule(
+        call_rules.finished_call,
+        "call",
+        (C.INCOMPLETE_CALL_REPLAYED, C.IN_PROGRESS_CALL_REPLAYED),
+        gate=Gate.UNFINISHED,
+    ),  # fmt: skip
     Rule(tool_rules.allowed_tool, "call", (C.TOOL_NOT_ALLOWED,), frozenset({"function_call"}), _with_allowed),
     Rule(
         tool_rules.arguments_fit_tool,
         "call",
         (C.UNKNOWN_TOOL, C.ARGUMENTS_PARSE, C.ARGUMENTS_SCHEMA, C.INVALID_TOOL),
         frozenset({"function_call"}),
+        sweep=tool_rules.arguments_possible,
     ),
     # output rules
     Rule(
         call_rules.output_answers_call,
         "output",
         (C.OUTPUT_WITHOUT_FUNCTION_CALL, C.DUPLICATE_OUTPUT, C.OUTPUT_FOR_UNFINISHED_CALL),
+        gate=Gate.UNPAIRED,
     ),
     Rule(call_rules.acknowledged_safety_checks, "output", (C.SAFETY_CHECK_NOT_ACKNOWLEDGED,), _ACKNOWLEDGING),
     # pending rules: the calls still waiting for their output at the end

@@ -5,9 +5,12 @@ judged by `replayable._rules.call_rules.finished_call`). Registered in `replayab
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress, repeat
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from replayable._arguments import (
+    MAX_DEPTH,
     ArgumentsError,
     SchemaError,
     json_syntax_error,
@@ -17,10 +20,11 @@ from replayable._arguments import (
 )
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
+from replayable._json import reads_cleanly
 from replayable._rules.state import Context, Facts, found
 from replayable._rules.view import View, field
 
-__all__ = ["allowed_tool", "arguments_fit_tool", "called_name"]
+__all__ = ["allowed_tool", "arguments_fit_tool", "arguments_possible", "called_name"]
 
 
 def called_name(v: View) -> Any:
@@ -47,6 +51,28 @@ def allowed_tool(ctx: Context, item: Facts) -> Iterable[Finding]:
         listed = ", ".join(sorted(allowed)) or "none"
         return (found(item.index, ViolationCode.TOOL_NOT_ALLOWED, "/name", name=name, listed=listed),)
     return ()
+
+
+def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
+    """The sweep of `arguments_fit_tool` (`replayable._rules.table.Rule.sweep`) over finished calls: without
+    `tools`, whether any call's arguments may not be a strict JSON object. No when every string of
+    arguments starts with `{` and reads cleanly (`reads_cleanly`, the rule's own short way), told without
+    asking the rule of each call; with `tools`, each call is asked."""
+    if ctx.tool_params is not None:
+        return True
+    values: list[Any]
+    if set(map(type, views)) <= {dict}:
+        values = list(map(dict.get, views, repeat("arguments")))  # type: ignore[arg-type]
+    else:
+        values = list(map(methodcaller("get", "arguments"), views))
+    # arguments of another type are not this rule's; a text sent by many calls is read once
+    texts: set[str] = set(compress(values, map(_IS_STR, map(type, values))))
+    if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):
+        return True
+    return bool(texts) and not set(map(itemgetter(0), texts)) <= {"{"}
+
+
+_IS_STR = {str}.__contains__
 
 
 def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:

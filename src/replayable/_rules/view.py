@@ -9,6 +9,8 @@ or reads it with `field(v, name)` (None when absent or `MISSING`); it never chan
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import attrgetter, methodcaller
 from types import MappingProxyType
 from typing import Any
 
@@ -38,6 +40,7 @@ OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 _storage = BaseModel.__dict__["__dict__"].__get__
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
+_holds_unknown = attrgetter("holds_unknown")
 
 #: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
 #: `replayable._item_read.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
@@ -101,26 +104,39 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
     views: list[View] = list(map(_storage, items))
     fields_sets = list(map(_fields_set, items))
+    merged = False  # whether some view holds unknown fields
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
-        distinct = dict(zip(map(id, fields_sets), fields_sets, strict=True)).values()
-        if any(s.holds_unknown for s in distinct):
+        if any(map(_holds_unknown, fields_sets)):  # a few shared sets, asked in C
+            merged = True
             for i, fields in enumerate(fields_sets):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
-        return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+        return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
     extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
+        merged = True
         for i, extra in enumerate(extras):
             if extra:
                 views[i] = _with_extras(items[i])
-    return None if 2 in kinds and _nests_a_call(items, views, classes) else views
+    return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
 
 
-def _nests_a_call(items: list[Any], views: list[View], classes: set[type]) -> bool:
-    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON)."""
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type], merged: bool) -> bool:
+    """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON).
+    None can when no namespaced class declares `content` and no view holds unknown fields (`merged`);
+    else only the namespaced items' views are looked at, and only those whose `content` is a list one by
+    one: the rest is told in C (`compress`, `map`)."""
     namespaced = {cls for cls in classes if _kind(cls) == 2}
-    pairs = zip(items, views, strict=True)
-    return any(type(item) in namespaced and nested_call(view) is not None for item, view in pairs)
+    if not merged and not any("content" in getattr(cls, "__pydantic_fields__", ("content",)) for cls in namespaced):
+        return False  # a view is the model's storage: it holds the declared fields only
+    chosen = list(compress(views, map(namespaced.__contains__, map(type, items))))
+    if not any(issubclass(t, list) for t in set(map(type, map(_CONTENT, chosen)))):
+        return False  # no namespaced item has a list as its content: no part to be a call
+    return any(nested_call(view) is not None for view in chosen)
+
+
+#: A view's `content` (None when absent), asked in C.
+_CONTENT = methodcaller("get", "content")
 
 
 def view_of(item: Any) -> View:

@@ -1,0 +1,249 @@
+"""The check engine's shortcuts never change a finding (`replayable._rules.engine`).
+
+- Gates (`replayable._rules.state.Gate`, a row's `gate`): a rule is skipped on a plain item only where it
+  would find nothing, so the table run with every gate ignored gives the same findings, in the same order.
+- The whole-list pass (`Engine._whole`, with the rows' `sweep`s): a list it calls clean is one the item by
+  item loop finds nothing in, with the same calls pending; anything else is checked item by item.
+- Rule sets and plans are kept per table and switches: one made per combination, a swapped table honoured.
+
+Transcripts are generated (derandomized, bounded): duplicate ids, calls unfinished, repeated, answered twice
+or across a barrier, outputs of no call, data URLs, arguments that do not read, hosted and namespaced calls,
+safety checks, with and without tools, pending calls, either side, dicts and parsed models alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import replayable as rp
+from replayable._rules import engine, table
+from replayable._rules.engine import Engine, rule_set
+from replayable._rules.item_rules import data_urls_possible
+from replayable._rules.state import Context
+from replayable._rules.tool_rules import arguments_possible
+
+TOOLS = [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}]
+IDS = st.sampled_from([None, "a1", "a2", "a3"])
+KEYS = st.sampled_from(["c1", "c2", "c3"])
+SEARCH = {"type": "search", "query": "q"}
+
+
+def _with_id(item: dict[str, Any], item_id: str | None) -> dict[str, Any]:
+    return item if item_id is None else {**item, "id": item_id}
+
+
+ITEM = st.one_of(
+    st.builds(
+        lambda i: _with_id({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "q"}]}, i),
+        IDS,
+    ),
+    st.builds(
+        lambda i, s: _with_id(
+            {"type": "message", "role": "assistant", "status": s, "content": [{"type": "output_text", "text": "a"}]}, i
+        ),
+        IDS,
+        st.sampled_from(["completed", "incomplete"]),
+    ),
+    st.builds(
+        lambda i, c, a, s: _with_id(
+            {"type": "function_call", "call_id": c, "name": "f", "arguments": a, **({"status": s} if s else {})}, i
+        ),
+        IDS,
+        KEYS,
+        st.sampled_from(['{"n":1}', ' {"n":2}', '{"n":"x"}', "{", "[1]", '{"n":1e400}', "{}"]),
+        st.sampled_from([None, "completed", "completed", "in_progress", "incomplete"]),
+    ),
+    st.builds(
+        lambda c, o: {"type": "function_call_output", "call_id": c, "output": o},
+        KEYS,
+        st.sampled_from(
+            ["done", [{"type": "input_text", "text": "x"}], [{"type": "input_image", "image_url": "data:"}]]
+        ),
+    ),
+    st.builds(
+        lambda i: {"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": i}]},
+        st.sampled_from(
+            ["https://x/y.png", "data:image/png;base64,", "data:image/png;base64,aGk=", " data:text/plain,x"]
+        ),
+    ),
+    st.builds(
+        lambda i: _with_id({"type": "openai:web_search_call", "status": "completed"}, i),
+        st.sampled_from(["ws_1", "ws_2"]),
+    ),
+    st.builds(lambda n: {"type": "reasoning", "id": f"rs_{n}", "summary": []}, st.integers(0, 1)),
+    st.just({"type": "custom_tool_call", "call_id": "c1", "name": "t", "input": "x"}),
+    st.just({"type": "custom_tool_call_output", "call_id": "c1", "output": "y"}),
+    st.just(
+        {
+            "type": "computer_call",
+            "id": "cu_1",
+            "call_id": "c7",
+            "action": {"type": "screenshot"},
+            "pending_safety_checks": [{"id": "sc_1", "code": "x", "message": "m"}],
+            "status": "completed",
+        }
+    ),
+    st.just(
+        {"type": "computer_call_output", "call_id": "c7", "output": {"type": "computer_screenshot", "image_url": "u"}}
+    ),
+    st.just({"type": "item_reference", "id": "a2"}),
+    st.just({"type": "acme:trace", "data": 1}),
+    st.just({"type": ["not", "a", "string"]}),
+    st.just({"type": "function_call", "call_id": ["c1"], "name": "f", "arguments": "{}"}),
+)
+ITEMS = st.lists(ITEM, min_size=1, max_size=9)
+SETTINGS = st.fixed_dictionaries(
+    {
+        "provider": st.sampled_from([None, "openai"]),
+        "tools": st.sampled_from([None, TOOLS]),
+        "pending_ok": st.booleans(),
+        "side": st.sampled_from([None, "input", "output"]),
+    }
+)
+
+
+def _findings(items: list[Any], kw: dict[str, Any]) -> Any:
+    try:
+        report = rp.check_transcript(items, **kw)
+    except (ValueError, rp.ItemError) as exc:
+        return ("raised", type(exc).__name__, str(exc))
+    return report.ok, [(v.index, str(v.code), v.path, v.message) for v in report.violations], report.pending
+
+
+def _doors(items: list[Any], kw: dict[str, Any]) -> list[Any]:
+    """The findings of the dicts and, where they parse, of the parsed models."""
+    out = [_findings(items, kw)]
+    try:
+        parsed = rp.parse_items(items, provider=kw["provider"], side=kw["side"] or "input")
+    except rp.ItemError:
+        return out
+    return [*out, _findings(parsed, kw)]
+
+
+def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Engine, "_whole", lambda self, views: False)
+
+
+@pytest.fixture(autouse=True)
+def _every_list_tried_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Short lists too go through the whole-list pass here (`WHOLE_FROM`: it is for long ones otherwise)."""
+    monkeypatch.setattr(engine, "WHOLE_FROM", 0)
+
+
+@settings(max_examples=250, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ITEMS, SETTINGS)
+def test_the_whole_list_pass_changes_no_finding(items: list[Any], kw: dict[str, Any]) -> None:
+    fast = _doors(items, kw)
+    with pytest.MonkeyPatch.context() as mp:
+        _item_by_item(mp)
+        slow = _doors(items, kw)
+    assert fast == slow
+
+
+@settings(max_examples=250, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ITEMS, SETTINGS)
+def test_gates_skip_only_rules_that_find_nothing(items: list[Any], kw: dict[str, Any]) -> None:
+    gated = _doors(items, kw)
+    with pytest.MonkeyPatch.context() as mp:
+        _item_by_item(mp)
+        mp.setattr(engine, "_ungated", lambda rows, kind: table.select(rows, kind))  # every rule asked of every item
+        mp.setattr(engine, "_RULE_SETS", {})
+        ungated = _doors(items, kw)
+    assert gated == ungated
+
+
+def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `check.py perf` times: parsed models, every call answered, one namespaced call in five."""
+    items: list[Any] = []
+    for i in range(200):
+        items += [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"q{i}"}]},
+            {"type": "function_call", "id": f"fc_{i}", "call_id": f"c{i}", "name": "f", "arguments": '{"n":1}'},
+            {"type": "function_call_output", "call_id": f"c{i}", "output": "x"},
+            {"type": "openai:web_search_call", "id": f"ws_{i}", "status": "completed", "action": SEARCH},
+        ]
+    items.append({"type": "function_call", "call_id": "last", "name": "f", "arguments": "{}", "status": "completed"})
+    told: list[bool] = []
+    whole = Engine._whole
+
+    def spy(self: Engine, views: Any) -> bool:
+        told.append(whole(self, views))
+        return told[-1]
+
+    monkeypatch.setattr(Engine, "_whole", spy)
+    for value in (items, rp.parse_items(items)):
+        report = rp.check_transcript(value, pending_ok=True)
+        assert report.ok and report.pending == (len(items) - 1,)
+        assert told.pop() is True
+    report = rp.check_transcript(rp.parse_items(items))  # the last call left open: `finish` reports it
+    assert [(v.index, str(v.code)) for v in report.violations] == [(len(items) - 1, "function_call_without_output")]
+    assert told.pop() is True
+    items[401] = {**items[401], "id": "fc_3"}  # an id twice: found item by item
+    report = rp.check_transcript(rp.parse_items(items), pending_ok=True)
+    assert [(v.index, str(v.code)) for v in report.violations] == [(401, "duplicate_item_id")]
+    assert told.pop() is False
+
+
+@pytest.mark.parametrize(
+    ("items", "code"),
+    [
+        ([{"type": "message", "role": "user", "content": "x", "id": "m"}] * 2, "duplicate_item_id"),
+        (
+            [
+                {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+                {"type": "message", "role": "user", "content": "x"},
+                {"type": "function_call_output", "call_id": "c", "output": "x"},
+            ],
+            "function_call_without_output",
+        ),
+        ([{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{"}], "arguments_parse"),
+        ([{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[]"}], "arguments_schema"),
+        (
+            [
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_image", "image_url": "data:image/png;base64,"}],
+                }
+            ],
+            "data_url_invalid",
+        ),
+    ],
+)
+def test_what_the_whole_list_pass_refuses_is_found_item_by_item(items: list[Any], code: str) -> None:
+    for value in (items, rp.parse_items(items)):
+        report = rp.check_transcript(value, pending_ok=True)
+        assert code in {str(v.code) for v in report.violations}
+
+
+def test_the_sweeps_say_no_only_where_their_rule_finds_nothing() -> None:
+    ctx = Context(None, None, None, None)
+    plain = [{"type": "input_text", "text": "x"}]
+    bad = [{"type": "input_image", "image_url": "data:image/png;base64,"}]
+    message = rp.parse_items([{"type": "message", "role": "user", "content": plain}])[0].__dict__
+    assert not data_urls_possible(ctx, "message", [message, {"content": "text"}, {"content": None}])
+    assert data_urls_possible(ctx, "message", [message, {"content": bad}])
+    assert data_urls_possible(ctx, "message", [message, {"content": plain}])  # a part read from JSON: asked
+    assert data_urls_possible(ctx, "computer_call_output", [{"output": {"type": "computer_screenshot"}}])
+    calls = [{"arguments": '{"n":1}'}, {"arguments": '{"n":1}'}, {"arguments": None}]
+    assert not arguments_possible(ctx, "function_call", calls)
+    for arguments in ("{", "[1]", ' {"n":1}', '{"n":1e400}', "", '{"a":1,"a":2}'):
+        assert arguments_possible(ctx, "function_call", [*calls, {"arguments": arguments}])
+    assert arguments_possible(Context(None, {}, None, None), "function_call", calls)  # with tools: each call asked
+
+
+def test_a_rule_set_is_made_once_per_table_and_switches(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, target = Context(None, None, None, None), Context("openai", None, None, None)
+    assert rule_set(plain) is rule_set(Context(None, None, None, None))
+    assert rule_set(target) is not rule_set(plain)
+    monkeypatch.setattr(table, "RULES", table.RULES[:1])
+    assert rule_set(plain).rows["item"] == [r for r in table.RULES if r.on == "item" and r.when is None]
+
+
+def test_a_gate_belongs_to_its_rows_stage() -> None:
+    with pytest.raises(ValueError, match="cannot be gated"):
+        table.Rule(lambda ctx, item: (), "item", (rp.ViolationCode.DUPLICATE_CALL_ID,), gate=table.Gate.KEY_SEEN)
