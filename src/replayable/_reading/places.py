@@ -181,9 +181,10 @@ class Places:
             self._starts_of_lines = _line_lengths(text)
         sums = self._starts_of_lines
         line = bisect_right(range(len(sums) - 1), at, key=lambda k: sums[k] + k)  # lines starting at or before
-        head = text[sums[line - 1] + line - 1 : at]
-        if isinstance(head, bytes):
-            head = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+        start = sums[line - 1] + line - 1
+        if isinstance(text, str):  # characters: the column is a difference (no slice of a long line per finding)
+            return line, at - start + 1
+        head = text[start:at].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
         return line, len(head) + 1
 
     def at(self, index: int | None, path: str = "") -> tuple[int, int] | None:
