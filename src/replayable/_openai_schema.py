@@ -47,18 +47,14 @@ SHORTHAND_ROLES = {
 _PREFIX = "openai:"
 
 
-def openai_wire(bundle: dict[str, Any], side: str, output: dict[str, Any] | None = None) -> dict[str, Any]:
+def openai_wire(bundle: dict[str, Any], side: str) -> dict[str, Any]:
     """`bundle` (a `replayable.schema.bundle` document of `side`) rewritten to OpenAI's wire forms (see
-    the module docstring); a new document, `bundle` is not changed. On the input side, `output` (the
-    output bundle) gives OpenAI's typed annotations (`file_citation`, `container_file_citation`,
-    `file_path`), which OpenAI mode reads typed in an input message's `output_text` too.
-    Raises `ValueError` for a side that is not in `WIRE_SIDES` (the bodies: see there)."""
+    the module docstring); a new document, `bundle` is not changed. Raises `ValueError` for a side that
+    is not in `WIRE_SIDES` (the bodies: see there)."""
     if side not in WIRE_SIDES:
         raise ValueError(f"provider='openai' describes the {' and '.join(WIRE_SIDES)} sides (items); got {side!r}")
     doc = copy.deepcopy(bundle)
     defs: dict[str, Any] = doc["$defs"]
-    if side == "input" and output is not None:
-        _add_output_annotations(defs, output["$defs"])
     _unprefix(defs)
     _drop_unknown_openai(doc, defs)
     _apply_forms(defs)
@@ -76,36 +72,6 @@ def openai_wire(bundle: dict[str, Any], side: str, output: dict[str, Any] | None
     )
     doc["$defs"] = dict(sorted(defs.items()))
     return doc
-
-
-def _refs(node: Any) -> Iterator[str]:
-    """The names of the local definitions (`#/$defs/NAME`) that `node` refers to, in document order."""
-    for obj in schema_objects(node):
-        ref = obj.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            yield ref.removeprefix("#/$defs/")
-
-
-def _add_output_annotations(defs: dict[str, Any], output_defs: dict[str, Any]) -> None:
-    """Give the input side's `AnnotationParam` the typed annotations of the output side's `Annotation`
-    that it lacks (with every definition they refer to), before the namespaced fallback."""
-    union, theirs = defs.get("AnnotationParam"), output_defs.get("Annotation")
-    if not isinstance(union, dict) or not isinstance(theirs, dict):
-        return
-    have = set(_refs(union))
-    added = [
-        ref for ref in _refs(theirs) if ref not in have and ref not in ("UrlCitation", "NamespacedPart")
-    ]
-    todo = list(added)
-    while todo:
-        name = todo.pop()
-        if name in defs or name not in output_defs:
-            continue
-        defs[name] = copy.deepcopy(output_defs[name])
-        todo.extend(_refs(defs[name]))
-    branches = union["anyOf"]
-    at = next((i for i, b in enumerate(branches) if b.get("$ref") == "#/$defs/NamespacedPart"), len(branches))
-    branches[at:at] = [{"$ref": f"#/$defs/{name}"} for name in added]
 
 
 def _unprefix(defs: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -484,42 +485,76 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: `schemas/openai/` files that are not items (shared shapes and annotations).
-_OPENAI_NOT_ITEMS = frozenset({"common.json", "file_citation.json", "container_file_citation.json", "file_path.json"})
+#: The generic namespaced types whose models read OpenAI's types with a known payload by a typed model of
+#: their own (`schemas/openai/*.json`, each naming its generic parent as `customBasePath`):
+#:
+#: - `NamespacedPart` (OpenAI's annotations, `openai:file_citation`, ...) and `ExtensionEvent` (OpenAI's
+#:   stream events, `openai:response.mcp_call.completed`, ...) hold their table as a class attribute
+#:   (`NamespacedPart.typed_models`, `ExtensionEvent.typed_models`): the models read the typed types
+#:   wherever the generic type appears, so every bundle that holds the generic type gets the typed branches;
+#: - `NamespacedItem` is routed by the item unions of `parse_item` only (`replayable.items`: `InputItem`,
+#:   `OutputItem`, one table per side), so only the item sides and a stream event's `item` get them
+#:   (`_ITEM_SIDES`); the strict bodies (`parse_request`, `parse_response`, ...) read an `openai:` item
+#:   as an opaque `NamespacedItem`, and so do their bundles.
+_TYPED_PARENTS = {
+    "replayable._generated.open_responses.namespaced_item.NamespacedItem": "NamespacedItem",
+    "replayable._generated.open_responses.namespaced_part.NamespacedPart": "NamespacedPart",
+    "replayable._generated.streaming.extension_event.ExtensionEvent": "ExtensionEvent",
+}
+#: Side -> the item form (`replayable.items`'s item union) whose `NamespacedItem` reads OpenAI's typed
+#: items: the item sides, and the output items of a stream event (`parse_event` reads them with
+#: `parse_item(item, side="output")`).
+_ITEM_SIDES = {"input": "input", "output": "output", "stream-events": "output"}
 
 
-def _openai_items(root: Path, side: str) -> list[str]:
-    """The OpenAI item schemas of `side` (the same table as `replayable._native`): on the input side the
-    `*_param.json` form where there is one, on the output side the forms without `_param`."""
+def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:
+    """Generic type (`NamespacedItem`, `NamespacedPart`, `ExtensionEvent`) -> the `schemas/openai/` files
+    of its typed subclasses (`openai/web_search_call.json`, ...), by their `customBasePath`."""
     folder = root / "openai"
-    if not folder.is_dir() or side not in ("input", "output"):
-        return []
-    names = sorted(
-        p.name
-        for p in folder.glob("*.json")
-        if p.name not in _OPENAI_NOT_ITEMS and not p.name.endswith("_event.json")  # stream events: no items
-    )
+    out: dict[str, list[str]] = {name: [] for name in _TYPED_PARENTS.values()}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        parent = _TYPED_PARENTS.get(str(b.load(path).get("customBasePath")))
+        if parent is not None:
+            out[parent].append(_OA + path.name)
+    return out
+
+
+def _openai_items(files: list[str], side: str) -> list[str]:
+    """The OpenAI item schemas of `side` among `files` (the same table as `replayable._native`): on the
+    input side the `*_param.json` form where there is one, on the output side the forms without `_param`."""
     if side == "output":
-        return [_OA + n for n in names if not n.endswith("_param.json")]
-    return [_OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names]
+        return [f for f in files if not f.endswith("_param.json")]
+    return [f for f in files if f.endswith("_param.json") or f.replace(".json", "_param.json") not in files]
+
+
+def _add_typed(b: _Bundler, body: dict[str, Any], parent: str, files: list[str]) -> None:
+    """The typed models of `files` as branches of every union that lists `parent` (right before it, in
+    `body` and in every definition), and `parent` excluding their types (`not`): a malformed known type is
+    refused, as by the models, and never reads as the opaque `parent`. Nothing when `parent` is absent."""
+    if parent not in b.defs or not files:
+        return
+    refs = [b.ref(f, None) for f in files]
+    _inherit(b, refs, parent)
+    generic = {"$ref": "#/$defs/" + parent}
+    typed = [{"$ref": r} for r in refs]
+    for node in schema_objects([body, *b.defs.values()]):
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if isinstance(branches, list) and generic in branches:
+                at = branches.index(generic)
+                branches[at:at] = [t for t in typed if t not in branches]
+    _exclude(b.defs[parent], [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs])
 
 
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
-    """OpenAI's own items and annotations with a known payload: typed branches, which the generic
-    `NamespacedItem` / `NamespacedPart` then exclude (a malformed known item is refused, as by the models)."""
-    items = _openai_items(root, side)
-    if not items:
-        return
-    refs = [b.ref(ref, None) for ref in items]
-    body["oneOf"][-1:-1] = [{"$ref": r} for r in refs]
-    _inherit(b, refs, "NamespacedItem")
-    tags = [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs]
-    _exclude(b.defs["NamespacedItem"], tags)
-    notes = [_OA + n for n in ("file_citation.json", "container_file_citation.json", "file_path.json")]
-    if "Annotation" in b.defs:
-        note_refs = [b.ref(ref, None) for ref in notes]
-        b.defs["Annotation"]["anyOf"][-1:-1] = [{"$ref": r} for r in note_refs]
-        _exclude(b.defs["NamespacedPart"], [b.defs[r[8:]]["properties"]["type"]["const"] for r in note_refs])
+    """OpenAI's own items, annotations and stream events with a known payload: typed branches, which the
+    generic `NamespacedItem` / `NamespacedPart` / `ExtensionEvent` then exclude, wherever the models read
+    them typed (`_TYPED_PARENTS`), in the bundle of `side` (its root union `body`)."""
+    typed = _openai_typed(b, root)
+    if side in _ITEM_SIDES:
+        _add_typed(b, body, "NamespacedItem", _openai_items(typed["NamespacedItem"], _ITEM_SIDES[side]))
+    _add_typed(b, body, "NamespacedPart", typed["NamespacedPart"])
+    _add_typed(b, body, "ExtensionEvent", typed["ExtensionEvent"])
 
 
 #: The stream events whose `item` is an output item (spec: `ItemField` or null).
@@ -533,15 +568,15 @@ _PART_EVENTS = (
 )
 
 
-def _type_stream_items(b: _Bundler, root: Path) -> None:
+def _type_stream_items(b: _Bundler) -> None:
     """The `item` of `response.output_item.added` / `.done` as the output-item union (as the output side
     has it, OpenAI's typed items included) or null, as in the official document: code generators then type
     it, and `event.item.type` narrows in TypeScript. `replayable.stream.parse_event` reads it the same way
     (`parse_item(item, side="output")`). So are a part event's `part` (the output message content union),
     an annotation event's `annotation` and an `output_text` event's `logprobs`, as `parse_event` reads
-    them. The source schemas keep them objects: no cross-folder `$ref`."""
+    them. The source schemas keep them objects: no cross-folder `$ref`. OpenAI's typed items, annotations
+    and events are added to all of them afterwards (`_add_openai`)."""
     union = b.ref(_OR + "items.json#/$defs/OutputItem", None)
-    _add_openai(b, root, "output", {"oneOf": b.defs[union.removeprefix("#/$defs/")]["anyOf"]})
     for name in _ITEM_EVENTS:
         props = b.defs[name]["properties"]
         props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
@@ -684,7 +719,9 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
         if len(slugs) != 1:
             continue
         (slug,) = slugs
-        other = f"Unknown{slug.title()}{name.removeprefix('Namespaced')}"
+        kind = name.removeprefix("Namespaced")  # Item, Part, ExtensionEvent
+        noun = re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower()
+        other = f"Unknown{slug.title()}{kind}"
         if other in defs:
             continue
         own = f"^{slug}:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
@@ -698,7 +735,7 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
         }
         defs[other] = {
             "title": other,
-            "description": f"A `{slug}:` {name.removeprefix('Namespaced').lower()} of a type without a typed "
+            "description": f"A `{slug}:` {noun} of a type without a typed "
             f"model here, kept verbatim (the models read it as {name}). In TypeScript its `type` is `never`, "
             f"so that a `switch` on a typed `{slug}:` type never selects it.",
             **extra,
@@ -734,13 +771,13 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     else:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
-        _add_openai(b, root, side, body)
         if side == "stream-events":
-            _type_stream_items(b, root)
+            _type_stream_items(b)
         intro = spec.get("intro") or (
             "This schema judges one item at a time. Rules across the items of a transcript, checked by "
             "replayable.check_transcript and not expressible in JSON Schema:"
         )
+    _add_openai(b, root, side, body)
     _annotate(b.defs)
     _split_typed_slug(b.defs, body)
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))
@@ -787,4 +824,4 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
         raise ValueError(f"side must be one of {', '.join(SIDES)}, provider None or openai; got {side!r}/{provider!r}")
     if provider is None:
         return copy.deepcopy(_load(side))
-    return openai_wire(_load(side), side, _load("output"))  # a new document; refuses a side without one
+    return openai_wire(_load(side), side)  # a new document; refuses a side without one
