@@ -472,6 +472,22 @@ def _typed_variants(t: str, shapes: dict[str, tuple[dict[str, Any], dict[str, An
     return out
 
 
+#: Annotations no typed model claims, beside the typed ones: another slug's, an `openai:` type without a
+#: model, and un-prefixed types (refused in strict mode; OpenAI mode reads a lowercase one as an opaque
+#: `openai:` annotation unless it is a spec part type or a typed one).
+_UNTYPED_NOTES: list[Any] = [
+    {"type": "acme:note", "x": 1},
+    {"type": "openai:brand_new_note", "x": 1},
+    {"type": "brand_new_note"},
+    {"type": "a.b"},
+    {"type": "Bogus"},
+    {"type": "a-b"},
+    {"type": "message"},
+    {"type": "url_citation"},
+    {"type": "output_text"},
+]
+
+
 def typed_openai_cases() -> list[Any]:
     """OpenAI's typed namespaced types (`typed_openai_tables`), valid and malformed, in every place a
     parser reads them: annotations inside the `output_text` of an input assistant message and of an output
@@ -508,15 +524,15 @@ def typed_openai_cases() -> list[Any]:
         return out
 
     cases: list[Any] = []
-    for t in tables["annotation"]:
-        for note in _typed_variants(t, shapes):
-            sent = {"type": "message", "role": "assistant",
-                    "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
-            out = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
-                   "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
-            cases += [note, sent, out, *bodies([sent], [out])]
-            cases.append({"type": "response.output_text.annotation.added", "item_id": "msg_1", "output_index": 0,
-                          "content_index": 0, "annotation_index": 0, "annotation": note, "sequence_number": 1})
+    notes = [note for t in tables["annotation"] for note in _typed_variants(t, shapes)] + _UNTYPED_NOTES
+    for note in notes:
+        sent = {"type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
+        out = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+               "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
+        cases += [note, sent, out, *bodies([sent], [out])]
+        cases.append({"type": "response.output_text.annotation.added", "item_id": "msg_1", "output_index": 0,
+                      "content_index": 0, "annotation_index": 0, "annotation": note, "sequence_number": 1})
     for side in ("input", "output"):
         for t in tables[side]:
             for item in _typed_variants(t, {t: shapes[f"{side}:{t}"]} if f"{side}:{t}" in shapes else {}):
