@@ -517,7 +517,8 @@ def typed_openai_cases() -> list[Any]:
         if inputs:
             out += [{"input": inputs}, {"model": "m", "input": inputs}, {"type": "response.create", "input": inputs}]
         if outputs:
-            out += [{"id": "cmp_1", "object": "response.compaction", "created_at": 1, "output": outputs, "usage": usage}]
+            compact = {"id": "cmp_1", "object": "response.compaction", "created_at": 1, "usage": usage}
+            out += [{**compact, "output": outputs}]
             out += [{**base, "output": outputs}] if base else []
             out += [{"type": "response.output_item.done", "output_index": 0, "item": o, "sequence_number": 1}
                     for o in outputs]
