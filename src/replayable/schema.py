@@ -485,76 +485,61 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: The generic namespaced types whose models read OpenAI's types with a known payload by a typed model of
-#: their own (`schemas/openai/*.json`, each naming its generic parent as `customBasePath`):
-#:
-#: - `NamespacedPart` (OpenAI's annotations, `openai:file_citation`, ...) and `ExtensionEvent` (OpenAI's
-#:   stream events, `openai:response.mcp_call.completed`, ...) hold their table as a class attribute
-#:   (`NamespacedPart.typed_models`, `ExtensionEvent.typed_models`): the models read the typed types
-#:   wherever the generic type appears, so every bundle that holds the generic type gets the typed branches;
-#: - `NamespacedItem` is routed by the item unions of `parse_item` only (`replayable.items`: `InputItem`,
-#:   `OutputItem`, one table per side), so only the item sides and a stream event's `item` get them
-#:   (`_ITEM_SIDES`); the strict bodies (`parse_request`, `parse_response`, ...) read an `openai:` item
-#:   as an opaque `NamespacedItem`, and so do their bundles.
-_TYPED_PARENTS = {
-    "replayable._generated.open_responses.namespaced_item.NamespacedItem": "NamespacedItem",
-    "replayable._generated.open_responses.namespaced_part.NamespacedPart": "NamespacedPart",
-    "replayable._generated.streaming.extension_event.ExtensionEvent": "ExtensionEvent",
-}
-#: Side -> the item form (`replayable.items`'s item union) whose `NamespacedItem` reads OpenAI's typed
-#: items: the item sides, and the output items of a stream event (`parse_event` reads them with
-#: `parse_item(item, side="output")`).
+#: Side -> the item form whose union reads OpenAI's typed items (`replayable.items`' `InputItem` /
+#: `OutputItem`; a stream event's `item` is an output item). The strict bodies (`parse_request`,
+#: `parse_response`, ...) read an `openai:` item as an opaque `NamespacedItem`, and so do their bundles.
 _ITEM_SIDES = {"input": "input", "output": "output", "stream-events": "output"}
 
 
 def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:
     """Generic type (`NamespacedItem`, `NamespacedPart`, `ExtensionEvent`) -> the `schemas/openai/` files
-    of its typed subclasses (`openai/web_search_call.json`, ...), by their `customBasePath`."""
-    folder = root / "openai"
-    out: dict[str, list[str]] = {name: [] for name in _TYPED_PARENTS.values()}
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        parent = _TYPED_PARENTS.get(str(b.load(path).get("customBasePath")))
-        if parent is not None:
-            out[parent].append(_OA + path.name)
+    of its typed subclasses (`openai/web_search_call.json`, ...), by the base each one names (`customBasePath`)."""
+    out: dict[str, list[str]] = {}
+    for path in sorted((root / "openai").glob("*.json")):
+        base = b.load(path).get("customBasePath")
+        if isinstance(base, str) and base.startswith(_GENERATED):
+            out.setdefault(base.rsplit(".", 1)[1], []).append(_OA + path.name)
     return out
-
-
-def _openai_items(files: list[str], side: str) -> list[str]:
-    """The OpenAI item schemas of `side` among `files` (the same table as `replayable._native`): on the
-    input side the `*_param.json` form where there is one, on the output side the forms without `_param`."""
-    if side == "output":
-        return [f for f in files if not f.endswith("_param.json")]
-    return [f for f in files if f.endswith("_param.json") or f.replace(".json", "_param.json") not in files]
 
 
 def _add_typed(b: _Bundler, body: dict[str, Any], parent: str, files: list[str]) -> None:
     """The typed models of `files` as branches of every union that lists `parent` (right before it, in
     `body` and in every definition), and `parent` excluding their types (`not`): a malformed known type is
-    refused, as by the models, and never reads as the opaque `parent`. Nothing when `parent` is absent."""
+    refused, as by the models, and never reads as the opaque `parent`. Nothing when `parent` is absent.
+    A field of `parent` a typed model does not redeclare (`status` of an input form) is checked by the
+    model (a subclass), so its schema carries it."""
     if parent not in b.defs or not files:
         return
-    refs = [b.ref(f, None) for f in files]
-    _inherit(b, refs, parent)
-    generic = {"$ref": "#/$defs/" + parent}
-    typed = [{"$ref": r} for r in refs]
+    refs = [b.ref(f, None).removeprefix("#/$defs/") for f in files]
+    for name, sub in b.defs[parent].get("properties", {}).items():
+        for r in refs:
+            b.defs[r].setdefault("properties", {}).setdefault(name, sub)
+    generic, typed = {"$ref": "#/$defs/" + parent}, [{"$ref": "#/$defs/" + r} for r in refs]
     for node in schema_objects([body, *b.defs.values()]):
         for key in ("oneOf", "anyOf"):
             branches = node.get(key)
             if isinstance(branches, list) and generic in branches:
                 at = branches.index(generic)
                 branches[at:at] = [t for t in typed if t not in branches]
-    _exclude(b.defs[parent], [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs])
+    tags = sorted(b.defs[r]["properties"]["type"]["const"] for r in refs)
+    b.defs[parent]["not"] = {"required": ["type"], "properties": {"type": {"enum": tags}}}
+    b.defs[parent]["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
 
 
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
-    """OpenAI's own items, annotations and stream events with a known payload: typed branches, which the
-    generic `NamespacedItem` / `NamespacedPart` / `ExtensionEvent` then exclude, wherever the models read
-    them typed (`_TYPED_PARENTS`), in the bundle of `side` (its root union `body`)."""
+    """OpenAI's items, annotations and stream events with a known payload, as typed branches wherever the
+    models read them typed: annotations and events wherever `NamespacedPart` / `ExtensionEvent` are (their
+    `typed_models` is a class attribute), items where an item union routes them (`_ITEM_SIDES`)."""
     typed = _openai_typed(b, root)
     if side in _ITEM_SIDES:
-        _add_typed(b, body, "NamespacedItem", _openai_items(typed["NamespacedItem"], _ITEM_SIDES[side]))
-    _add_typed(b, body, "NamespacedPart", typed["NamespacedPart"])
-    _add_typed(b, body, "ExtensionEvent", typed["ExtensionEvent"])
+        items, form = typed.get("NamespacedItem", []), _ITEM_SIDES[side]
+        if form == "output":
+            items = [f for f in items if not f.endswith("_param.json")]
+        else:  # the `*_param.json` form where there is one (the same table as `replayable._native`)
+            items = [f for f in items if f.endswith("_param.json") or f.replace(".json", "_param.json") not in items]
+        _add_typed(b, body, "NamespacedItem", items)
+    for parent in ("NamespacedPart", "ExtensionEvent"):
+        _add_typed(b, body, parent, typed.get(parent, []))
 
 
 #: The stream events whose `item` is an output item (spec: `ItemField` or null).
@@ -595,22 +580,6 @@ def _type_stream_items(b: _Bundler) -> None:
     ):
         props = b.defs[name]["properties"]
         props[field] = {**schema, "description": props[field]["description"]}
-
-
-def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:
-    """The typed models subclass `parent` (`NamespacedItem`): a field of the parent they do not redeclare
-    (`status` of an input form without one) is still checked by the model, so their schema carries it."""
-    inherited = b.defs[parent].get("properties", {})
-    for r in refs:
-        props = b.defs[r.removeprefix("#/$defs/")].setdefault("properties", {})
-        for name, sub in inherited.items():
-            if name not in props:
-                props[name] = sub
-
-
-def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
-    schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
-    schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
 
 
 #: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
