@@ -494,7 +494,7 @@ def typed_openai_cases() -> list[Any]:
     message, as such, inside request, response, compaction and WebSocket bodies and stream events; items
     as such, in a request's `input` (their input form), a response's `output` and an
     `output_item.done` event (their output form); stream events as such. The input bundle once accepted a
-    malformed `openai:file_citation` that the parser refuses (issue 36): no value reached it."""
+    malformed `openai:file_citation` that the parser refuses: no value reached it."""
     import replayable as rp
 
     tables = typed_openai_tables()

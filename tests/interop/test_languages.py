@@ -194,8 +194,8 @@ def test_typed_openai_types_are_branches_wherever_the_models_read_them(side: str
     """Every union that lists a generic namespaced type (`NamespacedPart`: annotations; `ExtensionEvent`;
     `NamespacedItem` where the item union routes typed items) lists, right before it, one branch per typed
     type of the models, and the generic type (and its `UnknownOpenai*` split) excludes exactly those: a
-    malformed `openai:file_citation` is refused on every side, as by the models (issue 36: the input side's
-    `AnnotationParam` had neither)."""
+    malformed `openai:file_citation` is refused on every side, as by the models (a bundle
+    without them accepts it in an input assistant message)."""
     doc = rp.json_schema(side)
     defs = doc["$defs"]
     tables = _typed_tables(side)
