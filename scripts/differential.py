@@ -401,11 +401,154 @@ def _wrapped(pairs: list[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
         yield "wrapped:agents-session-update", {**body, "agent_id": "agt_1"}
 
 
+def typed_openai_tables() -> dict[str, list[str]]:
+    """What the models read with a typed model of their own, by kind: OpenAI's annotations
+    (`NamespacedPart.typed_models`), its input and output items (the item unions' tables) and its stream
+    events (`ExtensionEvent.typed_models`): taken from the models, never from the bundles under test."""
+    from replayable import NamespacedPart, stream
+    from replayable._native import INPUT_TYPES, OUTPUT_TYPES
+
+    return {
+        "annotation": sorted(NamespacedPart.typed_models),
+        "input": sorted(INPUT_TYPES),
+        "output": sorted(OUTPUT_TYPES),
+        "event": sorted(stream.OPENAI_EVENT_TYPES),
+    }
+
+
+def _minimal(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
+    """A small value of JSON Schema `node` (refs into `defs`): each required property, the first branch
+    of a union, the first enum value, the smallest number, a one-character string. Only a candidate: the
+    parsers judge it like every other value."""
+    if depth > 12 or not isinstance(node, dict):
+        return None
+    if "$ref" in node:
+        return _minimal(defs.get(node["$ref"].removeprefix("#/$defs/"), {}), defs, depth + 1)
+    if "const" in node:
+        return node["const"]
+    if node.get("enum"):
+        return node["enum"][0]
+    for key in ("allOf", "oneOf", "anyOf"):
+        branches = [b for b in node.get(key) or () if b != {"type": "null"}]
+        if branches:
+            return _minimal(branches[0], defs, depth + 1)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object" or "properties" in node:
+        props = node.get("properties") or {}
+        return {k: _minimal(props.get(k, {"type": "string"}), defs, depth + 1) for k in node.get("required", [])}
+    if kind == "array":
+        return [_minimal(node.get("items", {}), defs, depth + 1) for _ in range(node.get("minItems", 0))]
+    if kind == "string":
+        return "x" * max(1, node.get("minLength", 1))
+    if kind == "integer":
+        return max(0, node.get("minimum", 0))
+    if kind == "number":
+        return 0.5
+    if kind == "boolean":
+        return False
+    return None
+
+
+def _typed_variants(t: str, shapes: dict[str, tuple[dict[str, Any], dict[str, Any]]]) -> list[Any]:
+    """Values of the typed type `t`: a small valid candidate (from the bundle definition whose `type` is
+    `t`), then malformed ones: each required field dropped, each field of a scalar type given a value of
+    another type, and the bare `{"type": t}`."""
+    found = shapes.get(t)
+    out: list[Any] = [{"type": t}]
+    if found is None:  # no bundle types it: the bare value alone, which every typed model refuses
+        return out
+    node, defs = found
+    base = _minimal(node, defs)
+    if not isinstance(base, dict):
+        return out
+    out.append(base)
+    out += [{k: v for k, v in base.items() if k != drop} for drop in base if drop != "type"]
+    for name, sub in (node.get("properties") or {}).items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if name != "type" and kind in ("string", "integer", "boolean"):
+            out.append({**base, name: 5 if kind != "integer" else "5"})
+    return out
+
+
+#: Annotations no typed model claims, beside the typed ones: another slug's, an `openai:` type without a
+#: model, and un-prefixed types (refused in strict mode; OpenAI mode reads a lowercase one as an opaque
+#: `openai:` annotation unless it is a spec part type or a typed one).
+_UNTYPED_NOTES: list[Any] = [
+    {"type": "acme:note", "x": 1},
+    {"type": "openai:brand_new_note", "x": 1},
+    {"type": "brand_new_note"},
+    {"type": "a.b"},
+    {"type": "Bogus"},
+    {"type": "a-b"},
+    {"type": "message"},
+    {"type": "url_citation"},
+    {"type": "output_text"},
+]
+
+
+def typed_openai_cases() -> list[Any]:
+    """OpenAI's typed namespaced types (`typed_openai_tables`), valid and malformed, in every place a
+    parser reads them: annotations inside the `output_text` of an input assistant message and of an output
+    message, as such, inside request, response, compaction and WebSocket bodies and stream events; items
+    as such, in a request's `input` (their input form), a response's `output` and an
+    `output_item.done` event (their output form); stream events as such. The input bundle once accepted a
+    malformed `openai:file_citation` that the parser refuses: no value reached it."""
+    import replayable as rp
+
+    tables = typed_openai_tables()
+    shapes: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for side in ("input", "output", "stream-events"):  # typed definitions by their `type` const
+        defs = rp.json_schema(side)["$defs"]
+        for node in defs.values():
+            const = ((node.get("properties") or {}).get("type") or {}).get("const")
+            if isinstance(const, str) and const.startswith("openai:"):
+                key = f"{side}:{const}" if side in ("input", "output") else const
+                shapes.setdefault(key, (node, defs))
+                shapes.setdefault(const, (node, defs))
+    base = json.loads((EXAMPLES / "weather.response.json").read_text()) if EXAMPLES.is_dir() else {}
+    base = {k: 0.5 if isinstance(v, float) and v.is_integer() else v for k, v in base.items()}
+    usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens_details": {"reasoning_tokens": 0}}
+
+    def bodies(inputs: list[Any], outputs: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        if inputs:
+            out += [{"input": inputs}, {"model": "m", "input": inputs}, {"type": "response.create", "input": inputs}]
+        if outputs:
+            compact = {"id": "cmp_1", "object": "response.compaction", "created_at": 1, "usage": usage}
+            out += [{**compact, "output": outputs}]
+            out += [{**base, "output": outputs}] if base else []
+            out += [{"type": "response.output_item.done", "output_index": 0, "item": o, "sequence_number": 1}
+                    for o in outputs]
+        return out
+
+    cases: list[Any] = []
+    notes = [note for t in tables["annotation"] for note in _typed_variants(t, shapes)] + _UNTYPED_NOTES
+    for note in notes:
+        sent = {"type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
+        out = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+               "content": [{"type": "output_text", "text": "see [1]", "annotations": [note]}]}
+        cases += [note, sent, out, *bodies([sent], [out])]
+        cases.append({"type": "response.output_text.annotation.added", "item_id": "msg_1", "output_index": 0,
+                      "content_index": 0, "annotation_index": 0, "annotation": note, "sequence_number": 1})
+    for side in ("input", "output"):
+        for t in tables[side]:
+            for item in _typed_variants(t, {t: shapes[f"{side}:{t}"]} if f"{side}:{t}" in shapes else {}):
+                cases += [item, *(bodies([item], []) if side == "input" else bodies([], [item]))]
+    for t in tables["event"]:
+        cases += _typed_variants(t, shapes)
+    return cases
+
+
 def collect(examples: int, budget: float, mutations: int, verbose: bool = False) -> list[tuple[str, Any]]:
     """(source, value) pairs, deduplicated by canonical JSON, integral floats left out."""
     from replayable.schema import sides
 
     pairs: list[tuple[str, Any]] = [("edge", v) for v in EDGE_CASES]
+    pairs += [("edge:typed-openai", v) for v in typed_openai_cases()]
     pairs += list(_response_variants())
     for folder in (FIXTURES, EXAMPLES, SHARED / "cases", SHARED / "corpus"):
         for source, doc in _json_files(folder):

@@ -185,8 +185,10 @@ export function addedCallId(event: StreamEvent): string {
   return "";
 }
 
-export function ignoreExtensions(events: StreamEvent[]): ExtensionEvent[] {
-  const out: ExtensionEvent[] = [];
+// What is left once the spec's events are handled has a namespaced `type`: OpenAI's typed events (which
+// narrow like the spec's), the `slug:name` ExtensionEvent of every other slug and OpenAI's untyped ones.
+export function ignoreExtensions(events: StreamEvent[]): { type: `${string}:${string}` }[] {
+  const out: { type: `${string}:${string}` }[] = [];
   for (const event of events) {
     switch (event.type) {
       case "response.created":
@@ -214,11 +216,18 @@ export function ignoreExtensions(events: StreamEvent[]): ExtensionEvent[] {
       case "response.function_call_arguments.done":
       case "error":
         break;
+      case "openai:response.mcp_call.completed":
+        if (event.output_index >= 0) out.push(event); // OpenAI's typed events narrow: its fields are typed
+        break;
       default:
-        out.push(event); // every spec event is handled above: only ExtensionEvent is left
+        out.push(event); // every spec event is handled above: only namespaced events are left
     }
   }
   return out;
+}
+
+export function extensionSlug(event: ExtensionEvent): string {
+  return event.type.split(":")[0];
 }
 
 // --- Agents API ---------------------------------------------------------------------------------------

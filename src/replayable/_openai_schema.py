@@ -8,8 +8,10 @@ side)` rewrites a bundle so that it describes OpenAI's data as sent, for a front
 
 - every typed OpenAI item, part, annotation and stream event has its un-prefixed type (`web_search_call`,
   not `openai:web_search_call`), so `switch (item.type) { case "web_search_call": ... }` narrows; the
-  opaque `UnknownOpenai*` branch (an `openai:` type without a typed model) is left out, as OpenAI mode
-  refuses an un-prefixed type it does not know;
+  opaque `UnknownOpenai*` branches (an `openai:` type without a typed model) take the un-prefixed types
+  OpenAI mode reads as opaque (`UnknownOpenaiItem`: OpenAI's other item types, as OpenAI mode refuses an
+  un-prefixed item type it does not know; `UnknownOpenaiPart`: any other annotation type, which OpenAI
+  mode keeps), typed `never` in TypeScript;
 - the spec items take the forms OpenAI mode reads (`replayable._openai_forms`, from OpenAI's SDK 3.57): the
   `null`s OpenAI writes (a message's `phase`, a reasoning item's `encrypted_content` and `content`, an
   `output_text` part's `logprobs`, ...) are allowed and the keys OpenAI leaves out (`image_url` of an image
@@ -30,7 +32,7 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SHORTHAND_ROLES", "WIRE_SIDES", "openai_wire", "schema_objects"]
+__all__ = ["NATIVE_PATTERN", "SHORTHAND_ROLES", "WIRE_SIDES", "openai_wire", "schema_objects"]
 
 #: The sides with an OpenAI wire form: items as input and as output (`parse_item(provider="openai")`). The
 #: bodies are not among them: OpenAI mode reads a body's own fields (its tools, its settings) in ways these
@@ -45,20 +47,19 @@ SHORTHAND_ROLES = {
     "assistant": "AssistantMessageParam",
 }
 _PREFIX = "openai:"
+#: The un-prefixed types OpenAI mode reads as `openai:<type>` where no typed model or spec type claims them
+#: (`replayable._base`'s native type pattern; `tests/interop/test_schema_openai_wire.py` holds the two equal).
+NATIVE_PATTERN = "^[a-z][a-z0-9_.]*$"
 
 
-def openai_wire(bundle: dict[str, Any], side: str, output: dict[str, Any] | None = None) -> dict[str, Any]:
+def openai_wire(bundle: dict[str, Any], side: str) -> dict[str, Any]:
     """`bundle` (a `replayable.schema.bundle` document of `side`) rewritten to OpenAI's wire forms (see
-    the module docstring); a new document, `bundle` is not changed. On the input side, `output` (the
-    output bundle) gives OpenAI's typed annotations (`file_citation`, `container_file_citation`,
-    `file_path`), which OpenAI mode reads typed in an input message's `output_text` too.
-    Raises `ValueError` for a side that is not in `WIRE_SIDES` (the bodies: see there)."""
+    the module docstring); a new document, `bundle` is not changed. Raises `ValueError` for a side that
+    is not in `WIRE_SIDES` (the bodies: see there)."""
     if side not in WIRE_SIDES:
         raise ValueError(f"provider='openai' describes the {' and '.join(WIRE_SIDES)} sides (items); got {side!r}")
     doc = copy.deepcopy(bundle)
     defs: dict[str, Any] = doc["$defs"]
-    if side == "input" and output is not None:
-        _add_output_annotations(defs, output["$defs"])
     _unprefix(defs)
     _drop_unknown_openai(doc, defs)
     _apply_forms(defs)
@@ -78,36 +79,6 @@ def openai_wire(bundle: dict[str, Any], side: str, output: dict[str, Any] | None
     return doc
 
 
-def _refs(node: Any) -> Iterator[str]:
-    """The names of the local definitions (`#/$defs/NAME`) that `node` refers to, in document order."""
-    for obj in schema_objects(node):
-        ref = obj.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            yield ref.removeprefix("#/$defs/")
-
-
-def _add_output_annotations(defs: dict[str, Any], output_defs: dict[str, Any]) -> None:
-    """Give the input side's `AnnotationParam` the typed annotations of the output side's `Annotation`
-    that it lacks (with every definition they refer to), before the namespaced fallback."""
-    union, theirs = defs.get("AnnotationParam"), output_defs.get("Annotation")
-    if not isinstance(union, dict) or not isinstance(theirs, dict):
-        return
-    have = set(_refs(union))
-    added = [
-        ref for ref in _refs(theirs) if ref not in have and ref not in ("UrlCitation", "NamespacedPart")
-    ]
-    todo = list(added)
-    while todo:
-        name = todo.pop()
-        if name in defs or name not in output_defs:
-            continue
-        defs[name] = copy.deepcopy(output_defs[name])
-        todo.extend(_refs(defs[name]))
-    branches = union["anyOf"]
-    at = next((i for i, b in enumerate(branches) if b.get("$ref") == "#/$defs/NamespacedPart"), len(branches))
-    branches[at:at] = [{"$ref": f"#/$defs/{name}"} for name in added]
-
-
 def _unprefix(defs: dict[str, Any]) -> None:
     for node in defs.values():
         tag: Any = (node.get("properties") or {}).get("type") if isinstance(node, dict) else None
@@ -121,11 +92,19 @@ def _unprefix(defs: dict[str, Any]) -> None:
 
 
 def _drop_unknown_openai(doc: dict[str, Any], defs: dict[str, Any]) -> None:
-    """`UnknownOpenaiItem` (an `openai:` item without a typed model here) becomes OpenAI's other item types,
-    un-prefixed: the ones without a typed model on this side, which OpenAI mode reads as opaque items
-    (`compaction_trigger` on the output side); an un-prefixed type OpenAI does not have is refused. Any
-    other `UnknownOpenai*` branch is left out."""
-    from replayable._native import INPUT_TYPES, OUTPUT_TYPES  # noqa: PLC0415
+    """The `UnknownOpenai*` branches (an `openai:` type without a typed model here) as OpenAI mode reads
+    their un-prefixed types:
+
+    - `UnknownOpenaiItem` becomes OpenAI's other item types, un-prefixed: the ones without a typed model on
+      this side, which OpenAI mode reads as opaque items (`compaction_trigger` on the output side); an
+      un-prefixed type OpenAI does not have is refused;
+    - `UnknownOpenaiPart` (an annotation) becomes every un-prefixed type OpenAI mode reads as an opaque
+      `openai:` part (`NATIVE_PATTERN`, neither a spec part type nor a typed annotation): OpenAI mode keeps
+      an annotation of a type it does not know (`NamespacedPart` names no unknown type);
+
+    any other `UnknownOpenai*` branch is left out."""
+    from replayable._base import SPEC_PART_TYPES  # noqa: PLC0415
+    from replayable._native import ANNOTATION_TYPES, INPUT_TYPES, OUTPUT_TYPES  # noqa: PLC0415
 
     typed = {
         node["properties"]["type"].get("const")
@@ -145,7 +124,25 @@ def _drop_unknown_openai(doc: dict[str, Any], defs: dict[str, Any]) -> None:
             "An OpenAI item of a type without a typed model on this side (read as an opaque openai: item). In "
             "TypeScript its `type` is `never`, so that a `switch` on a typed type never selects it."
         )
-    gone = [name for name in defs if name.startswith("UnknownOpenai") and not (name == "UnknownOpenaiItem" and names)]
+    part: Any = defs.get("UnknownOpenaiPart")
+    if isinstance(part, dict):
+        known = sorted(SPEC_PART_TYPES | {t.removeprefix(_PREFIX) for t in ANNOTATION_TYPES})
+        part["properties"]["type"] = {
+            "type": "string",
+            "pattern": NATIVE_PATTERN,
+            "not": {"enum": known},
+            "description": "An un-prefixed type that is neither a spec part type nor one of OpenAI's typed "
+            "annotations (read as an opaque openai: annotation).",
+            "tsType": "never",
+        }
+        part["description"] = (
+            "An OpenAI annotation of a type without a typed model here (OpenAI mode reads it as an opaque "
+            "openai: annotation). In TypeScript its `type` is `never`, so that a `switch` on a typed type never "
+            "selects it."
+        )
+    kept = {"UnknownOpenaiItem"} if names else set()
+    kept |= {"UnknownOpenaiPart"} if isinstance(part, dict) else set()
+    gone = [name for name in defs if name.startswith("UnknownOpenai") and name not in kept]
     refs = [{"$ref": f"#/$defs/{name}"} for name in gone]
     for name in gone:
         del defs[name]

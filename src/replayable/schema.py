@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -484,42 +485,61 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: `schemas/openai/` files that are not items (shared shapes and annotations).
-_OPENAI_NOT_ITEMS = frozenset({"common.json", "file_citation.json", "container_file_citation.json", "file_path.json"})
+#: Side -> the item form whose union reads OpenAI's typed items (`replayable.items`' `InputItem` /
+#: `OutputItem`; a stream event's `item` is an output item). The strict bodies (`parse_request`,
+#: `parse_response`, ...) read an `openai:` item as an opaque `NamespacedItem`, and so do their bundles.
+_ITEM_SIDES = {"input": "input", "output": "output", "stream-events": "output"}
 
 
-def _openai_items(root: Path, side: str) -> list[str]:
-    """The OpenAI item schemas of `side` (the same table as `replayable._native`): on the input side the
-    `*_param.json` form where there is one, on the output side the forms without `_param`."""
-    folder = root / "openai"
-    if not folder.is_dir() or side not in ("input", "output"):
-        return []
-    names = sorted(
-        p.name
-        for p in folder.glob("*.json")
-        if p.name not in _OPENAI_NOT_ITEMS and not p.name.endswith("_event.json")  # stream events: no items
-    )
-    if side == "output":
-        return [_OA + n for n in names if not n.endswith("_param.json")]
-    return [_OA + n for n in names if n.endswith("_param.json") or n.replace(".json", "_param.json") not in names]
+def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:
+    """Generic type (`NamespacedItem`, `NamespacedPart`, `ExtensionEvent`) -> the `schemas/openai/` files
+    of its typed subclasses (`openai/web_search_call.json`, ...), by the base each one names (`customBasePath`)."""
+    out: dict[str, list[str]] = {}
+    for path in sorted((root / "openai").glob("*.json")):
+        base = b.load(path).get("customBasePath")
+        if isinstance(base, str) and base.startswith(_GENERATED):
+            out.setdefault(base.rsplit(".", 1)[1], []).append(_OA + path.name)
+    return out
+
+
+def _add_typed(b: _Bundler, body: dict[str, Any], parent: str, files: list[str]) -> None:
+    """The typed models of `files` as branches of every union that lists `parent` (right before it, in
+    `body` and in every definition), and `parent` excluding their types (`not`): a malformed known type is
+    refused, as by the models, and never reads as the opaque `parent`. Nothing when `parent` is absent.
+    A field of `parent` a typed model does not redeclare (`status` of an input form) is checked by the
+    model (a subclass), so its schema carries it."""
+    if parent not in b.defs or not files:
+        return
+    refs = [b.ref(f, None).removeprefix("#/$defs/") for f in files]
+    for name, sub in b.defs[parent].get("properties", {}).items():
+        for r in refs:
+            b.defs[r].setdefault("properties", {}).setdefault(name, sub)
+    generic, typed = {"$ref": "#/$defs/" + parent}, [{"$ref": "#/$defs/" + r} for r in refs]
+    for node in schema_objects([body, *b.defs.values()]):
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if isinstance(branches, list) and generic in branches:
+                at = branches.index(generic)
+                branches[at:at] = [t for t in typed if t not in branches]
+    tags = sorted(b.defs[r]["properties"]["type"]["const"] for r in refs)
+    b.defs[parent]["not"] = {"required": ["type"], "properties": {"type": {"enum": tags}}}
+    b.defs[parent]["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
 
 
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
-    """OpenAI's own items and annotations with a known payload: typed branches, which the generic
-    `NamespacedItem` / `NamespacedPart` then exclude (a malformed known item is refused, as by the models)."""
-    items = _openai_items(root, side)
-    if not items:
-        return
-    refs = [b.ref(ref, None) for ref in items]
-    body["oneOf"][-1:-1] = [{"$ref": r} for r in refs]
-    _inherit(b, refs, "NamespacedItem")
-    tags = [b.defs[r.removeprefix("#/$defs/")]["properties"]["type"]["const"] for r in refs]
-    _exclude(b.defs["NamespacedItem"], tags)
-    notes = [_OA + n for n in ("file_citation.json", "container_file_citation.json", "file_path.json")]
-    if "Annotation" in b.defs:
-        note_refs = [b.ref(ref, None) for ref in notes]
-        b.defs["Annotation"]["anyOf"][-1:-1] = [{"$ref": r} for r in note_refs]
-        _exclude(b.defs["NamespacedPart"], [b.defs[r[8:]]["properties"]["type"]["const"] for r in note_refs])
+    """OpenAI's items, annotations and stream events with a known payload, as typed branches wherever the
+    models read them typed: annotations and events wherever `NamespacedPart` / `ExtensionEvent` are (their
+    `typed_models` is a class attribute), items where an item union routes them (`_ITEM_SIDES`)."""
+    typed = _openai_typed(b, root)
+    if side in _ITEM_SIDES:
+        items, form = typed.get("NamespacedItem", []), _ITEM_SIDES[side]
+        if form == "output":
+            items = [f for f in items if not f.endswith("_param.json")]
+        else:  # the `*_param.json` form where there is one (the same table as `replayable._native`)
+            items = [f for f in items if f.endswith("_param.json") or f.replace(".json", "_param.json") not in items]
+        _add_typed(b, body, "NamespacedItem", items)
+    for parent in ("NamespacedPart", "ExtensionEvent"):
+        _add_typed(b, body, parent, typed.get(parent, []))
 
 
 #: The stream events whose `item` is an output item (spec: `ItemField` or null).
@@ -533,15 +553,15 @@ _PART_EVENTS = (
 )
 
 
-def _type_stream_items(b: _Bundler, root: Path) -> None:
+def _type_stream_items(b: _Bundler) -> None:
     """The `item` of `response.output_item.added` / `.done` as the output-item union (as the output side
     has it, OpenAI's typed items included) or null, as in the official document: code generators then type
     it, and `event.item.type` narrows in TypeScript. `replayable.stream.parse_event` reads it the same way
     (`parse_item(item, side="output")`). So are a part event's `part` (the output message content union),
     an annotation event's `annotation` and an `output_text` event's `logprobs`, as `parse_event` reads
-    them. The source schemas keep them objects: no cross-folder `$ref`."""
+    them. The source schemas keep them objects: no cross-folder `$ref`. OpenAI's typed items, annotations
+    and events are added to all of them afterwards (`_add_openai`)."""
     union = b.ref(_OR + "items.json#/$defs/OutputItem", None)
-    _add_openai(b, root, "output", {"oneOf": b.defs[union.removeprefix("#/$defs/")]["anyOf"]})
     for name in _ITEM_EVENTS:
         props = b.defs[name]["properties"]
         props["item"] = {"anyOf": [{"$ref": union}, {"type": "null"}], "description": props["item"]["description"]}
@@ -560,22 +580,6 @@ def _type_stream_items(b: _Bundler, root: Path) -> None:
     ):
         props = b.defs[name]["properties"]
         props[field] = {**schema, "description": props[field]["description"]}
-
-
-def _inherit(b: _Bundler, refs: list[str], parent: str) -> None:
-    """The typed models subclass `parent` (`NamespacedItem`): a field of the parent they do not redeclare
-    (`status` of an input form without one) is still checked by the model, so their schema carries it."""
-    inherited = b.defs[parent].get("properties", {})
-    for r in refs:
-        props = b.defs[r.removeprefix("#/$defs/")].setdefault("properties", {})
-        for name, sub in inherited.items():
-            if name not in props:
-                props[name] = sub
-
-
-def _exclude(schema: dict[str, Any], tags: list[str]) -> None:
-    schema["not"] = {"required": ["type"], "properties": {"type": {"enum": sorted(tags)}}}
-    schema["description"] += " Types with a known payload (listed under `not`) never read as this opaque form."
 
 
 #: The `slug:name` pattern of namespaced items, parts and extension events (schemas/open_responses).
@@ -684,7 +688,9 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
         if len(slugs) != 1:
             continue
         (slug,) = slugs
-        other = f"Unknown{slug.title()}{name.removeprefix('Namespaced')}"
+        kind = name.removeprefix("Namespaced")  # Item, Part, ExtensionEvent
+        noun = re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower()
+        other = f"Unknown{slug.title()}{kind}"
         if other in defs:
             continue
         own = f"^{slug}:[A-Za-z0-9][A-Za-z0-9._:/-]*$"
@@ -698,7 +704,7 @@ def _split_typed_slug(defs: dict[str, Any], body: dict[str, Any]) -> None:
         }
         defs[other] = {
             "title": other,
-            "description": f"A `{slug}:` {name.removeprefix('Namespaced').lower()} of a type without a typed "
+            "description": f"A `{slug}:` {noun} of a type without a typed "
             f"model here, kept verbatim (the models read it as {name}). In TypeScript its `type` is `never`, "
             f"so that a `switch` on a typed `{slug}:` type never selects it.",
             **extra,
@@ -734,13 +740,13 @@ def bundle(side: str, root: Path | None = None) -> dict[str, Any]:
     else:
         known = b.claim(spec["known"]["title"], "side", lambda: b.rewrite(spec["known"], None))
         body = {"oneOf": [{"$ref": "#/$defs/" + known}] + [{"$ref": b.ref(ref, None)} for ref in spec["extra"]]}
-        _add_openai(b, root, side, body)
         if side == "stream-events":
-            _type_stream_items(b, root)
+            _type_stream_items(b)
         intro = spec.get("intro") or (
             "This schema judges one item at a time. Rules across the items of a transcript, checked by "
             "replayable.check_transcript and not expressible in JSON Schema:"
         )
+    _add_openai(b, root, side, body)
     _annotate(b.defs)
     _split_typed_slug(b.defs, body)
     rules = "".join(f"\n- {r}" for r in spec.get("rules", CROSS_ITEM_RULES))
@@ -787,4 +793,4 @@ def json_schema(side: str = "input", provider: str | None = None) -> dict[str, A
         raise ValueError(f"side must be one of {', '.join(SIDES)}, provider None or openai; got {side!r}/{provider!r}")
     if provider is None:
         return copy.deepcopy(_load(side))
-    return openai_wire(_load(side), side, _load("output"))  # a new document; refuses a side without one
+    return openai_wire(_load(side), side)  # a new document; refuses a side without one

@@ -140,7 +140,10 @@ def test_stream_events_bundle_is_the_spec_event_union() -> None:
     doc = rp.json_schema("stream-events")
     known = doc["$defs"]["StreamEventKnown"]
     assert set(known["discriminator"]["mapping"]) == set(stream.SPEC_EVENT_TYPES)
-    assert doc["oneOf"][-1] == {"$ref": "#/$defs/ExtensionEvent"}
+    # the spec's events, OpenAI's typed events, then the extension events of every other slug and of openai:
+    typed = [_tag(doc, b) for b in doc["oneOf"][1:-2]]
+    assert doc["oneOf"][0] == {"$ref": "#/$defs/StreamEventKnown"} and sorted(typed) == sorted(stream.OPENAI_EVENT_TYPES)
+    assert doc["oneOf"][-2:] == [{"$ref": "#/$defs/ExtensionEvent"}, {"$ref": "#/$defs/UnknownOpenaiExtensionEvent"}]
     readme = " ".join((ROOT / "schemas" / "README.md").read_text(encoding="utf-8").split())
     for rule in schema_mod.STREAM_RULES:
         assert rule in doc["description"]
@@ -160,6 +163,98 @@ def test_conditions_kept_as_one_if_chain() -> None:
     assert v.is_valid({**base, "success": False, "error": "timeout"})
     assert not v.is_valid({**base, "success": False, "error": "  "})
     assert not v.is_valid({**base, "success": False})
+
+
+# --- OpenAI's typed namespaced types: every bundle types them where the models do --------------------------
+
+#: Generic namespaced type -> where the models read OpenAI's types with a typed model instead of it.
+_PART, _EVENT, _ITEM = "NamespacedPart", "ExtensionEvent", "NamespacedItem"
+
+
+def _tag(doc: dict[str, Any], branch: dict[str, Any]) -> Any:
+    return doc["$defs"][branch["$ref"].removeprefix("#/$defs/")].get("properties", {}).get("type", {}).get("const")
+
+
+def _typed_tables(side: str) -> dict[str, set[str]]:
+    """The models' typed types per generic type, for the bundle of `side` (`differential.typed_openai_tables`,
+    read from the models): annotations and stream events wherever the generic type is (a class attribute);
+    items where an item union routes them (`parse_item`'s two sides and a stream event's output item)."""
+    assert differential is not None
+    tables = differential.typed_openai_tables()
+    out = {_PART: set(tables["annotation"]), _EVENT: set(tables["event"])}
+    items = {"input": "input", "output": "output", "stream-events": "output"}.get(side)
+    if items is not None:
+        out[_ITEM] = set(tables[items])
+    return out
+
+
+@pytest.mark.skipif(differential is None, reason="needs scripts/differential.py from the source checkout")
+@pytest.mark.parametrize("side", schema_mod.sides())
+def test_typed_openai_types_are_branches_wherever_the_models_read_them(side: str) -> None:
+    """Every union that lists a generic namespaced type (`NamespacedPart`: annotations; `ExtensionEvent`;
+    `NamespacedItem` where the item union routes typed items) lists, right before it, one branch per typed
+    type of the models, and the generic type (and its `UnknownOpenai*` split) excludes exactly those: a
+    malformed `openai:file_citation` is refused on every side, as by the models (a bundle
+    without them accepts it in an input assistant message)."""
+    doc = rp.json_schema(side)
+    defs = doc["$defs"]
+    tables = _typed_tables(side)
+    seen = set()
+    for node in [doc, *_nodes(defs)]:
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if not isinstance(branches, list):
+                continue
+            for generic, typed in tables.items():
+                ref = {"$ref": f"#/$defs/{generic}"}
+                if ref not in branches:
+                    continue
+                seen.add(generic)
+                at = branches.index(ref)
+                got = [_tag(doc, b) for b in branches[at - len(typed) : at]] if at >= len(typed) else []
+                assert sorted(got) == sorted(typed), f"{side}: the typed branches before {generic} in a union"
+                split = branches[at + 1 : at + 2]
+                assert split == [{"$ref": f"#/$defs/UnknownOpenai{generic.removeprefix('Namespaced')}"}], split
+    for generic in seen:
+        excluded = defs[generic]["not"]["properties"]["type"]["enum"]
+        assert excluded == sorted(tables[generic]), f"{side}: {generic} excludes the typed types"
+        unknown = defs[f"UnknownOpenai{generic.removeprefix('Namespaced')}"]["properties"]["type"]
+        assert unknown["not"] == {"enum": sorted(tables[generic])}
+    if side in ("input", "output", "request", "response", "compact-request", "compact-response", "websocket-events"):
+        assert _PART in seen, f"{side}: its messages' annotations"
+    if side in ("input", "output"):
+        assert _ITEM in seen
+    if side == "stream-events":
+        assert seen == {_PART, _EVENT, _ITEM}
+    if _PART in seen:  # and one malformed typed annotation, in an assistant message of its side
+        v = jsonschema_rs.validator_for(doc)
+        note = {"type": "openai:file_citation", "file_id": 5, "index": 0, "filename": "a.txt"}
+        message = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}
+        message["content"][0]["annotations"] = [note]
+        host = {"input": message, "output": {**message, "id": "m", "status": "completed"}}.get(side)
+        if host is not None:
+            assert not v.is_valid(host)
+            note["file_id"] = "file_1"
+            assert v.is_valid(host)
+
+
+def test_instances_hold_typed_openai_types_valid_and_malformed(instances: dict[str, Any]) -> None:
+    """The differential's pool holds, for every typed type of the models, a value the parser of its side
+    accepts and one it refuses: annotations in assistant messages on both sides, items, stream events."""
+    assert differential is not None
+    tables = differential.typed_openai_tables()
+    values = [json.dumps(x["value"]) for x in instances["values"]]
+    for kind, side in (("annotation", "input"), ("annotation", "output"), ("input", "input"),
+                       ("output", "output"), ("event", "stream-events")):
+        for t in tables[kind]:
+            found = {ok for text, ok in zip(values, instances["verdicts"][side], strict=True) if f'"{t}"' in text}
+            assert found == {True, False}, f"{side}: {t} accepted and refused"
+    annotated = [
+        (x["value"], ok)
+        for x, ok in zip(instances["values"], instances["verdicts"]["input"], strict=True)
+        if isinstance(x["value"], dict) and x["value"].get("role") == "assistant" and "openai:file_citation" in json.dumps(x["value"])
+    ]
+    assert {ok for _, ok in annotated} == {True, False}, "input assistant messages with a typed annotation, both ways"
 
 
 # --- the differential: jsonschema-rs and Ajv against the parsers ------------------------------------------

@@ -150,6 +150,33 @@ def test_openai_types_are_un_prefixed_and_the_prefixed_spelling_is_not_the_wire(
     assert strict["$defs"]["WebSearchCall"]["properties"]["type"]["const"] == "openai:web_search_call"
 
 
+@pytest.mark.parametrize("side", SIDES)
+def test_annotations_of_unknown_types_are_kept_as_openai_mode_keeps_them(side: str) -> None:
+    """OpenAI mode reads an un-prefixed annotation type it has no model for as an opaque `openai:` one
+    (`UnknownOpenaiPart` on the wire), refuses a malformed typed one, a spec part type and a type outside
+    the native pattern; the wire bundle says the same, on both sides (an assistant message as sent)."""
+    from replayable import _base
+    from replayable._openai_schema import NATIVE_PATTERN
+
+    assert NATIVE_PATTERN == _base._NATIVE_TYPE.pattern  # the one pattern OpenAI mode reads un-prefixed types by
+    doc = rp.json_schema(side, provider="openai")
+    part = doc["$defs"]["UnknownOpenaiPart"]["properties"]["type"]
+    assert part["tsType"] == "never" and {"file_citation", "url_citation"} <= set(part["not"]["enum"])
+    v = jsonschema_rs.validator_for(doc)
+    message = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}
+    if side == "output":
+        message = {**message, "id": "msg_1", "status": "completed"}
+    cite = {"type": "file_citation", "file_id": "file_1", "index": 0, "filename": "a.txt"}
+    notes = [cite, {**cite, "file_id": 5}, {"type": "file_citation"}, {"type": "brand_new_note", "x": 1}]
+    notes += [{"type": "a.b"}, {"type": "Bogus"}, {"type": "a-b"}, {"type": "url_citation"}, {"type": "acme:n"}]
+    verdicts = []
+    for note in notes:
+        value = {**message, "content": [{**message["content"][0], "annotations": [note]}]}
+        verdicts.append(_accepts(value, side))
+        assert v.is_valid(value) == verdicts[-1], note
+    assert verdicts == [True, False, False, True, True, False, False, False, True]
+
+
 def test_nulls_and_omitted_keys_follow_the_openai_forms() -> None:
     out = rp.json_schema("output", provider="openai")["$defs"]
     phase = out["Message"]["properties"]["phase"]
