@@ -494,8 +494,8 @@ class SharedFieldsSet(set[str]):
     __slots__ = ("holds_unknown",)
 
     holds_unknown: bool
-    """Whether the set names a field its models' class does not declare: those models hold unknown
-    fields (`model_extra`); the rules read them only then (`replayable._rules.view`)."""
+    """Whether its models hold unknown fields (`model_extra`; the set then names them too, though one may be
+    spelled as a declared field's name); the rules read them only then (`replayable._rules.view`)."""
 
     add = discard = remove = pop = clear = _refuse
     update = difference_update = intersection_update = symmetric_difference_update = _refuse
@@ -555,16 +555,18 @@ def share_fields_sets(models: list[Any], shared: dict[Any, SharedFieldsSet]) -> 
     last: dict[type, SharedFieldsSet] = {}
     for model in models:
         fields = _get_fields_set(model)
+        extras = _get_extras(model)
         cls = type(model)
         same = last.get(cls)
-        if same is None or fields != same:
-            key = (cls, frozenset(fields))
+        # whether it holds unknown fields is its extras', not its fields set's: an unknown key spelled as a
+        # field's name while the field came by its alias (`{"async": true, "async_": 1}`) names no new field
+        if same is None or fields != same or same.holds_unknown is not bool(extras):
+            key = (cls, frozenset(fields), bool(extras))
             same = shared.get(key)
             if same is None:
                 same = shared[key] = SharedFieldsSet(fields)
-                same.holds_unknown = not fields.issubset(cls.__pydantic_fields__)
+                same.holds_unknown = bool(extras)
             last[cls] = same
         _put_fields_set(model, same)
-        extras = _get_extras(model)
         if extras is not None and not extras:  # None: a class that refuses unknown keys
             _put_extras(model, NO_EXTRAS)

@@ -51,6 +51,7 @@ __all__ = [
     "MAX_ITEM_DEPTH",
     "JSONError",
     "check_value",
+    "exact_text",
     "iter_jsonl",
     "loads",
     "printable",
@@ -134,15 +135,27 @@ def _reason(message: str) -> str:
     return "not_json"
 
 
+def exact_text(data: str | bytes | bytearray | memoryview) -> str | bytes | bytearray | memoryview:
+    """A JSON text as the exact built-in type it is a subclass of: a `str` or `bytes` subclass read once by
+    the base type's own conversion (its characters, its buffer), so that no overridden method (`encode`,
+    `split`, `__bytes__`, slicing) is ever what a reader reads. The exact types are returned as they are."""
+    kind = type(data)
+    if kind is str or kind is bytes or kind is bytearray or kind is memoryview:
+        return data
+    if isinstance(data, str):
+        return str.__str__(data)
+    return bytes(memoryview(data))
+
+
 def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
     if isinstance(data, str):
         try:
-            return data.removeprefix(_BOM).encode("utf-8")
+            return str.removeprefix(data, _BOM).encode("utf-8")  # str's own methods: never a subclass's
         except UnicodeEncodeError as exc:
             msg = f"holds a lone UTF-16 surrogate at character {exc.start}"
             raise JSONError("lone_surrogate", f"{what} {msg}", msg) from None
-    if not isinstance(data, bytes):
-        data = bytes(data)
+    if type(data) is not bytes:
+        data = bytes(memoryview(data))  # the buffer itself: never a subclass's `__bytes__` or slicing
     return data[3:] if data[:3] == _BOM_BYTES else data
 
 

@@ -31,11 +31,11 @@ def _text_bytes(data: str | bytes | bytearray | memoryview) -> bytes | None:
     `str` that has no UTF-8 form (`loads` names its lone surrogate)."""
     if isinstance(data, str):
         try:
-            raw = data.encode()
+            raw = str.encode(data)  # str's own method, as `loads` reads it: never a subclass's `encode`
         except UnicodeEncodeError:
             return None
     else:
-        raw = data if type(data) is bytes else bytes(data)
+        raw = data if type(data) is bytes else bytes(memoryview(data))  # the buffer, as `loads` reads it
     return raw[3:] if raw[:3] == _BOM else raw
 
 

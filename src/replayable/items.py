@@ -44,6 +44,7 @@ from ._json import (
     ContainerBudget,
     JSONError,
     check_value,
+    exact_text,
     iter_jsonl,
     loads_lines,
     may_overflow,
@@ -292,6 +293,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
     start = 0  # where the items still to read start in `raw`
     if isinstance(data, _TEXT):
         checked = True
+        data = exact_text(data)  # a str or bytes subclass read as its own characters, whatever it overrides
         first = _first_char(data)
         if first == "[" or first == "{":
             try:  # an array may nest one level deeper than its items (the reader enforces it); JSONL lines not

@@ -49,7 +49,7 @@ from replayable._base import SPEC_ITEM_TYPES, SharedFieldsSet, WireModel, is_unc
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
-from replayable._json import READER_DEPTH, JSONError, iter_jsonl, loads, printable, to_plain
+from replayable._json import READER_DEPTH, JSONError, exact_text, iter_jsonl, loads, printable, to_plain
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 from replayable._reading.places import Places
 from replayable.items import ItemError, Provider, Side, is_openai_model
@@ -238,7 +238,7 @@ def read_document(
                 "text with parse_items (or replayable.parse_request / parse_response) first",
             )
         try:
-            data = read_text(data)
+            data = read_text(exact_text(data))  # a str or bytes subclass read as its own characters
         except JSONError as exc:
             raise _refuse((), exc.reason, str(exc), "cannot read") from None
         return _value_document(data, provider, streams, False)
