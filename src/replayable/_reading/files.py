@@ -112,10 +112,26 @@ def read_input_json(data: bytes, where: str, *, first: bool = True, max_depth: i
         if exc.reason == "invalid_utf8":
             raise InputError(f"{where} is not UTF-8 text: {exc.detail}") from None
         if exc.reason == "not_json":
-            raise InputError(f"{where} is not valid JSON: {exc.detail.removeprefix('not valid JSON: ')}") from None
+            raise InputError(f"{where} is not valid JSON: {_not_json_detail(data, exc)}") from None
         refused = InputError(f"{exc} (the input is refused)")
         refused.json_error = exc
         raise refused from None
+
+
+def _not_json_detail(data: bytes, exc: _json.JSONError) -> str:
+    """What is wrong with `data`, which is not JSON. A string left open at the end of the text (a JSONL
+    line cut short) runs into the line break that ends it, which jiter calls a control character "at line
+    2 column 0", a line the value does not have: read without its final line break, the same text is
+    named as parse_items names it, "EOF while parsing a string at line 1 column N". Only on this error
+    path: valid input is never read twice."""
+    detail = exc.detail
+    if data.endswith(b"\n") and "control character" in detail:
+        try:
+            _json.loads(data.rstrip(b"\r\n"), what="", max_depth=_json.READER_DEPTH)
+        except _json.JSONError as again:
+            if again.reason == "not_json":
+                detail = again.detail
+    return detail.removeprefix("not valid JSON: ")
 
 
 def looks_like_sse(head: bytes, name: str = "") -> bool:
