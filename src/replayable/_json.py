@@ -26,10 +26,9 @@ The rules (RFC 8259 without the liberties Python's `json` takes):
 - JSONL lines end at `\\n` only (`\\r\\n` too, the `\\r` is dropped): U+2028, U+2029 and other Unicode
   line breaks inside a JSON string never split a line.
 
-Dict subclasses (`OrderedDict`, `defaultdict`) and other `Mapping`s are read as JSON objects, list
-subclasses as arrays; `to_plain` turns `openai` SDK objects (pydantic models) into JSON values. Errors
-are `JSONError` (a `ValueError`) with a `.reason` from the list above; callers wrap it in their own
-documented error (`ItemError`, `ArgumentsError`, `StreamError`).
+Dict subclasses and other `Mapping`s are read as JSON objects, list subclasses as arrays, `str` and `bytes`
+subclasses as what they hold (`exact_text`); `to_plain` turns `openai` SDK objects into JSON values. Errors
+are `JSONError` (a `ValueError`, `.reason` from the list above), wrapped by callers in their own error.
 """
 
 from __future__ import annotations
@@ -80,6 +79,7 @@ BYTES_PER_CONTAINER = 16
 _from_json = jiter.from_json
 _BOM_BYTES = b"\xef\xbb\xbf"
 _BOM = "\ufeff"
+_EXACT_TEXT = frozenset({str, bytes, bytearray, memoryview})
 _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -136,15 +136,11 @@ def _reason(message: str) -> str:
 
 
 def exact_text(data: str | bytes | bytearray | memoryview) -> str | bytes | bytearray | memoryview:
-    """A JSON text as the exact built-in type it is a subclass of: a `str` or `bytes` subclass read once by
-    the base type's own conversion (its characters, its buffer), so that no overridden method (`encode`,
-    `split`, `__bytes__`, slicing) is ever what a reader reads. The exact types are returned as they are."""
-    kind = type(data)
-    if kind is str or kind is bytes or kind is bytearray or kind is memoryview:
+    """A JSON text as its exact built-in type: a `str` or `bytes` subclass read once by the base type's own
+    conversion, so that no overridden method (`encode`, `__bytes__`, slicing) is what a reader reads."""
+    if type(data) in _EXACT_TEXT:
         return data
-    if isinstance(data, str):
-        return str.__str__(data)
-    return bytes(memoryview(data))
+    return str.__str__(data) if isinstance(data, str) else bytes(memoryview(data))
 
 
 def _as_bytes(data: str | bytes | bytearray | memoryview, what: str) -> bytes:
