@@ -1,4 +1,4 @@
-"""Attack on the fast paths of issue 36 (performance): a JSON array read in pieces (`_json_array.iter_array`),
+"""The fast paths give the plain paths' verdicts: a JSON array read in pieces (`_json_array.iter_array`),
 JSONL read a chunk of lines at a time, the shared empty extras and fields sets of parsed items
 (`_base.SharedExtras`, `SharedFieldsSet`), the check engine's whole-list pass (`Engine._whole`) and OpenAI
 mode built on first use. Each shortcut must give exactly the verdict, values, errors and findings of the
