@@ -37,7 +37,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from operator import countOf
-from typing import Any
+from typing import Any, overload
 
 import jiter
 from pydantic import BaseModel
@@ -58,27 +58,24 @@ __all__ = [
     "to_plain",
 ]
 
-#: Deepest nesting accepted in one item or event, from JSON text or Python values. Levels count each
-#: object and array and the value inside the deepest one: `{"a": 1}` is 2 levels, a message with a text
-#: content part 4. A JSON text holding a list of items may be one level deeper. 200 is what the reader
-#: itself enforces per text (jiter counts 201 levels this way, minus the list around items), so the array
-#: fast path needs no second pass. Values that parse also dump.
+#: Deepest nesting accepted in one item or event, from JSON text or Python values. Levels count each object
+#: and array and the value inside the deepest one: `{"a": 1}` is 2 levels, a message with a text content part 4.
+#: A JSON text holding a list of items may be one level deeper. 200 is what the reader itself enforces per text
+#: (jiter counts 201 levels, minus the list around items): the array fast path needs no second pass.
 MAX_ITEM_DEPTH = 200
 #: Most digits accepted in a JSON integer (Python's default `int` <-> `str` limit).
 MAX_INT_DIGITS = 4300
 #: Nesting jiter refuses past, whatever the caller's limit (tests pin it).
 READER_DEPTH = 201
-#: The memory budget of one JSON text: it may hold at most `CONTAINERS_BASE` arrays and objects plus one
-#: per `BYTES_PER_CONTAINER` bytes of text (rule `too_many_containers`). Arrays and objects are what a text
-#: expands most into (an empty list is 3 bytes of JSON and 64 of memory, `{"a":1}` 8 bytes and 190), so
-#: with this budget whatever is accepted peaks under 20x its size (docs/security.md, "Budgets": measured worst
-#: cases); texts shorter than `2 * CONTAINERS_BASE` bytes are never counted.
+#: The memory budget of one JSON text: at most `CONTAINERS_BASE` arrays and objects plus one per
+#: `BYTES_PER_CONTAINER` bytes of text (rule `too_many_containers`). Arrays and objects are what a text expands
+#: most into (`[]` is 3 bytes of JSON and 64 of memory), so whatever is accepted peaks under 20x its size
+#: (docs/security.md, "Budgets"); texts shorter than `2 * CONTAINERS_BASE` bytes are never counted.
 CONTAINERS_BASE = 4096
 BYTES_PER_CONTAINER = 16
 
 _from_json = jiter.from_json
-_BOM_BYTES = b"\xef\xbb\xbf"
-_BOM = "\ufeff"
+_BOM_BYTES, _BOM = b"\xef\xbb\xbf", "\ufeff"
 _EXACT_TEXT = frozenset({str, bytes, bytearray, memoryview})
 _INT_LIMIT = 10**MAX_INT_DIGITS
 _INT_BITS = _INT_LIMIT.bit_length() - 1  # ints with fewer bits are surely short enough
@@ -91,9 +88,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # leading zeros).
 _SHAPE_OF = dict(zip(b"0123456789eE.:, \t\r\n[{", b"0000000000ee.::::::[[", strict=True))
 _NUMBER_SHAPE = bytes(_SHAPE_OF.get(b, ord("x")) for b in range(256))
-_AFTER = ord(":")
-_OPEN = ord("[")
-_OTHER = ord("x")
+_AFTER, _OPEN, _OTHER = ord(":"), ord("["), ord("x")
 # Scalars that no number read as infinity (or as 0.0 though not zero) becomes: jiter reads those as floats.
 _NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
@@ -105,7 +100,6 @@ _BACKSLASH = ord("\\")
 # Every byte but `"` and brackets (deleted to count the arrays and objects outside strings).
 _NOT_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[{]}')
 _DEPTH_STEP = bytes(0 if chr(b) in "[{" else 1 for b in range(256))
-
 
 _AT = re.compile(r"at line (\d+) column (\d+)$")
 
@@ -135,6 +129,12 @@ def _reason(message: str) -> str:
     return "not_json"
 
 
+@overload
+def exact_text(data: str) -> str: ...
+@overload
+def exact_text(data: bytes | bytearray) -> bytes | bytearray: ...
+@overload
+def exact_text(data: memoryview) -> memoryview | bytes: ...
 def exact_text(data: str | bytes | bytearray | memoryview) -> str | bytes | bytearray | memoryview:
     """A JSON text as its exact built-in type: a `str` or `bytes` subclass read once by the base type's own
     conversion, so that no overridden method (`encode`, `__bytes__`, slicing) is what a reader reads."""
