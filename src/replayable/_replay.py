@@ -138,7 +138,8 @@ def check_transcript(
     parsed: list[Any] = []
     views: list[View] = []
     resend: list[int] = []
-    already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
+    plain = doc.plain_classes if raw_items is doc.items else None  # what the reader told of these items
+    already = model_views(raw_items, side, resend, plain)  # already parsed: only the views are needed
     if already is not None:
         parsed, views = raw_items, already
         if resend:  # output-form calls sent back as they are: their input form is checked too
