@@ -22,9 +22,8 @@ and that walk alone reports findings, so every finding, message and order is the
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import lt, methodcaller
 from typing import Any, NamedTuple
 
@@ -204,13 +203,14 @@ class Engine:
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
             ids = _field(views, "id", dicts)
-            id_types = Counter(map(type, ids))
             distinct = set(ids)
         except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
             return False
-        if not id_types.keys() <= _ID_TYPES or "" in distinct:
-            return False
-        if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
+        if not set(map(type, distinct)) <= _ID_TYPES or "" in distinct:
+            return False  # (the types of the distinct ids are those of all ids: no look at each id again)
+        # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
+        # neither equals a string) are left out, and they are distinct when the set holds as many
+        if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - ids.count(None) - ids.count(MISSING):
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
         for t, plan in plans.items():
@@ -276,7 +276,7 @@ class Engine:
         barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, groups, views, column)[0]]
         barriers.sort()
         calls: dict[str, dict[str, int]] = {}
-        by_call_id: list[str] = []
+        by_call_id: list[list[str]] = []
         try:
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -288,13 +288,15 @@ class Engine:
                 if not pairing.paired:
                     continue  # a call with no output: no slot, nothing to pair
                 keys = _field(cv, pairing.key_field, dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in calls:
-                    return None  # a call without a string key, a key twice (or two call types of one family)
-                calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if set(map(type, keys)) != {str} or pairing.call_type in calls:
+                    return None  # a call without a string key (or two call types of one family)
+                of = calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if len(of) != len(keys):
+                    return None  # a key twice (the table holds fewer keys than calls)
                 if pairing.by_call_id:
-                    by_call_id.extend(keys)
-            if len(set(by_call_id)) != len(by_call_id):
-                return None  # two families' calls with one call_id
+                    by_call_id.append(keys)
+            if len(by_call_id) > 1 and len(set(chain.from_iterable(by_call_id))) != sum(map(len, by_call_id)):
+                return None  # two families' calls with one call_id (each family's keys are distinct already)
             answered: dict[str, dict[str, int]] = {}
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -302,8 +304,11 @@ class Engine:
                     continue
                 at, ov = _column(t, groups, views, column)
                 keys = _field(ov, "call_id", dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in answered:
-                    return None  # an output without a string key, two outputs of one call (or two output types)
+                if set(map(type, keys)) != {str} or pairing.call_type in answered:
+                    return None  # an output without a string key (or two output types of one family)
+                done = answered[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if len(done) != len(keys):
+                    return None  # two outputs of one call
                 of = calls.get(pairing.call_type, {})
                 called: list[Any] = list(map(of.get, keys))
                 if None in called or not all(map(lt, called, at)):
@@ -312,7 +317,6 @@ class Engine:
                     map(bisect_left, repeat(barriers), at)
                 ):
                     return None  # a barrier between a call and its output: the call was left unanswered
-                answered[pairing.call_type] = dict(zip(keys, at, strict=True))
         except TypeError:  # an unhashable status or key: the item's own rules say what it is
             return None
         open_calls: dict[Slot, int] = {}
