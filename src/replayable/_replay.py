@@ -154,7 +154,8 @@ def check_transcript(
         source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
     profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable._profiles)
     ctx = Context(target, tool_params, allowed, side, source, registry, profile, doc)
-    pending = run_rules(views, Engine(ctx, violations), pending_ok, unwrapped.offset, raw_items)
+    engine = Engine(ctx, violations)
+    pending = run_rules(views, engine, pending_ok, unwrapped.offset, raw_items, dicts=already is not None)
     violations.extend(body_findings(doc, ctx))  # what the body says decides how its items are read
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))

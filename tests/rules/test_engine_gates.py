@@ -125,7 +125,7 @@ def _doors(items: list[Any], kw: dict[str, Any]) -> list[Any]:
 
 
 def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Engine, "_whole", lambda self, views: False)
+    monkeypatch.setattr(Engine, "_whole", lambda self, *args: False)
 
 
 @pytest.fixture(autouse=True)
@@ -170,8 +170,8 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any) -> bool:
-        told.append(whole(self, views))
+    def spy(self: Engine, views: Any, dicts: bool = False) -> bool:
+        told.append(whole(self, views, dicts))
         return told[-1]
 
     monkeypatch.setattr(Engine, "_whole", spy)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import chain, repeat
-from operator import lt, methodcaller
+from operator import itemgetter, lt, methodcaller
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -176,16 +176,16 @@ class Engine:
         JSON value it came from, for the target's profile)."""
         self._run(i, (v,), (json,), nxt)
 
-    def run(self, views: list[View], values: Sequence[Any] | None = None) -> None:
+    def run(self, views: list[View], values: Sequence[Any] | None = None, dicts: bool = False) -> None:
         """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
         given). A list of `WHOLE_FROM` items or more where nothing is to be found is told so a whole column
         at a time (`_whole`: the pairing tables then hold only the calls still open at the end, which is all
         `finish` reads); any other list, from the first item again, one item at a time (`_run`), which
-        alone reports findings."""
-        if len(views) < WHOLE_FROM or not self._whole(views):
+        alone reports findings. `dicts`: the caller knows every view is a `dict` (else `_whole` looks)."""
+        if len(views) < WHOLE_FROM or not self._whole(views, dicts):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View]) -> bool:
+    def _whole(self, views: list[View], dicts: bool = False) -> bool:
         """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
@@ -196,13 +196,12 @@ class Engine:
         ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
-        dicts = set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
-        types = _field(views, "type", dicts)
+        dicts = dicts or set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
         try:
+            types, ids = _types_and_ids(views, dicts)
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
-            ids = _field(views, "id", dicts)
             distinct = set(ids)
         except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
             return False
@@ -518,6 +517,24 @@ def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
     return list(map(methodcaller("get", name), views))
 
 
+_TYPE_AND_ID = itemgetter("type", "id")
+
+
+def _types_and_ids(views: list[View], dicts: bool) -> tuple[Sequence[Any], Sequence[Any]]:
+    """The `type` and `id` of each of `views` (None when absent), read in C: when every view is a `dict`
+    holding both keys (a parsed model's storage holds every field it declares), one look at each view
+    for both; else a column at a time."""
+    if dicts:
+        try:
+            pairs = list(map(_TYPE_AND_ID, views))
+        except KeyError:  # a view without one of them (a JSON object): each column on its own
+            pass
+        else:
+            types, ids = zip(*pairs, strict=True) if pairs else ((), ())
+            return types, ids
+    return _field(views, "type", dicts), _field(views, "id", dicts)
+
+
 #: The types an id may have for the whole-list pass: a string, or none (absent).
 _ID_TYPES = frozenset({str, type(None), type(MISSING)})
 
@@ -533,9 +550,15 @@ def _column(t: str, groups: dict[str, list[int]], views: list[View], column: _Co
 
 
 def run_rules(
-    views: list[View], engine: Engine, pending_ok: bool, pending_from: int = 0, values: Sequence[Any] | None = None
+    views: list[View],
+    engine: Engine,
+    pending_ok: bool,
+    pending_from: int = 0,
+    values: Sequence[Any] | None = None,
+    dicts: bool = False,
 ) -> list[int]:
     """Run the rules over all views in one pass (each with its successor as lookahead and its JSON value,
-    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`)."""
-    engine.run(views, values)
+    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`). `dicts`: the
+    caller knows every view is a `dict` (parsed models' storage, `model_views`)."""
+    engine.run(views, values, dicts)
     return engine.finish(pending_ok, pending_from)
