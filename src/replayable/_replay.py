@@ -138,7 +138,9 @@ def check_transcript(
     parsed: list[Any] = []
     views: list[View] = []
     resend: list[int] = []
-    plain = doc.plain_classes if raw_items is doc.items else None  # what the reader told of these items
+    # what the reader told of these items, trusted only when it read them in this call: a Document handed in
+    # may have had its list changed since it was read
+    plain = doc._plain_classes if doc is not items and raw_items is doc.items else None
     already = model_views(raw_items, side, resend, plain)  # already parsed: only the views are needed
     if already is not None:
         parsed, views = raw_items, already

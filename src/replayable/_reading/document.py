@@ -145,7 +145,7 @@ class Document:
     #: internal: the classes of `items` when the reader told that each is one of our item models made by
     #: `parse_items` holding no unknown field (their shared fields sets say so), else None; the check's
     #: `model_views` then reads each model's storage without asking again (one pass over the models less)
-    plain_classes: frozenset[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
+    _plain_classes: frozenset[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
 
     def __post_init__(self) -> None:
         self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
@@ -281,7 +281,7 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
     items, read_with, sdk_items, plain = _read_items(items, provider)
     doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
-    doc.plain_classes = plain
+    doc._plain_classes = plain
     return doc
 
 
@@ -320,7 +320,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
     JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
     per class, and only the models holding unknown fields are looked at one by one. Last: the items'
-    classes when all are our models that `parse_items` made holding no unknown field (`Document.plain_classes`),
+    classes when all are our models that `parse_items` made holding no unknown field (`Document._plain_classes`),
     else None."""
     kinds = _CLASS_KINDS
     by_class = {cls: kinds.get(cls) for cls in set(map(type, items))}

@@ -93,7 +93,7 @@ def model_views(
     `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
     (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them).
     `plain`: the items' classes when the reader told already that every item is one of our models that
-    `parse_items` made holding no unknown field (`Document.plain_classes`): neither is asked again."""
+    `parse_items` made holding no unknown field (`Document._plain_classes`): neither is asked again."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
     classes = set(map(type, items)) if plain is None else plain
