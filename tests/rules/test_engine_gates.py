@@ -247,3 +247,25 @@ def test_a_rule_set_is_made_once_per_table_and_switches(monkeypatch: pytest.Monk
 def test_a_gate_belongs_to_its_rows_stage() -> None:
     with pytest.raises(ValueError, match="cannot be gated"):
         table.Rule(lambda ctx, item: (), "item", (rp.ViolationCode.DUPLICATE_CALL_ID,), gate=table.Gate.KEY_SEEN)
+
+
+def _clean(n: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        out.append({"type": "function_call", "call_id": f"c{i}", "name": "f", "arguments": "{}", "status": "completed"})
+        out.append({"type": "function_call_output", "call_id": f"c{i}", "output": "x"})
+    return out
+
+
+def test_the_reader_s_word_on_plain_models_is_trusted_only_in_the_call_that_read_them() -> None:
+    from replayable._reading.document import read_document  # noqa: PLC0415
+
+    parsed = rp.parse_items(_clean(40))
+    assert rp.check_transcript(parsed).ok
+    doc = read_document(parsed)
+    assert doc._plain_classes is not None  # what the reader told: plain models only
+    # a Document handed in whose list changed since it was read: its items are read again, not trusted
+    doc.items.append({"type": "function_call_output", "call_id": "c0", "output": "again", "extra": {1, 2}})
+    doc.items.append(rp.parse_item({"type": "function_call_output", "call_id": "nobody", "output": "x"}))
+    codes = [str(v.code) for v in rp.check_transcript(doc).violations]
+    assert codes == ["item_invalid", "output_without_function_call"]
