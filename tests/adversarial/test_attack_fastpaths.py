@@ -348,7 +348,7 @@ def test_a_finding_is_found_at_every_length_around_the_whole_list_threshold(name
             for kw in ({}, {"pending_ok": True}, {"provider": "openai"}, {"side": "input"}):
                 fast = _verdict(items, **kw)
                 with pytest.MonkeyPatch.context() as mp:
-                    mp.setattr(Engine, "_whole", lambda self, views: False)
+                    mp.setattr(Engine, "_whole", lambda self, *args: False)
                     slow = _verdict(items, **kw)
                 assert fast == slow, (total, front, kw)
                 assert bool(fast[0] or fast[1]) is (name != "namespaced-between"), (total, front, kw)
