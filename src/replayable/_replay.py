@@ -138,7 +138,10 @@ def check_transcript(
     parsed: list[Any] = []
     views: list[View] = []
     resend: list[int] = []
-    already = model_views(raw_items, side, resend)  # already parsed: only the views are needed
+    # what the reader told of these items, trusted only when it read them in this call: a Document handed in
+    # may have had its list changed since it was read
+    plain = doc._plain_classes if doc is not items and raw_items is doc.items else None
+    already = model_views(raw_items, side, resend, plain)  # already parsed: only the views are needed
     if already is not None:
         parsed, views = raw_items, already
         if resend:  # output-form calls sent back as they are: their input form is checked too
@@ -153,7 +156,8 @@ def check_transcript(
         source = provider or doc.read_with  # what the items say they are; never guessed (prepare_replay alike)
     profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable._profiles)
     ctx = Context(target, tool_params, allowed, side, source, registry, profile, doc)
-    pending = run_rules(views, Engine(ctx, violations), pending_ok, unwrapped.offset, raw_items)
+    engine = Engine(ctx, violations)
+    pending = run_rules(views, engine, pending_ok, unwrapped.offset, raw_items, dicts=already is not None)
     violations.extend(body_findings(doc, ctx))  # what the body says decides how its items are read
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))

@@ -348,7 +348,7 @@ def test_a_finding_is_found_at_every_length_around_the_whole_list_threshold(name
             for kw in ({}, {"pending_ok": True}, {"provider": "openai"}, {"side": "input"}):
                 fast = _verdict(items, **kw)
                 with pytest.MonkeyPatch.context() as mp:
-                    mp.setattr(Engine, "_whole", lambda self, views: False)
+                    mp.setattr(Engine, "_whole", lambda self, *args: False)
                     slow = _verdict(items, **kw)
                 assert fast == slow, (total, front, kw)
                 assert bool(fast[0] or fast[1]) is (name != "namespaced-between"), (total, front, kw)
@@ -373,8 +373,8 @@ def test_the_whole_list_pass_is_tried_on_a_clean_long_list() -> None:
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any) -> bool:
-        told.append(whole(self, views))
+    def spy(self: Engine, views: Any, dicts: bool = False) -> bool:
+        told.append(whole(self, views, dicts))
         return told[-1]
 
     with pytest.MonkeyPatch.context() as mp:

@@ -125,7 +125,7 @@ def _doors(items: list[Any], kw: dict[str, Any]) -> list[Any]:
 
 
 def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Engine, "_whole", lambda self, views: False)
+    monkeypatch.setattr(Engine, "_whole", lambda self, *args: False)
 
 
 @pytest.fixture(autouse=True)
@@ -170,8 +170,8 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any) -> bool:
-        told.append(whole(self, views))
+    def spy(self: Engine, views: Any, dicts: bool = False) -> bool:
+        told.append(whole(self, views, dicts))
         return told[-1]
 
     monkeypatch.setattr(Engine, "_whole", spy)
@@ -247,3 +247,25 @@ def test_a_rule_set_is_made_once_per_table_and_switches(monkeypatch: pytest.Monk
 def test_a_gate_belongs_to_its_rows_stage() -> None:
     with pytest.raises(ValueError, match="cannot be gated"):
         table.Rule(lambda ctx, item: (), "item", (rp.ViolationCode.DUPLICATE_CALL_ID,), gate=table.Gate.KEY_SEEN)
+
+
+def _clean(n: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        out.append({"type": "function_call", "call_id": f"c{i}", "name": "f", "arguments": "{}", "status": "completed"})
+        out.append({"type": "function_call_output", "call_id": f"c{i}", "output": "x"})
+    return out
+
+
+def test_the_reader_s_word_on_plain_models_is_trusted_only_in_the_call_that_read_them() -> None:
+    from replayable._reading.document import read_document  # noqa: PLC0415
+
+    parsed = rp.parse_items(_clean(40))
+    assert rp.check_transcript(parsed).ok
+    doc = read_document(parsed)
+    assert doc._plain_classes is not None  # what the reader told: plain models only
+    # a Document handed in whose list changed since it was read: its items are read again, not trusted
+    doc.items.append({"type": "function_call_output", "call_id": "c0", "output": "again", "extra": {1, 2}})
+    doc.items.append(rp.parse_item({"type": "function_call_output", "call_id": "nobody", "output": "x"}))
+    codes = [str(v.code) for v in rp.check_transcript(doc).violations]
+    assert codes == ["item_invalid", "output_without_function_call"]

@@ -142,6 +142,10 @@ class Document:
     #: where each item (or event) starts in the file it was read from (`places.at(index, path)`
     #: is the line and column; set by `read_file`; None for values handed to the library)
     places: Any = dataclasses.field(default=None, repr=False)
+    #: internal: the classes of `items` when the reader told that each is one of our item models made by
+    #: `parse_items` holding no unknown field (their shared fields sets say so), else None; the check's
+    #: `model_views` then reads each model's storage without asking again (one pass over the models less)
+    _plain_classes: frozenset[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
 
     def __post_init__(self) -> None:
         self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
@@ -274,9 +278,11 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
-    items, read_with, sdk_items = _read_items(items, provider)
-    return Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
-                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
+    items, read_with, sdk_items, plain = _read_items(items, provider)
+    doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
+                   read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
+    doc._plain_classes = plain
+    return doc
 
 
 def chat_envelope(raw: Mapping[str, Any]) -> bool:
@@ -307,13 +313,15 @@ def _class_kind(cls: type, item: Any) -> int:
     return kind
 
 
-def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool]:
+def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool, frozenset[type] | None]:
     """The items as every path must see them, the provider they say they were read with (`openai` when
     one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
     object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_transcript_iter`
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
     JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
-    per class, and only the models holding unknown fields are looked at one by one."""
+    per class, and only the models holding unknown fields are looked at one by one. Last: the items'
+    classes when all are our models that `parse_items` made holding no unknown field (`Document._plain_classes`),
+    else None."""
     kinds = _CLASS_KINDS
     by_class = {cls: kinds.get(cls) for cls in set(map(type, items))}
     if None in by_class.values():  # a class not seen before: asked once, of one of its items
@@ -323,11 +331,11 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     sdk = 2 in found
     read_with: Provider = "openai" if 3 in found else None
     if 1 not in found and 3 not in found:
-        return items, read_with, sdk
+        return items, read_with, sdk, None
     if found <= {1, 3}:  # all our models: their unknown fields told in C
         sets = list(map(_fields_set, items))
         if set(map(type, sets)) == {SharedFieldsSet} and not any(map(_holds_unknown, sets)):
-            return items, read_with, sdk  # made by `parse_items`: their few shared fields sets name no unknown field
+            return items, read_with, sdk, frozenset(by_class)  # made by `parse_items`: their few shared fields sets name no unknown field
         held = list(compress(range(len(items)), map(_extras, items)))
     else:
         models = {cls for cls, kind in by_class.items() if kind in (1, 3)}
@@ -343,7 +351,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
             out[n] = plain_json(item)
         except ItemError:
             pass  # not JSON: the rules report it at its index, as for any item
-    return (items if out is None else out), read_with, sdk
+    return (items if out is None else out), read_with, sdk, None
 
 
 def _model_document(model: WireModel, provider: Provider) -> Document:
@@ -365,7 +373,7 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
             fields.update(model.__pydantic_extra__)
         request = isinstance(model, CreateResponseBody | CompactRequestBody)
         return _body_document(fields, request, provider, False, model)
-    items, read_with, sdk = _read_items([model], provider)
+    items, read_with, sdk, _ = _read_items([model], provider)
     return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model, read_with=_owner(read_with, sdk))
 
 
@@ -433,7 +441,7 @@ def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool,
     if kind is DocumentKind.REQUEST or kind is DocumentKind.RESPONSE:
         return _body_document(data, kind is DocumentKind.REQUEST, provider, sdk, data)
     if kind is DocumentKind.ITEM:
-        items, _, _ = _read_items([data], provider)
+        items, _, _, _ = _read_items([data], provider)
         return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=data, read_with=_owner(None, sdk))
     return Document(kind, [data], provider, value=data)
 
@@ -453,7 +461,7 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     else:
         got = type(raw).__name__
         raise _refuse((key,), "list_type", f"'{key}' must be a list of items, got {got}", "invalid body")
-    items, read_with, sdk_items = _read_items(items, provider)
+    items, read_with, sdk_items, _ = _read_items(items, provider)
     read_with = _owner(read_with, sdk or sdk_items)
     if read_with is None and _openai_body(value):
         read_with = "openai"
@@ -758,6 +766,6 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
         items.append(value)
         numbers.append(number)
     provider = provider or "openai"
-    items, read_with, sdk = _read_items(items, provider)
+    items, read_with, sdk, _ = _read_items(items, provider)
     return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers),
                     read_with=_owner(read_with, sdk) or provider)

@@ -22,10 +22,9 @@ and that walk alone reports findings, so every finding, message and order is the
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
-from operator import lt, methodcaller
+from itertools import chain, repeat
+from operator import itemgetter, lt, methodcaller
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -177,16 +176,16 @@ class Engine:
         JSON value it came from, for the target's profile)."""
         self._run(i, (v,), (json,), nxt)
 
-    def run(self, views: list[View], values: Sequence[Any] | None = None) -> None:
+    def run(self, views: list[View], values: Sequence[Any] | None = None, dicts: bool = False) -> None:
         """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
         given). A list of `WHOLE_FROM` items or more where nothing is to be found is told so a whole column
         at a time (`_whole`: the pairing tables then hold only the calls still open at the end, which is all
         `finish` reads); any other list, from the first item again, one item at a time (`_run`), which
-        alone reports findings."""
-        if len(views) < WHOLE_FROM or not self._whole(views):
+        alone reports findings. `dicts`: the caller knows every view is a `dict` (else `_whole` looks)."""
+        if len(views) < WHOLE_FROM or not self._whole(views, dicts):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View]) -> bool:
+    def _whole(self, views: list[View], dicts: bool = False) -> bool:
         """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
@@ -197,20 +196,20 @@ class Engine:
         ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
-        dicts = set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
-        types = _field(views, "type", dicts)
+        dicts = dicts or set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
         try:
+            types, ids = _types_and_ids(views, dicts)
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
-            ids = _field(views, "id", dicts)
-            id_types = Counter(map(type, ids))
             distinct = set(ids)
         except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
             return False
-        if not id_types.keys() <= _ID_TYPES or "" in distinct:
-            return False
-        if len(distinct) - (None in distinct) - (MISSING in distinct) != id_types[str]:
+        if not set(map(type, distinct)) <= _ID_TYPES or "" in distinct:
+            return False  # (the types of the distinct ids are those of all ids: no look at each id again)
+        # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
+        # neither equals a string) are left out, and they are distinct when the set holds as many
+        if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - ids.count(None) - ids.count(MISSING):
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
         for t, plan in plans.items():
@@ -276,7 +275,7 @@ class Engine:
         barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, groups, views, column)[0]]
         barriers.sort()
         calls: dict[str, dict[str, int]] = {}
-        by_call_id: list[str] = []
+        by_call_id: list[list[str]] = []
         try:
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -288,13 +287,15 @@ class Engine:
                 if not pairing.paired:
                     continue  # a call with no output: no slot, nothing to pair
                 keys = _field(cv, pairing.key_field, dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in calls:
-                    return None  # a call without a string key, a key twice (or two call types of one family)
-                calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if set(map(type, keys)) != {str} or pairing.call_type in calls:
+                    return None  # a call without a string key (or two call types of one family)
+                of = calls[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if len(of) != len(keys):
+                    return None  # a key twice (the table holds fewer keys than calls)
                 if pairing.by_call_id:
-                    by_call_id.extend(keys)
-            if len(set(by_call_id)) != len(by_call_id):
-                return None  # two families' calls with one call_id
+                    by_call_id.append(keys)
+            if len(by_call_id) > 1 and len(set(chain.from_iterable(by_call_id))) != sum(map(len, by_call_id)):
+                return None  # two families' calls with one call_id (each family's keys are distinct already)
             answered: dict[str, dict[str, int]] = {}
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -302,8 +303,11 @@ class Engine:
                     continue
                 at, ov = _column(t, groups, views, column)
                 keys = _field(ov, "call_id", dicts)
-                if set(map(type, keys)) != {str} or len(set(keys)) != len(keys) or pairing.call_type in answered:
-                    return None  # an output without a string key, two outputs of one call (or two output types)
+                if set(map(type, keys)) != {str} or pairing.call_type in answered:
+                    return None  # an output without a string key (or two output types of one family)
+                done = answered[pairing.call_type] = dict(zip(keys, at, strict=True))
+                if len(done) != len(keys):
+                    return None  # two outputs of one call
                 of = calls.get(pairing.call_type, {})
                 called: list[Any] = list(map(of.get, keys))
                 if None in called or not all(map(lt, called, at)):
@@ -312,7 +316,6 @@ class Engine:
                     map(bisect_left, repeat(barriers), at)
                 ):
                     return None  # a barrier between a call and its output: the call was left unanswered
-                answered[pairing.call_type] = dict(zip(keys, at, strict=True))
         except TypeError:  # an unhashable status or key: the item's own rules say what it is
             return None
         open_calls: dict[Slot, int] = {}
@@ -514,6 +517,24 @@ def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
     return list(map(methodcaller("get", name), views))
 
 
+_TYPE_AND_ID = itemgetter("type", "id")
+
+
+def _types_and_ids(views: list[View], dicts: bool) -> tuple[Sequence[Any], Sequence[Any]]:
+    """The `type` and `id` of each of `views` (None when absent), read in C: when every view is a `dict`
+    holding both keys (a parsed model's storage holds every field it declares), one look at each view
+    for both; else a column at a time."""
+    if dicts:
+        try:
+            pairs = list(map(_TYPE_AND_ID, views))
+        except KeyError:  # a view without one of them (a JSON object): each column on its own
+            pass
+        else:
+            types, ids = zip(*pairs, strict=True) if pairs else ((), ())
+            return types, ids
+    return _field(views, "type", dicts), _field(views, "id", dicts)
+
+
 #: The types an id may have for the whole-list pass: a string, or none (absent).
 _ID_TYPES = frozenset({str, type(None), type(MISSING)})
 
@@ -529,9 +550,15 @@ def _column(t: str, groups: dict[str, list[int]], views: list[View], column: _Co
 
 
 def run_rules(
-    views: list[View], engine: Engine, pending_ok: bool, pending_from: int = 0, values: Sequence[Any] | None = None
+    views: list[View],
+    engine: Engine,
+    pending_ok: bool,
+    pending_from: int = 0,
+    values: Sequence[Any] | None = None,
+    dicts: bool = False,
 ) -> list[int]:
     """Run the rules over all views in one pass (each with its successor as lookahead and its JSON value,
-    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`)."""
-    engine.run(views, values)
+    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`). `dicts`: the
+    caller knows every view is a `dict` (parsed models' storage, `model_views`)."""
+    engine.run(views, values, dicts)
     return engine.finish(pending_ok, pending_from)

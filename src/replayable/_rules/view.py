@@ -83,16 +83,20 @@ def _with_extras(item: Any) -> View:
     return fields
 
 
-def model_views(items: list[Any], side: Side | None, resend: list[int] | None = None) -> list[View] | None:
+def model_views(
+    items: list[Any], side: Side | None, resend: list[int] | None = None, plain: frozenset[type] | None = None
+) -> list[View] | None:
     """The views of a list of parsed models (each model's own storage, read in place), or None when one
     item is not a model. An output-form call with `side=None` is sent back as it is, so its input form
     must be checked too: its index is added to `resend` when a list is given (the caller checks them,
     `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
     `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
-    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them)."""
+    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them).
+    `plain`: the items' classes when the reader told already that every item is one of our models that
+    `parse_items` made holding no unknown field (`Document._plain_classes`): neither is asked again."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
-    classes = set(map(type, items))
+    classes = set(map(type, items)) if plain is None else plain
     kinds = {_kind(cls) for cls in classes}
     if 0 in kinds:
         return None
@@ -103,6 +107,8 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
     views: list[View] = list(map(_storage, items))
+    if plain is not None:  # told by the reader: no view holds unknown fields
+        return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views
     fields_sets = list(map(_fields_set, items))
     merged = False  # whether some view holds unknown fields
     if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
@@ -121,7 +127,7 @@ def model_views(items: list[Any], side: Side | None, resend: list[int] | None = 
     return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
 
 
-def _nests_a_call(items: list[Any], views: list[View], classes: set[type], merged: bool) -> bool:
+def _nests_a_call(items: list[Any], views: list[View], classes: set[type] | frozenset[type], merged: bool) -> bool:
     """Whether a namespaced item holds a call in its content (`read_item` then reports it, as for its JSON).
     None can when no namespaced class declares `content` and no view holds unknown fields (`merged`);
     else only the namespaced items' views are looked at, and only those whose `content` is a list one by
