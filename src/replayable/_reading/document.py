@@ -335,7 +335,8 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     if found <= {1, 3}:  # all our models: their unknown fields told in C
         sets = list(map(_fields_set, items))
         if set(map(type, sets)) == {SharedFieldsSet} and not any(map(_holds_unknown, sets)):
-            return items, read_with, sdk, frozenset(by_class)  # made by `parse_items`: their few shared fields sets name no unknown field
+            # made by `parse_items`: their few shared fields sets name no unknown field
+            return items, read_with, sdk, frozenset(by_class)
         held = list(compress(range(len(items)), map(_extras, items)))
     else:
         models = {cls for cls, kind in by_class.items() if kind in (1, 3)}

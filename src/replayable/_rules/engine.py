@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import chain, repeat
-from operator import itemgetter, lt, methodcaller
+from operator import lt, methodcaller
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -196,9 +196,9 @@ class Engine:
         ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
-        dicts = dicts or set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, the fastest way in C
+        dicts = dicts or set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, fastest in C
         try:
-            types, ids = _types_and_ids(views, dicts)
+            types, ids = _field(views, "type", dicts), _field(views, "id", dicts)  # two passes in C: no tuple per view
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
@@ -209,7 +209,8 @@ class Engine:
             return False  # (the types of the distinct ids are those of all ids: no look at each id again)
         # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
         # neither equals a string) are left out, and they are distinct when the set holds as many
-        if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - ids.count(None) - ids.count(MISSING):
+        absent = ids.count(None) + ids.count(MISSING)
+        if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - absent:
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
         for t, plan in plans.items():
@@ -515,24 +516,6 @@ def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
     if dicts:
         return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
     return list(map(methodcaller("get", name), views))
-
-
-_TYPE_AND_ID = itemgetter("type", "id")
-
-
-def _types_and_ids(views: list[View], dicts: bool) -> tuple[Sequence[Any], Sequence[Any]]:
-    """The `type` and `id` of each of `views` (None when absent), read in C: when every view is a `dict`
-    holding both keys (a parsed model's storage holds every field it declares), one look at each view
-    for both; else a column at a time."""
-    if dicts:
-        try:
-            pairs = list(map(_TYPE_AND_ID, views))
-        except KeyError:  # a view without one of them (a JSON object): each column on its own
-            pass
-        else:
-            types, ids = zip(*pairs, strict=True) if pairs else ((), ())
-            return types, ids
-    return _field(views, "type", dicts), _field(views, "id", dicts)
 
 
 #: The types an id may have for the whole-list pass: a string, or none (absent).
