@@ -48,7 +48,7 @@ __all__ = [
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
-_GENERATOR_ONLY = frozenset({"customBasePath"})
+_GENERATOR_ONLY = frozenset({"customBasePath", "customTypePath"})
 _GENERATED = "replayable._generated."
 
 #: Rules over a list of items (`replayable.check_transcript`) that no per-item JSON Schema can express.
