@@ -485,10 +485,11 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: Side -> the item form whose union reads OpenAI's typed items (`replayable.items`' `InputItem` /
-#: `OutputItem`; a stream event's `item` is an output item). The strict bodies (`parse_request`,
-#: `parse_response`, ...) read an `openai:` item as an opaque `NamespacedItem`, and so do their bundles.
-_ITEM_SIDES = {"input": "input", "output": "output", "stream-events": "output"}
+#: Bundle -> the item form its unions hold, each reading OpenAI's typed items by their own model as the models
+#: do (`replayable._item_routes`: `InputItem` / `OutputItem` and every body's items; a request, a compaction
+#: request and a WebSocket `response.create` hold input items, a stream event's `item` is an output item).
+_ITEM_SIDES = {"input": "input", "request": "input", "compact-request": "input", "websocket-events": "input",
+               "output": "output", "response": "output", "compact-response": "output", "stream-events": "output"}
 
 
 def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:

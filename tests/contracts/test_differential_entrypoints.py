@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import full_response
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -247,14 +248,7 @@ def _response(items: list[Any], with_object: bool) -> dict[str, Any]:
 
 def _full_response(items: list[Any]) -> dict[str, Any]:
     """A Response with every key the spec requires (`parse_response` reads it), holding `items`."""
-    usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "input_tokens_details": {"cached_tokens": 0},
-             "output_tokens_details": {"reasoning_tokens": 0}}
-    nulls = ("incomplete_details", "previous_response_id", "instructions", "error", "reasoning", "max_output_tokens",
-             "max_tool_calls", "safety_identifier", "prompt_cache_key")
-    return {**_response(items, True), "completed_at": 2, **dict.fromkeys(nulls), "tools": [], "tool_choice": "auto",
-            "truncation": "disabled", "parallel_tool_calls": True, "text": {"format": {"type": "text"}}, "top_p": 1.0,
-            "presence_penalty": 0.0, "frequency_penalty": 0.0, "top_logprobs": 0, "temperature": 1.0, "usage": usage,
-            "store": True, "background": False, "metadata": {}, "service_tier": "default"}
+    return {**full_response(), "output": items, "tools": []}
 
 
 def _read_document(value: Any) -> Any:

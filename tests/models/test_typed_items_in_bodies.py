@@ -10,19 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import full_response
 
 import replayable as rp
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES
 from replayable.stream import parse_event
 
-RESPONSE = {
-    "id": "resp_1",
-    "object": "response",
-    "created_at": 1,
-    "completed_at": 2,
-    "status": "completed",
-    "model": "m",
-}
+RESPONSE = {**full_response(), "tools": []}
 
 
 def _request(item: dict[str, Any], provider: rp.Provider) -> Any:
@@ -67,6 +61,10 @@ BODIES: dict[str, tuple[rp.Side, Callable[[dict[str, Any], rp.Provider], Any]]] 
     "compact response": ("output", _compact_response),
     "response.output_item.done": ("output", _output_item_done),
 }
+
+
+#: The doors that keep an item as the JSON they read (once it reads as its model), not as the model.
+STREAM = frozenset({"response.output_item.done"})
 
 
 def _verdict(read: Callable[[], Any]) -> str:
@@ -117,6 +115,9 @@ def test_a_well_formed_typed_item_is_its_own_model_in_every_body(door: str) -> N
         "action": {"type": "search", "query": "weather"},
     }
     got = read(item, None)
+    if door in STREAM:
+        assert got == item  # a stream event keeps its item as read, once it reads as its model
+        return
     assert type(got) is type(rp.parse_item(item, side=side))
     assert type(got) is not rp.NamespacedItem and isinstance(got, rp.NamespacedItem)
     assert got.model_dump(mode="json", exclude_unset=True) == item
@@ -127,6 +128,9 @@ def test_an_unknown_provider_item_stays_opaque_and_whole(door: str) -> None:
     side, read = BODIES[door]
     item = {"type": "acme:thing", "id": "t_1", "payload": {"n": [1, 2]}}
     got = read(item, None)
+    if door in STREAM:
+        assert got == item
+        return
     assert type(got) is rp.NamespacedItem
     assert got.model_dump(mode="json", exclude_unset=True) == item
 
