@@ -96,3 +96,56 @@ def fuzz_settings(default_examples: int) -> settings:
         derandomize=FUZZ_PROFILE != "long",  # CI is repeatable; the long run explores anew each time
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     )
+
+
+def full_response() -> dict[str, Any]:
+    """A strict Open Responses response with every key, one function call and usage."""
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1700000000,
+        "completed_at": 1700000003,
+        "status": "completed",
+        "incomplete_details": None,
+        "model": "m",
+        "previous_response_id": None,
+        "instructions": None,
+        "output": [
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "call_1",
+                "name": "get_weather",
+                "arguments": '{"city": "Paris"}',
+                "status": "completed",
+            }
+        ],
+        "error": None,
+        "tools": [{"type": "function", "name": "get_weather", "description": None, "parameters": None, "strict": True}],
+        "tool_choice": "auto",
+        "truncation": "disabled",
+        "parallel_tool_calls": True,
+        "text": {"format": {"type": "text"}},
+        "top_p": 1.0,
+        "presence_penalty": 0.0,
+        "frequency_penalty": 0.0,
+        "top_logprobs": 0,
+        "temperature": 1.0,
+        "reasoning": None,
+        "usage": {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "total_tokens": 15,
+            # cache_write_tokens: not in the spec (kept as an extra key); the pinned SDK requires it
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+        "max_output_tokens": None,
+        "max_tool_calls": None,
+        "store": True,
+        "background": False,
+        "service_tier": "default",
+        "metadata": {},
+        "safety_identifier": None,
+        "prompt_cache_key": None,
+    }

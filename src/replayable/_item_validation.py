@@ -17,11 +17,9 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
-    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
-from pydantic_core import PydanticCustomError
 
 from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
@@ -41,6 +39,7 @@ from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._item_members import SpecMembers
+from ._item_routes import InputNamespacedItem, OutputNamespacedItem
 from ._json import (
     MAX_ITEM_DEPTH,
     JSONError,
@@ -50,7 +49,7 @@ from ._json import (
     to_plain,
 )
 from ._messages import OPTIONS, Said
-from ._native import INPUT_TYPES, OUTPUT_TYPES, closest_item_types, is_openai_item_type
+from ._native import closest_item_types, is_openai_item_type
 from ._validation import ItemError, clean_errors
 
 if TYPE_CHECKING:  # OpenAI mode's models load with its first use (`openai_unions`)
@@ -86,44 +85,15 @@ _KnownOutputItem: TypeAlias = Annotated[
 ]
 
 
-def _typed_router(table: Mapping[str, type[NamespacedItem]]) -> Any:
-    """A wrap validator for the namespaced branch: a namespaced type with a known payload (`openai:mcp_call`,
-    or `mcp_call` in OpenAI mode) is read by its own model, so a malformed one is an error naming its
-    fields, never an opaque `NamespacedItem`. Only reached once the spec's tagged union has refused the
-    item, so it costs nothing on spec items."""
-
-    def route(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        if type(value) is dict:
-            t = value.get("type")
-            if type(t) is str:
-                ctx = info.context
-                if ":" in t:
-                    model = table.get(t)
-                elif isinstance(ctx, dict) and ctx.get("provider") == "openai":
-                    model = table.get("openai:" + t)
-                    if model is None and t not in SPEC_ITEM_TYPES and not is_openai_item_type(t):
-                        raise PydanticCustomError("unknown_item_type", "{msg}", {"msg": _unknown_type(t, "openai")})
-                else:
-                    model = None
-                if model is not None:
-                    return model.__pydantic_validator__.validate_python(value, context=ctx)
-        return handler(value)
-
-    return route
-
-
-_InputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(INPUT_TYPES))]
-_OutputNamespaced: TypeAlias = Annotated[NamespacedItem, WrapValidator(_typed_router(OUTPUT_TYPES))]
-
 InputItem: TypeAlias = Annotated[
-    _KnownInputItem | ItemReferenceParam | _InputNamespaced,
+    _KnownInputItem | ItemReferenceParam | InputNamespacedItem,
     Field(union_mode="left_to_right"),
 ]
 """An item sent as input: a spec item (tagged on `type`), an `item_reference` (whose `type` may be
 absent), or a `slug:name` `NamespacedItem`. Spec: `ItemParam`."""
 
 OutputItem: TypeAlias = Annotated[
-    _KnownOutputItem | _OutputNamespaced,
+    _KnownOutputItem | OutputNamespacedItem,
     Field(union_mode="left_to_right"),
 ]
 """An item in a response's `output`: a spec item (tagged on `type`) or a `slug:name` `NamespacedItem`.
@@ -218,12 +188,12 @@ def openai_unions() -> tuple[Any, Any]:
     ]
     # An input item in OpenAI mode: `InputItem`, plus the `{role, content}` shorthand and OpenAI's nulls.
     input_union: Any = Annotated[
-        Annotated[known_input | ItemReferenceParam | _InputNamespaced, Field(union_mode="left_to_right")],
+        Annotated[known_input | ItemReferenceParam | InputNamespacedItem, Field(union_mode="left_to_right")],
         WrapValidator(_read_shorthand),
     ]
     # An output item in OpenAI mode: `OutputItem`, with the `null`s OpenAI sends.
     output_union: Any = Annotated[
-        Annotated[known_output | _OutputNamespaced, Field(union_mode="left_to_right")],
+        Annotated[known_output | OutputNamespacedItem, Field(union_mode="left_to_right")],
         WrapValidator(_read_shorthand),
     ]
     return input_union, output_union

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ._base import SPEC_ITEM_TYPES, NamespacedPartBase
+from ._item_routes import ROUTES
 
 if TYPE_CHECKING:
     from ._generated.open_responses.namespaced_item import NamespacedItem
@@ -243,6 +244,8 @@ ANNOTATION_TYPES: Mapping[str, type[NamespacedPart]] = _Table("annotation")
 # A namespaced part asks this table on its first validation (`NamespacedBase._read_native_types`), which
 # loads the models and puts the plain table in its place.
 NamespacedPartBase.typed_models = ANNOTATION_TYPES
+# Every item union's namespaced branch (`replayable._item_routes`) reads OpenAI's typed items by these.
+ROUTES["input"], ROUTES["output"] = INPUT_TYPES, OUTPUT_TYPES
 
 
 def __getattr__(name: str) -> Any:

@@ -48,7 +48,7 @@ __all__ = [
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Keys of the source schemas that only drive our code generator; they are not exported.
-_GENERATOR_ONLY = frozenset({"customBasePath"})
+_GENERATOR_ONLY = frozenset({"customBasePath", "customTypePath"})
 _GENERATED = "replayable._generated."
 
 #: Rules over a list of items (`replayable.check_transcript`) that no per-item JSON Schema can express.
@@ -485,10 +485,11 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: Side -> the item form whose union reads OpenAI's typed items (`replayable.items`' `InputItem` /
-#: `OutputItem`; a stream event's `item` is an output item). The strict bodies (`parse_request`,
-#: `parse_response`, ...) read an `openai:` item as an opaque `NamespacedItem`, and so do their bundles.
-_ITEM_SIDES = {"input": "input", "output": "output", "stream-events": "output"}
+#: Bundle -> the item form its unions hold, each reading OpenAI's typed items by their own model as the models
+#: do (`replayable._item_routes`: `InputItem` / `OutputItem` and every body's items; a request, a compaction
+#: request and a WebSocket `response.create` hold input items, a stream event's `item` is an output item).
+_ITEM_SIDES = {"input": "input", "request": "input", "compact-request": "input", "websocket-events": "input",
+               "output": "output", "response": "output", "compact-response": "output", "stream-events": "output"}
 
 
 def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:

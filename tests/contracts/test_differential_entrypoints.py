@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import full_response
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -245,10 +246,25 @@ def _response(items: list[Any], with_object: bool) -> dict[str, Any]:
     return resp
 
 
+def _full_response(items: list[Any]) -> dict[str, Any]:
+    """A Response with every key the spec requires (`parse_response` reads it), holding `items`."""
+    return {**full_response(), "output": items, "tools": []}
+
+
 def _read_document(value: Any) -> Any:
     from replayable._reading import read_document  # noqa: PLC0415  (the script counting disagreements runs older trees)
 
     return read_document(value)
+
+
+def typed_door(parse: Any, body: dict[str, Any], provider: str | None, want: Verdict, **kw: Any) -> Any:
+    """The check of what a typed body parser (`parse_request`, `parse_response`) reads: the dict's verdict.
+    A body it refuses must be one the check refuses too (then `want` itself is the answer)."""
+    try:
+        parsed = parse(body, provider=provider)
+    except ValueError as exc:  # ItemError: the parser refused the body
+        return want if not want[0] else f"refused by {parse.__name__} ({str(exc)[:120]}), ok by the check"
+    return library(parsed, provider=provider, **kw)
 
 
 # --- what must agree ---------------------------------------------------------------------------------------
@@ -306,6 +322,7 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
     same("read_file(body)", file_door(body, provider, None), want_body)
     same("hook(body)", hook(body, provider), want_body)
     same("assert_replay_safe(body text)", helper(json.dumps(body), provider=provider), want_body[0])
+    same("check_transcript(parse_request)", typed_door(rp.parse_request, body, provider, want_body), want_body)
 
     # the Conversations API through the SDK hook: a new conversation's items are a transcript; items added
     # to one continue it, as a request body with `conversation` does (an output may answer a stored call)
@@ -322,6 +339,10 @@ def disagreements(items: list[Any], provider: str | None, with_tools: bool) -> l
         same(f"assert_replay_safe(response object={with_object})", helper(json.dumps(resp), **kw), want_resp[0])
     same("response with and without object", library(_response(items, False), **kw),
          library(_response(items, True), **kw))
+    full = _full_response(items)  # every key: the typed parser reads it
+    want_full = library(full, **kw)
+    same("check_transcript(parse_response)", typed_door(rp.parse_response, full, provider, want_full, tools=tools),
+         want_full)
 
     # one item on its own
     one = items[0]

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
-from test_response import full_response
+from conftest import ROOT, full_response
 
 import replayable as rp
 from replayable import stream as S

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-from conftest import corpus_files, load, needs_corpus
+from conftest import corpus_files, full_response, load, needs_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 from openai.types.responses import Response as SDKResponse
@@ -31,59 +31,6 @@ BUNDLE = jsonschema_rs.validator_for(rp.json_schema("response"))
 
 RESPONSES = [p for p in corpus_files("response") if load(p)["body"].get("object") == "response"]
 COMPACTIONS = [p for p in corpus_files("response") if load(p)["body"].get("object") == "response.compaction"]
-
-
-def full_response() -> dict[str, Any]:
-    """A strict Open Responses response with every key, one function call and usage."""
-    return {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 1700000000,
-        "completed_at": 1700000003,
-        "status": "completed",
-        "incomplete_details": None,
-        "model": "m",
-        "previous_response_id": None,
-        "instructions": None,
-        "output": [
-            {
-                "type": "function_call",
-                "id": "fc_1",
-                "call_id": "call_1",
-                "name": "get_weather",
-                "arguments": '{"city": "Paris"}',
-                "status": "completed",
-            }
-        ],
-        "error": None,
-        "tools": [{"type": "function", "name": "get_weather", "description": None, "parameters": None, "strict": True}],
-        "tool_choice": "auto",
-        "truncation": "disabled",
-        "parallel_tool_calls": True,
-        "text": {"format": {"type": "text"}},
-        "top_p": 1.0,
-        "presence_penalty": 0.0,
-        "frequency_penalty": 0.0,
-        "top_logprobs": 0,
-        "temperature": 1.0,
-        "reasoning": None,
-        "usage": {
-            "input_tokens": 10,
-            "output_tokens": 5,
-            "total_tokens": 15,
-            # cache_write_tokens: not in the spec (kept as an extra key); the pinned SDK requires it
-            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-            "output_tokens_details": {"reasoning_tokens": 0},
-        },
-        "max_output_tokens": None,
-        "max_tool_calls": None,
-        "store": True,
-        "background": False,
-        "service_tier": "default",
-        "metadata": {},
-        "safety_identifier": None,
-        "prompt_cache_key": None,
-    }
 
 
 def test_full_response_is_typed_end_to_end() -> None:

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
+from replayable._item_routes import InputNamespacedItem, OutputNamespacedItem
+
 from . import (
     assistant_message_param,
     compaction,
@@ -19,7 +21,6 @@ from . import (
     function_call_param,
     item_reference_param,
     message,
-    namespaced_item,
     reasoning,
     reasoning_param,
     system_message_param,
@@ -65,10 +66,7 @@ The spec's own input items, tagged on `type`.
 
 InputItem = TypeAliasType(
     "InputItem",
-    Annotated[
-        InputItemKnown | item_reference_param.ItemReferenceParam | namespaced_item.NamespacedItem,
-        Field(title="InputItem"),
-    ],
+    Annotated[InputItemKnown | item_reference_param.ItemReferenceParam | InputNamespacedItem, Field(title="InputItem")],
 )
 """
 An item sent as input: a spec item, an item_reference, or a provider's own `slug:name` item.
@@ -91,9 +89,7 @@ The spec's own output items, tagged on `type`.
 """
 
 
-OutputItem = TypeAliasType(
-    "OutputItem", Annotated[OutputItemKnown | namespaced_item.NamespacedItem, Field(title="OutputItem")]
-)
+OutputItem = TypeAliasType("OutputItem", Annotated[OutputItemKnown | OutputNamespacedItem, Field(title="OutputItem")])
 """
 An item of a response's output: a spec item or a provider's own `slug:name` item.
 """

@@ -457,21 +457,6 @@ One output of a code interpreter call, tagged on `type`.
 """
 
 
-class ImageGenerationError(WireModel):
-    """
-    Why an image generation failed.
-    """
-
-    code: str | None | MISSING = MISSING
-    """
-    Error code.
-    """
-    message: str | None | MISSING = MISSING
-    """
-    What went wrong.
-    """
-
-
 class LocalShellExecAction(WireModel):
     """
     A command for the local shell to run.
@@ -802,6 +787,10 @@ class PromptCacheBreakpoint(WireModel):
     """
     Always `explicit`.
     """
+    ttl: Literal["30m", "12h"] | None | MISSING = MISSING
+    """
+    How long the cached prefix is kept (`30m` or `12h`; null or absent: the default).
+    """
 
 
 class ToolOutputText(WireModel):
@@ -918,7 +907,7 @@ class ConfigurationReasoning(WireModel):
     """
 
 
-class TextFormat(WireModel):
+class ConfigurationTextFormat(WireModel):
     """
     An output format as OpenAI's `text.format` (text or json_schema); kept verbatim, only its `type` is checked.
     """
@@ -934,7 +923,49 @@ class ConfigurationText(WireModel):
     New text output settings.
     """
 
-    format: TextFormat
+    format: ConfigurationTextFormat
     """
     Output format from now on.
+    """
+
+
+class ImageGenerationModerationDetails(WireModel):
+    """
+    What the moderation of an image generation flagged.
+    """
+
+    categories: list[str] | MISSING = MISSING
+    """
+    The moderation categories flagged.
+    """
+    moderation_stage: Literal["input", "output", "unknown"] | MISSING = MISSING
+    """
+    Whether the prompt (`input`) or the image (`output`) was flagged.
+    """
+
+
+class ImageGenerationError(WireModel):
+    """
+    Why an image generation failed.
+    """
+
+    code: str | None | MISSING = MISSING
+    """
+    Error code.
+    """
+    message: str | None | MISSING = MISSING
+    """
+    What went wrong.
+    """
+    param: str | None | MISSING = MISSING
+    """
+    The request parameter the error is about.
+    """
+    type: str | MISSING = MISSING
+    """
+    Kind of error.
+    """
+    moderation_details: ImageGenerationModerationDetails | None | MISSING = MISSING
+    """
+    Why moderation refused the image, when it did.
     """
