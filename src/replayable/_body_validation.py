@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ._base import WireModel, checked_provider
+from ._base import WireModel, checked_provider, is_unchecked
 from ._chat_shapes import refuse_chat_completions_body
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
-from ._json import JSONError, check_value, loads
+from ._json import JSONError, check_value, loads, to_plain
 from ._messages import OPTIONS, Said, said
 from ._validation import clean_errors, value_at
 from .items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, Provider
@@ -60,9 +60,12 @@ def validate_body(
         provider = "openai"
     model = openai_model if provider == "openai" else strict_model
     if isinstance(data, WireModel):
-        if isinstance(data, strict_model):
+        if isinstance(data, strict_model) and not is_unchecked(data):
             return data
-        data = data.model_dump(mode="json", exclude_unset=True)
+        try:  # another body's model, or one that skipped validation (`model_construct`): read its JSON
+            data = to_plain(data)
+        except JSONError as exc:
+            raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
