@@ -7,6 +7,9 @@ kept as an opaque `NamespacedItem`. Spec: Open Responses 2026-04-24, "Extending 
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +18,7 @@ import pytest
 from conftest import full_response
 
 import replayable as rp
+from replayable._cli import main
 from replayable._generated.streaming.response_output_item_done_event import ResponseOutputItemDoneEvent
 from replayable.stream import parse_event
 from replayable.websocket import WebSocketResponseCreateEvent, parse_websocket_event
@@ -197,3 +201,50 @@ def test_a_dict_body_holding_a_parsed_item_gets_one_verdict_naming_its_index() -
         assert exc.errors[0]["loc"][:2] == ("input", 0)
     else:
         assert checked
+
+
+#: An item OpenAI has on the input side only (`configuration_update`), malformed: refused by its own model.
+INPUT_ONLY_MALFORMED = [
+    ({"type": "openai:configuration_update", "reasoning": 5}, None),
+    ({"type": "configuration_update", "reasoning": 5}, "openai"),
+    ({"type": "openai:configuration_update", "text": {"verbosity": "loud"}}, None),
+]
+
+
+def _cli_codes(data: Any, tmp_path: Any) -> list[tuple[int | None, str]]:
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["check", str(path), "--format", "json"])
+    return [(v["index"], v["code"]) for v in json.loads(out.getvalue())["violations"]]
+
+
+@pytest.mark.parametrize(("item", "provider"), INPUT_ONLY_MALFORMED)
+def test_a_malformed_input_only_typed_item_is_refused_by_the_check_as_by_parse_request(
+    item: dict[str, Any], provider: rp.Provider, tmp_path: Any
+) -> None:
+    """An item OpenAI takes as input only (`configuration_update`) has no output form
+    to fall back on: a malformed one is `item_invalid` for `check_transcript` (items, request body,
+    `check_transcript_iter`) and the command line, as `parse_item` and `parse_request` refuse it."""
+    body = {"model": "m", "input": [item]}
+    with pytest.raises(rp.ItemError):
+        rp.parse_item(item, provider=provider)
+    with pytest.raises(rp.ItemError):
+        rp.parse_request(body, provider=provider)
+    want = [(0, "item_invalid")]
+    for data in ([item], body):
+        assert [(v.index, str(v.code)) for v in rp.check_transcript(data, provider=provider).violations] == want
+    report = rp.check_transcript_iter(iter([item]), provider=provider)
+    assert [(v.index, str(v.code)) for v in report.violations] == want
+    if provider is None:
+        assert _cli_codes([item], tmp_path) == want
+        assert _cli_codes(body, tmp_path) == want
+
+
+@pytest.mark.parametrize("item", [{"type": "openai:configuration_update"}, {"type": "openai:compaction_trigger"}])
+def test_a_well_formed_input_only_typed_item_passes_the_check(item: dict[str, Any]) -> None:
+    """The same items well formed pass every door that reads them as input."""
+    assert rp.check_transcript([item]).ok
+    assert rp.check_transcript({"model": "m", "input": [item]}).ok
+    assert type(rp.parse_request({"model": "m", "input": [item]}).input[0]) is type(rp.parse_item(item))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replayable._base import WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable._codes import ViolationCode
 from replayable._findings import Findings
@@ -15,6 +15,7 @@ from replayable._item_read import Read, is_item_model
 from replayable._item_validation import validate_item
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._messages import joined
+from replayable._native import INPUT_TYPES, OUTPUT_TYPES
 from replayable._pointers import json_pointer
 from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
 from replayable.items import (
@@ -176,10 +177,24 @@ def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Fin
 _SENT_AS_IS = frozenset({"function_call", "function_call_output"})
 
 
+def _input_only(t: str, provider: Provider) -> bool:
+    """Whether `t` is a typed provider item that has an input form only (`openai:configuration_update`,
+    `openai:compaction_trigger`; un-prefixed in OpenAI mode): its output "form" would be an opaque
+    `NamespacedItem` accepting any payload, so a malformed one must not pass as that."""
+    if ":" not in t:
+        if provider != "openai" or t in SPEC_ITEM_TYPES:
+            return False  # a spec type (or strict mode's unknown one): no OpenAI table is loaded for it
+        t = "openai:" + t
+    return t in INPUT_TYPES and t not in OUTPUT_TYPES
+
+
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
     sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
-    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
-        sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
+    t = raw.get("type") if side is None and isinstance(raw, Mapping) else None
+    if isinstance(t, str) and (t in _SENT_AS_IS or _input_only(t, provider)):
+        # replayed as they are: the input rules (call_id 1-64 characters, ...) hold; an input-only typed
+        # item has no output form to fall back on
+        sides = ("input",)
     first_errors: list[dict[str, Any]] | None = None
     for s in sides:
         try:
