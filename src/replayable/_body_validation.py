@@ -56,16 +56,18 @@ def validate_body(
         except JSONError as exc:
             raise ItemError(json_item_error(exc).errors, title=title) from None
     data, from_sdk = coerce_sdk(data)
-    if from_sdk:
-        provider = "openai"
-    model = openai_model if provider == "openai" else strict_model
     if isinstance(data, WireModel):
         if isinstance(data, strict_model) and not is_unchecked(data):
             return data
+        if openai_model is not strict_model and isinstance(data, openai_model):
+            from_sdk = True  # OpenAI mode's own body that skipped validation: read again as OpenAI's
         try:  # another body's model, or one that skipped validation (`model_construct`): read its JSON
             data = to_plain(data)
         except JSONError as exc:
             raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
+    if from_sdk:
+        provider = "openai"
+    model = openai_model if provider == "openai" else strict_model
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)

@@ -304,7 +304,7 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
         is_unchecked(data)  # one that skipped validation (`model_construct`) is read again from its JSON
     ):
         return data  # type: ignore[return-value]
-    if type(data).__module__.startswith("openai."):
+    if type(data).__module__.startswith("openai.") or isinstance(data, tuple(_OPENAI_MODELS.values())):
         provider = "openai"
     raw = plain_json(data, "WebSocket event", max_depth=MAX_BODY_DEPTH)
     if not isinstance(raw, Mapping):

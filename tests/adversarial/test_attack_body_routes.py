@@ -152,6 +152,31 @@ def test_a_body_copied_with_an_update_is_read_again_by_its_parser() -> None:
         rp.parse_request(rp.CreateResponseBody.model_construct(model=5, input=[]))
 
 
+def _rebuilt(model: Any) -> Any:
+    """`model` built again with `model_construct` from its own values (so marked as unchecked)."""
+    return type(model).model_construct(**{name: getattr(model, name) for name in model.model_fields_set})
+
+
+def test_an_openai_mode_body_that_skipped_validation_is_read_again_in_openai_mode() -> None:
+    """OpenAI mode's own body models, built without validation, are read again as OpenAI's (the mode their
+    class stands for), giving what the validated body is; a malformed typed item in one is refused."""
+    ws = {**WELL_FORMED, "type": "web_search_call"}
+    request = rp.parse_request(
+        {"model": "m", "input": [{"role": "user", "content": "x"}, ws], "user": "u"}, provider="openai"
+    )
+    response = rp.parse_response({**RESPONSE, "output": [ws]}, provider="openai")
+    socket = parse_websocket_event(
+        {"type": "response.create", "model": "m", "input": [ws], "stream_id": "s"}, provider="openai"
+    )
+    for model, parse in ((request, rp.parse_request), (response, rp.parse_response), (socket, parse_websocket_event)):
+        again = parse(_rebuilt(model))
+        assert type(again) is type(model)
+        assert again == model
+    broken = type(request).model_construct(model="m", input=[{**MALFORMED, "type": "web_search_call"}])
+    with pytest.raises(rp.ItemError, match="action"):
+        rp.parse_request(broken)
+
+
 def test_a_stream_event_that_skipped_validation_is_read_again() -> None:
     """A `response.output_item.done` event built with `model_construct` around a malformed typed item is
     refused, as the same event as JSON is."""
