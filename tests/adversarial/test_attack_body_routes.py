@@ -189,22 +189,56 @@ def test_a_stream_event_that_skipped_validation_is_read_again() -> None:
     assert parse_event(good) is good
 
 
+def test_a_generic_namespaced_item_with_a_typed_type_is_checked_in_its_input_form() -> None:
+    """`check_transcript` (no side: the items are about to be sent) on a `NamespacedItem` built directly
+    from a malformed typed item says what it says on the dict: `item_invalid`."""
+    built = rp.NamespacedItem.model_validate(MALFORMED)
+    for value in (MALFORMED, built):
+        assert [(v.index, str(v.code)) for v in rp.check_transcript([value]).violations] == [(0, "item_invalid")]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="NamespacedItem's own validation (NamespacedItem(...), NamespacedItem.model_validate) has no side, "
     "so it never routes a typed type to its model: a malformed openai:web_search_call becomes an opaque "
-    "NamespacedItem, and parse_item and check_transcript trust that validated model (returned as is, no "
-    "item_invalid) while the same item as a dict is refused",
+    "NamespacedItem, which parse_item returns as it is and check_transcript(side='output') trusts, while "
+    "the same item as a dict is refused",
 )
-def test_a_generic_namespaced_item_with_a_typed_type_gets_the_verdict_of_its_dict() -> None:
-    """`check_transcript` on a `NamespacedItem` built directly from a malformed typed item says what it
-    says on the dict: `item_invalid`."""
-    assert [str(v.code) for v in rp.check_transcript([MALFORMED]).violations] == ["item_invalid"]
+def test_a_generic_namespaced_item_with_a_typed_type_gets_the_output_verdict_of_its_dict() -> None:
+    """On the output side too, a `NamespacedItem` built from a malformed typed item is refused as its dict."""
+    report = rp.check_transcript([MALFORMED], side="output")
+    assert [(v.index, str(v.code)) for v in report.violations] == [(0, "item_invalid")]
     try:
         built = rp.NamespacedItem.model_validate(MALFORMED)
     except ValueError:
         return  # refused at the door: the same verdict
-    assert [str(v.code) for v in rp.check_transcript([built]).violations] == ["item_invalid"]
+    report = rp.check_transcript([built], side="output")
+    assert [(v.index, str(v.code)) for v in report.violations] == [(0, "item_invalid")]
+
+
+#: OpenAI's output form of `additional_tools` (any `role`): its input form takes `role: developer` only.
+OUTPUT_ADDITIONAL_TOOLS = {"type": "openai:additional_tools", "id": "at_1", "role": "user", "tools": []}
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+def test_a_typed_item_sent_back_in_its_output_form_meets_its_input_rules(provider: rp.Provider) -> None:
+    """A typed item is sent back as it is: its input form's rules hold whoever reads it, as `parse_request`
+    reads it. `check_transcript` without a side (on the dict, on a request body, on the parsed output
+    model, alone or beside other parsed items) and `check_transcript_iter` refuse what the request refuses;
+    read as output it passes."""
+    item = OUTPUT_ADDITIONAL_TOOLS if provider is None else {**OUTPUT_ADDITIONAL_TOOLS, "type": "additional_tools"}
+    with pytest.raises(rp.ItemError, match="developer"):
+        rp.parse_request({"model": "m", "input": [item]}, provider=provider)
+    parsed = rp.parse_item(item, side="output", provider=provider)
+    message = rp.parse_item({"type": "message", "role": "user", "content": "hi"})
+    for data, at in (([item], 0), ({"model": "m", "input": [item]}, 0), ([parsed], 0), ([message, parsed], 1)):
+        report = rp.check_transcript(data, provider=provider)
+        assert [(v.index, str(v.code)) for v in report.violations] == [(at, "item_invalid")]
+    report = rp.check_transcript_iter(iter([message, parsed]), provider=provider)
+    assert [(v.index, str(v.code)) for v in report.violations] == [(1, "item_invalid")]
+    assert rp.check_transcript([parsed], side="output", provider=provider).ok
+    developer = rp.parse_item({**item, "role": "developer"}, side="output", provider=provider)
+    assert rp.check_transcript([message, developer], provider=provider).ok
 
 
 @pytest.mark.xfail(

@@ -21,9 +21,10 @@ from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
+from replayable._native import INPUT_TYPES
 from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
-__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
+__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "sent_in_input_form", "view_of"]
 
 #: The fields of one item as the rules read them (see the module docstring).
 View = Mapping[str, Any]
@@ -33,6 +34,18 @@ NO_VIEW: View = MappingProxyType({})
 
 #: The output-form call classes: sent back as they are, so the input rules hold for them too.
 OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
+
+
+def sent_in_input_form(item: Any) -> bool:
+    """Whether a parsed provider item has a typed input form of another class than its own (OpenAI's
+    `AdditionalTools` read as output, an opaque `NamespacedItem` typed `openai:configuration_update`):
+    sent back as it is, its input form's rules hold, as for the output-form calls (`OUTPUT_CALLS`)."""
+    t = getattr(item, "type", None)
+    if type(t) is not str or not t.startswith("openai:"):  # no OpenAI table is loaded for any other type
+        return False
+    model = INPUT_TYPES.get(t)
+    return model is not None and type(item) is not model
+
 
 # A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
 # makes every attribute read of a model take the slow path of CPython's lookup (about 3x a slot read),
@@ -106,6 +119,12 @@ def model_views(
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    if 2 in kinds and side is None:
+        typed = [i for i, item in enumerate(items) if _kind(type(item)) == 2 and sent_in_input_form(item)]
+        if typed:
+            if resend is None:
+                return None
+            resend.extend(typed)
     views: list[View] = list(map(_storage, items))
     if plain is not None:  # told by the reader: no view holds unknown fields
         return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views
