@@ -81,7 +81,7 @@ def validate_body(
     try:
         return _adapter(model).validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        errors = clean_body_errors(exc, data)
+        errors = clean_body_errors(exc, data, provider=provider)
         # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else:
         # the title names the OpenAI reading (the errors stay exactly the strict reading's)
         odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
@@ -101,11 +101,14 @@ def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:
     return True
 
 
-def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+def clean_body_errors(
+    exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = (), *, provider: Provider = None
+) -> list[dict[str, Any]]:
     """pydantic's errors for a body as the library's (`replayable._validation.clean_errors`, the one
-    normalizer): each `loc` a plain path of field names and list indexes into `raw`. An un-prefixed type
-    that is one of OpenAI's own gets the message naming `provider='openai'` (never a renamed `slug:name`),
-    and a `{role, content}` message without `type` says the shorthand needs OpenAI mode."""
+    normalizer): each `loc` a plain path of field names and list indexes into `raw`. Read strictly, an
+    un-prefixed type that is one of OpenAI's own gets the message naming `provider='openai'` (never a
+    renamed `slug:name`; read with it, the error's own message stands), and a `{role, content}` message
+    without `type` says the shorthand needs OpenAI mode."""
     out = _reference_errors(clean_errors(exc, raw, prefix), raw, prefix)
     for err in out:
         path = err["loc"][len(prefix) :]
@@ -125,7 +128,7 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
             and ":" not in tag
         ):  # an un-prefixed unknown item type: named as parse_items names it
             err["type"] = "unknown_item_type"
-        hint = openai_type_hint(tag)
+        hint = openai_type_hint(tag) if provider != "openai" else None
         if hint is not None:
             err["msg"] = hint
         elif tag is None and "role" in owner and "shorthand" not in err["msg"]:

@@ -307,3 +307,24 @@ def test_a_well_formed_input_only_typed_item_passes_the_check(item: dict[str, An
     assert rp.check_transcript([item]).ok
     assert rp.check_transcript({"model": "m", "input": [item]}).ok
     assert type(rp.parse_request({"model": "m", "input": [item]}).input[0]) is type(rp.parse_item(item))
+
+
+@pytest.mark.parametrize("item_type", ["web_search_call ", "web_search_calls", "web_search_preview_x"])
+def test_an_openai_mode_body_never_tells_to_read_it_with_provider_openai(item_type: str) -> None:
+    """Read with `provider="openai"`, a body's unknown un-prefixed item type gets the message `parse_item`
+    gives in that mode (naming the closest known types), never advice to pass `provider='openai'`."""
+    item = {"type": item_type}
+    with pytest.raises(rp.ItemError) as single:
+        rp.parse_item(item, provider="openai")
+    readers: list[Callable[[], Any]] = [
+        lambda: rp.parse_request({"model": "m", "input": [item]}, provider="openai"),
+        lambda: rp.parse_compact_request({"model": "m", "input": [item]}, provider="openai"),
+        lambda: rp.parse_response({**RESPONSE, "output": [item]}, provider="openai"),
+    ]
+    for read in readers:
+        with pytest.raises(rp.ItemError) as body:
+            read()
+        (error,) = body.value.errors
+        assert error["type"] == "unknown_item_type"
+        assert "provider=" not in str(error["msg"])
+        assert error["msg"] == single.value.errors[0]["msg"]
