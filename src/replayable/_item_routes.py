@@ -42,7 +42,7 @@ def _router(side: Literal["input", "output"]) -> Any:
 
     def route(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
         if isinstance(value, dict):  # a dict subclass too, as the namespaced model reads it
-            t = value.get("type")
+            t = dict.get(value, "type")  # what pydantic reads, whatever a subclass's own `get` says
             if isinstance(t, str):
                 ctx = info.context
                 table = ROUTES[side]

@@ -46,6 +46,13 @@ class _Item(dict[str, Any]):
     """A dict subclass holding an item, as a caller's own mapping type may be."""
 
 
+class _LyingItem(dict[str, Any]):
+    """A dict subclass whose own `get` names another type than the one it holds."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return "acme:thing" if key == "type" else super().get(key, default)
+
+
 class _Type(str):
     """A str subclass holding an item's `type`."""
 
@@ -88,6 +95,8 @@ def test_a_malformed_typed_item_held_by_a_dict_or_str_subclass_is_refused_by_the
     item = _holders(MALFORMED)[holder]
     with pytest.raises(ValueError, match="action"):
         read(item)
+    with pytest.raises(ValueError, match="action"):
+        read(_LyingItem(MALFORMED))  # what the model reads decides, never what `get` says
 
 
 @pytest.mark.parametrize("door", list(MODEL_DOORS))
