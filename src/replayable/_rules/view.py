@@ -8,6 +8,7 @@ or reads it with `field(v, name)` (None when absent or `MISSING`); it never chan
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from itertools import compress
 from operator import attrgetter, methodcaller
@@ -45,6 +46,23 @@ def sent_in_input_form(item: Any) -> bool:
         return False
     model = INPUT_TYPES.get(t)
     return model is not None and type(item) is not model
+
+
+def _may_resend(cls: type) -> bool:
+    """Whether an item of namespaced class `cls` may be `sent_in_input_form`: a generic class (its `type`
+    is free) may; a typed class (`pinned`: its `type` fixed) may only when it is not its type's input model.
+    Told once per class."""
+    told = _RESEND.get(cls)
+    if told is None:
+        field = cls.__pydantic_fields__.get("type") if getattr(cls, "pinned", False) else None  # type: ignore[attr-defined]
+        pinned = typing.get_args(field.annotation) if field is not None else ()
+        told = not pinned or (isinstance(pinned[0], str) and INPUT_TYPES.get(pinned[0], cls) is not cls)
+        if len(_RESEND) < 4096:  # classes made on the fly never grow it without bound
+            _RESEND[cls] = told
+    return told
+
+
+_RESEND: dict[type, bool] = {}
 
 
 # A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
@@ -119,8 +137,10 @@ def model_views(
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
-    if 2 in kinds and side is None:
-        typed = [i for i, item in enumerate(items) if _kind(type(item)) == 2 and sent_in_input_form(item)]
+    asked = {cls for cls in classes if _kind(cls) == 2 and _may_resend(cls)} if side is None else None
+    if asked:  # only the items of those classes are looked at one by one (rare: a class told, in C)
+        picked = compress(range(len(items)), map(asked.__contains__, map(type, items)))
+        typed = [i for i in picked if sent_in_input_form(items[i])]
         if typed:
             if resend is None:
                 return None
