@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ._base import WireModel, checked_provider
+from ._base import WireModel, checked_provider, is_unchecked
 from ._chat_shapes import refuse_chat_completions_body
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
-from ._json import JSONError, check_value, loads
+from ._json import JSONError, check_value, loads, to_plain
 from ._messages import OPTIONS, Said, said
 from ._validation import clean_errors, value_at
 from .items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, Provider
@@ -56,13 +56,18 @@ def validate_body(
         except JSONError as exc:
             raise ItemError(json_item_error(exc).errors, title=title) from None
     data, from_sdk = coerce_sdk(data)
+    if isinstance(data, WireModel):
+        if isinstance(data, strict_model) and not is_unchecked(data):
+            return data
+        if openai_model is not strict_model and isinstance(data, openai_model):
+            from_sdk = True  # OpenAI mode's own body that skipped validation: read again as OpenAI's
+        try:  # another body's model, or one that skipped validation (`model_construct`): read its JSON
+            data = to_plain(data)
+        except JSONError as exc:
+            raise ItemError(json_item_error(exc, text=False).errors, title=title) from None
     if from_sdk:
         provider = "openai"
     model = openai_model if provider == "openai" else strict_model
-    if isinstance(data, WireModel):
-        if isinstance(data, strict_model):
-            return data
-        data = data.model_dump(mode="json", exclude_unset=True)
     if not isinstance(data, Mapping):
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
@@ -76,7 +81,7 @@ def validate_body(
     try:
         return _adapter(model).validate_python(data, context=OPENAI_CONTEXT if provider == "openai" else None)
     except ValidationError as exc:
-        errors = clean_body_errors(exc, data)
+        errors = clean_body_errors(exc, data, provider=provider)
         # OpenAI's keys (extra) or its response without the spec's required keys (missing), and nothing else:
         # the title names the OpenAI reading (the errors stay exactly the strict reading's)
         odd_keys = all(e["type"] in ("extra_forbidden", "missing") for e in errors)
@@ -96,11 +101,14 @@ def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:
     return True
 
 
-def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+def clean_body_errors(
+    exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = (), *, provider: Provider = None
+) -> list[dict[str, Any]]:
     """pydantic's errors for a body as the library's (`replayable._validation.clean_errors`, the one
-    normalizer): each `loc` a plain path of field names and list indexes into `raw`. An un-prefixed type
-    that is one of OpenAI's own gets the message naming `provider='openai'` (never a renamed `slug:name`),
-    and a `{role, content}` message without `type` says the shorthand needs OpenAI mode."""
+    normalizer): each `loc` a plain path of field names and list indexes into `raw`. Read strictly, an
+    un-prefixed type that is one of OpenAI's own gets the message naming `provider='openai'` (never a
+    renamed `slug:name`; read with it, the error's own message stands), and a `{role, content}` message
+    without `type` says the shorthand needs OpenAI mode."""
     out = _reference_errors(clean_errors(exc, raw, prefix), raw, prefix)
     for err in out:
         path = err["loc"][len(prefix) :]
@@ -120,7 +128,7 @@ def clean_body_errors(exc: ValidationError, raw: Any, prefix: tuple[Any, ...] = 
             and ":" not in tag
         ):  # an un-prefixed unknown item type: named as parse_items names it
             err["type"] = "unknown_item_type"
-        hint = openai_type_hint(tag)
+        hint = openai_type_hint(tag) if provider != "openai" else None
         if hint is not None:
             err["msg"] = hint
         elif tag is None and "role" in owner and "shorthand" not in err["msg"]:

@@ -41,9 +41,9 @@ def _router(side: Literal["input", "output"]) -> Any:
     nothing on spec items."""
 
     def route(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        if type(value) is dict:
-            t = value.get("type")
-            if type(t) is str:
+        if isinstance(value, dict):  # a dict subclass too, as the namespaced model reads it
+            t = dict.get(value, "type")  # what pydantic reads, whatever a subclass's own `get` says
+            if isinstance(t, str):
                 ctx = info.context
                 table = ROUTES[side]
                 if ":" in t:

@@ -83,27 +83,27 @@ def check_transcript(
 ) -> TranscriptReport:
     """Check a list of items before it is replayed (sent as the `input` of a request).
 
-    `items` are raw JSON objects, parsed items, or `openai` SDK objects. Without `side` the items are
-    what is about to be sent as `input`: each is read in its input form or, failing that, its output
-    form, except `function_call` and `function_call_output`, which always meet the input rules
-    (`call_id` 1-64 characters, a valid function name) since they are sent back as they are; `side`
-    pins one form. `tools` are tool definitions in any shape `replayable.check_tool` accepts
-    (Responses, Agents or Chat Completions function tools, MCP tools; hosted tools are skipped); with
-    them each call's arguments are checked against its tool's schema and a call to a tool not listed
-    is a violation. Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs
-    to shared JSON Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the
-    slug of the provider the items are replayed to: a namespaced item of any other slug is a violation,
-    and the target's profile applies (docs/targets.md: for `openai`, the fields, nulls, shapes and
-    id formats OpenAI accepts in `input`). A request body's `store: false` refuses what refers to a
-    stored item by id alone (`reasoning_not_persisted`, `item_reference_not_persisted`) for any target.
-    `provider="openai"` reads OpenAI's native item types and shorthand messages. `pending_ok=True`
-    reports trailing unanswered calls in `.pending` instead of as violations. `allowed_tools` (names)
-    limits which tools may be called (`None`: no limit, `[]`: none). `side="output"` also enforces that
-    an `incomplete` item is the last item of a response. `source` is the slug of the provider the items
-    came from (default: `provider`, else `openai` for SDK objects, else unknown); with `target`,
-    reasoning `encrypted_content` and compaction items from any other
-    (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay` drops them by.
-    Calls and outputs of every call family (docs/openai.md) are paired and checked alike.
+    `items` are raw JSON objects, parsed items, or `openai` SDK objects. Without `side` the items are what
+    is about to be sent as `input`: each is read in its input form or, failing that, its output form, except
+    `function_call` and `function_call_output`, which always meet the input rules (`call_id` 1-64
+    characters, a valid function name) since they are sent back as they are, and OpenAI's typed items
+    (`openai:additional_tools`, ...), which meet their input form's, as `parse_request` reads them; `side`
+    pins one form. `tools` are tool definitions in any shape `replayable.check_tool` accepts (Responses,
+    Agents or Chat Completions function tools, MCP tools; hosted tools are skipped); with them each call's
+    arguments are checked against its tool's schema and a call to a tool not listed is a violation.
+    Arguments must be a JSON object whatever the schema. `registry` maps absolute URIs to shared JSON
+    Schemas for `$ref` (in-process only: no schema ever causes I/O). `target` is the slug of the provider
+    the items are replayed to: a namespaced item of any other slug is a violation, and the target's profile
+    applies (docs/targets.md: for `openai`, the fields, nulls, shapes and id formats OpenAI accepts in
+    `input`). A request body's `store: false` refuses what refers to a stored item by id alone
+    (`reasoning_not_persisted`, `item_reference_not_persisted`) for any target. `provider="openai"` reads
+    OpenAI's native item types and shorthand messages. `pending_ok=True` reports trailing unanswered calls
+    in `.pending` instead of as violations. `allowed_tools` (names) limits which tools may be called
+    (`None`: no limit, `[]`: none). `side="output"` also enforces that an `incomplete` item is the last item
+    of a response. `source` is the slug of the provider the items came from (default: `provider`, else
+    `openai` for SDK objects, else unknown); with `target`, reasoning `encrypted_content` and compaction
+    items from any other (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay`
+    drops them by. Calls and outputs of every call family (docs/openai.md) are paired and checked alike.
 
     `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
     output), one item, or a `replayable.Document` (what the one reader made of any of these).

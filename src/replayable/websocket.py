@@ -38,7 +38,7 @@ from pydantic import model_validator
 from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError
 
-from ._base import WireModel, checked_provider
+from ._base import WireModel, checked_provider, is_unchecked
 from ._body_validation import validate_body
 from ._chat_shapes import refuse_chat_completions_body
 from ._generated.open_responses.common import LongText
@@ -300,9 +300,11 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
     `ResponsesClientEvent`, `ResponsesServerEvent`.
     """
     checked_provider(provider)
-    if isinstance(data, (WebSocketResponseCreateEvent, WebSocketErrorEvent, *_OPENAI_MODELS.values())):
+    if isinstance(data, (WebSocketResponseCreateEvent, WebSocketErrorEvent, *_OPENAI_MODELS.values())) and not (
+        is_unchecked(data)  # one that skipped validation (`model_construct`) is read again from its JSON
+    ):
         return data  # type: ignore[return-value]
-    if type(data).__module__.startswith("openai."):
+    if type(data).__module__.startswith("openai.") or isinstance(data, tuple(_OPENAI_MODELS.values())):
         provider = "openai"
     raw = plain_json(data, "WebSocket event", max_depth=MAX_BODY_DEPTH)
     if not isinstance(raw, Mapping):

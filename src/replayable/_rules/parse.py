@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replayable._base import WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_key, chat_shape, nested_call
 from replayable._codes import ViolationCode
 from replayable._findings import Findings
@@ -15,8 +15,9 @@ from replayable._item_read import Read, is_item_model
 from replayable._item_validation import validate_item
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._messages import joined
+from replayable._native import INPUT_TYPES
 from replayable._pointers import json_pointer
-from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, view_of
+from replayable._rules.view import NO_VIEW, OUTPUT_CALLS, View, sent_in_input_form, view_of
 from replayable.items import (
     ITEM_ADAPTERS,
     OPENAI_CONTEXT,
@@ -49,6 +50,12 @@ def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider,
     replayed as they are, so the input rules hold: a `call_id` of 1-64 characters, ...), adding their
     findings to `out` exactly as `read_item` does. All are validated in one batch; only when that batch
     fails is each read again on its own, for its findings."""
+    typed = [i for i in indexes if not isinstance(items[i], OUTPUT_CALLS)]
+    for i in typed:  # a provider's typed item (`sent_in_input_form`): rare, each read alone
+        _recheck_one(i, items[i], provider, out)
+    indexes = [i for i in indexes if isinstance(items[i], OUTPUT_CALLS)]
+    if not indexes:
+        return
     dumps = [items[i].model_dump(mode="json", by_alias=True, exclude_unset=True) for i in indexes]
     many = ITEM_ADAPTERS[("input", provider == "openai")][1]
     try:
@@ -61,6 +68,17 @@ def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider,
             validate_item(data, "input", provider, i)
         except ItemError as exc:
             _report_item_errors(i, items[i], exc.errors, out)
+
+
+def _recheck_one(i: int, item: Any, provider: Provider, out: Findings) -> None:
+    """Check the input form of one parsed item sent back as it is, adding its findings to `out`. A
+    provider's typed item is read in OpenAI mode, which reads its type prefixed or as OpenAI spells it."""
+    if not isinstance(item, OUTPUT_CALLS):
+        provider = "openai"
+    try:
+        validate_item(item.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
+    except ItemError as exc:
+        _report_item_errors(i, item, exc.errors, out)
 
 
 def read_item(
@@ -111,11 +129,8 @@ def read_item(
     if isinstance(raw, WireModel):
         extra = raw.__pydantic_extra__
         if not extra or extra.keys().isdisjoint(CHAT_KEYS):
-            if side is None and isinstance(raw, OUTPUT_CALLS):  # sent back as it is: the input rules hold
-                try:
-                    validate_item(raw.model_dump(mode="json", by_alias=True, exclude_unset=True), "input", provider, i)
-                except ItemError as exc:
-                    _report_item_errors(i, raw, exc.errors, out)
+            if side is None and (isinstance(raw, OUTPUT_CALLS) or sent_in_input_form(raw)):
+                _recheck_one(i, raw, provider, out)  # sent back as it is: the input rules hold
             view = view_of(raw)
             j = nested_call(view)  # a namespaced item's opaque content holding a call: as for its JSON
             if j is not None:
@@ -176,9 +191,22 @@ def _report_item_errors(i: int, raw: Any, errors: list[dict[str, Any]], out: Fin
 _SENT_AS_IS = frozenset({"function_call", "function_call_output"})
 
 
+def _typed_input(t: str, provider: Provider) -> bool:
+    """Whether `t` is a provider item with a typed input form (`openai:additional_tools`,
+    `openai:configuration_update`; un-prefixed in OpenAI mode): sent back as it is, its input form's rules
+    hold (`additional_tools`' `role` is `developer`), as `parse_request` reads it. Its output form, or the
+    opaque `NamespacedItem` of an input-only type, would pass what the request refuses."""
+    if ":" not in t:
+        if provider != "openai" or t in SPEC_ITEM_TYPES:
+            return False  # a spec type (or strict mode's unknown one): no OpenAI table is loaded for it
+        t = "openai:" + t
+    return t in INPUT_TYPES
+
+
 def _parse_either(raw: Any, side: Side | None, provider: Provider, index: int) -> tuple[Any, list[dict[str, Any]]]:
     sides: tuple[Side, ...] = (side,) if side is not None else ("input", "output")
-    if side is None and isinstance(raw, Mapping) and isinstance(raw.get("type"), str) and raw["type"] in _SENT_AS_IS:
+    t = raw.get("type") if side is None and isinstance(raw, Mapping) else None
+    if isinstance(t, str) and (t in _SENT_AS_IS or _typed_input(t, provider)):
         sides = ("input",)  # replayed as they are: the input rules (call_id 1-64 characters, ...) hold
     first_errors: list[dict[str, Any]] | None = None
     for s in sides:

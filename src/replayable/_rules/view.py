@@ -8,6 +8,7 @@ or reads it with `field(v, name)` (None when absent or `MISSING`); it never chan
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from itertools import compress
 from operator import attrgetter, methodcaller
@@ -21,9 +22,10 @@ from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
+from replayable._native import INPUT_TYPES
 from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
-__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "view_of"]
+__all__ = ["NO_VIEW", "OUTPUT_CALLS", "View", "field", "model_views", "sent_in_input_form", "view_of"]
 
 #: The fields of one item as the rules read them (see the module docstring).
 View = Mapping[str, Any]
@@ -33,6 +35,35 @@ NO_VIEW: View = MappingProxyType({})
 
 #: The output-form call classes: sent back as they are, so the input rules hold for them too.
 OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
+
+
+def sent_in_input_form(item: Any) -> bool:
+    """Whether a parsed provider item has a typed input form of another class than its own (OpenAI's
+    `AdditionalTools` read as output, an opaque `NamespacedItem` typed `openai:configuration_update`):
+    sent back as it is, its input form's rules hold, as for the output-form calls (`OUTPUT_CALLS`)."""
+    t = getattr(item, "type", None)
+    if type(t) is not str or not t.startswith("openai:"):  # no OpenAI table is loaded for any other type
+        return False
+    model = INPUT_TYPES.get(t)
+    return model is not None and type(item) is not model
+
+
+def _may_resend(cls: type) -> bool:
+    """Whether an item of namespaced class `cls` may be `sent_in_input_form`: a generic class (its `type`
+    is free) may; a typed class (`pinned`: its `type` fixed) may only when it is not its type's input model.
+    Told once per class."""
+    told = _RESEND.get(cls)
+    if told is None:
+        field = cls.__pydantic_fields__.get("type") if getattr(cls, "pinned", False) else None  # type: ignore[attr-defined]
+        pinned = typing.get_args(field.annotation) if field is not None else ()
+        told = not pinned or (isinstance(pinned[0], str) and INPUT_TYPES.get(pinned[0], cls) is not cls)
+        if len(_RESEND) < 4096:  # classes made on the fly never grow it without bound
+            _RESEND[cls] = told
+    return told
+
+
+_RESEND: dict[type, bool] = {}
+
 
 # A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
 # makes every attribute read of a model take the slow path of CPython's lookup (about 3x a slot read),
@@ -106,6 +137,14 @@ def model_views(
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    asked = {cls for cls in classes if _kind(cls) == 2 and _may_resend(cls)} if side is None else None
+    if asked:  # only the items of those classes are looked at one by one (rare: a class told, in C)
+        picked = compress(range(len(items)), map(asked.__contains__, map(type, items)))
+        typed = [i for i in picked if sent_in_input_form(items[i])]
+        if typed:
+            if resend is None:
+                return None
+            resend.extend(typed)
     views: list[View] = list(map(_storage, items))
     if plain is not None:  # told by the reader: no view holds unknown fields
         return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views

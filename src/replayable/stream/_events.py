@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypeAlias
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from replayable._base import WireModel
+from replayable._base import WireModel, is_unchecked
 from replayable._generated.streaming.error_event import ErrorEvent
 from replayable._generated.streaming.error_payload import ErrorPayload
 from replayable._generated.streaming.extension_event import ExtensionEvent
@@ -347,9 +347,10 @@ def parse_event(data: Any, *, provider: Provider = None) -> StreamEvent:
     event's sequence_number; its `.errors` list each problem as `{"loc", "type", "msg"}` (`ItemError.errors`'
     shape), `loc` a path into the event.
     """
-    if isinstance(data, ExtensionEvent) or (
-        isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming")
-    ):
+    if (
+        isinstance(data, ExtensionEvent)
+        or (isinstance(data, WireModel) and type(data).__module__.startswith("replayable._generated.streaming"))
+    ) and not is_unchecked(data):  # one that skipped validation (`model_construct`) is read again from its JSON
         return data  # type: ignore[return-value]
     raw, sdk = coerce_event(data)
     if sdk:
