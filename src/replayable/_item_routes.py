@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from ._generated.open_responses.namespaced_item import NamespacedItem
 
-__all__ = ["ROUTES", "InputNamespacedItem", "OutputNamespacedItem"]
+__all__ = ["ROUTES", "InputNamespacedItem", "OutputNamespacedItem", "opaque_typed"]
 
 ROUTES: dict[Literal["input", "output"], Mapping[str, type[NamespacedItem]]] = {"input": {}, "output": {}}
 """Side -> namespaced type -> its typed model (`replayable._native.INPUT_TYPES` / `OUTPUT_TYPES`, set there)."""
@@ -67,3 +67,14 @@ InputNamespacedItem: TypeAlias = Annotated[NamespacedItem, WrapValidator(_router
 
 OutputNamespacedItem: TypeAlias = Annotated[NamespacedItem, WrapValidator(_router("output"))]
 """A provider's own output item (`NamespacedItem`), OpenAI's typed ones read by their own model."""
+
+
+def opaque_typed(item: Any) -> bool:
+    """Whether `item` is a generic `NamespacedItem` (no typed subclass) whose `type` has a typed model
+    (`openai:web_search_call`): one built directly (`NamespacedItem.model_validate`, its constructor) never
+    went through a union's routed branch, so wherever it is read as an item its JSON is read again, and a
+    malformed one is refused as its dict is."""
+    if not isinstance(item, NamespacedItem) or type(item).pinned:
+        return False
+    t = item.__dict__.get("type")
+    return isinstance(t, str) and t.startswith("openai:") and (t in ROUTES["input"] or t in ROUTES["output"])

@@ -39,7 +39,7 @@ from ._generated.open_responses.system_message_param import SystemMessageParam
 from ._generated.open_responses.user_message_param import UserMessageParam
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._item_members import SpecMembers
-from ._item_routes import InputNamespacedItem, OutputNamespacedItem
+from ._item_routes import InputNamespacedItem, OutputNamespacedItem, opaque_typed
 from ._json import (
     MAX_ITEM_DEPTH,
     JSONError,
@@ -324,9 +324,9 @@ def validate_item(data: Any, side: Side, provider: Provider, index: int | None) 
         if from_sdk:
             provider = "openai"
         if isinstance(data, WireModel):
-            if not is_unchecked(data):
+            if not is_unchecked(data) and not opaque_typed(data):
                 return data
-            try:  # it skipped validation (model_construct, model_copy(update=...)): read its JSON instead
+            try:  # it skipped validation (model_construct, ...) or a typed item's model: read its JSON instead
                 data = to_plain(data)
             except JSONError as exc:
                 raise json_item_error(exc, prefix, text=False) from None

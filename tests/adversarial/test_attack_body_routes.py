@@ -206,13 +206,6 @@ def test_a_generic_namespaced_item_with_a_typed_type_is_checked_in_its_input_for
         assert [(v.index, str(v.code)) for v in rp.check_transcript([value]).violations] == [(0, "item_invalid")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NamespacedItem's own validation (NamespacedItem(...), NamespacedItem.model_validate) has no side, "
-    "so it never routes a typed type to its model: a malformed openai:web_search_call becomes an opaque "
-    "NamespacedItem, which parse_item returns as it is and check_transcript(side='output') trusts, while "
-    "the same item as a dict is refused",
-)
 def test_a_generic_namespaced_item_with_a_typed_type_gets_the_output_verdict_of_its_dict() -> None:
     """On the output side too, a `NamespacedItem` built from a malformed typed item is refused as its dict."""
     report = rp.check_transcript([MALFORMED], side="output")

@@ -12,6 +12,7 @@ from replayable._codes import ViolationCode
 from replayable._findings import Findings
 from replayable._item_json import plain_json
 from replayable._item_read import Read, is_item_model
+from replayable._item_routes import opaque_typed
 from replayable._item_validation import validate_item
 from replayable._json import MAX_ITEM_DEPTH, JSONError, check_value, loads, to_plain
 from replayable._messages import joined
@@ -112,9 +113,10 @@ def read_item(
         error = {"loc": (i,), "type": "item_type", "msg": f"an item must be a JSON object, got {type(raw).__name__}"}
         _report_item_errors(i, raw, [error], out)
         return None, NO_VIEW
-    if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side)):
-        # it skipped validation, is no item model (a request body, a stream event), or is of the other side
-        # than the one asked: its JSON is what is checked, as an item's would be
+    if isinstance(raw, WireModel) and (is_unchecked(raw) or not is_item_model(raw, side) or opaque_typed(raw)):
+        # it skipped validation, is no item model (a request body, a stream event), is of the other side
+        # than the one asked, or is a typed item held by the generic model: its JSON is what is checked, as an
+        # item's would be
         try:
             raw = to_plain(raw)
         except JSONError as exc:

@@ -22,6 +22,7 @@ from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
+from replayable._item_routes import opaque_typed
 from replayable._native import INPUT_TYPES
 from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
@@ -137,6 +138,9 @@ def model_views(
         if resend is None:
             return None
         resend.extend(i for i, item in enumerate(items) if _kind(type(item)) == 3)
+    generic = [cls for cls in classes if _kind(cls) == 2 and not getattr(cls, "pinned", False)]
+    if generic and any(map(opaque_typed, compress(items, map(set(generic).__contains__, map(type, items))))):
+        return None  # a typed item held by the generic model: read again from its JSON (`read_item`)
     asked = {cls for cls in classes if _kind(cls) == 2 and _may_resend(cls)} if side is None else None
     if asked:  # only the items of those classes are looked at one by one (rare: a class told, in C)
         picked = compress(range(len(items)), map(asked.__contains__, map(type, items)))
