@@ -485,11 +485,15 @@ class _Bundler:
 
 
 _OA = "openai/"
-#: Bundle -> the item form its unions hold, each reading OpenAI's typed items by their own model as the models
-#: do (`replayable._item_routes`: `InputItem` / `OutputItem` and every body's items; a request, a compaction
-#: request and a WebSocket `response.create` hold input items, a stream event's `item` is an output item).
-_ITEM_SIDES = {"input": "input", "request": "input", "compact-request": "input", "websocket-events": "input",
-               "output": "output", "response": "output", "compact-response": "output", "stream-events": "output"}
+def _item_form(b: _Bundler, side: str) -> str | None:
+    """The item form a bundle's unions hold, each reading OpenAI's typed items by their own model as the models
+    do (`replayable._item_routes`: `InputItem` / `OutputItem` and every body's items): told by the union it
+    holds (a request's `input`, a stream event's `item`) or, for the two item bundles, by their root."""
+    if side == "input" or "InputItem" in b.defs:
+        return "input"
+    if side == "output" or "OutputItem" in b.defs:
+        return "output"
+    return None
 
 
 def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:
@@ -530,10 +534,11 @@ def _add_typed(b: _Bundler, body: dict[str, Any], parent: str, files: list[str])
 def _add_openai(b: _Bundler, root: Path, side: str, body: dict[str, Any]) -> None:
     """OpenAI's items, annotations and stream events with a known payload, as typed branches wherever the
     models read them typed: annotations and events wherever `NamespacedPart` / `ExtensionEvent` are (their
-    `typed_models` is a class attribute), items where an item union routes them (`_ITEM_SIDES`)."""
+    `typed_models` is a class attribute), items where an item union routes them (`_item_form`)."""
     typed = _openai_typed(b, root)
-    if side in _ITEM_SIDES:
-        items, form = typed.get("NamespacedItem", []), _ITEM_SIDES[side]
+    form = _item_form(b, side)
+    if form is not None:
+        items = typed.get("NamespacedItem", [])
         if form == "output":
             items = [f for f in items if not f.endswith("_param.json")]
         else:  # the `*_param.json` form where there is one (the same table as `replayable._native`)
