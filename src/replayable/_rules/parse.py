@@ -51,9 +51,9 @@ def recheck_sent_as_is(items: list[Any], indexes: list[int], provider: Provider,
     replayed as they are, so the input rules hold: a `call_id` of 1-64 characters, ...), adding their
     findings to `out` exactly as `read_item` does. All are validated in one batch; only when that batch
     fails is each read again on its own, for its findings."""
-    typed = [i for i in indexes if not isinstance(items[i], OUTPUT_CALLS)]
-    for i in typed:  # a provider's typed item (`sent_in_input_form`): rare, each read alone
-        _recheck_one(i, items[i], provider, out)
+    for i in indexes:  # a provider's typed item (`sent_in_input_form`): rare, each read alone
+        if not isinstance(items[i], OUTPUT_CALLS):
+            _recheck_one(i, items[i], provider, out)
     indexes = [i for i in indexes if isinstance(items[i], OUTPUT_CALLS)]
     if not indexes:
         return
@@ -131,7 +131,7 @@ def read_item(
     if isinstance(raw, WireModel):
         extra = raw.__pydantic_extra__
         if not extra or extra.keys().isdisjoint(CHAT_KEYS):
-            if side is None and (isinstance(raw, OUTPUT_CALLS) or sent_in_input_form(raw)):
+            if side is None and (isinstance(raw, OUTPUT_CALLS) or sent_in_input_form(type(raw))):
                 _recheck_one(i, raw, provider, out)  # sent back as it is: the input rules hold
             view = view_of(raw)
             j = nested_call(view)  # a namespaced item's opaque content holding a call: as for its JSON

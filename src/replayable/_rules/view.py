@@ -38,32 +38,23 @@ NO_VIEW: View = MappingProxyType({})
 OUTPUT_CALLS = (FunctionCall, FunctionCallOutput)
 
 
-def sent_in_input_form(item: Any) -> bool:
-    """Whether a parsed provider item has a typed input form of another class than its own (OpenAI's
-    `AdditionalTools` read as output, an opaque `NamespacedItem` typed `openai:configuration_update`):
-    sent back as it is, its input form's rules hold, as for the output-form calls (`OUTPUT_CALLS`)."""
-    t = getattr(item, "type", None)
-    if type(t) is not str or not t.startswith("openai:"):  # no OpenAI table is loaded for any other type
-        return False
-    model = INPUT_TYPES.get(t)
-    return model is not None and type(item) is not model
-
-
-def _may_resend(cls: type) -> bool:
-    """Whether an item of namespaced class `cls` may be `sent_in_input_form`: a generic class (its `type`
-    is free) may; a typed class (`pinned`: its `type` fixed) may only when it is not its type's input model.
-    Told once per class."""
-    told = _RESEND.get(cls)
+def sent_in_input_form(cls: type) -> bool:
+    """Whether the items of class `cls` are OpenAI typed items of another class than their type's input
+    model (`AdditionalTools` read as output): sent back as they are, their input form's rules hold, as for
+    the output-form calls (`OUTPUT_CALLS`). A typed class pins its `type`, so this is told once per class;
+    the generic `NamespacedItem` holding a typed type is read again from its JSON instead
+    (`replayable._item_routes.opaque_typed`)."""
+    told = _SENT_IN_INPUT_FORM.get(cls)
     if told is None:
         field = cls.__pydantic_fields__.get("type") if getattr(cls, "pinned", False) else None  # type: ignore[attr-defined]
         pinned = typing.get_args(field.annotation) if field is not None else ()
-        told = not pinned or (isinstance(pinned[0], str) and INPUT_TYPES.get(pinned[0], cls) is not cls)
-        if len(_RESEND) < 4096:  # classes made on the fly never grow it without bound
-            _RESEND[cls] = told
+        told = bool(pinned) and isinstance(pinned[0], str) and INPUT_TYPES.get(pinned[0], cls) is not cls
+        if len(_SENT_IN_INPUT_FORM) < 4096:  # classes made on the fly never grow it without bound
+            _SENT_IN_INPUT_FORM[cls] = told
     return told
 
 
-_RESEND: dict[type, bool] = {}
+_SENT_IN_INPUT_FORM: dict[type, bool] = {}
 
 
 # A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
@@ -141,14 +132,12 @@ def model_views(
     generic = [cls for cls in classes if _kind(cls) == 2 and not getattr(cls, "pinned", False)]
     if generic and any(map(opaque_typed, compress(items, map(set(generic).__contains__, map(type, items))))):
         return None  # a typed item held by the generic model: read again from its JSON (`read_item`)
-    asked = {cls for cls in classes if _kind(cls) == 2 and _may_resend(cls)} if side is None else None
-    if asked:  # only the items of those classes are looked at one by one (rare: a class told, in C)
-        picked = compress(range(len(items)), map(asked.__contains__, map(type, items)))
-        typed = [i for i in picked if sent_in_input_form(items[i])]
-        if typed:
-            if resend is None:
-                return None
-            resend.extend(typed)
+    asked = {cls for cls in classes if _kind(cls) == 2 and sent_in_input_form(cls)} if side is None else None
+    if asked:  # their items' indexes, told in C (rare: an output-form typed item sent back as input)
+        typed = list(compress(range(len(items)), map(asked.__contains__, map(type, items))))
+        if resend is None:
+            return None
+        resend.extend(typed)
     views: list[View] = list(map(_storage, items))
     if plain is not None:  # told by the reader: no view holds unknown fields
         return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views
