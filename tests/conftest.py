@@ -149,3 +149,16 @@ def full_response() -> dict[str, Any]:
         "safety_identifier": None,
         "prompt_cache_key": None,
     }
+
+
+def compact_response(*output: dict[str, Any]) -> dict[str, Any]:
+    """A strict compaction response (`response.compaction`, every key `parse_compact_response` needs)."""
+    usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}
+    details = {"input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}
+    return {
+        "id": "cmp_1",
+        "object": "response.compaction",
+        "created_at": 1,
+        "output": list(output),
+        "usage": {**usage, **details},
+    }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import full_response
+from conftest import compact_response, full_response
 
 import replayable as rp
 from replayable._cli import main
@@ -27,19 +27,7 @@ from replayable.websocket import WebSocketResponseCreateEvent, parse_websocket_e
 MALFORMED = {"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}
 WELL_FORMED = {**MALFORMED, "action": {"type": "search", "query": "weather"}}
 RESPONSE = {**full_response(), "tools": []}
-COMPACT_RESPONSE = {
-    "id": "cmp_1",
-    "object": "response.compaction",
-    "created_at": 1,
-    "output": [],
-    "usage": {
-        "input_tokens": 1,
-        "output_tokens": 1,
-        "total_tokens": 2,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens_details": {"reasoning_tokens": 0},
-    },
-}
+COMPACT_RESPONSE = compact_response()
 
 
 class _Item(dict[str, Any]):

@@ -10,64 +10,34 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, full_response
 
 import replayable as rp
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "typing"))
 import quickstart  # noqa: E402
 
-RESPONSE = {
-    "id": "resp_1",
-    "object": "response",
-    "created_at": 1700000000,
-    "completed_at": 1700000001,
-    "status": "completed",
-    "incomplete_details": None,
-    "model": "gpt-5",
-    "previous_response_id": None,
-    "instructions": None,
-    "output": [
-        {"type": "reasoning", "id": "rs_1", "summary": []},
-        {
-            "type": "function_call",
-            "id": "fc_1",
-            "call_id": "call_1",
-            "name": "get_weather",
-            "arguments": '{"city": "Paris"}',
-            "status": "completed",
-        },
-        {
-            "type": "function_call",
-            "id": "fc_2",
-            "call_id": "call_2",
-            "name": "get_weather",
-            "arguments": '{"city": "Paris", "refund": true}',
-            "status": "completed",
-        },
-    ],
-    "error": None,
-    "tools": [{"type": "function", "name": "get_weather", "description": None, "parameters": None, "strict": True}],
-    "tool_choice": "auto",
-    "truncation": "disabled",
-    "parallel_tool_calls": True,
-    "text": {"format": {"type": "text"}},
-    "top_p": 1.0,
-    "presence_penalty": 0.0,
-    "frequency_penalty": 0.0,
-    "top_logprobs": 0,
-    "temperature": 1.0,
-    "reasoning": None,
-    "usage": None,
-    "max_output_tokens": None,
-    "max_tool_calls": None,
-    "store": True,
-    "background": False,
-    "service_tier": "default",
-    "metadata": {},
-    "safety_identifier": None,
-    "prompt_cache_key": None,
-}
+OUTPUT = [
+    {"type": "reasoning", "id": "rs_1", "summary": []},
+    {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "get_weather",
+        "arguments": '{"city": "Paris"}',
+        "status": "completed",
+    },
+    {
+        "type": "function_call",
+        "id": "fc_2",
+        "call_id": "call_2",
+        "name": "get_weather",
+        "arguments": '{"city": "Paris", "refund": true}',
+        "status": "completed",
+    },
+]
+#: A whole strict Response (every key) holding `OUTPUT`.
+RESPONSE = {**full_response(), "model": "gpt-5", "completed_at": 1700000001, "output": OUTPUT, "usage": None}
 
 
 @pytest.mark.skipif(

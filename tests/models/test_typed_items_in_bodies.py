@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import full_response
+from conftest import compact_response, full_response
 
 import replayable as rp
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES
@@ -32,19 +32,7 @@ def _response(item: dict[str, Any], provider: rp.Provider) -> Any:
 
 
 def _compact_response(item: dict[str, Any], provider: rp.Provider) -> Any:
-    body = {
-        "id": "cmp_1",
-        "object": "response.compaction",
-        "created_at": 1,
-        "output": [item],
-        "usage": {
-            "input_tokens": 1,
-            "output_tokens": 1,
-            "total_tokens": 2,
-            "input_tokens_details": {"cached_tokens": 0},
-            "output_tokens_details": {"reasoning_tokens": 0},
-        },
-    }
+    body = compact_response(item)
     return rp.parse_compact_response(body, provider=provider).output[0]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from conftest import compact_response
 
 import replayable as rp
 from replayable import schema as schema_mod
@@ -79,19 +80,7 @@ def test_bad_messages_name_the_field(value: Any, loc: tuple[Any, ...], etype: st
 NEW_SIDES = {
     "compact-request": ({"model": "gpt-x", "input": "hi"}, {"input": "hi"}),
     "compact-response": (
-        {
-            "id": "c",
-            "object": "response.compaction",
-            "created_at": 1,
-            "output": [],
-            "usage": {
-                "input_tokens": 1,
-                "output_tokens": 1,
-                "total_tokens": 2,
-                "input_tokens_details": {"cached_tokens": 0},
-                "output_tokens_details": {"reasoning_tokens": 0},
-            },
-        },
+        {**compact_response(), "id": "c"},
         {"id": "c", "object": "response.compaction", "created_at": 1, "output": []},
     ),
     "agents-session-update": ({"metadata": {"k": "v"}}, {"agent_id": "agt_1"}),
