@@ -486,14 +486,11 @@ class _Bundler:
 
 _OA = "openai/"
 def _item_form(b: _Bundler, side: str) -> str | None:
-    """The item form a bundle's unions hold, each reading OpenAI's typed items by their own model as the models
-    do (`replayable._item_routes`: `InputItem` / `OutputItem` and every body's items): told by the union it
-    holds (a request's `input`, a stream event's `item`) or, for the two item bundles, by their root."""
+    """The item form a bundle's unions hold (each reads OpenAI's typed items by their own model, as
+    `replayable._item_routes` does): told by its root or by the union it holds (a request's `input`)."""
     if side == "input" or "InputItem" in b.defs:
         return "input"
-    if side == "output" or "OutputItem" in b.defs:
-        return "output"
-    return None
+    return "output" if side == "output" or "OutputItem" in b.defs else None
 
 
 def _openai_typed(b: _Bundler, root: Path) -> dict[str, list[str]]:
