@@ -157,7 +157,7 @@ def check_transcript(
     profile = TargetCheck(target, settings, doc.body_keys)  # what the target accepts (replayable._profiles)
     ctx = Context(target, tool_params, allowed, side, source, registry, profile, doc)
     engine = Engine(ctx, violations)
-    pending = run_rules(views, engine, pending_ok, unwrapped.offset, raw_items, dicts=already is not None)
+    pending = run_rules(views, engine, pending_ok, unwrapped.offset, raw_items, stored=already is not None)
     violations.extend(body_findings(doc, ctx))  # what the body says decides how its items are read
     violations.sort(key=lambda v: v.index if v.index is not None else -1)
     return unwrapped.finish(TranscriptReport(tuple(violations), tuple(pending), tuple(parsed)))

@@ -21,10 +21,9 @@ and that walk alone reports findings, so every finding, message and order is the
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import chain, repeat
-from operator import lt, methodcaller
+from itertools import accumulate, chain, repeat
+from operator import lt
 from typing import Any, NamedTuple
 
 from pydantic.experimental.missing_sentinel import MISSING
@@ -176,40 +175,44 @@ class Engine:
         JSON value it came from, for the target's profile)."""
         self._run(i, (v,), (json,), nxt)
 
-    def run(self, views: list[View], values: Sequence[Any] | None = None, dicts: bool = False) -> None:
+    def run(self, views: list[View], values: Sequence[Any] | None = None, stored: bool = False) -> None:
         """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
         given). A list of `WHOLE_FROM` items or more where nothing is to be found is told so a whole column
         at a time (`_whole`: the pairing tables then hold only the calls still open at the end, which is all
         `finish` reads); any other list, from the first item again, one item at a time (`_run`), which
-        alone reports findings. `dicts`: the caller knows every view is a `dict` (else `_whole` looks)."""
-        if len(views) < WHOLE_FROM or not self._whole(views, dicts):
+        alone reports findings. `stored`: the caller knows every view is the storage of one of our validated
+        item models (`rules.view.model_views`): a `dict` whose `id` is a string, None or absent, as each item
+        model declares it (`tests/rules/test_engine_gates.py` holds every item model to that)."""
+        if len(views) < WHOLE_FROM or not self._whole(views, stored):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View], dicts: bool = False) -> bool:
+    def _whole(self, views: list[View], stored: bool = False) -> bool:
         """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
         every call still open at the end after the last barrier, and every rule without a gate told by its
         row's `sweep` that it finds nothing in these items (no rule is asked of any item here). True:
         `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
-        else, or any doubt): nothing was changed, and `_run` checks the list."""
+        else, or any doubt, or a view that is not a `dict`): nothing was changed, and `_run` checks the list.
+        `stored`: as in `run` (then the types of the ids need no look)."""
         ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
-        dicts = dicts or set(map(type, views)) <= {dict}  # then each field is read with `dict.get`, fastest in C
+        if not stored and not set(map(type, views)) <= {dict}:
+            return False  # each field is read with `dict.get`, in C: a view of another kind is asked by `_run`
         try:
-            types, ids = _field(views, "type", dicts), _field(views, "id", dicts)  # two passes in C: no tuple per view
+            types, ids = _field(views, "type"), _field(views, "id")  # two passes in C: no tuple per view
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
             distinct = set(ids)
         except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
             return False
-        if not set(map(type, distinct)) <= _ID_TYPES or "" in distinct:
+        if "" in distinct or (not stored and not set(map(type, distinct)) <= _ID_TYPES):
             return False  # (the types of the distinct ids are those of all ids: no look at each id again)
         # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
         # neither equals a string) are left out, and they are distinct when the set holds as many
-        absent = ids.count(None) + ids.count(MISSING)
+        absent = (ids.count(None) if None in distinct else 0) + (ids.count(MISSING) if MISSING in distinct else 0)
         if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - absent:
             return False  # an id twice
         plans = {t: rules.plan(t) for t in kinds}
@@ -229,7 +232,7 @@ class Engine:
         for i, t in enumerate(types):
             add[t](i)
         column: _Columns = {}
-        open_calls = self._paired(plans, groups, views, column, dicts)  # the pairing first: it fails fastest
+        open_calls = self._paired(plans, groups, views, types, column)  # the pairing first: it fails fastest
         if open_calls is None:
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
@@ -267,15 +270,20 @@ class Engine:
         plans: dict[str, _Plan],
         groups: dict[str, list[int]],
         views: list[View],
+        types: list[str],
         column: _Columns,
-        dicts: bool,
     ) -> dict[Slot, int] | None:
         """The calls still open at the end of `views` when every call is finished with a key no earlier call
         holds and every output answers an earlier call of its family once, with no barrier between them and
-        no barrier after a call left open; None otherwise (or when a column cannot be read so)."""
-        barriers = [j for t, plan in plans.items() if plan.role == 3 for j in _column(t, groups, views, column)[0]]
-        barriers.sort()
-        calls: dict[str, dict[str, int]] = {}
+        no barrier after a call left open; None otherwise (or when a column cannot be read so). `types`: the
+        type of each item. Where outputs name the calls of their family in the calls' own order (the common
+        case: each call answered before the next one is made), the pairing is told by comparing the two lists
+        of keys; otherwise through a table of the calls by key."""
+        barrier_types = {t for t, plan in plans.items() if plan.role == 3}
+        # segment[j]: how many barriers are at indexes up to j; two items have no barrier between them when
+        # their segments are equal (one pass in C, instead of a search per call and per output)
+        segment = list(accumulate(map(barrier_types.__contains__, types))) if barrier_types else None
+        calls: dict[str, tuple[list[str], list[int]]] = {}
         by_call_id: list[list[str]] = []
         try:
             for t, plan in plans.items():
@@ -283,38 +291,46 @@ class Engine:
                 if plan.role != 1 or pairing is None:
                     continue
                 at, cv = _column(t, groups, views, column)
-                if not pairing.unfinished.isdisjoint(_field(cv, "status", dicts)):
+                if not pairing.unfinished.isdisjoint(_field(cv, "status")):
                     return None  # an unfinished call
                 if not pairing.paired:
                     continue  # a call with no output: no slot, nothing to pair
-                keys = _field(cv, pairing.key_field, dicts)
+                keys = _field(cv, pairing.key_field)
                 if set(map(type, keys)) != {str} or pairing.call_type in calls:
                     return None  # a call without a string key (or two call types of one family)
-                of = calls[pairing.call_type] = dict(zip(keys, at, strict=True))
-                if len(of) != len(keys):
-                    return None  # a key twice (the table holds fewer keys than calls)
+                if len(set(keys)) != len(keys):
+                    return None  # a key twice
+                calls[pairing.call_type] = (keys, at)
                 if pairing.by_call_id:
                     by_call_id.append(keys)
             if len(by_call_id) > 1 and len(set(chain.from_iterable(by_call_id))) != sum(map(len, by_call_id)):
                 return None  # two families' calls with one call_id (each family's keys are distinct already)
-            answered: dict[str, dict[str, int]] = {}
+            answered: dict[str, list[str]] = {}
             for t, plan in plans.items():
                 pairing = plan.pairing
                 if plan.role != 2 or pairing is None:
                     continue
                 at, ov = _column(t, groups, views, column)
-                keys = _field(ov, "call_id", dicts)
+                keys = _field(ov, "call_id")
                 if set(map(type, keys)) != {str} or pairing.call_type in answered:
                     return None  # an output without a string key (or two output types of one family)
-                done = answered[pairing.call_type] = dict(zip(keys, at, strict=True))
-                if len(done) != len(keys):
-                    return None  # two outputs of one call
-                of = calls.get(pairing.call_type, {})
-                called: list[Any] = list(map(of.get, keys))
-                if None in called or not all(map(lt, called, at)):
-                    return None  # an output of no call, or of a later one
-                if pairing.needs == 1 and list(map(bisect_left, repeat(barriers), called)) != list(
-                    map(bisect_left, repeat(barriers), at)
+                answered[pairing.call_type] = keys
+                call_keys, call_at = calls.get(pairing.call_type, ([], []))
+                called: list[Any]
+                if keys == call_keys[: len(keys)]:  # the n-th output answers the n-th call (keys distinct)
+                    called = call_at[: len(keys)]
+                else:
+                    if len(set(keys)) != len(keys):
+                        return None  # two outputs of one call
+                    called = list(map(dict(zip(call_keys, call_at, strict=True)).get, keys))
+                    if None in called:
+                        return None  # an output of no call
+                if not all(map(lt, called, at)):
+                    return None  # an output before its call
+                if (
+                    pairing.needs == 1
+                    and segment is not None
+                    and list(map(segment.__getitem__, called)) != list(map(segment.__getitem__, at))
                 ):
                     return None  # a barrier between a call and its output: the call was left unanswered
         except TypeError:  # an unhashable status or key: the item's own rules say what it is
@@ -324,13 +340,14 @@ class Engine:
             pairing = plan.pairing
             if plan.role != 1 or pairing is None or pairing.needs != 1:
                 continue
-            done = answered.get(pairing.call_type, {})
-            of = calls[pairing.call_type]
-            if len(done) == len(of):
-                continue
-            for key, j in of.items():
-                if key not in done:
-                    if barriers and barriers[-1] > j:
+            call_keys, call_at = calls[pairing.call_type]
+            done = answered.get(pairing.call_type, [])
+            if len(done) == len(call_keys):
+                continue  # every call answered (each output answers one call, none twice)
+            answered_keys = set(done)
+            for key, j in zip(call_keys, call_at, strict=True):
+                if key not in answered_keys:
+                    if segment is not None and segment[-1] > segment[j]:
                         return None  # left unanswered when the conversation moved on
                     open_calls[(pairing.call_type, key)] = j
         return open_calls
@@ -511,11 +528,9 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
 _Columns = dict[str, tuple[list[int], list[View]]]
 
 
-def _field(views: list[View], name: str, dicts: bool) -> list[Any]:
-    """Field `name` of each of `views` (None when absent), read in C (`dicts`: every view is a `dict`)."""
-    if dicts:
-        return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
-    return list(map(methodcaller("get", name), views))
+def _field(views: list[View], name: str) -> list[Any]:
+    """Field `name` of each of `views` (dicts; None when absent), read in C."""
+    return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
 
 
 #: The types an id may have for the whole-list pass: a string, or none (absent).
@@ -538,10 +553,10 @@ def run_rules(
     pending_ok: bool,
     pending_from: int = 0,
     values: Sequence[Any] | None = None,
-    dicts: bool = False,
+    stored: bool = False,
 ) -> list[int]:
     """Run the rules over all views in one pass (each with its successor as lookahead and its JSON value,
-    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`). `dicts`: the
-    caller knows every view is a `dict` (parsed models' storage, `model_views`)."""
-    engine.run(views, values, dicts)
+    `values`); returns pending (never a call before `pending_from`: see `Engine.finish`). `stored`: the
+    views are our validated models' storages (`Engine.run`)."""
+    engine.run(views, values, stored)
     return engine.finish(pending_ok, pending_from)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain, compress, repeat
-from operator import methodcaller
 from typing import Any, Literal, get_args, get_origin
 
 from replayable._base import WireModel, read_field
@@ -186,19 +185,15 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
 def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
     """The sweep of `data_urls_readable` (`replayable._rules.table.Rule.sweep`): whether any of `views`, the
     items of type `vtype` in a list, may hold a part with a URL to read. No when every list of parts holds
-    only parts whose class fixes a type with no URL (`_NO_DATA_URL`) and no item holds one part on its own."""
-    key = "content" if vtype == "message" else "output"
-    values: list[Any]
-    if set(map(type, views)) <= {dict}:
-        values = list(map(dict.get, views, repeat(key)))
-    else:
-        values = list(map(methodcaller("get", key), views))
+    only parts whose class fixes a type with no URL (`_NO_DATA_URL`) and no item holds one part on its own.
+    `views`: dicts (`Rule.sweep`)."""
+    values: list[Any] = list(map(dict.get, views, repeat("content" if vtype == "message" else "output")))
     kinds = set(map(type, values))
     if not PART_HOLDERS[vtype][1] and not kinds <= {list, type(None)}:
         return True  # one part on its own (a screenshot): read by the rule
     if list not in kinds:
         return False
-    lists: Iterable[list[Any]] = compress(values, map(_IS_LIST, map(type, values)))
+    lists: Iterable[list[Any]] = values if kinds == {list} else compress(values, map(_IS_LIST, map(type, values)))
     parts = list(chain.from_iterable(lists))
     return not _NO_DATA_URL.issuperset(map(type, parts)) and _learn_parts(parts)
 

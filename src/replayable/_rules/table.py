@@ -37,7 +37,7 @@ class Rule:
     `source`: where a provider's rule comes from (its error text, the OpenAPI component, a case), and
     `gate`: the fact without which the rule finds nothing (`Gate`, of the row's own stage; None: the rule
     is asked of every item it applies to), and, for a rule without a gate, `sweep`: told the check's settings,
-    an item type and the views of every item of that type in a list checked at once (where every call is
+    an item type and the views (each a `dict`) of every item of that type in a list checked at once (where every call is
     finished, its key new, and every output answers an open call: `Engine.run`), whether the rule may
     find anything among them (False: it is asked of none of them; it must never say False where the rule
     would find something)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import compress, repeat
-from operator import itemgetter, methodcaller
+from operator import itemgetter
 from typing import Any
 
 from replayable._arguments import (
@@ -57,14 +57,10 @@ def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
     """The sweep of `arguments_fit_tool` (`replayable._rules.table.Rule.sweep`) over finished calls: without
     `tools`, whether any call's arguments may not be a strict JSON object. No when every string of
     arguments starts with `{` and reads cleanly (`reads_cleanly`, the rule's own short way), told without
-    asking the rule of each call; with `tools`, each call is asked."""
+    asking the rule of each call; with `tools`, each call is asked. `views`: dicts (`Rule.sweep`)."""
     if ctx.tool_params is not None:
         return True
-    values: list[Any]
-    if set(map(type, views)) <= {dict}:
-        values = list(map(dict.get, views, repeat("arguments")))  # type: ignore[arg-type]
-    else:
-        values = list(map(methodcaller("get", "arguments"), views))
+    values: list[Any] = list(map(dict.get, views, repeat("arguments")))  # type: ignore[arg-type]
     # arguments of another type are not this rule's; a text sent by many calls is read once
     texts: set[str] = set(compress(values, map(_IS_STR, map(type, values))))
     if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):

@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping
 from itertools import compress
 from operator import attrgetter, methodcaller
-from types import MappingProxyType
+from types import MappingProxyType, UnionType
 from typing import Any
 
 from pydantic import BaseModel
@@ -89,6 +89,31 @@ def _kind(cls: type) -> int:
     return kind
 
 
+#: The types an item model's `id` may be declared with for its storage to be read as it is (`model_views`).
+_ID_DECLARED = frozenset({str, type(None), type(MISSING)})
+#: Per class: whether it declares `id` as a string, None or absent (every item model of ours does).
+_IDS: dict[type, bool] = {}
+
+
+def _id_declared(cls: type) -> bool:
+    known = _IDS.get(cls)
+    if known is None:
+        declared = getattr(cls, "__pydantic_fields__", {}).get("id")
+        by_name = declared is not None and {declared.alias, declared.validation_alias} <= {None, "id"}
+        annotation = declared.annotation if declared is not None and by_name else None  # else its JSON `id` is an extra
+        known = annotation is str or (
+            typing.get_origin(annotation) in (typing.Union, UnionType)
+            and set(map(_type_of, typing.get_args(annotation))) <= _ID_DECLARED
+        )
+        if len(_IDS) < 4096:  # classes made on the fly never grow it without bound
+            _IDS[cls] = known
+    return known
+
+
+def _type_of(arg: Any) -> Any:
+    return type(arg) if arg is MISSING else arg
+
+
 def field(v: View, name: str) -> Any:
     """Field `name` of the viewed item: None when absent (or pydantic's `MISSING`)."""
     value = v.get(name)
@@ -116,13 +141,15 @@ def model_views(
     `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
     (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them).
     `plain`: the items' classes when the reader told already that every item is one of our models that
-    `parse_items` made holding no unknown field (`Document._plain_classes`): neither is asked again."""
+    `parse_items` made holding no unknown field (`Document._plain_classes`): neither is asked again.
+    Every view returned is a `dict` whose `id` is a string, None or `MISSING` (its class declares it so:
+    the rules' whole-list pass reads the ids without a look at their types, `rules.engine.Engine.run`)."""
     if has_unchecked() and any(map(is_unchecked, items)):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
     classes = set(map(type, items)) if plain is None else plain
     kinds = {_kind(cls) for cls in classes}
-    if 0 in kinds:
-        return None
+    if 0 in kinds or not all(map(_id_declared, classes)):
+        return None  # not our model, or (a subclass of one) whose `id` may be anything: read from its JSON
     if side is not None and not all(issubclass(cls, SIDE_ITEM_MODELS[side]) for cls in classes):
         return None  # a model of the other side is read as this side's item (`read_item`)
     if 3 in kinds and side is None:
