@@ -17,7 +17,7 @@ import re
 import sys
 import typing
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -489,7 +489,9 @@ class SharedFieldsSet(set[str]):
     with the same set fields (`share_fields_sets`): a set with five or more names costs 728 bytes, more
     than the model's own values. Read-only: every in-place change raises `TypeError` (our models are
     frozen, so pydantic never changes it); `copy`, `deepcopy` and pickling give a plain `set`, which is
-    what pydantic's `model_copy(update=...)` then updates."""
+    what pydantic's `model_copy(update=...)` then updates. Hashed by identity, so that the few shared sets
+    of a list of items are collected in one pass (`shared_fields_sets`); it compares equal to any set of
+    the same names, as a set does."""
 
     __slots__ = ("holds_unknown",)
 
@@ -501,6 +503,8 @@ class SharedFieldsSet(set[str]):
     update = difference_update = intersection_update = symmetric_difference_update = _refuse
     __ior__ = __iand__ = __isub__ = __ixor__ = _refuse
 
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
     def __copy__(self) -> set[str]:
         return set(self)
 
@@ -509,6 +513,17 @@ class SharedFieldsSet(set[str]):
 
     def __reduce__(self) -> Any:
         return (set, (list(self),))
+
+
+def shared_fields_sets(models: Iterable[Any]) -> set[SharedFieldsSet] | None:
+    """The distinct fields sets of `models` (ours, as `parse_items` made them: a few `SharedFieldsSet`s for
+    any number of models), collected in one pass in C; None when one model's is not shared (a plain set:
+    a model made or copied another way, whose unknown fields are then looked at model by model)."""
+    try:
+        found: set[Any] = set(map(_get_fields_set, models))
+    except TypeError:  # a plain set, which is unhashable
+        return None
+    return found if set(map(type, found)) == {SharedFieldsSet} else None
 
 
 class SharedExtras(dict[str, Any]):

@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 import replayable as rp
-from replayable._base import NO_EXTRAS, SharedExtras, SharedFieldsSet
+from replayable._base import NO_EXTRAS, SharedExtras, SharedFieldsSet, shared_fields_sets
 
 ITEMS: list[dict[str, Any]] = (
     [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"q{i}"}]} for i in range(3)]
@@ -119,6 +119,19 @@ def test_shared_set_reads_as_a_set() -> None:
     assert isinstance(s, set) and "type" in s and len(s) == 3
     assert s | {"id"} == {"type", "role", "content", "id"} and type(s | {"id"}) is set
     assert s - {"type"} == {"role", "content"}
+
+
+def test_the_few_shared_sets_of_a_list_are_collected_by_identity() -> None:
+    """`shared_fields_sets`: one pass in C over any number of items gives their few shared sets; a set
+    equal to a shared one but not it, or a plain set, is not taken for one."""
+    items = _parsed()
+    found = shared_fields_sets(items * 100)
+    assert found is not None and len(found) == 3  # a message, a call with status and one without
+    assert {frozenset(f) for f in found} == {frozenset(i.model_fields_set) for i in items}
+    one = items[0].model_fields_set
+    assert hash(one) == object.__hash__(one)
+    assert shared_fields_sets([*items, items[0].model_copy(update={"id": "m"})]) is None  # a plain set
+    assert shared_fields_sets([]) is None
 
 
 # ------------------------------------------------ whether the items of a shared set hold unknown fields

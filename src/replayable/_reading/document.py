@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import SPEC_ITEM_TYPES, SharedFieldsSet, WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked, shared_fields_sets
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
@@ -185,10 +185,33 @@ class Document:
 _REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options"})
 #: Fields a request body and a Response share: with no field of either side's own, they make a body.
 _SHARED = frozenset(
-    {"model", "previous_response_id", "instructions", "tools", "tool_choice", "store", "metadata", "text",
-     "temperature", "top_p", "parallel_tool_calls", "max_output_tokens", "max_tool_calls", "reasoning",
-     "truncation", "background", "service_tier", "safety_identifier", "prompt_cache_key", "top_logprobs",
-     "presence_penalty", "frequency_penalty", "user", "prompt", "conversation"}
+    {
+        "model",
+        "previous_response_id",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "store",
+        "metadata",
+        "text",
+        "temperature",
+        "top_p",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "max_tool_calls",
+        "reasoning",
+        "truncation",
+        "background",
+        "service_tier",
+        "safety_identifier",
+        "prompt_cache_key",
+        "top_logprobs",
+        "presence_penalty",
+        "frequency_penalty",
+        "user",
+        "prompt",
+        "conversation",
+    }
 )
 #: A Response's own fields (spec `ResponseResource`) that no request body has.
 _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "incomplete_details", "error", "usage"})
@@ -219,9 +242,7 @@ def read_text(data: str | bytes | bytearray, what: str = "data") -> Any:
         return [value for _, value in iter_jsonl(data, what=f"{what} line")]
 
 
-def read_document(
-    data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False
-) -> Document:
+def read_document(data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False) -> Document:
     """Read `data` into a `Document` (see the module docstring for what it takes and how the kind is
     decided). `provider` is the caller's reading (None strict, `openai`); SDK objects imply `openai`.
     `text=False` refuses JSON text (`check_transcript` takes values, not text); `streams=True` also
@@ -238,7 +259,9 @@ def read_document(
         if not text:
             got = "JSON text"
             raise _refuse(
-                (), "not_items", f"items must be a list of items, a request body or a response, got {got}; read JSON "
+                (),
+                "not_items",
+                f"items must be a list of items, a request body or a response, got {got}; read JSON "
                 "text with parse_items (or replayable.parse_request / parse_response) first",
             )
         try:
@@ -249,8 +272,12 @@ def read_document(
     sdk = False
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
         if not is_openai_model(data):
-            raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got "
-                          f"{type(data).__name__}; {_WHAT_TO_PASS}")
+            raise _refuse(
+                (),
+                "not_items",
+                f"items must be a list of items, a request body or a response, got "
+                f"{type(data).__name__}; {_WHAT_TO_PASS}",
+            )
         sdk, provider = True, "openai"
         data = plain_json(data, "document", max_depth=READER_DEPTH)
     if isinstance(data, WireModel):
@@ -271,16 +298,24 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
         return _object_document(data, provider, streams, sdk)
     if not isinstance(data, Iterable):
         got = "None" if data is None else type(data).__name__
-        raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got {got}; "
-                      f"{_WHAT_TO_PASS}")
+        raise _refuse(
+            (), "not_items", f"items must be a list of items, a request body or a response, got {got}; {_WHAT_TO_PASS}"
+        )
     items = list(data)
     if streams:
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
     items, read_with, sdk_items, plain = _read_items(items, provider)
-    doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
-                   read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
+    doc = Document(
+        DocumentKind.ITEMS,
+        items,
+        provider,
+        sdk=sdk or sdk_items,
+        value=data,
+        read_with=_owner(read_with, sdk or sdk_items),
+        text_items=text_items,
+    )
     doc._plain_classes = plain
     return doc
 
@@ -299,7 +334,6 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 _CLASS_KINDS: dict[type, int] = {}
 #: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
-_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
 _holds_unknown = attrgetter("holds_unknown")
 
 
@@ -333,8 +367,8 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     if 1 not in found and 3 not in found:
         return items, read_with, sdk, None
     if found <= {1, 3}:  # all our models: their unknown fields told in C
-        sets = list(map(_fields_set, items))
-        if set(map(type, sets)) == {SharedFieldsSet} and not any(map(_holds_unknown, sets)):
+        sets = shared_fields_sets(items)
+        if sets is not None and not any(map(_holds_unknown, sets)):
             # made by `parse_items`: their few shared fields sets name no unknown field
             return items, read_with, sdk, frozenset(by_class)
         held = list(compress(range(len(items)), map(_extras, items)))
@@ -410,12 +444,21 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
                 )
             return DocumentKind.RESPONSE
         shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
-        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
-                      f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
+        raise _refuse(
+            ("object",),
+            "unknown_object",
+            f"a JSON object whose 'object' is {shown} is neither a "
+            f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}",
+        )
     if "messages" in data and "role" not in data:
-        raise _refuse(("messages",), "chat_completions_body", "a Chat Completions request body ({model, messages}) "
-                      "is not a Responses request: convert its messages with replayable.from_chat_completions("
-                      "body['messages']) and send them as 'input'", "invalid request body")
+        raise _refuse(
+            ("messages",),
+            "chat_completions_body",
+            "a Chat Completions request body ({model, messages}) "
+            "is not a Responses request: convert its messages with replayable.from_chat_completions("
+            "body['messages']) and send them as 'input'",
+            "invalid request body",
+        )
     if "role" in data:
         return DocumentKind.ITEM
     if streams and looks_like_tools(data):
@@ -423,18 +466,26 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
     request = not _REQUEST_ONLY.isdisjoint(keys)
     response = not _RESPONSE_ONLY.isdisjoint(keys)
     if request and response:
-        raise _refuse((), "ambiguous_body", "this JSON object has both a request body's fields ("
-                      f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
-                      f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
-                      "with 'object': 'response'")
+        raise _refuse(
+            (),
+            "ambiguous_body",
+            "this JSON object has both a request body's fields ("
+            f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
+            f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
+            "with 'object': 'response'",
+        )
     if response:
         return DocumentKind.RESPONSE
     if request or not _SHARED.isdisjoint(keys):
         return DocumentKind.REQUEST
     if keys <= {"id", "type"} and "id" in data:  # an item reference: its keys are `id` (and a null `type`)
         return DocumentKind.ITEM
-    raise _refuse((), "not_items", "items must be a list of items, a request body or a response, got a JSON object "
-                  f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}")
+    raise _refuse(
+        (),
+        "not_items",
+        "items must be a list of items, a request body or a response, got a JSON object "
+        f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}",
+    )
 
 
 def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
@@ -472,15 +523,25 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     # that do not echo the tools send it). Anything else is refused, not ignored.
     tools = data.get("tools")
     if tools is not None and not isinstance(tools, list):
-        raise _refuse(("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}",
-                      "invalid body")
+        raise _refuse(
+            ("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}", "invalid body"
+        )
     tool_list = None if tools is None else [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools]
     tool_choice = _allowed_choice(data.get("tool_choice"))
     if not request:
-        return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
-                        tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
-                        tool_list=tool_list,
-                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value, read_with=read_with)
+        return Document(
+            DocumentKind.RESPONSE,
+            items,
+            provider,
+            "output",
+            status=data.get("status"),
+            tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
+            tool_list=tool_list,
+            tool_choice=tool_choice,
+            sdk=sdk or sdk_items,
+            value=value,
+            read_with=read_with,
+        )
     prev = data.get("previous_response_id")
     return Document(
         DocumentKind.REQUEST,
@@ -768,5 +829,11 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
         numbers.append(number)
     provider = provider or "openai"
     items, read_with, sdk, _ = _read_items(items, provider)
-    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers),
-                    read_with=_owner(read_with, sdk) or provider)
+    return Document(
+        DocumentKind.CODEX_ROLLOUT,
+        items,
+        provider,
+        value=items,
+        places=Places.numbered(numbers),
+        read_with=_owner(read_with, sdk) or provider,
+    )

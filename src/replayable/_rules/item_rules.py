@@ -167,7 +167,7 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
     value = v.get(key)
     out: list[Finding] = []
     if type(value) is list:  # a string (the common text-only message) has no part
-        if _NO_DATA_URL.issuperset(map(type, value)) or not _learn_parts(value):
+        if _NO_DATA_URL.issuperset(map(type, value)) or not _learn_parts(set(map(type, value))):
             return out  # parsed parts whose type holds no URL (text, refusals): told from their classes, in C
         j = 0
         for part in value:
@@ -194,8 +194,8 @@ def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
     if list not in kinds:
         return False
     lists: Iterable[list[Any]] = values if kinds == {list} else compress(values, map(_IS_LIST, map(type, values)))
-    parts = list(chain.from_iterable(lists))
-    return not _NO_DATA_URL.issuperset(map(type, parts)) and _learn_parts(parts)
+    classes = set(map(type, chain.from_iterable(lists)))  # of every part, read in C
+    return not classes <= _NO_DATA_URL and _learn_parts(classes)
 
 
 _IS_LIST = {list}.__contains__
@@ -206,11 +206,11 @@ _IS_LIST = {list}.__contains__
 _NO_DATA_URL: set[type] = set()
 
 
-def _learn_parts(parts: list[Any]) -> bool:
-    """Add the classes of `parts` that hold no `data:` URL whatever their values to `_NO_DATA_URL`; whether
+def _learn_parts(classes: set[type]) -> bool:
+    """Add the part `classes` that hold no `data:` URL whatever their values to `_NO_DATA_URL`; whether
     some part remains to be looked at (a dict, a part that may hold one, or a class with a free `type`)."""
     left = False
-    for cls in set(map(type, parts)) - _NO_DATA_URL:
+    for cls in classes - _NO_DATA_URL:
         kind = cls.__pydantic_fields__.get("type") if issubclass(cls, WireModel) else None
         values = get_args(kind.annotation) if kind is not None and get_origin(kind.annotation) is Literal else ()
         if values and not any(value in _DATA_FIELDS for value in values) and len(_NO_DATA_URL) < 256:

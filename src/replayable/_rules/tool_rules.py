@@ -5,7 +5,7 @@ judged by `replayable._rules.call_rules.finished_call`). Registered in `replayab
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -61,14 +61,12 @@ def arguments_possible(ctx: Context, vtype: str, views: list[View]) -> bool:
     if ctx.tool_params is not None:
         return True
     values: list[Any] = list(map(dict.get, views, repeat("arguments")))  # type: ignore[arg-type]
-    # arguments of another type are not this rule's; a text sent by many calls is read once
-    texts: set[str] = set(compress(values, map(_IS_STR, map(type, values))))
+    # arguments of another type are not this rule's; a text sent by many calls is read once (an unhashable
+    # value, a list read from JSON, makes the engine ask the rule of each call)
+    texts: set[str] = {text for text in set(values) if type(text) is str}
     if not all(map(reads_cleanly, texts, repeat(MAX_DEPTH))):
         return True
     return bool(texts) and not set(map(itemgetter(0), texts)) <= {"{"}
-
-
-_IS_STR = {str}.__contains__
 
 
 def arguments_fit_tool(ctx: Context, item: Facts) -> Iterable[Finding]:

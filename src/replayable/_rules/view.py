@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, SharedFieldsSet, has_unchecked, is_unchecked
+from replayable._base import NamespacedBase, has_unchecked, is_unchecked, shared_fields_sets
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
@@ -168,12 +168,12 @@ def model_views(
     views: list[View] = list(map(_storage, items))
     if plain is not None:  # told by the reader: no view holds unknown fields
         return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views
-    fields_sets = list(map(_fields_set, items))
     merged = False  # whether some view holds unknown fields
-    if set(map(type, fields_sets)) == {SharedFieldsSet}:  # all from `parse_items`: each set knows, once
-        if any(map(_holds_unknown, fields_sets)):  # a few shared sets, asked in C
+    sets = shared_fields_sets(items)
+    if sets is not None:  # all from `parse_items`: each of their few shared sets knows, once
+        if any(map(_holds_unknown, sets)):
             merged = True
-            for i, fields in enumerate(fields_sets):
+            for i, fields in enumerate(map(_fields_set, items)):
                 if fields.holds_unknown:
                     views[i] = _with_extras(items[i])
         return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views

@@ -209,4 +209,3 @@ __all__ = [
     "session_update_params_adapter",
     "turn_list_page_adapter",
 ]
-
