@@ -170,8 +170,8 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any, dicts: bool = False) -> bool:
-        told.append(whole(self, views, dicts))
+    def spy(self: Engine, views: Any, *args: Any) -> bool:
+        told.append(whole(self, views, *args))
         return told[-1]
 
     monkeypatch.setattr(Engine, "_whole", spy)
@@ -218,6 +218,47 @@ def test_what_the_whole_list_pass_refuses_is_found_item_by_item(items: list[Any]
     for value in (items, rp.parse_items(items)):
         report = rp.check_transcript(value, pending_ok=True)
         assert code in {str(v.code) for v in report.violations}
+
+
+def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
+    """The whole-list pass reads the types of validated models from their classes (`engine._types`); each
+    class pins the one type validation gave its items, and a class that pins none (the generic namespaced
+    item) has its items' types read from their storages."""
+    done = {"status": "completed"}
+    values = [
+        {"type": "message", "role": "user", "content": "q"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "a", "annotations": []}],
+            "id": "m",
+            **done,
+        },
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "id": "fc", **done},
+        {"type": "function_call_output", "call_id": "c", "output": "x", "id": "fco", **done},
+        {"type": "openai:web_search_call", "id": "ws", "action": SEARCH, **done},
+        {"type": "reasoning", "id": "rs", "summary": []},
+        {"type": "item_reference", "id": "m0"},
+    ]
+    for provider in (None, "openai"):
+        for side in ("input", "output"):
+            models = []
+            for value in values:  # each item that reads on this side, with this provider
+                try:
+                    models.append(rp.parse_item(value, provider=provider, side=side))
+                except rp.ItemError:
+                    continue
+            assert len(models) >= 5
+            views = [m.__dict__ for m in models]
+            assert engine._types(views, models) == [v["type"] for v in views]
+    generic = rp.parse_items([*values[:3], {"type": "acme:trace", "data": 1}])
+    assert engine._pinned_type(type(generic[-1])) is None
+    assert engine._types([m.__dict__ for m in generic], generic) == [
+        "message",
+        "message",
+        "function_call",
+        "acme:trace",
+    ]
 
 
 def test_the_sweeps_say_no_only_where_their_rule_finds_nothing() -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import lt
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args, get_origin
 
 from pydantic.experimental.missing_sentinel import MISSING
 
@@ -182,11 +182,12 @@ class Engine:
         `finish` reads); any other list, from the first item again, one item at a time (`_run`), which
         alone reports findings. `stored`: the caller knows every view is the storage of one of our validated
         item models (`rules.view.model_views`): a `dict` whose `id` is a string, None or absent, as each item
-        model declares it (`tests/rules/test_engine_gates.py` holds every item model to that)."""
-        if len(views) < WHOLE_FROM or not self._whole(views, stored):
+        model declares it (`tests/rules/test_engine_views.py` holds every item model to that), and `values`
+        are those models."""
+        if len(views) < WHOLE_FROM or not self._whole(views, stored, values if stored else None):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View], stored: bool = False) -> bool:
+    def _whole(self, views: list[View], stored: bool = False, models: Sequence[Any] | None = None) -> bool:
         """Whether the rules find nothing in `views`, told a column at a time (types, ids, statuses and keys
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
@@ -194,14 +195,15 @@ class Engine:
         row's `sweep` that it finds nothing in these items (no rule is asked of any item here). True:
         `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
         else, or any doubt, or a view that is not a `dict`): nothing was changed, and `_run` checks the list.
-        `stored`: as in `run` (then the types of the ids need no look)."""
+        `stored`: as in `run` (then the types of the ids need no look); `models`: the validated models whose
+        storages `views` are, whose classes tell the items' types (`_types`)."""
         ctx, rules = self.ctx, self._rules
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
         if not stored and not set(map(type, views)) <= {dict}:
             return False  # each field is read with `dict.get`, in C: a view of another kind is asked by `_run`
         try:
-            types, ids = _field(views, "type"), _field(views, "id")  # two passes in C: no tuple per view
+            types, ids = _types(views, models), _field(views, "id")  # passes in C: no tuple per view
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
@@ -531,6 +533,36 @@ _Columns = dict[str, tuple[list[int], list[View]]]
 def _field(views: list[View], name: str) -> list[Any]:
     """Field `name` of each of `views` (dicts; None when absent), read in C."""
     return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
+
+
+def _types(views: list[View], models: Sequence[Any] | None) -> list[Any]:
+    """The `type` of each item: read from each view, or, given the validated `models` the views are the
+    storages of, the one their class pins (a `Literal` of one string, which validation gave the item),
+    asked once per class: the model, read already, is looked at again instead of each storage. A class that
+    pins none (the generic namespaced item) has every type read from the views."""
+    if models is None:
+        return _field(views, "type")
+    classes = list(map(type, models))
+    pinned = {cls: _pinned_type(cls) for cls in set(classes)}
+    if None in pinned.values():
+        return _field(views, "type")
+    return list(map(pinned.__getitem__, classes))
+
+
+#: Per class: the one item type its `type` field pins, or None (`_pinned_type`).
+_PINNED: dict[type, str | None] = {}
+
+
+def _pinned_type(cls: type) -> str | None:
+    if cls in _PINNED:
+        return _PINNED[cls]
+    declared = getattr(cls, "__pydantic_fields__", {}).get("type")
+    annotation = declared.annotation if declared is not None else None
+    args = get_args(annotation) if get_origin(annotation) is Literal else ()
+    pinned = args[0] if len(args) == 1 and type(args[0]) is str else None
+    if len(_PINNED) < 4096:  # classes made on the fly never grow it without bound
+        _PINNED[cls] = pinned
+    return pinned
 
 
 #: The types an id may have for the whole-list pass: a string, or none (absent).
