@@ -103,24 +103,15 @@ _PROGRAM_HINT = "; a call issued by a program waits for its output only while th
 #: The table: every code the library reports, in the order of the docs.
 CODES: tuple[CodeInfo, ...] = (
     # --- items (check_transcript, check_transcript_iter) -----------------------------------------------
-    _row(
-        "transcript",
-        "item_invalid",
-        V,
+    _row("transcript", "item_invalid", V,
         "The item does not parse (a field has the wrong type, a required field is missing, ...).",
         not_json="item is not JSON: {detail} [{reason}]",
         sdk_not_json="item is not JSON: {detail}",
     ),
-    _row(
-        "transcript",
-        "unknown_item_type",
-        V,
+    _row("transcript", "unknown_item_type", V,
         "An un-prefixed `type` that the spec does not define (extensions must be `slug:name`).",
     ),
-    _row(
-        "transcript",
-        "function_arguments_not_string",
-        V,
+    _row("transcript", "function_arguments_not_string", V,
         "`function_call.arguments` is not a JSON string (often an object that was not serialized).",
         "function_call.arguments must be a JSON string (serialize the object with json.dumps): {detail}",
     ),
@@ -335,49 +326,31 @@ CODES: tuple[CodeInfo, ...] = (
         unusable="tool {name!r} cannot be checked against: {detail}",
         schema="tool {name!r}: {detail}",
     ),
-    _row(
-        "transcript",
-        "parameters_not_object",
-        V,
+    _row("transcript", "parameters_not_object", V,
         'A tool\'s argument schema whose root is not an object schema (`type: "object"`): arguments are always a '
         "JSON object.",
         "the argument schema's root must be an object schema (type: 'object'), got type {got!r}: arguments are "
         "always a JSON object",
     ),
-    _row(
-        "transcript",
-        "strict_schema_additional_properties",
-        V,
+    _row("transcript", "strict_schema_additional_properties", V,
         "A strict tool's object schema without `additionalProperties: false`.",
         "object schema at {at} must set additionalProperties: false",
     ),
-    _row(
-        "transcript",
-        "strict_schema_required_incomplete",
-        V,
+    _row("transcript", "strict_schema_required_incomplete", V,
         "A strict tool's object schema whose `required` does not list every property.",
         "object schema at {at} must list every property in required (make optional ones nullable instead): "
         "missing {missing}",
     ),
-    _row(
-        "transcript",
-        "strict_schema_type_missing",
-        V,
+    _row("transcript", "strict_schema_type_missing", V,
         "A strict tool's schema node without a `type` (`{}` in `anyOf`, `items: {}`, a typeless property).",
         "schema at {at} has no 'type' (strict mode needs one on every node; use strict: false for an untyped value)",
         boolean="schema at {at} is {value}: strict mode needs a typed schema",
     ),
-    _row(
-        "transcript",
-        "strict_schema_keyword",
-        V,
+    _row("transcript", "strict_schema_keyword", V,
         "A strict tool's schema uses a keyword outside OpenAI's strict-mode subset.",
         "schema at {at} uses {keyword!r}, which strict mode does not support",
     ),
-    _row(
-        "transcript",
-        "strict_schema_limit",
-        V,
+    _row("transcript", "strict_schema_limit", V,
         "A strict tool's schema exceeds a documented strict-mode limit (nesting, properties, enum size).",
         "the schema has {count} {what}; strict mode allows {limit}",
         nesting="objects nest {count} levels deep (at {at}); strict mode allows {limit}",
@@ -387,51 +360,22 @@ CODES: tuple[CodeInfo, ...] = (
         "allows {limit}",
     ),
     # --- target profiles (replayable._profiles): what the target accepts in `input` ----------------------
-    _row(
-        "transcript",
-        "field_not_accepted",
-        V,
-        "A key the target's input form of the item (or content part), or its request body, does not declare.",
-        "{what} does not accept {key!r}{hint}; accepted: {listed} [{source}]",
-        body="request key {key!r} is not one {profile} accepts [{source}]",
-    ),
-    _row(
-        "transcript",
-        "field_shape",
-        V,
-        "A field of a JSON type the target does not accept there.",
-        "{what}.{key} must be {takes}, got {got} [{source}]",
-    ),
-    _row(
-        "transcript",
-        "null_not_accepted",
-        V,
-        "An explicit `null` the target refuses (the key may be absent).",
-        "{what}.{key} may be absent but not null (it takes {takes}); leave the key out [{source}]",
-    ),
-    _row(
-        "transcript",
-        "id_format",
-        V,
-        "An item `id` in another provider's format (the target requires its own prefix).",
-        "{what}.id {id!r} is not in {profile}'s format (it begins with {prefix!r}); an id from another "
-        "provider is refused: remove it (replayable.prepare_replay does) [{source}]",
-    ),
-    _row(
-        "transcript",
-        "computer_output_not_screenshot",
-        V,
-        "A `computer_call_output` whose `output` is not a screenshot object with `image_url` or `file_id`.",
-        "{what}.{key} must be a {want} object {{type: {want!r}, image_url | file_id}}, got {got} [{source}]",
-        part="{ptype} needs {needs} (neither is given) [{source}]",
-    ),
-    _row(
-        "transcript",
-        "image_source_missing",
-        V,
-        "An `input_image` with neither `image_url` nor `file_id`.",
-        "{ptype} needs {needs} (neither is given) [{source}]",
-    ),
+    _row("transcript", "field_not_accepted", V, "A key the target's input form of the item (or content part), or its "
+        "request body, does not declare.", "{what} does not accept {key!r}{hint}; accepted: {listed} [{source}]",
+        body="request key {key!r} is not one {profile} accepts [{source}]"),
+    _row("transcript", "field_shape", V, "A field of a JSON type the target does not accept there.",
+        "{what}.{key} must be {takes}, got {got} [{source}]"),
+    _row("transcript", "null_not_accepted", V, "An explicit `null` the target refuses (the key may be absent).",
+        "{what}.{key} may be absent but not null (it takes {takes}); leave the key out [{source}]"),
+    _row("transcript", "id_format", V, "An item `id` in another provider's format (the target requires its own "
+        "prefix).", "{what}.id {id!r} is not in {profile}'s format (it begins with {prefix!r}); an id from another "
+        "provider is refused: remove it (replayable.prepare_replay does) [{source}]"),
+    _row("transcript", "computer_output_not_screenshot", V, "A `computer_call_output` whose `output` is not a "
+        "screenshot object with `image_url` or `file_id`.", "{what}.{key} must be a {want} object {{type: {want!r}, "
+        "image_url | file_id}}, got {got} [{source}]",
+        part="{ptype} needs {needs} (neither is given) [{source}]"),
+    _row("transcript", "image_source_missing", V, "An `input_image` with neither `image_url` nor `file_id`.",
+        "{ptype} needs {needs} (neither is given) [{source}]"),
     _row(
         "transcript",
         "data_url_invalid",
@@ -441,42 +385,23 @@ CODES: tuple[CodeInfo, ...] = (
         "{part_type}.{field} data: URL {why} [OpenAPI InputImageContent.image_url ('a fully qualified URL or base64 "
         "encoded image in a data URL'), InputFileContent.file_data; RFC 2397]",
     ),
-    _row(
-        "transcript",
-        "reasoning_not_persisted",
-        V,
-        "With `store: false`, a reasoning item sent as a bare id without `encrypted_content`.",
-        "reasoning {id!r} is sent as a bare id without encrypted_content, but with store: "
+    _row("transcript", "reasoning_not_persisted", V, "With `store: false`, a reasoning item sent as a bare id without "
+        "`encrypted_content`.", "reasoning {id!r} is sent as a bare id without encrypted_content, but with store: "
         "false nothing is kept server-side: request include: ['reasoning.encrypted_content'] and send the blob back, "
-        "or drop the item",
-    ),
-    _row(
-        "transcript",
-        "item_reference_not_persisted",
-        V,
-        "With `store: false`, an `item_reference` (nothing is stored to refer to).",
-        "with store: false nothing is kept server-side, so an item_reference points at nothing: send the item itself",
-    ),
-    _row(
-        "transcript",
-        "include_invalid",
-        V,
-        "An `include` value the target does not define.",
-        "include value {value!r} is not one {profile} defines: {defined} [{source}]",
-    ),
-    _row(
-        "transcript",
-        "body_conflict",
-        V,
-        "Two request keys the target refuses together (`previous_response_id` and `conversation`).",
-        "{a} and {b} cannot be used together [{source}]",
-    ),
+        "or drop the item"),
+    _row("transcript", "item_reference_not_persisted", V, "With `store: false`, an `item_reference` (nothing is stored "
+        "to refer to).", "with store: false nothing is kept server-side, so an item_reference points at nothing: "
+        "send the item itself"),
+    _row("transcript", "include_invalid", V, "An `include` value the target does not define.",
+        "include value {value!r} is not one {profile} defines: {defined} [{source}]"),
+    _row("transcript", "body_conflict", V, "Two request keys the target refuses together (`previous_response_id` and "
+        "`conversation`).", "{a} and {b} cannot be used together [{source}]"),
     _row(
         "transcript",
         "body_invalid",
         V,
         "A request body field other than `input` and `tools` that breaks the body's schema (`model: 5`, "
-        '`store: "yes"`, a `tool_choice` of an unknown type): what the body says decides how its items are '
+        "`store: \"yes\"`, a `tool_choice` of an unknown type): what the body says decides how its items are "
         "checked (what it continues, which tools are allowed), so a field that cannot be read is refused, "
         "never ignored.",
         "field {field}: {msg} [{rule}]",
@@ -486,7 +411,7 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "compaction_trigger_not_last",
         V,
-        'A `compaction_trigger` that is not the final input item, or one of two (OpenAI: "The '
+        "A `compaction_trigger` that is not the final input item, or one of two (OpenAI: \"The "
         "'compaction_trigger' item must be the final input item.\").",
         "compaction_trigger must be the final input item, but item {next_index} follows it (move it to the end) "
         "[OpenAPI CompactionTriggerItemParam; case R61]",
@@ -502,13 +427,8 @@ CODES: tuple[CodeInfo, ...] = (
         "{where} names {what}, but tools declares no such tool{hint} [OpenAI: \"Tool choice '...' not found in "
         "'tools' parameter.\", case R68]",
     ),
-    _row(
-        "transcript",
-        "file_data_without_filename",
-        V,
-        "An `input_file` with inline `file_data` but no `filename`.",
-        "{ptype}.{key} is given without {needed}: {profile} refuses it (add {needed}) [{source}]",
-    ),
+    _row("transcript", "file_data_without_filename", V, "An `input_file` with inline `file_data` but no `filename`.",
+        "{ptype}.{key} is given without {needed}: {profile} refuses it (add {needed}) [{source}]"),
     # --- Agents API event logs (replayable.agents.check_event_log) ------------------------------------
     _row("agents", "event_invalid", V, "A known event or an input event that does not parse."),
     _row(
@@ -675,7 +595,7 @@ CODES: tuple[CodeInfo, ...] = (
         "A function tool with `defer_loading: true` and no `tool_search` tool: a deferred tool is loaded only "
         "through tool search, so the model never sees it.",
         "tool {name!r} is deferred (defer_loading: true) but no tool_search tool is listed: a deferred tool is "
-        'loaded only through tool search, so the model never sees it; add {{"type": "tool_search"}} or drop '
+        "loaded only through tool search, so the model never sees it; add {{\"type\": \"tool_search\"}} or drop "
         "defer_loading",
     ),
     _row(

@@ -92,6 +92,7 @@ class Unwrapped:
             external=tuple(external),
         )
 
+
     def _incomplete_last(self) -> int | None:
         """The index of a response's last output item when it is `incomplete` and the response is not."""
         if not self.response or not self.items or not isinstance(self.status, str) or self.status == "incomplete":

@@ -72,12 +72,7 @@ def _doc(value: Any) -> str:
 
 
 USER: dict[str, Any] = {"type": "message", "role": "user", "content": "Weather in Paris?"}
-CALL: dict[str, Any] = {
-    "type": "function_call",
-    "call_id": "call_1",
-    "name": "get_weather",
-    "arguments": '{"city":"Paris"}',
-}
+CALL: dict[str, Any] = {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'}
 OUT: dict[str, Any] = {"type": "function_call_output", "call_id": "call_1", "output": "18C, clear"}
 ANSWER: dict[str, Any] = {"type": "message", "role": "assistant", "content": "It is 18C and clear."}
 TOOL: dict[str, Any] = {
@@ -160,9 +155,7 @@ def _raw_stream(frames: list[str]) -> str:
 _AGENT_TOOL: dict[str, Any] = {**TOOL, "defer_loading": False}
 
 
-def _session(
-    status: str = "idle", actions: list[Any] | None = None, tools: list[Any] | None = None, sid: str = "sess_1"
-) -> dict[str, Any]:
+def _session(status: str = "idle", actions: list[Any] | None = None, tools: list[Any] | None = None, sid: str = "sess_1") -> dict[str, Any]:
     return {
         "id": sid,
         "object": "agent.session",
@@ -172,13 +165,7 @@ def _session(
     }
 
 
-_ACTION: dict[str, Any] = {
-    "type": "function_call",
-    "turn_id": "turn_1",
-    "call_id": "call_1",
-    "name": "get_weather",
-    "arguments": {"city": "Paris"},
-}
+_ACTION: dict[str, Any] = {"type": "function_call", "turn_id": "turn_1", "call_id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}
 
 
 def _log(*events: Any) -> str:
@@ -197,29 +184,15 @@ def _requires(*actions: Any, tools: list[Any] | None = None, sid: str = "sess_1"
     }
 
 
-def _result(
-    call_id: str = "call_1", turn_id: str = "turn_1", success: bool = True, output: Any = "18C"
-) -> dict[str, Any]:
-    return {
-        "type": "agent.session.input.tool_result",
-        "turn_id": turn_id,
-        "call_id": call_id,
-        "success": success,
-        "output": output,
-    }
+def _result(call_id: str = "call_1", turn_id: str = "turn_1", success: bool = True, output: Any = "18C") -> dict[str, Any]:
+    return {"type": "agent.session.input.tool_result", "turn_id": turn_id, "call_id": call_id, "success": success, "output": output}
 
 
 _AGENTS = ("--agents",)
 
 
 def _x(
-    code: str,
-    scope: str,
-    text: str,
-    fix: str,
-    file: str = "example.json",
-    flags: tuple[str, ...] = (),
-    door: str = "check",
+    code: str, scope: str, text: str, fix: str, file: str = "example.json", flags: tuple[str, ...] = (), door: str = "check",
     provider: str | None = None,
 ) -> Example:
     return Example(code, scope, text, fix, file, flags, door, provider)

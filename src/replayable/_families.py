@@ -135,7 +135,9 @@ FAMILIES: tuple[CallFamily, ...] = (
         unfinished=_HOSTED,
         payload=("server_label", "name", "arguments"),
     ),
-    CallFamily("openai:code_interpreter_call", None, output_required=False, unfinished=_HOSTED, payload=("code",)),
+    CallFamily(
+        "openai:code_interpreter_call", None, output_required=False, unfinished=_HOSTED, payload=("code",)
+    ),
     CallFamily("openai:image_generation_call", None, output_required=False, unfinished=_HOSTED),
 )
 """Every call family, in the order docs/openai.md lists them."""

@@ -635,10 +635,7 @@ def prepare_replay(
         strip_orphaned_ids(parsed, models, dropped, changed, orphans)
         order = [i for i in range(len(raws)) if i in models and i not in dropped]
         report = check_transcript(
-            _as_read([models[i] for i in order], doc),
-            tools=tool_list,
-            target=target,
-            source=state_src,
+            _as_read([models[i] for i in order], doc), tools=tool_list, target=target, source=state_src,
             allowed_tools=allowed,
         )
         if report.ok:
@@ -751,3 +748,5 @@ def _as_read(items: list[Item], doc: Document) -> Any:
             return {"previous_response_id": doc.previous_response_id, "input": items}
         return {"conversation": (doc.settings or {}).get("conversation"), "input": items}
     return items
+
+

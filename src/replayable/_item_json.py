@@ -44,10 +44,7 @@ def openai_type_hint(t: Any) -> str | None:
     return said(
         "'{t}' is one of OpenAI's {what} types, not an Open Responses type: read OpenAI's bodies{items} with "
         "{option:provider}{then}",
-        t=t,
-        what=what,
-        items=items,
-        then=then,
+        t=t, what=what, items=items, then=then,
     )
 
 

@@ -47,10 +47,7 @@ def strip_provider_annotations(content: Any) -> int:
 
 
 def strip_orphaned_ids(
-    parsed: list[Item],
-    models: dict[int, Item],
-    dropped: dict[int, str],
-    changed: list[tuple[int, str]],
+    parsed: list[Item], models: dict[int, Item], dropped: dict[int, str], changed: list[tuple[int, str]],
     stripped: set[int],
 ) -> None:
     """Reasoning travels with what it produced: when a reasoning item is dropped, the item right after it

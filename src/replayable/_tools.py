@@ -311,6 +311,7 @@ def tool_table(tools: Any) -> dict[str, ToolSpec | SchemaError]:
     return {} if index is None else index
 
 
+
 def hosted_tool_type(tool: Any) -> str | None:
     """The `type` of a tool definition that is not a function tool: a hosted tool (`web_search`, `mcp`,
     `file_search`, ...), a `custom` tool, a provider's `slug:name` tool. None for a function tool, a bare
@@ -352,13 +353,9 @@ def tool_index(tools: Iterable[Any] | None) -> dict[str, ToolSpec | SchemaError]
         if not isinstance(tool, Mapping):
             raise SchemaError(f"tools[{n}] is not a tool definition (a JSON object), got {type(tool).__name__}")
         kind = tool.get("type")
-        if (
-            "name" not in tool
-            and "function" not in tool
-            and (
-                (isinstance(kind, str) and kind in JSON_TYPE_NAMES)
-                or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
-            )
+        if "name" not in tool and "function" not in tool and (
+            (isinstance(kind, str) and kind in JSON_TYPE_NAMES)
+            or (kind is None and any(k in SCHEMA_KEYWORDS for k in tool))
         ):
             raise SchemaError(
                 f"tools[{n}] is a bare JSON Schema, not a named tool: pass the tool itself "

@@ -58,7 +58,6 @@ __all__ = [
     "Verdict",
 ]
 
-
 def _printable_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`{loc, type, msg}` problems whose messages always print (a lone surrogate escaped)."""
     return [e if printable(e["msg"]) is e["msg"] else {**e, "msg": printable(e["msg"])} for e in errors]

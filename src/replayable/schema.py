@@ -485,8 +485,6 @@ class _Bundler:
 
 
 _OA = "openai/"
-
-
 def _item_form(b: _Bundler, side: str) -> str | None:
     """The item form a bundle's unions hold (each reads OpenAI's typed items by their own model, as
     `replayable._item_routes` does): told by its root or by the union it holds (a request's `input`)."""

@@ -373,8 +373,8 @@ def test_the_whole_list_pass_is_tried_on_a_clean_long_list() -> None:
     told: list[bool] = []
     whole = Engine._whole
 
-    def spy(self: Engine, views: Any, dicts: bool = False) -> bool:
-        told.append(whole(self, views, dicts))
+    def spy(self: Engine, views: Any, *args: Any) -> bool:
+        told.append(whole(self, views, *args))
         return told[-1]
 
     with pytest.MonkeyPatch.context() as mp:

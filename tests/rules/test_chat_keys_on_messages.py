@@ -74,14 +74,8 @@ def test_every_door_gives_the_same_finding_with_index_and_field(name: str, tmp_p
             parsed = rp.parse_items(items, provider=provider)  # type: ignore[arg-type]
             assert found(rp.check_transcript(parsed, provider=provider)) == want  # type: ignore[arg-type]
             assert found(check_transcript_iter(iter(parsed), provider=provider)) == want  # type: ignore[arg-type]
-        response = {
-            "object": "response",
-            "id": "r",
-            "created_at": 1,
-            "status": "completed",
-            "model": "m",
-            "output": [item],
-        }
+        response = {"object": "response", "id": "r", "created_at": 1, "status": "completed", "model": "m",
+                    "output": [item]}
         assert found(rp.check_transcript(response)) == [(0, *want[0][1:])]
     text = json.dumps(items)
     for data in (text, text.encode(), "\n".join(json.dumps(i) for i in items)):
@@ -130,18 +124,10 @@ def test_the_stream_of_events_gives_the_finding_at_its_output_index(tmp_path: Pa
     done = {**item, "content": []}
     response = {"id": "r", "object": "response", "created_at": 1, "model": "m"}
     events = [
-        {
-            "type": "response.created",
-            "sequence_number": 0,
-            "response": {**response, "status": "in_progress", "output": []},
-        },
+        {"type": "response.created", "sequence_number": 0, "response": {**response, "status": "in_progress", "output": []}},
         {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": added},
         {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": done},
-        {
-            "type": "response.completed",
-            "sequence_number": 3,
-            "response": {**response, "status": "completed", "output": [done]},
-        },
+        {"type": "response.completed", "sequence_number": 3, "response": {**response, "status": "completed", "output": [done]}},
     ]
     sse = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
     assert cli(tmp_path, "t.sse", sse) == [(0, "chat_completions_envelope", "/function_call")]

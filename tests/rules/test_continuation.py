@@ -12,27 +12,12 @@ from conftest import corpus_files, load, needs_corpus
 
 import replayable as rp
 
-CALL = {
-    "type": "function_call",
-    "id": "fc_1",
-    "call_id": "call_1",
-    "name": "f",
-    "arguments": "{}",
-    "status": "completed",
-}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}
 
 
 def response(*output: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 1,
-        "model": "m",
-        "output": list(output),
-        "tools": [],
-        "tool_choice": "auto",
-        "parallel_tool_calls": True,
-    }
+    return {"id": "resp_1", "object": "response", "created_at": 1, "model": "m", "output": list(output),
+            "tools": [], "tool_choice": "auto", "parallel_tool_calls": True}
 
 
 def answer(call_id: str, output: str = "ok") -> dict[str, Any]:
@@ -45,8 +30,7 @@ def seed_request(resp: dict[str, Any]) -> dict[str, Any]:
 
 
 RECORDED_WITH_CALLS = [
-    p
-    for p in corpus_files("response")
+    p for p in corpus_files("response")
     if any(x.get("type") == "function_call" and x.get("status") == "completed" for x in load(p)["body"]["output"])
 ]
 
@@ -74,9 +58,7 @@ def test_output_answering_nothing_is_still_a_violation_with_previous() -> None:
     req = {"previous_response_id": "resp_1", "input": [answer("call_1"), answer("call_9")]}
     report = rp.check_transcript(req, previous=response(CALL))
     assert [(v.index, v.code) for v in report.violations] == [(1, rp.ViolationCode.OUTPUT_WITHOUT_FUNCTION_CALL)]
-    twice = rp.check_transcript(
-        {"previous_response_id": "r", "input": [answer("call_1"), answer("call_1")]}, previous=[CALL]
-    )
+    twice = rp.check_transcript({"previous_response_id": "r", "input": [answer("call_1"), answer("call_1")]}, previous=[CALL])
     assert [v.code for v in twice.violations] == [rp.ViolationCode.DUPLICATE_OUTPUT]
     assert "(item 0 of the previous output) was already answered" in twice.violations[0].message
     own = rp.check_transcript({"previous_response_id": "r", "input": [dict(CALL, id="fc_2")]}, previous=[CALL])
@@ -90,9 +72,7 @@ def test_output_answering_nothing_is_still_a_violation_with_previous() -> None:
 
 def test_unfinished_previous_call_must_not_be_answered() -> None:
     cut = dict(CALL, status="incomplete")
-    report = rp.check_transcript(
-        {"previous_response_id": "resp_1", "input": [answer("call_1")]}, previous=response(cut)
-    )
+    report = rp.check_transcript({"previous_response_id": "resp_1", "input": [answer("call_1")]}, previous=response(cut))
     assert [(v.index, v.code) for v in report.violations] == [(0, rp.ViolationCode.OUTPUT_FOR_UNFINISHED_CALL)]
 
 
@@ -120,13 +100,8 @@ def test_a_previous_call_the_request_leaves_unanswered_is_reported() -> None:
 
 def test_a_previous_call_failing_its_schema_but_answered_is_the_servers_not_the_requests() -> None:
     """The quickstart answers a refused call with a refusal text: the request that carries it is fine."""
-    tools = [
-        {
-            "type": "function",
-            "name": "f",
-            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
-        }
-    ]
+    tools = [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {},
+              "additionalProperties": False}}]
     bad = dict(CALL, arguments='{"x": 1}')
     req = {"model": "m", "previous_response_id": "resp_1", "input": [answer("call_1", "refused: x")], "tools": tools}
     assert rp.check_transcript(req, previous=response(bad)).ok
@@ -177,14 +152,9 @@ def test_calls_inside_the_request_pair_as_usual() -> None:
 
 def test_request_with_string_input_and_response_as_transcripts() -> None:
     assert rp.check_transcript({"model": "m", "input": "hello"}).ok
-    report = rp.check_transcript(
-        response({"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []}, CALL)
-    )
+    report = rp.check_transcript(response({"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []}, CALL))
     assert report.ok and report.pending == (1,)  # a response's trailing calls wait to be executed
-    bad = response(
-        dict(CALL, status="incomplete"),
-        {"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []},
-    )
+    bad = response(dict(CALL, status="incomplete"), {"type": "message", "id": "m1", "status": "completed", "role": "assistant", "content": []})
     assert rp.ViolationCode.INCOMPLETE_NOT_LAST in [v.code for v in rp.check_transcript(bad).violations]
 
 
@@ -196,9 +166,7 @@ def test_previous_must_be_a_response_or_items(previous: Any) -> None:
 
 def test_prepare_replay_takes_a_request_body() -> None:
     items, report = rp.prepare_replay(rp.CreateResponseBody(input=[rp.UserMessageParam(content="hi")]), target="openai")
-    assert [rp.dump_item(x) for x in items] == [
-        {"type": "message", "role": "user", "content": "hi"}
-    ] and report.check.ok
+    assert [rp.dump_item(x) for x in items] == [{"type": "message", "role": "user", "content": "hi"}] and report.check.ok
 
 
 @pytest.mark.parametrize("conversation", ["conv_1", {"id": "conv_1"}])

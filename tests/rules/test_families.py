@@ -17,22 +17,13 @@ CALLS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"type": "custom_tool_call_output", "call_id": "c1", "output": "1"},
     ),
     "local_shell_call": (
-        {
-            "type": "local_shell_call",
-            "id": "l1",
-            "call_id": "c1",
-            "status": "completed",
-            "action": {"type": "exec", "command": ["ls"], "env": {}},
-        },
+        {"type": "local_shell_call", "id": "l1", "call_id": "c1", "status": "completed",
+         "action": {"type": "exec", "command": ["ls"], "env": {}}},
         {"type": "local_shell_call_output", "id": "lo1", "call_id": "c1", "output": "{}"},
     ),
     "apply_patch_call": (
-        {
-            "type": "apply_patch_call",
-            "call_id": "c1",
-            "status": "completed",
-            "operation": {"type": "delete_file", "path": "a"},
-        },
+        {"type": "apply_patch_call", "call_id": "c1", "status": "completed",
+         "operation": {"type": "delete_file", "path": "a"}},
         {"type": "apply_patch_call_output", "call_id": "c1", "status": "completed"},
     ),
     "mcp_approval_request": (
@@ -53,11 +44,9 @@ def test_family_rules(name: str) -> None:
     assert codes([USER, out]) == [(1, "output_without_function_call")]
     assert codes([USER, call, USER]) == [(1, "function_call_without_output")]
     assert (3, "duplicate_output") in codes([USER, call, out, out])
-    assert (
-        (1, "duplicate_call_id") in [(i - 1, c) for i, c in codes([USER, call, call, out])]
-        or codes([USER, call, call, out]) == [(2, "duplicate_call_id")]
-        or "duplicate_item_id" in str(codes([USER, call, call, out]))
-    )
+    assert (1, "duplicate_call_id") in [(i - 1, c) for i, c in codes([USER, call, call, out])] or codes(
+        [USER, call, call, out]
+    ) == [(2, "duplicate_call_id")] or "duplicate_item_id" in str(codes([USER, call, call, out]))
     assert codes([USER, call], pending_ok=True) == []
 
 
@@ -74,13 +63,8 @@ def test_hosted_calls_need_no_output() -> None:
 
 
 def test_computer_call_safety_checks_must_be_acknowledged() -> None:
-    call = {
-        "type": "computer_call",
-        "id": "cu",
-        "call_id": "c1",
-        "status": "completed",
-        "pending_safety_checks": [{"id": "sc1", "code": "malicious_instructions"}],
-    }
+    call = {"type": "computer_call", "id": "cu", "call_id": "c1", "status": "completed",
+            "pending_safety_checks": [{"id": "sc1", "code": "malicious_instructions"}]}
     out = {"type": "computer_call_output", "call_id": "c1", "output": {"type": "computer_screenshot", "file_id": "f"}}
     assert codes([USER, call, out]) == [(2, "safety_check_not_acknowledged")]
     acked = {**out, "acknowledged_safety_checks": [{"id": "sc1"}]}
@@ -89,15 +73,8 @@ def test_computer_call_safety_checks_must_be_acknowledged() -> None:
 
 def test_program_call_waiting_for_its_output_is_not_a_false_alarm() -> None:
     program = {"type": "program", "id": "cm", "call_id": "p1", "code": "x", "fingerprint": "f"}
-    call = {
-        "type": "function_call",
-        "id": "fc",
-        "call_id": "c1",
-        "name": "f",
-        "arguments": "{}",
-        "status": "in_progress",
-        "caller": {"type": "program", "caller_id": "p1"},
-    }
+    call = {"type": "function_call", "id": "fc", "call_id": "c1", "name": "f", "arguments": "{}",
+            "status": "in_progress", "caller": {"type": "program", "caller_id": "p1"}}
     out = {"type": "function_call_output", "call_id": "c1", "output": "1"}
     done = {"type": "program_output", "id": "po", "call_id": "p1", "result": "1", "status": "completed"}
     assert codes([USER, program, call, out, done, USER]) == []
@@ -144,12 +121,8 @@ def test_two_calls_of_different_families_with_one_call_id_are_duplicate_call_id(
     report = rp.check_transcript(items, provider="openai")
     dup = [v for v in report.violations if v.code is rp.ViolationCode.DUPLICATE_CALL_ID]
     assert [(v.index, v.path) for v in dup] == [(1, "/call_id")] and "item 0" in dup[0].message
-    apart = [
-        fc,
-        {"type": "function_call_output", "call_id": "c1", "output": "x"},
-        {**ctc, "call_id": "c2"},
-        {"type": "custom_tool_call_output", "call_id": "c2", "output": "y"},
-    ]
+    apart = [fc, {"type": "function_call_output", "call_id": "c1", "output": "x"}, {**ctc, "call_id": "c2"},
+             {"type": "custom_tool_call_output", "call_id": "c2", "output": "y"}]
     assert rp.check_transcript(apart, provider="openai").ok
 
 
@@ -157,13 +130,8 @@ def test_a_provider_output_that_names_no_call_answers_none() -> None:
     """New-user report (R45 with --pending-ok): an openai:local_shell_call_output without call_id was
     silently skipped, so the call counted as pending and the transcript passed. The output answers no
     call; a server-run tool search's output names none by design."""
-    call = {
-        "type": "local_shell_call",
-        "id": "lsh_1",
-        "call_id": "call_1",
-        "status": "completed",
-        "action": {"type": "exec", "command": ["ls"], "env": {}},
-    }
+    call = {"type": "local_shell_call", "id": "lsh_1", "call_id": "call_1", "status": "completed",
+            "action": {"type": "exec", "command": ["ls"], "env": {}}}
     output = {"type": "local_shell_call_output", "id": "call_1", "output": "notes.txt"}
     for pending_ok in (False, True):
         report = rp.check_transcript([call, output], provider="openai", pending_ok=pending_ok)

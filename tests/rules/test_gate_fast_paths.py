@@ -62,11 +62,7 @@ _values = st.one_of(
 def _call_items(draw: st.DrawFn) -> dict[str, Any]:
     """A completed function_call with string arguments (what `gate` has checked before the call check),
     with any values in the other fields, some missing, some unknown."""
-    item: dict[str, Any] = {
-        "type": "function_call",
-        "status": "completed",
-        "arguments": draw(st.sampled_from(["{}", '{"a":1}', '"\ud800"'])),
-    }
+    item: dict[str, Any] = {"type": "function_call", "status": "completed", "arguments": draw(st.sampled_from(['{}', '{"a":1}', '"\ud800"']))}
     for key in ("call_id", "name", "id"):
         if draw(st.booleans()) or key != "id" and draw(st.integers(0, 9)) > 0:
             item[key] = draw(_values)
@@ -93,13 +89,7 @@ def test_call_check_refuses_bytes_and_str_subclasses_like_the_parser() -> None:
 
 # --- schema failures: evaluation output vs ValidationErrors --------------------------------------------
 
-_scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-5, 5),
-    st.sampled_from([0.5, 2.0]),
-    st.sampled_from(["", "a", "a/b~", "xyz", "10"]),
-)
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from([0.5, 2.0]), st.sampled_from(["", "a", "a/b~", "xyz", "10"]))
 # No empty key: jsonschema-rs's `ValidationError.instance_path` drops it (`{"": 1}` reads as the root),
 # its evaluation output does not; see test_an_empty_key_has_its_own_pointer.
 _keys = st.sampled_from(["a", "b", "a/b~", "type", "items", "~0", " "])
@@ -136,23 +126,17 @@ def _schemas() -> st.SearchStrategy[dict[str, Any]]:
                 },
             ),
             st.fixed_dictionaries({"items": inner}, optional={"prefixItems": st.lists(inner, max_size=2)}),
-            st.fixed_dictionaries(
-                {st.sampled_from(["anyOf", "oneOf", "allOf"]): st.lists(inner, min_size=1, max_size=2)}
-            ),
+            st.fixed_dictionaries({st.sampled_from(["anyOf", "oneOf", "allOf"]): st.lists(inner, min_size=1, max_size=2)}),
             st.fixed_dictionaries({"not": inner}),
             st.fixed_dictionaries({"$defs": st.fixed_dictionaries({"d": inner}), "$ref": st.just("#/$defs/d")}),
-            st.fixed_dictionaries(
-                {"dependentRequired": st.dictionaries(_keys, st.lists(_keys, max_size=2, unique=True), max_size=2)}
-            ),
+            st.fixed_dictionaries({"dependentRequired": st.dictionaries(_keys, st.lists(_keys, max_size=2, unique=True), max_size=2)}),
         )
 
     return st.recursive(leaf, extend, max_leaves=6)
 
 
 _instances = st.recursive(
-    _scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)),
-    max_leaves=8,
+    _scalars, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)), max_leaves=8
 )
 
 
@@ -200,6 +184,7 @@ def test_schema_changed_in_place_gets_a_fresh_verdict() -> None:
     assert rp.gate(call, tool).reason is rp.GateReason.NAME
 
 
+
 def test_a_fresh_copy_of_a_schema_seen_before_reuses_its_validator_and_still_sees_changes() -> None:
     """A response's own tools are new objects on every parse: their schema hits the cache by content (one
     compile), and each new object is then checked on the fast path against the content it had, so a
@@ -216,7 +201,6 @@ def test_a_fresh_copy_of_a_schema_seen_before_reuses_its_validator_and_still_see
     copies[1]["properties"]["m"]["type"] = "object"  # the same content for the other copies' fast path
     assert compile_schema(copies[2]) is validator and compile_schema(first) is validator
     assert validator_failures(compile_schema(copies[1]), {"m": []})
-
 
 # --- arguments: the scanner without the duplicate-key hook, used only for texts without a comma --------
 
@@ -241,20 +225,7 @@ def _reference_parse(text: str) -> Any:
 
 _json_texts = st.one_of(
     _instances.map(lambda v: json.dumps(v, separators=(",", ":"))),
-    st.sampled_from(
-        [
-            '{"a":1}',
-            '{"a":{"a":1}}',
-            '{"a":1,"a":2}',
-            '{"a":[1 2]}',
-            '{"a":1 "a":2}',
-            '{"a":1e999}',
-            "[NaN]",
-            '{"a":"x,y"}',
-            ' {"k":"v"} ',
-            '{"a":{"b":1,"b":2}}',
-        ]
-    ),
+    st.sampled_from(['{"a":1}', '{"a":{"a":1}}', '{"a":1,"a":2}', '{"a":[1 2]}', '{"a":1 "a":2}', '{"a":1e999}', "[NaN]", '{"a":"x,y"}', ' {"k":"v"} ', '{"a":{"b":1,"b":2}}']),
 )
 
 

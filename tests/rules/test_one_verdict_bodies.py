@@ -54,14 +54,8 @@ def _cli_codes(tmp_path: Path, body: dict, capsys: pytest.CaptureFixture[str], *
         ("auto", ["arguments_schema", "arguments_schema", "unknown_tool"]),
         (
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "g"}]},
-            [
-                "arguments_schema",
-                "arguments_schema",
-                "tool_choice_not_declared",
-                "tool_not_allowed",
-                "tool_not_allowed",
-                "unknown_tool",
-            ],
+            ["arguments_schema", "arguments_schema", "tool_choice_not_declared", "tool_not_allowed", "tool_not_allowed",
+             "unknown_tool"],
         ),
         (
             {"type": "allowed_tools", "mode": "none", "tools": [{"type": "function", "name": "f"}]},
@@ -92,11 +86,7 @@ def test_explicit_tools_and_allowed_tools_still_win_over_the_bodys() -> None:
     body = {"model": "m", "tools": TOOLS, "input": CALLS[:1] + CALLS[2:3]}
     loose = [{"type": "function", "name": "f", "parameters": {}}]
     assert rp.check_transcript(body, tools=loose, allowed_tools=["f"]).ok
-    assert _codes(rp.check_transcript(body, allowed_tools=[])) == [
-        "arguments_schema",
-        "arguments_schema",
-        "tool_not_allowed",
-    ]
+    assert _codes(rp.check_transcript(body, allowed_tools=[])) == ["arguments_schema", "arguments_schema", "tool_not_allowed"]
 
 
 def test_gate_refuses_every_call_under_allowed_tools_mode_none() -> None:

@@ -14,18 +14,13 @@ USER = {"type": "message", "role": "user", "content": "hi"}
 
 
 def _call(call_id: str, n: int = 0) -> dict[str, Any]:
-    return {
-        "type": "function_call",
-        "id": f"fc_{n}",
-        "call_id": call_id,
-        "name": "f",
-        "arguments": "{}",
-        "status": "completed",
-    }
+    return {"type": "function_call", "id": f"fc_{n}", "call_id": call_id, "name": "f", "arguments": "{}",
+            "status": "completed"}
 
 
 def _out(call_id: str, n: int = 0) -> dict[str, Any]:
-    return {"type": "function_call_output", "id": f"fco_{n}", "call_id": call_id, "output": "ok", "status": "completed"}
+    return {"type": "function_call_output", "id": f"fco_{n}", "call_id": call_id, "output": "ok",
+            "status": "completed"}
 
 
 def _codes(report: rp.TranscriptReport) -> list[tuple[int | None, str, str]]:
@@ -35,12 +30,8 @@ def _codes(report: rp.TranscriptReport) -> list[tuple[int | None, str, str]]:
 CASES = {
     "all fine": [USER, _call("c1"), _out("c1")],
     "call_id too long": [USER, _call("c" * 65), _out("c" * 65)],
-    "one bad among many": [
-        USER,
-        *[x for n in range(5) for x in (_call(f"c{n}", n), _out(f"c{n}", n))],
-        _call("x" * 70, 9),
-        _out("x" * 70, 9),
-    ],
+    "one bad among many": [USER, *[x for n in range(5) for x in (_call(f"c{n}", n), _out(f"c{n}", n))],
+                           _call("x" * 70, 9), _out("x" * 70, 9)],
     "empty call_id": [USER, _call(""), _out("")],
 }
 

@@ -15,28 +15,14 @@ import replayable as rp
 
 responses = pytest.importorskip("openai.types.responses", reason="the openai SDK is a dev dependency")
 
-CUT = {
-    "type": "message",
-    "id": "msg_1",
-    "role": "assistant",
-    "status": "incomplete",
-    "content": [{"type": "output_text", "text": "Once upon", "annotations": []}],
-}
+CUT = {"type": "message", "id": "msg_1", "role": "assistant", "status": "incomplete",
+       "content": [{"type": "output_text", "text": "Once upon", "annotations": []}]}
 DONE = {**CUT, "id": "msg_0", "status": "completed"}
 
 
 def _response(status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 1,
-        "model": "gpt-x",
-        "output": output,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        "status": status,
-    }
+    return {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-x", "output": output,
+            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "status": status}
 
 
 def _codes(report: rp.TranscriptReport) -> list[tuple[int | None, str, str]]:
@@ -65,9 +51,8 @@ def test_only_a_whole_response_knows_its_status() -> None:
 
 
 def _cli(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "replayable", "check", *args, str(path)], capture_output=True, text=True, check=False
-    )
+    return subprocess.run([sys.executable, "-m", "replayable", "check", *args, str(path)],
+                          capture_output=True, text=True, check=False)
 
 
 def test_cli_reports_the_response_status(tmp_path: Path) -> None:

@@ -128,9 +128,7 @@ def test_enum_limits() -> None:
     long_values = ["x" * (LARGE_ENUM_BUDGET // LARGE_ENUM + 1) + str(n) for n in range(LARGE_ENUM + 1)]
     got = findings(tool(closed({"e": {"type": "string", "enum": long_values}}), strict=True))
     assert ("strict_schema_limit", "/parameters/properties/e/enum") in got
-    budget = closed(
-        {"k" * (MAX_STRING_BUDGET // 2): {"type": "string"}, "j" * (MAX_STRING_BUDGET // 2 + 1): {"type": "string"}}
-    )
+    budget = closed({"k" * (MAX_STRING_BUDGET // 2): {"type": "string"}, "j" * (MAX_STRING_BUDGET // 2 + 1): {"type": "string"}})
     assert ("strict_schema_limit", "/parameters") in findings(tool(budget, strict=True))
 
 
@@ -145,16 +143,12 @@ def test_chat_completions_and_mcp_tools() -> None:
 
 
 @pytest.mark.parametrize("strict", [True, None, False])
-def test_library_and_cli_agree_on_strict(
-    strict: bool | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_library_and_cli_agree_on_strict(strict: bool | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     extra = {} if strict is None else {"strict": strict}
     t = tool(closed({"x": {"anyOf": [{}, {"type": "string"}]}}), **extra)
     library = {c for c, _ in findings(t)}
     f = tmp_path / "body.json"
-    f.write_text(
-        json.dumps({"model": "m", "input": [{"type": "message", "role": "user", "content": "hi"}], "tools": [t]})
-    )
+    f.write_text(json.dumps({"model": "m", "input": [{"type": "message", "role": "user", "content": "hi"}], "tools": [t]}))
     code = main(["check", str(f), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     cli = {v["code"] for v in report["violations"]}
@@ -174,10 +168,7 @@ def test_every_strict_message_is_its_codes_template() -> None:
             "typeless": {},
             "boolean": True,
             "keyword": {"type": "string", "default": "x"},
-            "big": {
-                "type": "string",
-                "enum": ["x" * (LARGE_ENUM_BUDGET // LARGE_ENUM + 1) + str(n) for n in range(LARGE_ENUM + 1)],
-            },
+            "big": {"type": "string", "enum": ["x" * (LARGE_ENUM_BUDGET // LARGE_ENUM + 1) + str(n) for n in range(LARGE_ENUM + 1)]},
             "deep": deep,
         }
     )
@@ -204,9 +195,7 @@ def test_every_strict_message_is_its_codes_template() -> None:
         f"{LARGE_ENUM} string values may total at most {LARGE_ENUM_BUDGET}"
     )
     (nesting,) = [m for (c, _), m in messages.items() if c == "strict_schema_limit" and "nest" in m]
-    assert nesting.startswith(
-        f"objects nest {MAX_NESTING + 2} levels deep (at /parameters/properties/deep/"
-    )  # root + deep
+    assert nesting.startswith(f"objects nest {MAX_NESTING + 2} levels deep (at /parameters/properties/deep/")  # root + deep
     assert nesting.endswith(f"); strict mode allows {MAX_NESTING}")
     many = closed({f"p{n}": {"type": "integer"} for n in range(MAX_PROPERTIES + 1)})
     (limit,) = [v.message for v in rp.check_tool(tool(many, strict=True)) if v.code == "strict_schema_limit"]

@@ -75,13 +75,7 @@ def test_read_tool_without_parameters_takes_no_arguments() -> None:
         assert rp.gate(call, spec.schema).ok and rp.gate(call, tool).ok
         refused = rp.gate(extra, tool)
         assert refused.reason == "arguments_schema" and refused.failures[0].keyword == "additionalProperties"
-        action = {
-            "type": "function_call",
-            "turn_id": "t",
-            "call_id": "c",
-            "name": "lookup",
-            "arguments": {"refund": True},
-        }
+        action = {"type": "function_call", "turn_id": "t", "call_id": "c", "name": "lookup", "arguments": {"refund": True}}
         assert not rp.agents.check_arguments(action, tool).execute
         assert [str(v.code) for v in rp.check_transcript([extra], tools=[tool], pending_ok=True).violations] == [
             "arguments_schema"
@@ -174,12 +168,8 @@ def test_cli_refuses_two_tools_with_one_name(tmp_path: Path, capsys: pytest.Capt
 
 # --- tools that are not function tools: check_tool and the command line's lint say the same -------------
 
-HOSTED = [
-    {"type": "web_search"},
-    {"type": "file_search", "vector_store_ids": ["vs_1"]},
-    {"type": "mcp", "server_label": "s", "server_url": "https://x"},
-    {"type": "acme:lookup"},
-]
+HOSTED = [{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]},
+          {"type": "mcp", "server_label": "s", "server_url": "https://x"}, {"type": "acme:lookup"}]
 
 
 @pytest.mark.parametrize("tool", HOSTED, ids=lambda t: t["type"])
@@ -215,24 +205,14 @@ def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     items = _write(tmp_path, "items.json", [CALL, OUT])
-    lookup = {
-        "type": "function",
-        "name": "lookup",
-        "parameters": {
-            "type": "object",
-            "properties": {"q": {"type": "string"}},
-            "required": ["q"],
-            "additionalProperties": False,
-        },
-    }
+    lookup = {"type": "function", "name": "lookup", "parameters": {
+        "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}}
     tools = [lookup, *HOSTED]
     assert main(["check", items, "--tools", _write(tmp_path, "tools.json", tools)]) == 0
     body = _write(tmp_path, "body.json", {"model": "m", "input": [CALL, OUT], "tools": tools})
     assert main(["check", body]) == 0
     capsys.readouterr()
-    path = _write(
-        tmp_path, "body2.json", {"model": "m", "input": [CALL, OUT], "tools": [*tools, {"type": "web_serch"}]}
-    )
+    path = _write(tmp_path, "body2.json", {"model": "m", "input": [CALL, OUT], "tools": [*tools, {"type": "web_serch"}]})
     assert main(["check", path, "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [("invalid_tool", "/tools/5/type")]
@@ -240,18 +220,9 @@ def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
 
 
 def test_check_tool_lints_each_tool_of_a_namespace() -> None:
-    loose = {
-        "type": "function",
-        "name": "f",
-        "strict": True,
-        "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}},
-    }
-    namespace = {
-        "type": "namespace",
-        "name": "ns",
-        "description": "d",
-        "tools": [loose, {"type": "custom", "name": "c"}],
-    }
+    loose = {"type": "function", "name": "f", "strict": True,
+             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    namespace = {"type": "namespace", "name": "ns", "description": "d", "tools": [loose, {"type": "custom", "name": "c"}]}
     found = rp.check_tool(namespace)
     assert [(v.code, v.path) for v in found] == [
         ("strict_schema_additional_properties", "/tools/0/parameters/additionalProperties"),

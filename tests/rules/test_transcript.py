@@ -151,20 +151,10 @@ def test_arguments_not_a_string_and_pairing_still_works() -> None:
 
 
 def test_foreign_extension_items() -> None:
-    ws = {
-        "type": "openai:web_search_call",
-        "id": "ws_1",
-        "status": "completed",
-        "action": {"type": "search", "query": "q"},
-    }
+    ws = {"type": "openai:web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}}
     assert codes([USER, ws, ASSISTANT], target="acme") == [(1, "foreign_extension_item")]
     assert codes([USER, ws, ASSISTANT], target="openai") == []
-    native = {
-        "type": "web_search_call",
-        "id": "ws_1",
-        "status": "completed",
-        "action": {"type": "search", "query": "q"},
-    }
+    native = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}}
     assert codes([USER, native, ASSISTANT], target="acme", provider="openai") == [(1, "foreign_extension_item")]
     assert codes([USER, native, ASSISTANT], target="openai", provider="openai") == []
 

@@ -185,33 +185,10 @@ class Document:
 _REQUEST_ONLY = frozenset({"input", "include", "stream", "stream_options"})
 #: Fields a request body and a Response share: with no field of either side's own, they make a body.
 _SHARED = frozenset(
-    {
-        "model",
-        "previous_response_id",
-        "instructions",
-        "tools",
-        "tool_choice",
-        "store",
-        "metadata",
-        "text",
-        "temperature",
-        "top_p",
-        "parallel_tool_calls",
-        "max_output_tokens",
-        "max_tool_calls",
-        "reasoning",
-        "truncation",
-        "background",
-        "service_tier",
-        "safety_identifier",
-        "prompt_cache_key",
-        "top_logprobs",
-        "presence_penalty",
-        "frequency_penalty",
-        "user",
-        "prompt",
-        "conversation",
-    }
+    {"model", "previous_response_id", "instructions", "tools", "tool_choice", "store", "metadata", "text",
+     "temperature", "top_p", "parallel_tool_calls", "max_output_tokens", "max_tool_calls", "reasoning",
+     "truncation", "background", "service_tier", "safety_identifier", "prompt_cache_key", "top_logprobs",
+     "presence_penalty", "frequency_penalty", "user", "prompt", "conversation"}
 )
 #: A Response's own fields (spec `ResponseResource`) that no request body has.
 _RESPONSE_ONLY = frozenset({"output", "created_at", "completed_at", "status", "incomplete_details", "error", "usage"})
@@ -242,7 +219,9 @@ def read_text(data: str | bytes | bytearray, what: str = "data") -> Any:
         return [value for _, value in iter_jsonl(data, what=f"{what} line")]
 
 
-def read_document(data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False) -> Document:
+def read_document(
+    data: Any, *, provider: Provider = None, text: bool = True, streams: bool = False
+) -> Document:
     """Read `data` into a `Document` (see the module docstring for what it takes and how the kind is
     decided). `provider` is the caller's reading (None strict, `openai`); SDK objects imply `openai`.
     `text=False` refuses JSON text (`check_transcript` takes values, not text); `streams=True` also
@@ -259,9 +238,7 @@ def read_document(data: Any, *, provider: Provider = None, text: bool = True, st
         if not text:
             got = "JSON text"
             raise _refuse(
-                (),
-                "not_items",
-                f"items must be a list of items, a request body or a response, got {got}; read JSON "
+                (), "not_items", f"items must be a list of items, a request body or a response, got {got}; read JSON "
                 "text with parse_items (or replayable.parse_request / parse_response) first",
             )
         try:
@@ -272,12 +249,8 @@ def read_document(data: Any, *, provider: Provider = None, text: bool = True, st
     sdk = False
     if isinstance(data, BaseModel) and not isinstance(data, WireModel):
         if not is_openai_model(data):
-            raise _refuse(
-                (),
-                "not_items",
-                f"items must be a list of items, a request body or a response, got "
-                f"{type(data).__name__}; {_WHAT_TO_PASS}",
-            )
+            raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got "
+                          f"{type(data).__name__}; {_WHAT_TO_PASS}")
         sdk, provider = True, "openai"
         data = plain_json(data, "document", max_depth=READER_DEPTH)
     if isinstance(data, WireModel):
@@ -298,24 +271,16 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
         return _object_document(data, provider, streams, sdk)
     if not isinstance(data, Iterable):
         got = "None" if data is None else type(data).__name__
-        raise _refuse(
-            (), "not_items", f"items must be a list of items, a request body or a response, got {got}; {_WHAT_TO_PASS}"
-        )
+        raise _refuse((), "not_items", f"items must be a list of items, a request body or a response, got {got}; "
+                      f"{_WHAT_TO_PASS}")
     items = list(data)
     if streams:
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
     items, read_with, sdk_items, plain = _read_items(items, provider)
-    doc = Document(
-        DocumentKind.ITEMS,
-        items,
-        provider,
-        sdk=sdk or sdk_items,
-        value=data,
-        read_with=_owner(read_with, sdk or sdk_items),
-        text_items=text_items,
-    )
+    doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
+                   read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
     doc._plain_classes = plain
     return doc
 
@@ -444,21 +409,12 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
                 )
             return DocumentKind.RESPONSE
         shown = repr(obj) if isinstance(obj, str) else f"a {type(obj).__name__}"
-        raise _refuse(
-            ("object",),
-            "unknown_object",
-            f"a JSON object whose 'object' is {shown} is neither a "
-            f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}",
-        )
+        raise _refuse(("object",), "unknown_object", f"a JSON object whose 'object' is {shown} is neither a "
+                      f"Response ('response') nor a compaction result ('response.compaction'): {_WHAT_TO_PASS}")
     if "messages" in data and "role" not in data:
-        raise _refuse(
-            ("messages",),
-            "chat_completions_body",
-            "a Chat Completions request body ({model, messages}) "
-            "is not a Responses request: convert its messages with replayable.from_chat_completions("
-            "body['messages']) and send them as 'input'",
-            "invalid request body",
-        )
+        raise _refuse(("messages",), "chat_completions_body", "a Chat Completions request body ({model, messages}) "
+                      "is not a Responses request: convert its messages with replayable.from_chat_completions("
+                      "body['messages']) and send them as 'input'", "invalid request body")
     if "role" in data:
         return DocumentKind.ITEM
     if streams and looks_like_tools(data):
@@ -466,26 +422,18 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
     request = not _REQUEST_ONLY.isdisjoint(keys)
     response = not _RESPONSE_ONLY.isdisjoint(keys)
     if request and response:
-        raise _refuse(
-            (),
-            "ambiguous_body",
-            "this JSON object has both a request body's fields ("
-            f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
-            f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
-            "with 'object': 'response'",
-        )
+        raise _refuse((), "ambiguous_body", "this JSON object has both a request body's fields ("
+                      f"{', '.join(sorted(_REQUEST_ONLY & keys))}) and a Response's ("
+                      f"{', '.join(sorted(_RESPONSE_ONLY & keys))}): pass the request body alone, or the Response "
+                      "with 'object': 'response'")
     if response:
         return DocumentKind.RESPONSE
     if request or not _SHARED.isdisjoint(keys):
         return DocumentKind.REQUEST
     if keys <= {"id", "type"} and "id" in data:  # an item reference: its keys are `id` (and a null `type`)
         return DocumentKind.ITEM
-    raise _refuse(
-        (),
-        "not_items",
-        "items must be a list of items, a request body or a response, got a JSON object "
-        f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}",
-    )
+    raise _refuse((), "not_items", "items must be a list of items, a request body or a response, got a JSON object "
+                  f"that is none of them (no 'type', 'role', 'input', 'output' or 'object'): {_WHAT_TO_PASS}")
 
 
 def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
@@ -523,25 +471,15 @@ def _body_document(data: Mapping[str, Any], request: bool, provider: Provider, s
     # that do not echo the tools send it). Anything else is refused, not ignored.
     tools = data.get("tools")
     if tools is not None and not isinstance(tools, list):
-        raise _refuse(
-            ("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}", "invalid body"
-        )
+        raise _refuse(("tools",), "list_type", f"'tools' must be a list of tools, got {type(tools).__name__}",
+                      "invalid body")
     tool_list = None if tools is None else [plain_json(t, "tool") if isinstance(t, BaseModel) else t for t in tools]
     tool_choice = _allowed_choice(data.get("tool_choice"))
     if not request:
-        return Document(
-            DocumentKind.RESPONSE,
-            items,
-            provider,
-            "output",
-            status=data.get("status"),
-            tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
-            tool_list=tool_list,
-            tool_choice=tool_choice,
-            sdk=sdk or sdk_items,
-            value=value,
-            read_with=read_with,
-        )
+        return Document(DocumentKind.RESPONSE, items, provider, "output", status=data.get("status"),
+                        tools=function_tools(tool_list) if tool_list else None,  # an empty echo says nothing
+                        tool_list=tool_list,
+                        tool_choice=tool_choice, sdk=sdk or sdk_items, value=value, read_with=read_with)
     prev = data.get("previous_response_id")
     return Document(
         DocumentKind.REQUEST,
@@ -829,11 +767,5 @@ def rollout_document(lines: Iterable[tuple[int, Any]], provider: Provider = None
         numbers.append(number)
     provider = provider or "openai"
     items, read_with, sdk, _ = _read_items(items, provider)
-    return Document(
-        DocumentKind.CODEX_ROLLOUT,
-        items,
-        provider,
-        value=items,
-        places=Places.numbered(numbers),
-        read_with=_owner(read_with, sdk) or provider,
-    )
+    return Document(DocumentKind.CODEX_ROLLOUT, items, provider, value=items, places=Places.numbered(numbers),
+                    read_with=_owner(read_with, sdk) or provider)

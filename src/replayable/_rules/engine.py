@@ -13,9 +13,10 @@ What a check costs (issue 36): the rule sets and each item type's plan are made 
 switches (`rule_set`); a rule whose row has a `gate` is asked only of an item where that fact holds (an id
 seen before, a call unfinished or its key seen, an output that answers no open call); and a whole list
 (`Engine.run`) is first told clean or not a column at a time (`Engine._whole`: types, ids, statuses and
-keys read in C, the pairing checked on sorted indexes, the rows' `sweep`s telling in bulk where a rule
-cannot find anything). Only a list where something may be found is walked item by item (`Engine._run`),
-and that walk alone reports findings, so every finding, message and order is the one item-by-item walk's
+keys read in C, a parsed model's type told by its class, calls paired with outputs by their lists of keys,
+barriers by a running count, the rows' `sweep`s telling in bulk where a rule cannot find anything).
+Only a list where something may be found is walked item by item (`Engine._run`), and that walk alone
+reports findings, so every finding, message and order is the one item-by-item walk's
 (`tests/rules/test_engine_gates.py`).
 """
 

@@ -209,3 +209,4 @@ __all__ = [
     "session_update_params_adapter",
     "turn_list_page_adapter",
 ]
+

@@ -110,9 +110,7 @@ def guard_items(
     if mode == "log":
         for v, line in zip(report.violations, lines, strict=True):
             LOGGER.warning(
-                "%s is not replay-safe (sent unchanged): %s",
-                where,
-                line,
+                "%s is not replay-safe (sent unchanged): %s", where, line,
                 extra={"replayable": {"index": v.index, "code": str(v.code), "message": v.message}},
             )
         return Guarded(None, report)
@@ -120,10 +118,8 @@ def guard_items(
         raise ReplayError(report, refusal)
     whole = [v for v in report.violations if v.index is None]
     if whole:  # the body's own fields, or what it continues: repairing its items cannot fix those
-        raise ReplayError(
-            report,
-            f"{refusal or ReplayError(report)}\nand it has no safe repair: {whole[0].code} is not about one item",
-        )
+        raise ReplayError(report, f"{refusal or ReplayError(report)}\nand it has no safe repair: "
+                          f"{whole[0].code} is not about one item")
     try:
         repaired, replay = _repair(items, where, interrupted_output, check_kwargs)
     except (ItemError, ReplayError) as exc:
@@ -133,11 +129,8 @@ def guard_items(
     if keep is not None:
         after = dataclasses.replace(after, violations=tuple(v for v in after.violations if keep(v)))
     if not after.ok:
-        raise ReplayError(
-            after,
-            f"{refusal or ReplayError(report)}\nand its repair is not replay-safe either:\n"
-            + "\n".join(f"  {line}" for line in after.violation_lines()),
-        )
+        raise ReplayError(after, f"{refusal or ReplayError(report)}\nand its repair is not replay-safe either:\n"
+                          + "\n".join(f"  {line}" for line in after.violation_lines()))
     return Guarded(repaired, report, replay)
 
 
@@ -173,13 +166,8 @@ def _repair(
     value = items.value if isinstance(items, Document) else items
     fixed, certain, origin = repair_document(value) if isinstance(value, list | Mapping) else (value, [], None)
     for r in certain:
-        LOGGER.warning(
-            "%s repaired: item %s: %s",
-            where,
-            r.index,
-            r.change,
-            extra={"replayable": {"index": r.index, "action": "repaired", "what": r.change}},
-        )
+        LOGGER.warning("%s repaired: item %s: %s", where, r.index, r.change,
+                       extra={"replayable": {"index": r.index, "action": "repaired", "what": r.change}})
     if certain:
         items = fixed
     repaired, rep = prepare_replay(
@@ -194,27 +182,17 @@ def _repair(
         rep = dataclasses.replace(
             rep,
             dropped=tuple((origin[i], why) for i, why in rep.dropped),
-            changed=tuple(
-                sorted({*((origin[i], what) for i, what in rep.changed), *((r.index, r.change) for r in certain)})
-            ),
+            changed=tuple(sorted({
+                *((origin[i], what) for i, what in rep.changed), *((r.index, r.change) for r in certain)
+            })),
             kept=tuple(origin[i] for i in rep.kept),
         )
     for index, why in rep.dropped:
-        LOGGER.warning(
-            "%s repaired: item %s dropped: %s",
-            where,
-            index,
-            why,
-            extra={"replayable": {"index": index, "action": "dropped", "what": why}},
-        )
+        LOGGER.warning("%s repaired: item %s dropped: %s", where, index, why,
+                       extra={"replayable": {"index": index, "action": "dropped", "what": why}})
     for index, what in rep.changed:
-        LOGGER.warning(
-            "%s repaired: item %s changed: %s",
-            where,
-            index,
-            what,
-            extra={"replayable": {"index": index, "action": "changed", "what": what}},
-        )
+        LOGGER.warning("%s repaired: item %s changed: %s", where, index, what,
+                       extra={"replayable": {"index": index, "action": "changed", "what": what}})
     return dump_items(repaired), rep
 
 
@@ -227,12 +205,8 @@ def unreadable(exc: ItemError, *, mode: Mode, where: str) -> None:
     index = loc[0] if isinstance(loc[0], int) else None
     code = "output_without_function_call" if first.get("type") == "chat_orphan_tool_message" else "item_invalid"
     if mode == "log":
-        LOGGER.warning(
-            "%s cannot be checked (sent unchanged): %s",
-            where,
-            exc,
-            extra={"replayable": {"index": index, "code": code, "message": str(exc)}},
-        )
+        LOGGER.warning("%s cannot be checked (sent unchanged): %s", where, exc,
+                       extra={"replayable": {"index": index, "code": code, "message": str(exc)}})
         return
     report = TranscriptReport((Violation(index, ViolationCode(code), str(exc)),))
     raise ReplayError(report, f"{where} is not replay-safe (it cannot be read as items):\n  {exc}")

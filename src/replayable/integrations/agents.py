@@ -351,13 +351,8 @@ class CheckedSession:
                     "would not be replay-safe:\n" + "\n".join(f"  {line}" for line in report.violation_lines()),
                 )
             if self.mode == "log":
-                guard_items(
-                    [_as_checked(i) for i in whole],
-                    mode="log",
-                    where=f"session {self.session_id!r}",
-                    keep=lambda v: v.code not in SETTLED_BY_THE_SDK,
-                    **self.check_kwargs,
-                )
+                guard_items([_as_checked(i) for i in whole], mode="log", where=f"session {self.session_id!r}",
+                            keep=lambda v: v.code not in SETTLED_BY_THE_SDK, **self.check_kwargs)
                 await _call(self.session.add_items, items, wrapper=wrapper)
                 return
             await self._store_repaired(whole, report, n, wrapper)
@@ -371,11 +366,8 @@ class CheckedSession:
             cut -= 1
         kwargs = {k: v for k, v in self.check_kwargs.items() if k != "pending_ok"}
         guarded = guard_items(
-            checked[:cut],
-            mode="repair",
-            where=f"session {self.session_id!r}",
-            interrupted_output=self.interrupted_output,
-            **kwargs,
+            checked[:cut], mode="repair", where=f"session {self.session_id!r}",
+            interrupted_output=self.interrupted_output, **kwargs,
         )
         if guarded.replay is None:  # the part before the pending calls is fine: the findings are theirs
             raise ReplayError(

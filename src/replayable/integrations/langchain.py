@@ -147,11 +147,8 @@ def _items_of(messages: Sequence[Any]) -> list[tuple[dict[str, Any], _Origin]]:
             if any(b.get("type") != "text" for b in blocks):
                 kinds = sorted({str(b.get("type")) for b in blocks if b.get("type") != "text"})
                 raise _refuse(index, ("content",), "no_item_form", f"a tool message's {kinds} blocks are not text")
-            output = {
-                "type": "function_call_output",
-                "call_id": msg.tool_call_id,
-                "output": "".join(_text_of(dict(b)) for b in blocks),
-            }
+            output = {"type": "function_call_output", "call_id": msg.tool_call_id,
+                      "output": "".join(_text_of(dict(b)) for b in blocks)}
             out.append((output, _Origin(index)))
         elif isinstance(msg, SystemMessage | HumanMessage | ChatMessage):
             role = "system" if isinstance(msg, SystemMessage) else "user" if isinstance(msg, HumanMessage) else msg.role
@@ -195,29 +192,20 @@ def _repaired_messages(
             keep_ids = {origins[n].call_id for n in mine if n in counts and origins[n].call_id is not None}
             dropped_ids = {origins[n].call_id for n in mine if n not in counts and origins[n].call_id is not None}
             if dropped_ids:
-                msg = msg.model_copy(
-                    update={
-                        "tool_calls": [c for c in msg.tool_calls if c.get("id") in keep_ids],
-                        "invalid_tool_calls": [c for c in msg.invalid_tool_calls if c.get("id") in keep_ids],
-                        "content": msg.content
-                        if isinstance(msg.content, str)
-                        else [
-                            b
-                            for b in msg.content
-                            if not (
-                                isinstance(b, dict)
-                                and b.get("type") in ("tool_call", "function_call")
-                                and (b.get("id") or b.get("call_id")) in dropped_ids
-                            )
-                        ],
-                    }
-                )
+                msg = msg.model_copy(update={
+                    "tool_calls": [c for c in msg.tool_calls if c.get("id") in keep_ids],
+                    "invalid_tool_calls": [c for c in msg.invalid_tool_calls if c.get("id") in keep_ids],
+                    "content": msg.content if isinstance(msg.content, str) else [
+                        b for b in msg.content
+                        if not (isinstance(b, dict) and b.get("type") in ("tool_call", "function_call")
+                                and (b.get("id") or b.get("call_id")) in dropped_ids)
+                    ],
+                })
             out.append(msg)
             for n in mine:
                 if counts.get(n, 0) > 1 and interrupted_output is not None:
-                    out.append(
-                        ToolMessage(content=interrupted_output, tool_call_id=str(origins[n].call_id), status="error")
-                    )
+                    out.append(ToolMessage(content=interrupted_output, tool_call_id=str(origins[n].call_id),
+                                           status="error"))
         else:
             out.append(msg)
     return out
@@ -248,10 +236,7 @@ class ReplayCheckMiddleware(AgentMiddleware):
             unreadable(exc, mode=self.mode, where="model call")
             return request
         guarded = guard_items(
-            [item for item, _ in pairs],
-            mode=self.mode,
-            where="model call",
-            interrupted_output=self.interrupted_output,
+            [item for item, _ in pairs], mode=self.mode, where="model call", interrupted_output=self.interrupted_output,
             **self.check_kwargs,
         )
         if guarded.replay is None:
@@ -319,3 +304,4 @@ def audit_checkpoints(checkpointer: Any, thread_id: str, **check_kwargs: Any) ->
             step = (snapshot.metadata or {}).get("step")
             return CheckpointReport(checkpoint_id, step if isinstance(step, int) else None, position, report)
     return None
+

@@ -132,11 +132,7 @@ class ReplayGuard(CustomGuardrail):
             # SDK hooks read them (LiteLLM's own keyword arguments are left out)
             body = {k: data[k] for k in _BODY_KEYS if k in data}
             guarded = guard_items(
-                body,
-                mode=self.mode,
-                where=where,
-                provider="openai",
-                target=target,
+                body, mode=self.mode, where=where, provider="openai", target=target,
                 interrupted_output=self.interrupted_output,
             )
             return None if guarded.items is None else {**data, "input": guarded.items}

@@ -238,11 +238,7 @@ def _guard(
             data = items if conversation_id is None else {"conversation": conversation_id, "input": items}
         try:
             guarded = guard_items(
-                data,
-                mode=mode,
-                provider=provider,
-                target=target,
-                interrupted_output=interrupted_output,
+                data, mode=mode, provider=provider, target=target, interrupted_output=interrupted_output,
             )
         except ReplayError:
             raise

@@ -71,25 +71,15 @@ __all__ = ["check_history", "messages_to_items", "replay_history_processor"]
 
 #: Part kinds that carry the run's bookkeeping, not anything the model reads as an item (pydantic-ai's
 #: `part_kind` names).
-_BOOKKEEPING = frozenset(
-    {
-        "compaction",
-        "tool-availability-delta",
-        "capability-load-delta",
-        "model-settings-delta",
-        "instruction-delta",
-        "instruction-baseline",
-        "capability",
-        "instruction",
-    }
-)
+_BOOKKEEPING = frozenset({
+    "compaction", "tool-availability-delta", "capability-load-delta", "model-settings-delta", "instruction-delta",
+    "instruction-baseline", "capability", "instruction",
+})
 
 
 def _refuse(index: int, part: int, msg: str) -> ItemError:
-    return ItemError(
-        [{"loc": (index, "parts", part), "type": "no_item_form", "msg": f"message {index}, part {part}: {msg}"}],
-        "cannot read messages",
-    )
+    return ItemError([{"loc": (index, "parts", part), "type": "no_item_form", "msg": f"message {index}, part {part}: "
+                       f"{msg}"}], "cannot read messages")
 
 
 def _user_content(content: Any, index: int, part: int) -> Any:
@@ -119,14 +109,12 @@ def _request_items(msg: ModelRequest, index: int) -> list[dict[str, Any]]:
         elif isinstance(part, NativeToolReturnPart):
             continue  # run at the provider, paired by it
         elif isinstance(part, BaseToolReturnPart):
-            out.append(
-                {"type": "function_call_output", "call_id": part.tool_call_id, "output": part.model_response_str()}
-            )
+            out.append({"type": "function_call_output", "call_id": part.tool_call_id,
+                        "output": part.model_response_str()})
         elif isinstance(part, RetryPromptPart):  # pyright: ignore[reportDeprecated]
             if part.tool_name is not None:
-                out.append(
-                    {"type": "function_call_output", "call_id": part.tool_call_id, "output": part.model_response()}
-                )
+                out.append({"type": "function_call_output", "call_id": part.tool_call_id,
+                            "output": part.model_response()})
             else:
                 out.append({"type": "message", "role": "user", "content": part.model_response()})
         elif isinstance(part, RetryFeedbackPart):
@@ -135,9 +123,8 @@ def _request_items(msg: ModelRequest, index: int) -> list[dict[str, Any]]:
         elif getattr(part, "part_kind", None) in _BOOKKEEPING:
             continue
         else:
-            raise _refuse(
-                index, n, f"a {getattr(part, 'part_kind', type(part).__name__)!r} part has no Open Responses form"
-            )
+            raise _refuse(index, n, f"a {getattr(part, 'part_kind', type(part).__name__)!r} part has no Open "
+                          "Responses form")
     return out
 
 
@@ -151,20 +138,13 @@ def _response_items(msg: ModelResponse, index: int) -> list[dict[str, Any]]:
         elif isinstance(part, NativeToolCallPart | NativeToolReturnPart):
             continue  # run at the provider, paired by it
         elif isinstance(part, BaseToolCallPart):
-            out.append(
-                {
-                    "type": "function_call",
-                    "call_id": part.tool_call_id,
-                    "name": part.tool_name,
-                    "arguments": part.args_as_json_str(),
-                }
-            )
+            out.append({"type": "function_call", "call_id": part.tool_call_id, "name": part.tool_name,
+                        "arguments": part.args_as_json_str()})
         elif getattr(part, "part_kind", None) in _BOOKKEEPING:
             continue
         else:
-            raise _refuse(
-                index, n, f"a {getattr(part, 'part_kind', type(part).__name__)!r} part has no Open Responses form"
-            )
+            raise _refuse(index, n, f"a {getattr(part, 'part_kind', type(part).__name__)!r} part has no Open "
+                          "Responses form")
     return out
 
 
@@ -181,15 +161,8 @@ def messages_to_items(messages: Sequence[ModelMessage]) -> list[dict[str, Any]]:
             out.extend(_response_items(msg, index))
         else:
             got = type(msg).__name__
-            raise ItemError(
-                [
-                    {
-                        "loc": (index,),
-                        "type": "no_item_form",
-                        "msg": f"message {index}: a {got} is no pydantic-ai ModelMessage",
-                    }
-                ]
-            )
+            raise ItemError([{"loc": (index,), "type": "no_item_form",
+                              "msg": f"message {index}: a {got} is no pydantic-ai ModelMessage"}])
     return out
 
 
