@@ -13,7 +13,7 @@ safety checks, with and without tools, pending calls, either side, dicts and par
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -250,15 +250,70 @@ def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
                     continue
             assert len(models) >= 5
             views = [m.__dict__ for m in models]
-            assert engine._types(views, models) == [v["type"] for v in views]
+            assert engine._types(views, list(map(type, models))) == [v["type"] for v in views]
     generic = rp.parse_items([*values[:3], {"type": "acme:trace", "data": 1}])
     assert engine._pinned_type(type(generic[-1])) is None
-    assert engine._types([m.__dict__ for m in generic], generic) == [
+    assert engine._types([m.__dict__ for m in generic], list(map(type, generic))) == [
         "message",
         "message",
         "function_call",
         "acme:trace",
     ]
+
+
+def test_a_class_exempt_from_the_data_url_sweep_cannot_hold_a_part_with_a_url() -> None:
+    """`holds_no_data_url` (the `exempt` of `data_urls_readable`): the classes it exempts refuse every part
+    type that may hold a URL in the field the rule reads, whatever the URL; the others are swept."""
+    import importlib  # noqa: PLC0415
+    import pkgutil  # noqa: PLC0415
+
+    from pydantic import BaseModel, TypeAdapter, ValidationError  # noqa: PLC0415
+
+    from replayable import _generated  # noqa: PLC0415
+    from replayable._rules.item_rules import PART_HOLDERS, holds_no_data_url  # noqa: PLC0415
+    from replayable._rules.view import _kind  # noqa: PLC0415
+
+    for module in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
+        importlib.import_module(module.name)
+    rp.parse_request({"input": [{"role": "assistant", "content": "a"}]}, provider="openai")  # OpenAI's forms
+    seen: set[type] = set()
+    todo: list[type] = [BaseModel]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    exempt = [cls for cls in seen if cls.__module__.startswith("replayable.") and _kind(cls) and holds_no_data_url(cls)]
+    assert {cls.__name__ for cls in exempt} >= {"AssistantMessageParam", "OpenAIAssistantMessageParam"}
+    parts = [
+        {"type": "input_image", "image_url": "data:image/png;base64,"},
+        {"type": "computer_screenshot", "image_url": "data:image/png;base64,"},
+        {"type": "input_file", "file_data": "data:,", "filename": "f"},
+        {"type": "input_file", "file_url": "data:,"},
+    ]
+    for cls in exempt:
+        (kind,) = get_args(cls.__pydantic_fields__["type"].annotation)
+        field = cls.__pydantic_fields__[PART_HOLDERS[kind][0]]
+        adapter: TypeAdapter[Any] = TypeAdapter(field.annotation)
+        for part in parts:
+            for value in ([part], part):
+                with pytest.raises(ValidationError):
+                    adapter.validate_python(value)
+    user = type(rp.parse_item({"type": "message", "role": "user", "content": "q"}))
+    assert not holds_no_data_url(user)
+    assert not holds_no_data_url(type(rp.parse_item({"type": "function_call_output", "call_id": "c", "output": "x"})))
+
+
+def test_a_data_url_among_exempt_messages_is_found_in_a_long_list() -> None:
+    items: list[Any] = []
+    for i in range(40):
+        items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": f"a{i}"}]})
+    bad = {"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,"}]}
+    for at in (0, 20, 40):
+        listed = [*items[:at], bad, *items[at:]]
+        for value in (listed, rp.parse_items(listed)):
+            report = rp.check_transcript(value)
+            assert [(v.index, str(v.code)) for v in report.violations] == [(at, "data_url_invalid")]
 
 
 def test_the_sweeps_say_no_only_where_their_rule_finds_nothing() -> None:

@@ -22,8 +22,8 @@ reports findings, so every finding, message and order is the one item-by-item wa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import accumulate, chain, repeat
+from collections.abc import Callable, Sequence
+from itertools import accumulate, chain, compress, repeat
 from operator import lt
 from typing import Any, Literal, NamedTuple, get_args, get_origin
 
@@ -204,7 +204,8 @@ class Engine:
         if not stored and not set(map(type, views)) <= {dict}:
             return False  # each field is read with `dict.get`, in C: a view of another kind is asked by `_run`
         try:
-            types, ids = _types(views, models), _field(views, "id")  # passes in C: no tuple per view
+            classes = None if models is None else list(map(type, models))
+            types, ids = _types(views, classes), _field(views, "id")  # passes in C: no tuple per view
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
@@ -240,29 +241,41 @@ class Engine:
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
             pairing = plan.pairing
-            if plan.plain and not self._swept("item", t, t, groups, views, column):
+            if plan.plain and not self._swept("item", t, t, groups, views, column, classes):
                 return False
             if pairing is not None and pairing.plain:
                 stage = "call" if plan.role == 1 else "output"
-                if not self._swept(stage, pairing.call_type, t, groups, views, column):
+                if not self._swept(stage, pairing.call_type, t, groups, views, column, classes):
                     return False
         ctx.open_calls.update(open_calls)
         return True
 
     def _swept(
-        self, stage: str, kind: str, t: str, groups: dict[str, list[int]], views: list[View], column: _Columns
+        self,
+        stage: str,
+        kind: str,
+        t: str,
+        groups: dict[str, list[int]],
+        views: list[View],
+        column: _Columns,
+        classes: list[type] | None,
     ) -> bool:
         """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
         `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
         nothing in these items. A rule without a sweep is asked of each item by `_run` instead, so the whole
-        list is: no rule is ever asked of an item twice."""
+        list is: no rule is ever asked of an item twice. `classes`: the class of each validated model (None
+        for views read from JSON); a row's `exempt` leaves out of its sweep the items of a class in which
+        the rule can find nothing."""
         for row in self._rules.rows[stage]:
             if row.gate is not None or (row.types is not None and kind not in row.types):
                 continue
             if row.sweep is None:
                 return False
             try:
-                if row.sweep(self.ctx, t, _column(t, groups, views, column)[1]):
+                swept = _column(t, groups, views, column)[1]
+                if row.exempt is not None and classes is not None:
+                    swept = _not_exempt(row.exempt, swept, list(map(classes.__getitem__, groups[t])))
+                if swept and row.sweep(self.ctx, t, swept):
                     return False
             except Exception:  # noqa: BLE001  a sweep that cannot read these items: `_run` asks each one
                 return False
@@ -536,14 +549,21 @@ def _field(views: list[View], name: str) -> list[Any]:
     return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
 
 
-def _types(views: list[View], models: Sequence[Any] | None) -> list[Any]:
-    """The `type` of each item: read from each view, or, given the validated `models` the views are the
-    storages of, the one their class pins (a `Literal` of one string, which validation gave the item),
-    asked once per class: the model, read already, is looked at again instead of each storage. A class that
-    pins none (the generic namespaced item) has every type read from the views."""
-    if models is None:
+def _not_exempt(exempt: Callable[[type], bool], views: list[View], classes: list[type]) -> list[View]:
+    """The `views` whose model's class (`classes`, one per view) `exempt` does not exempt (asked once per class)."""
+    asked = {cls: not exempt(cls) for cls in set(classes)}
+    if all(asked.values()):
+        return views
+    return list(compress(views, map(asked.__getitem__, classes)))
+
+
+def _types(views: list[View], classes: list[type] | None) -> list[Any]:
+    """The `type` of each item: read from each view, or, given the `classes` of the validated models the
+    views are the storages of, the one each class pins (a `Literal` of one string, which validation gave
+    the item), asked once per class: the model, read already, is looked at again instead of each storage.
+    A class that pins none (the generic namespaced item) has every type read from the views."""
+    if classes is None:
         return _field(views, "type")
-    classes = list(map(type, models))
     pinned = {cls: _pinned_type(cls) for cls in set(classes)}
     if None in pinned.values():
         return _field(views, "type")
