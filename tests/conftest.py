@@ -162,3 +162,28 @@ def compact_response(*output: dict[str, Any]) -> dict[str, Any]:
         "output": list(output),
         "usage": {**usage, **details},
     }
+
+
+def item_models() -> list[type]:
+    """Every item model of ours (generated, hand-written, and OpenAI mode's forms, made on first use): the
+    classes the rules read in place (`replayable._rules.view._kind`)."""
+    import importlib  # noqa: PLC0415
+    import pkgutil  # noqa: PLC0415
+
+    from pydantic import BaseModel  # noqa: PLC0415
+
+    import replayable as rp  # noqa: PLC0415
+    from replayable import _generated  # noqa: PLC0415
+    from replayable._rules.view import _kind  # noqa: PLC0415
+
+    for module in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
+        importlib.import_module(module.name)  # every generated model, loaded lazily otherwise
+    rp.parse_request({"input": [{"role": "assistant", "content": "a"}]}, provider="openai")  # OpenAI's forms
+    seen: set[type] = set()
+    todo: list[type] = [BaseModel]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return [cls for cls in seen if cls.__module__.startswith("replayable.") and _kind(cls)]

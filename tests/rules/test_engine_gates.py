@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import pytest
+from conftest import item_models
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -264,26 +265,11 @@ def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
 def test_a_class_exempt_from_the_data_url_sweep_cannot_hold_a_part_with_a_url() -> None:
     """`holds_no_data_url` (the `exempt` of `data_urls_readable`): the classes it exempts refuse every part
     type that may hold a URL in the field the rule reads, whatever the URL; the others are swept."""
-    import importlib  # noqa: PLC0415
-    import pkgutil  # noqa: PLC0415
+    from pydantic import TypeAdapter, ValidationError  # noqa: PLC0415
 
-    from pydantic import BaseModel, TypeAdapter, ValidationError  # noqa: PLC0415
-
-    from replayable import _generated  # noqa: PLC0415
     from replayable._rules.item_rules import PART_HOLDERS, holds_no_data_url  # noqa: PLC0415
-    from replayable._rules.view import _kind  # noqa: PLC0415
 
-    for module in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
-        importlib.import_module(module.name)
-    rp.parse_request({"input": [{"role": "assistant", "content": "a"}]}, provider="openai")  # OpenAI's forms
-    seen: set[type] = set()
-    todo: list[type] = [BaseModel]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                todo.append(sub)
-    exempt = [cls for cls in seen if cls.__module__.startswith("replayable.") and _kind(cls) and holds_no_data_url(cls)]
+    exempt = [cls for cls in item_models() if holds_no_data_url(cls)]
     assert {cls.__name__ for cls in exempt} >= {"AssistantMessageParam", "OpenAIAssistantMessageParam"}
     parts = [
         {"type": "input_image", "image_url": "data:image/png;base64,"},

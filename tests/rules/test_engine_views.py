@@ -7,18 +7,16 @@ arguments verdict. These pin what that relies on, and that the verdicts equal th
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from typing import Any
 
 import pytest
+from conftest import item_models
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import replayable as rp
-from replayable import _generated as generated
 from replayable import _json
 from replayable._arguments import MAX_DEPTH, json_syntax_error, parse_arguments
 from replayable._rules.view import NO_VIEW, field, model_views, view_of
@@ -40,30 +38,13 @@ def test_a_view_is_the_model_storage_read_through_the_slots() -> None:
     assert field(views[1], "call_id") == "c1"
 
 
-def _item_models() -> list[type]:
-    """Every item model of ours (generated or hand-written): the classes the rules read in place."""
-    from replayable._rules.view import _kind  # noqa: PLC0415
-
-    seen: set[type] = set()
-    todo: list[type] = [BaseModel]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                todo.append(sub)
-    return [cls for cls in seen if cls.__module__.startswith("replayable.") and _kind(cls)]
-
-
 def test_every_item_model_declares_its_id_a_string_or_absent() -> None:
     """The whole-list pass reads the ids of models' storages without a look at their types
     (`Engine.run(stored=True)`): each item model must declare `id` as a string, None or absent, read by its
     own name. A class that does not (a subclass of an app's) is read from its JSON instead."""
     from replayable._rules.view import _id_declared  # noqa: PLC0415
 
-    for module in pkgutil.walk_packages(generated.__path__, generated.__name__ + "."):
-        importlib.import_module(module.name)  # every generated model, loaded lazily otherwise
-    rp.parse_request({"input": [CALL]}, provider="openai")  # and OpenAI's input forms, made on first use
-    models = _item_models()
+    models = item_models()
     assert len(models) > 50
     assert [cls.__name__ for cls in models if not _id_declared(cls)] == []
     odd = type("OddCall", (type(rp.parse_item(CALL)),), {"__annotations__": {"id": Any}})

@@ -170,7 +170,8 @@ def data_urls_readable(ctx: Context, item: Facts) -> Iterable[Finding]:
     value = v.get(key)
     out: list[Finding] = []
     if type(value) is list:  # a string (the common text-only message) has no part
-        if _NO_DATA_URL.issuperset(map(type, value)) or not _learn_parts(set(map(type, value))):
+        classes = set(map(type, value))
+        if classes <= _NO_DATA_URL or not _learn_parts(classes):
             return out  # parsed parts whose type holds no URL (text, refusals): told from their classes, in C
         j = 0
         for part in value:
