@@ -135,10 +135,14 @@ def _every_list_tried_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "WHOLE_FROM", 0)
 
 
-@settings(max_examples=250, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
-@given(ITEMS, SETTINGS)
-def test_the_whole_list_pass_changes_no_finding(items: list[Any], kw: dict[str, Any]) -> None:
-    fast = _doors(items, kw)
+@settings(max_examples=400, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ITEMS, SETTINGS, st.sampled_from([1, 2, 3, 4, engine.BLOCK]))
+def test_the_whole_list_pass_changes_no_finding(items: list[Any], kw: dict[str, Any], block: int) -> None:
+    """In blocks of every size (`engine.BLOCK`): a call, its output, a barrier between them, an id or a key
+    twice each fall in one block or in two."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "BLOCK", block)
+        fast = _doors(items, kw)
     with pytest.MonkeyPatch.context() as mp:
         _item_by_item(mp)
         slow = _doors(items, kw)
@@ -157,8 +161,11 @@ def test_gates_skip_only_rules_that_find_nothing(items: list[Any], kw: dict[str,
     assert gated == ungated
 
 
-def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What `check.py perf` times: parsed models, every call answered, one namespaced call in five."""
+@pytest.mark.parametrize("block", [7, engine.BLOCK])
+def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """What `check.py perf` times: parsed models, every call answered, one namespaced call in five; in blocks
+    that split calls from their outputs, and in the library's own."""
+    monkeypatch.setattr(engine, "BLOCK", block)
     items: list[Any] = []
     for i in range(200):
         items += [
@@ -187,6 +194,58 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
     report = rp.check_transcript(rp.parse_items(items), pending_ok=True)
     assert [(v.index, str(v.code)) for v in report.violations] == [(401, "duplicate_item_id")]
     assert told.pop() is False
+
+
+def _call(key: str, **more: Any) -> dict[str, Any]:
+    return {"type": "function_call", "call_id": key, "name": "f", "arguments": "{}", **more}
+
+
+def _output(key: str) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": key, "output": "x"}
+
+
+USER = {"type": "message", "role": "user", "content": "q"}
+
+
+@pytest.mark.parametrize(
+    ("items", "whole", "found"),
+    [
+        # outputs out of the calls' order, across blocks: paired by key from there on, nothing to find
+        ([_call("a"), _call("b"), _call("c"), _output("b"), _output("a"), _output("c")], True, []),
+        # the first answered in order, then out of order, one left open at the end
+        ([_call("a"), _output("a"), _call("b"), _call("c"), _output("c")], True, []),
+        # an id of the first block again in the second
+        ([_call("a", id="fc_1"), _output("a"), USER, _call("b", id="fc_1"), _output("b")], False, [(3, "duplicate_item_id")]),
+        # a key of the first block again in the second
+        ([_call("a"), _output("a"), USER, _call("a"), _output("a")], False, [(3, "duplicate_call_id"), (4, "duplicate_output")]),
+        # an output in the second block answering a call of the first across a barrier
+        ([_call("a"), USER, USER, _output("a")], False, [(0, "function_call_without_output")]),
+        # a call left open, the conversation moving on in the next block
+        ([_call("a"), _output("a"), _call("b"), USER], False, [(2, "function_call_without_output")]),
+        # an output answering twice, in order first
+        ([_call("a"), _output("a"), _call("b"), _output("a"), _output("b")], False, [(3, "duplicate_output")]),
+        # an output before its call, in the block before
+        ([USER, _output("a"), USER, _call("a")], False, [(1, "output_without_function_call")]),
+    ],
+)
+def test_blocks_carry_ids_keys_and_barriers_to_the_next(
+    monkeypatch: pytest.MonkeyPatch, items: list[Any], whole: bool, found: list[tuple[int, str]]
+) -> None:
+    """The whole-list pass read three items at a time: what one block leaves to the next decides as one
+    block would, and whatever it refuses is found item by item."""
+    monkeypatch.setattr(engine, "BLOCK", 3)
+    told: list[bool] = []
+    real = Engine._whole
+
+    def spy(self: Engine, views: Any, *args: Any) -> bool:
+        told.append(real(self, views, *args))
+        return told[-1]
+
+    monkeypatch.setattr(Engine, "_whole", spy)
+    for value in (items, rp.parse_items(items)):
+        report = rp.check_transcript(value, pending_ok=True)
+        assert [(v.index, str(v.code)) for v in report.violations] == found
+        assert told.pop() is whole
 
 
 @pytest.mark.parametrize(

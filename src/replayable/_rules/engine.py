@@ -23,7 +23,7 @@ reports findings, so every finding, message and order is the one item-by-item wa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, compress, repeat
 from operator import lt
 from typing import Any, Literal, NamedTuple, get_args, get_origin
 
@@ -44,6 +44,11 @@ _BARRIERS = frozenset({"message", "compaction", "item_reference"})
 #: The shortest list `Engine.run` first tries to tell clean at once (`Engine._whole`): below it the columns
 #: cost more than walking the items (one recorded response: +17%, measured with `bench_real.py`'s bodies).
 WHOLE_FROM = 32
+#: How many items the whole-list pass reads at a time (`Engine._whole`): every column of a block reads items
+#: its first column has just brought into the CPU cache, instead of each column going back to memory for the
+#: whole list (the check of W2 after a parse, in `check.py perf`'s heap: x0.31 to x0.23 of the parse for the
+#: same columns read in blocks of 512 to 1024; benchmarks/README.md).
+BLOCK = 1024
 #: Item type -> (its call family, True for the call and False for the output): one lookup per item.
 _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
     **{t: (f, False) for t, f in by_output_type.items()},
@@ -193,18 +198,35 @@ class Engine:
         read in C) instead of item by item: no id twice, every call finished with a key no earlier call
         holds, every output answering an earlier call of its family once with no barrier between them,
         every call still open at the end after the last barrier, and every rule without a gate told by its
-        row's `sweep` that it finds nothing in these items (no rule is asked of any item here). True:
+        row's `sweep` that it finds nothing in these items (no rule is asked of any item here). The columns
+        are read `BLOCK` items at a time (`_Tally` carries what a block leaves to the next): every column of
+        a block reads items the block's first column has just brought into the CPU cache. True:
         `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
         else, or any doubt, or a view that is not a `dict`): nothing was changed, and `_run` checks the list.
         `stored`: as in `run` (then the types of the ids need no look); `models`: the validated models whose
         storages `views` are, whose classes tell the items' types (`_types`)."""
-        ctx, rules = self.ctx, self._rules
+        ctx = self.ctx
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
         if not stored and not set(map(type, views)) <= {dict}:
             return False  # each field is read with `dict.get`, in C: a view of another kind is asked by `_run`
+        tally = _Tally()
+        size = BLOCK
+        for start in range(0, len(views), size):
+            classes = None if models is None else list(map(type, models[start : start + size]))
+            if not self._block(tally, start, views[start : start + size], stored, classes):
+                return False
+        open_calls = tally.open_calls()
+        if open_calls is None:
+            return False
+        ctx.open_calls.update(open_calls)
+        return True
+
+    def _block(self, tally: _Tally, start: int, views: list[View], stored: bool, classes: list[type] | None) -> bool:
+        """`_whole` over the items `start`, `start + 1`, ... (their `views`; `classes`, the classes of their
+        models when `stored`), with what the blocks before left in `tally`: False as soon as something may be
+        found."""
         try:
-            classes = None if models is None else list(map(type, models))
             types, ids = _types(views, classes), _field(views, "id")  # passes in C: no tuple per view
             kinds = set(types)
             if any(type(t) is not str for t in kinds):
@@ -216,28 +238,36 @@ class Engine:
             return False  # (the types of the distinct ids are those of all ids: no look at each id again)
         # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
         # neither equals a string) are left out, and they are distinct when the set holds as many
-        absent = (ids.count(None) if None in distinct else 0) + (ids.count(MISSING) if MISSING in distinct else 0)
-        if len(distinct) - (None in distinct) - (MISSING in distinct) != len(ids) - absent:
-            return False  # an id twice
-        plans = {t: rules.plan(t) for t in kinds}
-        for t, plan in plans.items():
-            pairing = plan.pairing
-            if pairing is not None and (
-                pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id)
-            ):
-                return False  # safety checks, programs, a call that may need no output, outputs keyed otherwise
-            if not _sweepable(self._rules.rows["item"], t) or (
-                pairing is not None
-                and not _sweepable(self._rules.rows["call" if plan.role == 1 else "output"], pairing.call_type)
-            ):
-                return False  # a rule without a gate and without a sweep: asked of each item by `_run`
+        absent = 0
+        if None in distinct:
+            absent += ids.count(None)
+            distinct.discard(None)
+        if MISSING in distinct:
+            absent += ids.count(MISSING)
+            distinct.discard(MISSING)
+        seen = tally.ids
+        before = len(seen)
+        seen |= distinct  # (a set's own hashes: no id read again)
+        if len(distinct) != len(ids) - absent or len(seen) != before + len(distinct):
+            return False  # an id twice, in this block or with an earlier one
+        plans: dict[str, _Plan] = {}
+        for t in kinds:
+            plan = self._plan(tally, t)
+            if plan is None:
+                return False
+            plans[t] = plan
         groups: dict[str, list[int]] = {t: [] for t in kinds}  # the indexes of each type, in one pass
         add = {t: at.append for t, at in groups.items()}
         for i, t in enumerate(types):
             add[t](i)
+        # segment[j]: how many barriers are at indexes up to j; two items have no barrier between them when
+        # their segments are equal (one pass in C, instead of a search per call and per output)
+        segment = tally.segment
+        carry = segment[-1] if segment else 0
+        segment += accumulate(map(tally.barriers.__contains__, types), initial=carry)
+        del segment[start]  # (the carry, in the place of this block's first item)
         column: _Columns = {}
-        open_calls = self._paired(plans, groups, views, types, column)  # the pairing first: it fails fastest
-        if open_calls is None:
+        if not self._paired(tally, start, plans, groups, views, column):  # the pairing first: it fails fastest
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
             pairing = plan.pairing
@@ -247,8 +277,29 @@ class Engine:
                 stage = "call" if plan.role == 1 else "output"
                 if not self._swept(stage, pairing.call_type, t, groups, views, column, classes):
                     return False
-        ctx.open_calls.update(open_calls)
         return True
+
+    def _plan(self, tally: _Tally, t: str) -> _Plan | None:
+        """The plan of items of type `t` for the whole-list pass, kept in `tally`; None when `_run` must ask
+        its items (a rule without a gate and without a sweep, safety checks, programs, a call that may need
+        no output, outputs keyed otherwise)."""
+        plan = tally.plans.get(t)
+        if plan is not None or t in tally.plans:
+            return plan
+        plan = self._rules.plan(t)
+        pairing = plan.pairing
+        rows = self._rules.rows
+        if (
+            pairing is not None
+            and (pairing.special or pairing.needs == 2 or (plan.role == 2 and not pairing.output_by_call_id))
+        ) or not _sweepable(rows["item"], t):
+            plan = None
+        elif pairing is not None and not _sweepable(rows["call" if plan.role == 1 else "output"], pairing.call_type):
+            plan = None
+        elif plan.role == 3:
+            tally.barriers.add(t)
+        tally.plans[t] = plan
+        return plan
 
     def _swept(
         self,
@@ -281,26 +332,24 @@ class Engine:
                 return False
         return True
 
+
     def _paired(
         self,
+        tally: _Tally,
+        start: int,
         plans: dict[str, _Plan],
         groups: dict[str, list[int]],
         views: list[View],
-        types: list[str],
         column: _Columns,
-    ) -> dict[Slot, int] | None:
-        """The calls still open at the end of `views` when every call is finished with a key no earlier call
-        holds and every output answers an earlier call of its family once, with no barrier between them and
-        no barrier after a call left open; None otherwise (or when a column cannot be read so). `types`: the
-        type of each item. Where outputs name the calls of their family in the calls' own order (the common
-        case: each call answered before the next one is made), the pairing is told by comparing the two lists
-        of keys; otherwise through a table of the calls by key."""
-        barrier_types = {t for t, plan in plans.items() if plan.role == 3}
-        # segment[j]: how many barriers are at indexes up to j; two items have no barrier between them when
-        # their segments are equal (one pass in C, instead of a search per call and per output)
-        segment = list(accumulate(map(barrier_types.__contains__, types))) if barrier_types else None
-        calls: dict[str, tuple[list[str], list[int]]] = {}
-        by_call_id: list[list[str]] = []
+    ) -> bool:
+        """Whether the calls of a block (its items from index `start`) are finished, each with a key no call
+        before it holds, and its outputs each answer an earlier call of their family once, with no barrier
+        between them; what is paired is added to `tally`, the calls first (an output may answer a call of
+        its own block). False otherwise, or when a column cannot be read so. Where outputs name the calls
+        of their family in the calls' own order (the common case: each call answered before the next one is
+        made), the pairing is told by comparing the two lists of keys; otherwise, from there on, through a
+        table of the calls by key (`_Calls.by_key`)."""
+        calls, segment = tally.calls, tally.segment
         try:
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -308,65 +357,46 @@ class Engine:
                     continue
                 at, cv = _column(t, groups, views, column)
                 if not pairing.unfinished.isdisjoint(_field(cv, "status")):
-                    return None  # an unfinished call
+                    return False  # an unfinished call
                 if not pairing.paired:
                     continue  # a call with no output: no slot, nothing to pair
                 keys = _field(cv, pairing.key_field)
-                if set(map(type, keys)) != {str} or pairing.call_type in calls:
-                    return None  # a call without a string key (or two call types of one family)
-                if len(set(keys)) != len(keys):
-                    return None  # a key twice
-                calls[pairing.call_type] = (keys, at)
-                if pairing.by_call_id:
-                    by_call_id.append(keys)
-            if len(by_call_id) > 1 and len(set(chain.from_iterable(by_call_id))) != sum(map(len, by_call_id)):
-                return None  # two families' calls with one call_id (each family's keys are distinct already)
-            answered: dict[str, list[str]] = {}
+                if set(map(type, keys)) != {str}:
+                    return False  # a call without a string key
+                family = calls.get(pairing.call_type)
+                if family is None:
+                    family = calls[pairing.call_type] = _Calls(t, pairing)
+                elif family.item_type != t:
+                    return False  # two call types of one family
+                if not family.add(keys, [j + start for j in at]):
+                    return False  # a key twice
+                if pairing.by_call_id and any(
+                    other is not family and other.pairing.by_call_id and not other.held.isdisjoint(keys)
+                    for other in calls.values()
+                ):
+                    return False  # two families' calls with one call_id
             for t, plan in plans.items():
                 pairing = plan.pairing
                 if plan.role != 2 or pairing is None:
                     continue
                 at, ov = _column(t, groups, views, column)
                 keys = _field(ov, "call_id")
-                if set(map(type, keys)) != {str} or pairing.call_type in answered:
-                    return None  # an output without a string key (or two output types of one family)
-                answered[pairing.call_type] = keys
-                call_keys, call_at = calls.get(pairing.call_type, ([], []))
-                called: list[Any]
-                if keys == call_keys[: len(keys)]:  # the n-th output answers the n-th call (keys distinct)
-                    called = call_at[: len(keys)]
-                else:
-                    if len(set(keys)) != len(keys):
-                        return None  # two outputs of one call
-                    called = list(map(dict(zip(call_keys, call_at, strict=True)).get, keys))
-                    if None in called:
-                        return None  # an output of no call
-                if not all(map(lt, called, at)):
-                    return None  # an output before its call
-                if (
-                    pairing.needs == 1
-                    and segment is not None
-                    and list(map(segment.__getitem__, called)) != list(map(segment.__getitem__, at))
+                if set(map(type, keys)) != {str} or tally.outputs.setdefault(pairing.call_type, t) != t:
+                    return False  # an output without a string key (or two output types of one family)
+                family = calls.get(pairing.call_type)
+                if family is None:
+                    return False  # an output of no call
+                where = [j + start for j in at]
+                called = family.answer(keys)
+                if called is None or not all(map(lt, called, where)):
+                    return False  # an output of no call, a call answered twice, an output before its call
+                if pairing.needs == 1 and list(map(segment.__getitem__, called)) != list(
+                    map(segment.__getitem__, where)
                 ):
-                    return None  # a barrier between a call and its output: the call was left unanswered
+                    return False  # a barrier between a call and its output: the call was left unanswered
         except TypeError:  # an unhashable status or key: the item's own rules say what it is
-            return None
-        open_calls: dict[Slot, int] = {}
-        for plan in plans.values():
-            pairing = plan.pairing
-            if plan.role != 1 or pairing is None or pairing.needs != 1:
-                continue
-            call_keys, call_at = calls[pairing.call_type]
-            done = answered.get(pairing.call_type, [])
-            if len(done) == len(call_keys):
-                continue  # every call answered (each output answers one call, none twice)
-            answered_keys = set(done)
-            for key, j in zip(call_keys, call_at, strict=True):
-                if key not in answered_keys:
-                    if segment is not None and segment[-1] > segment[j]:
-                        return None  # left unanswered when the conversation moved on
-                    open_calls[(pairing.call_type, key)] = j
-        return open_calls
+            return False
+        return True
 
     def _run(self, start: int, views: Sequence[View], values: Sequence[Any] | None, tail: View | None) -> None:
         """The rules of items `start`, `start + 1`, ... (their `views`, and their JSON `values` when given;
@@ -538,6 +568,94 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
         if key is not None:
             return key, name
     return None, keys[0]
+
+
+class _Calls:
+    """The calls of one family the whole-list pass has read so far (`Engine._whole`): the item type they
+    have, the family's `_Pairing`, their `keys` and indexes (`at`) in order, the set of their keys (`held`),
+    how many of the first are answered in order (`matched`), and, once outputs stop following the calls'
+    order, the calls by key (`by_key`) and the keys answered (`answered`)."""
+
+    __slots__ = ("item_type", "pairing", "keys", "at", "held", "matched", "by_key", "answered")
+
+    def __init__(self, item_type: str, pairing: _Pairing) -> None:
+        self.item_type, self.pairing = item_type, pairing
+        self.keys: list[str] = []
+        self.at: list[int] = []
+        self.held: set[str] = set()
+        self.matched = 0
+        self.by_key: dict[str, int] | None = None
+        self.answered: set[str] = set()
+
+    def add(self, keys: list[str], at: list[int]) -> bool:
+        """Add calls (their `keys`, at indexes `at`); False when a key is one an earlier call holds."""
+        held = self.held
+        before = len(held)
+        held.update(keys)
+        if len(held) != before + len(keys):
+            return False
+        self.keys += keys
+        self.at += at
+        if self.by_key is not None:
+            self.by_key.update(zip(keys, at, strict=True))
+        return True
+
+    def answer(self, keys: list[str]) -> list[int] | None:
+        """The indexes of the calls that outputs naming `keys` answer, in order; None when one answers no call
+        or a call already answered. The n-th output answering the n-th call is told by comparing the lists."""
+        if self.by_key is None:
+            m = self.matched
+            if keys == self.keys[m : m + len(keys)]:  # (the keys of calls are distinct)
+                self.matched = m + len(keys)
+                return self.at[m : self.matched]
+            self.by_key = dict(zip(self.keys, self.at, strict=True))
+            self.answered.update(self.keys[:m])
+        answered = self.answered
+        before = len(answered)
+        answered.update(keys)
+        if len(answered) != before + len(keys):
+            return None  # two outputs of one call
+        called: list[Any] = list(map(self.by_key.get, keys))
+        return None if None in called else called
+
+    def unanswered(self) -> list[tuple[str, int]]:
+        """The (key, index) of each call no output answered, in order."""
+        if self.by_key is None:
+            return list(zip(self.keys[self.matched :], self.at[self.matched :], strict=True))
+        answered = self.answered
+        return [(key, j) for key, j in zip(self.keys, self.at, strict=True) if key not in answered]
+
+
+class _Tally:
+    """What the blocks of one whole-list pass (`Engine._whole`) leave to the next: the string ids read
+    (`ids`), each item type's plan (`plans`: None for a type whose items `_run` must ask), the types that
+    close the open calls (`barriers`), how many barriers are at each index up to the last read (`segment`),
+    each paired call family's calls (`calls`, by call type) and the item type of its outputs (`outputs`)."""
+
+    __slots__ = ("ids", "plans", "barriers", "segment", "calls", "outputs")
+
+    def __init__(self) -> None:
+        self.ids: set[str] = set()
+        self.plans: dict[str, _Plan | None] = {}
+        self.barriers: set[str] = set()
+        self.segment: list[int] = []
+        self.calls: dict[str, _Calls] = {}
+        self.outputs: dict[str, str] = {}
+
+    def open_calls(self) -> dict[Slot, int] | None:
+        """The calls still open at the end (each needing an output), as `Engine._run` leaves them; None
+        when one was left unanswered while the conversation moved on (a barrier after it)."""
+        segment = self.segment
+        last = segment[-1] if segment else 0
+        out: dict[Slot, int] = {}
+        for call_type, family in self.calls.items():
+            if family.pairing.needs != 1:
+                continue
+            for key, j in family.unanswered():
+                if last > segment[j]:
+                    return None  # left unanswered when the conversation moved on
+                out[(call_type, key)] = j
+        return out
 
 
 #: The items of each type in a list checked at once: (their indexes, their views), made once per run.
