@@ -220,6 +220,8 @@ USER = {"type": "message", "role": "user", "content": "q"}
         ([_call("a"), _output("a"), USER, _call("a"), _output("a")], False, [(3, "duplicate_call_id"), (4, "duplicate_output")]),
         # an output in the second block answering a call of the first across a barrier
         ([_call("a"), USER, USER, _output("a")], False, [(0, "function_call_without_output")]),
+        # two outputs not right after their calls, in two blocks: a barrier between the second pair
+        ([_call("a"), _call("b"), _output("a"), USER, _output("b")], False, [(1, "function_call_without_output")]),
         # a call left open, the conversation moving on in the next block
         ([_call("a"), _output("a"), _call("b"), USER], False, [(2, "function_call_without_output")]),
         # an output answering twice, in order first
@@ -228,12 +230,13 @@ USER = {"type": "message", "role": "user", "content": "q"}
         ([USER, _output("a"), USER, _call("a")], False, [(1, "output_without_function_call")]),
     ],
 )
+@pytest.mark.parametrize("block", [1, 2, 3])
 def test_blocks_carry_ids_keys_and_barriers_to_the_next(
-    monkeypatch: pytest.MonkeyPatch, items: list[Any], whole: bool, found: list[tuple[int, str]]
+    monkeypatch: pytest.MonkeyPatch, items: list[Any], whole: bool, found: list[tuple[int, str]], block: int
 ) -> None:
-    """The whole-list pass read three items at a time: what one block leaves to the next decides as one
-    block would, and whatever it refuses is found item by item."""
-    monkeypatch.setattr(engine, "BLOCK", 3)
+    """The whole-list pass read one, two or three items at a time: what one block leaves to the next decides
+    as one block would, and whatever it refuses is found item by item."""
+    monkeypatch.setattr(engine, "BLOCK", block)
     told: list[bool] = []
     real = Engine._whole
 

@@ -23,7 +23,7 @@ reports findings, so every finding, message and order is the one item-by-item wa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import lt
 from typing import Any, Literal, NamedTuple, get_args, get_origin
 
@@ -260,12 +260,7 @@ class Engine:
         add = {t: at.append for t, at in groups.items()}
         for i, t in enumerate(types):
             add[t](i)
-        # segment[j]: how many barriers are at indexes up to j; two items have no barrier between them when
-        # their segments are equal (one pass in C, instead of a search per call and per output)
-        segment = tally.segment
-        carry = segment[-1] if segment else 0
-        segment += accumulate(map(tally.barriers.__contains__, types), initial=carry)
-        del segment[start]  # (the carry, in the place of this block's first item)
+        tally.types.append(types)
         column: _Columns = {}
         if not self._paired(tally, start, plans, groups, views, column):  # the pairing first: it fails fastest
             return False
@@ -349,7 +344,7 @@ class Engine:
         of their family in the calls' own order (the common case: each call answered before the next one is
         made), the pairing is told by comparing the two lists of keys; otherwise, from there on, through a
         table of the calls by key (`_Calls.by_key`)."""
-        calls, segment = tally.calls, tally.segment
+        calls = tally.calls
         try:
             for t, plan in plans.items():
                 pairing = plan.pairing
@@ -368,7 +363,7 @@ class Engine:
                     family = calls[pairing.call_type] = _Calls(t, pairing)
                 elif family.item_type != t:
                     return False  # two call types of one family
-                if not family.add(keys, [j + start for j in at]):
+                if not family.add(keys, list(map(start.__add__, at))):
                     return False  # a key twice
                 if pairing.by_call_id and any(
                     other is not family and other.pairing.by_call_id and not other.held.isdisjoint(keys)
@@ -386,14 +381,14 @@ class Engine:
                 family = calls.get(pairing.call_type)
                 if family is None:
                     return False  # an output of no call
-                where = [j + start for j in at]
+                where = list(map(start.__add__, at))
                 called = family.answer(keys)
                 if called is None or not all(map(lt, called, where)):
                     return False  # an output of no call, a call answered twice, an output before its call
-                if pairing.needs == 1 and list(map(segment.__getitem__, called)) != list(
-                    map(segment.__getitem__, where)
-                ):
-                    return False  # a barrier between a call and its output: the call was left unanswered
+                if pairing.needs == 1 and list(map((1).__add__, called)) != where:  # an output not right after its call
+                    segment = tally.segment()
+                    if list(map(segment.__getitem__, called)) != list(map(segment.__getitem__, where)):
+                        return False  # a barrier between a call and its output: the call was left unanswered
         except TypeError:  # an unhashable status or key: the item's own rules say what it is
             return False
         return True
@@ -629,29 +624,48 @@ class _Calls:
 class _Tally:
     """What the blocks of one whole-list pass (`Engine._whole`) leave to the next: the string ids read
     (`ids`), each item type's plan (`plans`: None for a type whose items `_run` must ask), the types that
-    close the open calls (`barriers`), how many barriers are at each index up to the last read (`segment`),
-    each paired call family's calls (`calls`, by call type) and the item type of its outputs (`outputs`)."""
+    close the open calls (`barriers`), the types of each block read (`types`), each paired call family's
+    calls (`calls`, by call type) and the item type of its outputs (`outputs`)."""
 
-    __slots__ = ("ids", "plans", "barriers", "segment", "calls", "outputs")
+    __slots__ = ("ids", "plans", "barriers", "types", "calls", "outputs", "_segment", "_counted")
 
     def __init__(self) -> None:
         self.ids: set[str] = set()
         self.plans: dict[str, _Plan | None] = {}
         self.barriers: set[str] = set()
-        self.segment: list[int] = []
+        self.types: list[list[str]] = []
         self.calls: dict[str, _Calls] = {}
         self.outputs: dict[str, str] = {}
+        self._segment: list[int] = []
+        self._counted = 0  # blocks counted in `_segment`
+
+    def segment(self) -> list[int]:
+        """How many barriers are at each index up to the last one read: two items have no barrier between
+        them when their counts are equal (one pass in C, instead of a search per call and per output). Read
+        only where an output does not follow its call at once, or a call is left open; counted on from where
+        the last count stopped (a barrier type first met in a later block is in no earlier one)."""
+        segment, counted = self._segment, self._counted
+        if counted < len(self.types):
+            done = len(segment)
+            more = map(self.barriers.__contains__, chain.from_iterable(self.types[counted:]))
+            segment += accumulate(more, initial=segment[-1] if segment else 0)
+            del segment[done]  # (the count carried on, in the place of the first index counted now)
+            self._counted = len(self.types)
+        return segment
 
     def open_calls(self) -> dict[Slot, int] | None:
         """The calls still open at the end (each needing an output), as `Engine._run` leaves them; None
         when one was left unanswered while the conversation moved on (a barrier after it)."""
-        segment = self.segment
-        last = segment[-1] if segment else 0
         out: dict[Slot, int] = {}
         for call_type, family in self.calls.items():
             if family.pairing.needs != 1:
                 continue
-            for key, j in family.unanswered():
+            unanswered = family.unanswered()
+            if not unanswered:
+                continue
+            segment = self.segment()
+            last = segment[-1]
+            for key, j in unanswered:
                 if last > segment[j]:
                     return None  # left unanswered when the conversation moved on
                 out[(call_type, key)] = j
