@@ -283,8 +283,14 @@ def test_what_the_whole_list_pass_refuses_is_found_item_by_item(items: list[Any]
         assert code in {str(v.code) for v in report.violations}
 
 
+def _types(views: list[Any], classes: list[type]) -> list[Any]:
+    """The type of each item as the whole-list pass tells it: by its key (its class, or its type read)."""
+    keys, key_types = engine._keys(views, classes)
+    return [key_types[k] for k in keys]
+
+
 def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
-    """The whole-list pass reads the types of validated models from their classes (`engine._types`); each
+    """The whole-list pass reads the types of validated models from their classes (`engine._keys`); each
     class pins the one type validation gave its items, and a class that pins none (the generic namespaced
     item) has its items' types read from their storages."""
     done = {"status": "completed"}
@@ -313,10 +319,10 @@ def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
                     continue
             assert len(models) >= 5
             views = [m.__dict__ for m in models]
-            assert engine._types(views, list(map(type, models))) == [v["type"] for v in views]
+            assert _types(views, list(map(type, models))) == [v["type"] for v in views]
     generic = rp.parse_items([*values[:3], {"type": "acme:trace", "data": 1}])
     assert engine._pinned_type(type(generic[-1])) is None
-    assert engine._types([m.__dict__ for m in generic], list(map(type, generic))) == [
+    assert _types([m.__dict__ for m in generic], list(map(type, generic))) == [
         "message",
         "message",
         "function_call",

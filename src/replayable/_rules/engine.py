@@ -204,7 +204,7 @@ class Engine:
         `ctx.open_calls` holds the calls still open at the end, as `_run` would leave it. False (anything
         else, or any doubt, or a view that is not a `dict`): nothing was changed, and `_run` checks the list.
         `stored`: as in `run` (then the types of the ids need no look); `models`: the validated models whose
-        storages `views` are, whose classes tell the items' types (`_types`)."""
+        storages `views` are, whose classes tell the items' types (`_keys`)."""
         ctx = self.ctx
         if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only `_run` continues it
             return False
@@ -227,50 +227,54 @@ class Engine:
         models when `stored`), with what the blocks before left in `tally`: False as soon as something may be
         found."""
         try:
-            types, ids = _types(views, classes), _field(views, "id")  # passes in C: no tuple per view
-            kinds = set(types)
+            keys, key_types = _keys(views, classes)
+            kinds = set(key_types.values())
             if any(type(t) is not str for t in kinds):
                 return False  # an item without a string type
-            distinct = set(ids)
+            ids = _field(views, "id")  # a pass in C: no tuple per view
+            seen = tally.ids
+            before = len(seen)
+            seen.update(ids)  # (hashed once: no id read again)
         except TypeError:  # an unhashable type or id (a list): the item's own rules say what it is
             return False
-        if "" in distinct or (not stored and not set(map(type, distinct)) <= _ID_TYPES):
-            return False  # (the types of the distinct ids are those of all ids: no look at each id again)
+        if not stored and not set(map(type, ids)) <= _ID_TYPES:
+            return False
         # ids are strings, None or MISSING: the strings are the rest once those two (counted by identity:
-        # neither equals a string) are left out, and they are distinct when the set holds as many
+        # neither equals a string) are left out, and they are all new when the set grew by as many
         absent = 0
-        if None in distinct:
-            absent += ids.count(None)
-            distinct.discard(None)
-        if MISSING in distinct:
-            absent += ids.count(MISSING)
-            distinct.discard(MISSING)
-        seen = tally.ids
-        before = len(seen)
-        seen |= distinct  # (a set's own hashes: no id read again)
-        if len(distinct) != len(ids) - absent or len(seen) != before + len(distinct):
-            return False  # an id twice, in this block or with an earlier one
+        for none in (None, MISSING):
+            if none in seen:
+                absent += ids.count(none)
+                seen.discard(none)
+        if "" in seen or len(seen) - before != len(ids) - absent:
+            return False  # an empty id, or an id twice (in this block or with an earlier one)
         plans: dict[str, _Plan] = {}
         for t in kinds:
             plan = self._plan(tally, t)
             if plan is None:
                 return False
             plans[t] = plan
-        groups: dict[str, list[int]] = {t: [] for t in kinds}  # the indexes of each type, in one pass
-        add = {t: at.append for t, at in groups.items()}
-        for i, t in enumerate(types):
-            add[t](i)
-        tally.types.append(types)
-        column: _Columns = {}
-        if not self._paired(tally, start, plans, groups, views, column):  # the pairing first: it fails fastest
+        tally.barriers.update(k for k, t in key_types.items() if plans[t].role == 3)
+        tally.keys.append(keys)
+        # the indexes of each key, in one pass; then of each type, the keys of one type merged
+        by_key: dict[Any, list[int]] = {k: [] for k in key_types}
+        add = {k: at.append for k, at in by_key.items()}
+        for i, k in enumerate(keys):
+            add[k](i)
+        groups: dict[str, list[int]] = {}
+        for k, at in by_key.items():
+            t = key_types[k]
+            groups[t] = sorted(groups[t] + at) if t in groups else at
+        block = _Block(views, groups, by_key, key_types, classes if keys is not classes else None)
+        if not self._paired(tally, start, plans, block):  # the pairing first: it fails fastest
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
             pairing = plan.pairing
-            if plan.plain and not self._swept("item", t, t, groups, views, column, classes):
+            if plan.plain and not self._swept("item", t, t, block):
                 return False
             if pairing is not None and pairing.plain:
                 stage = "call" if plan.role == 1 else "output"
-                if not self._swept(stage, pairing.call_type, t, groups, views, column, classes):
+                if not self._swept(stage, pairing.call_type, t, block):
                     return False
         return True
 
@@ -291,51 +295,34 @@ class Engine:
             plan = None
         elif pairing is not None and not _sweepable(rows["call" if plan.role == 1 else "output"], pairing.call_type):
             plan = None
-        elif plan.role == 3:
-            tally.barriers.add(t)
         tally.plans[t] = plan
         return plan
 
-    def _swept(
-        self,
-        stage: str,
-        kind: str,
-        t: str,
-        groups: dict[str, list[int]],
-        views: list[View],
-        column: _Columns,
-        classes: list[type] | None,
-    ) -> bool:
+    def _swept(self, stage: str, kind: str, t: str, block: _Block) -> bool:
         """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
         `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
-        nothing in these items. A rule without a sweep is asked of each item by `_run` instead, so the whole
-        list is: no rule is ever asked of an item twice. `classes`: the class of each validated model (None
-        for views read from JSON); a row's `exempt` leaves out of its sweep the items of a class in which
-        the rule can find nothing."""
+        nothing in these items of `block`. A rule without a sweep is asked of each item by `_run` instead,
+        so the whole list is: no rule is ever asked of an item twice. A row's `exempt` leaves out of its
+        sweep the items of a model class in which the rule can find nothing (`_Block.swept`)."""
         for row in self._rules.rows[stage]:
             if row.gate is not None or (row.types is not None and kind not in row.types):
                 continue
             if row.sweep is None:
                 return False
             try:
-                swept = _column(t, groups, views, column)[1]
-                if row.exempt is not None and classes is not None:
-                    swept = _not_exempt(row.exempt, swept, list(map(classes.__getitem__, groups[t])))
+                swept = block.swept(t, row.exempt)
                 if swept and row.sweep(self.ctx, t, swept):
                     return False
             except Exception:  # noqa: BLE001  a sweep that cannot read these items: `_run` asks each one
                 return False
         return True
 
-
     def _paired(
         self,
         tally: _Tally,
         start: int,
         plans: dict[str, _Plan],
-        groups: dict[str, list[int]],
-        views: list[View],
-        column: _Columns,
+        block: _Block,
     ) -> bool:
         """Whether the calls of a block (its items from index `start`) are finished, each with a key no call
         before it holds, and its outputs each answer an earlier call of their family once, with no barrier
@@ -350,7 +337,7 @@ class Engine:
                 pairing = plan.pairing
                 if plan.role != 1 or pairing is None:
                     continue
-                at, cv = _column(t, groups, views, column)
+                at, cv = block.column(t)
                 if not pairing.unfinished.isdisjoint(_field(cv, "status")):
                     return False  # an unfinished call
                 if not pairing.paired:
@@ -374,7 +361,7 @@ class Engine:
                 pairing = plan.pairing
                 if plan.role != 2 or pairing is None:
                     continue
-                at, ov = _column(t, groups, views, column)
+                at, ov = block.column(t)
                 keys = _field(ov, "call_id")
                 if set(map(type, keys)) != {str} or tally.outputs.setdefault(pairing.call_type, t) != t:
                     return False  # an output without a string key (or two output types of one family)
@@ -565,6 +552,51 @@ def _output_key(fam: CallFamily, v: View) -> tuple[Any, str]:
     return None, keys[0]
 
 
+class _Block:
+    """One block of the whole-list pass (`Engine._whole`) as its columns read it: the items' `views`, the
+    indexes of each item type (`groups`) and of each key (`by_key`: a model class, or the type read from
+    the view; `_keys`), the type of each key (`key_types`), and, where the keys are types read from the views
+    of validated models, each model's class (`classes`, for a row's `exempt`). Each type's views are taken
+    once (`column`)."""
+
+    __slots__ = ("views", "groups", "by_key", "key_types", "classes", "_columns")
+
+    def __init__(
+        self,
+        views: list[View],
+        groups: dict[str, list[int]],
+        by_key: dict[Any, list[int]],
+        key_types: dict[Any, Any],
+        classes: list[type] | None,
+    ) -> None:
+        self.views, self.groups, self.by_key, self.key_types, self.classes = views, groups, by_key, key_types, classes
+        self._columns: dict[str, tuple[list[int], list[View]]] = {}
+
+    def column(self, t: str) -> tuple[list[int], list[View]]:
+        """The indexes (in the block) and views of the items of type `t`, in order."""
+        got = self._columns.get(t)
+        if got is None:
+            at = self.groups[t]
+            got = self._columns[t] = (at, list(map(self.views.__getitem__, at)))
+        return got
+
+    def swept(self, t: str, exempt: Callable[[type], bool] | None) -> list[View]:
+        """The views of the items of type `t` a sweep reads: those of a model class `exempt` exempts left out
+        (asked once per class), in any order."""
+        if exempt is None:
+            return self.column(t)[1]
+        if self.classes is not None:  # keys are types: each item's class, asked through its index
+            at, views = self.column(t)
+            return _not_exempt(exempt, views, list(map(self.classes.__getitem__, at)))
+        keys = [k for k, kt in self.key_types.items() if kt == t]
+        if type(keys[0]) is str:  # keys are types read from JSON: no class to exempt
+            return self.column(t)[1]
+        kept = [k for k in keys if not exempt(k)]
+        if len(kept) == len(keys):
+            return self.column(t)[1]
+        return list(map(self.views.__getitem__, chain.from_iterable(map(self.by_key.__getitem__, kept))))
+
+
 class _Calls:
     """The calls of one family the whole-list pass has read so far (`Engine._whole`): the item type they
     have, the family's `_Pairing`, their `keys` and indexes (`at`) in order, the set of their keys (`held`),
@@ -623,17 +655,17 @@ class _Calls:
 
 class _Tally:
     """What the blocks of one whole-list pass (`Engine._whole`) leave to the next: the string ids read
-    (`ids`), each item type's plan (`plans`: None for a type whose items `_run` must ask), the types that
-    close the open calls (`barriers`), the types of each block read (`types`), each paired call family's
-    calls (`calls`, by call type) and the item type of its outputs (`outputs`)."""
+    (`ids`), each item type's plan (`plans`: None for a type whose items `_run` must ask), the keys (`_keys`:
+    classes or types) of the items that close the open calls (`barriers`), each block's keys (`keys`), each
+    paired call family's calls (`calls`, by call type) and the item type of its outputs (`outputs`)."""
 
-    __slots__ = ("ids", "plans", "barriers", "types", "calls", "outputs", "_segment", "_counted")
+    __slots__ = ("ids", "plans", "barriers", "keys", "calls", "outputs", "_segment", "_counted")
 
     def __init__(self) -> None:
-        self.ids: set[str] = set()
+        self.ids: set[Any] = set()
         self.plans: dict[str, _Plan | None] = {}
-        self.barriers: set[str] = set()
-        self.types: list[list[str]] = []
+        self.barriers: set[Any] = set()
+        self.keys: list[list[Any]] = []
         self.calls: dict[str, _Calls] = {}
         self.outputs: dict[str, str] = {}
         self._segment: list[int] = []
@@ -643,14 +675,14 @@ class _Tally:
         """How many barriers are at each index up to the last one read: two items have no barrier between
         them when their counts are equal (one pass in C, instead of a search per call and per output). Read
         only where an output does not follow its call at once, or a call is left open; counted on from where
-        the last count stopped (a barrier type first met in a later block is in no earlier one)."""
+        the last count stopped (a barrier key first met in a later block is in no earlier one)."""
         segment, counted = self._segment, self._counted
-        if counted < len(self.types):
+        if counted < len(self.keys):
             done = len(segment)
-            more = map(self.barriers.__contains__, chain.from_iterable(self.types[counted:]))
+            more = map(self.barriers.__contains__, chain.from_iterable(self.keys[counted:]))
             segment += accumulate(more, initial=segment[-1] if segment else 0)
             del segment[done]  # (the count carried on, in the place of the first index counted now)
-            self._counted = len(self.types)
+            self._counted = len(self.keys)
         return segment
 
     def open_calls(self) -> dict[Slot, int] | None:
@@ -672,10 +704,6 @@ class _Tally:
         return out
 
 
-#: The items of each type in a list checked at once: (their indexes, their views), made once per run.
-_Columns = dict[str, tuple[list[int], list[View]]]
-
-
 def _field(views: list[View], name: str) -> list[Any]:
     """Field `name` of each of `views` (dicts; None when absent), read in C."""
     return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
@@ -689,17 +717,18 @@ def _not_exempt(exempt: Callable[[type], bool], views: list[View], classes: list
     return list(compress(views, map(asked.__getitem__, classes)))
 
 
-def _types(views: list[View], classes: list[type] | None) -> list[Any]:
-    """The `type` of each item: read from each view, or, given the `classes` of the validated models the
-    views are the storages of, the one each class pins (a `Literal` of one string, which validation gave
-    the item), asked once per class: the model, read already, is looked at again instead of each storage.
-    A class that pins none (the generic namespaced item) has every type read from the views."""
-    if classes is None:
-        return _field(views, "type")
-    pinned = {cls: _pinned_type(cls) for cls in set(classes)}
-    if None in pinned.values():
-        return _field(views, "type")
-    return list(map(pinned.__getitem__, classes))
+def _keys(views: list[View], classes: list[type] | None) -> tuple[list[Any], dict[Any, Any]]:
+    """What the whole-list pass groups the items of a block by (their keys), and the type of each key. Given
+    the `classes` of the validated models the views are the storages of: the classes, each pinning one
+    type (a `Literal` of one string, which validation gave the item), asked once per class, so no storage is
+    read for it. Otherwise (views read from JSON, or a class that pins none: the generic namespaced item):
+    the types read from the views. Raises `TypeError` for an unhashable type."""
+    if classes is not None:
+        pinned = {cls: _pinned_type(cls) for cls in set(classes)}
+        if None not in pinned.values():
+            return classes, pinned
+    types = _field(views, "type")
+    return types, {t: t for t in set(types)}
 
 
 #: Per class: the one item type its `type` field pins, or None (`_pinned_type`).
@@ -720,16 +749,6 @@ def _pinned_type(cls: type) -> str | None:
 
 #: The types an id may have for the whole-list pass: a string, or none (absent).
 _ID_TYPES = frozenset({str, type(None), type(MISSING)})
-
-
-def _column(t: str, groups: dict[str, list[int]], views: list[View], column: _Columns) -> tuple[list[int], list[View]]:
-    """The indexes and views of the items of type `t` (`groups`: the indexes of each type; made once per run,
-    kept in `column`)."""
-    got = column.get(t)
-    if got is None:
-        at = groups[t]
-        got = column[t] = (at, list(map(views.__getitem__, at)))
-    return got
 
 
 def run_rules(
