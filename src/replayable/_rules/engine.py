@@ -12,9 +12,11 @@ pending calls are allowed (`function_call_without_output`).
 What a check costs (issue 36): the rule sets and each item type's plan are made once per table and
 switches (`rule_set`); a rule whose row has a `gate` is asked only of an item where that fact holds (an id
 seen before, a call unfinished or its key seen, an output that answers no open call); and a whole list
-(`Engine.run`) is first told clean or not a column at a time (`Engine._whole`: types, ids, statuses and
-keys read in C, a parsed model's type told by its class, calls paired with outputs by their lists of keys,
-barriers by a running count, the rows' `sweep`s telling in bulk where a rule cannot find anything).
+(`Engine.run`) is first told clean or not a column at a time (`Engine._whole`: ids, statuses and keys
+read in C, `BLOCK` items at a time so that each column reads what the block's first one brought into the
+CPU cache, items grouped by their model's class, which tells their type, calls paired with outputs by
+their lists of keys, barriers counted only where an output does not follow its call at once, the rows'
+`sweep`s telling in bulk where a rule cannot find anything).
 Only a list where something may be found is walked item by item (`Engine._run`), and that walk alone
 reports findings, so every finding, message and order is the one item-by-item walk's
 (`tests/rules/test_engine_gates.py`).
@@ -46,8 +48,8 @@ _BARRIERS = frozenset({"message", "compaction", "item_reference"})
 WHOLE_FROM = 32
 #: How many items the whole-list pass reads at a time (`Engine._whole`): every column of a block reads items
 #: its first column has just brought into the CPU cache, instead of each column going back to memory for the
-#: whole list (the check of W2 after a parse, in `check.py perf`'s heap: x0.31 to x0.23 of the parse for the
-#: same columns read in blocks of 512 to 1024; benchmarks/README.md).
+#: whole list (the check of W2 after a parse, in `check.py perf`'s heap: x0.38 of the parse read whole, x0.32
+#: to x0.33 in blocks of 256 to 2048; benchmarks/README.md, 2026-12-07 18:10-19:30 UTC).
 BLOCK = 1024
 #: Item type -> (its call family, True for the call and False for the output): one lookup per item.
 _FAMILY_OF: dict[str, tuple[CallFamily, bool]] = {
