@@ -1,4 +1,4 @@
-"""The check engine's shortcuts never change a finding (`replayable._rules.engine`).
+"""The check engine's shortcuts never change a finding (`replayable._rules.engine`, `.whole`, `.plans`).
 
 - Gates (`replayable._rules.state.Gate`, a row's `gate`): a rule is skipped on a plain item only where it
   would find nothing, so the table run with every gate ignored gives the same findings, in the same order.
@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import replayable as rp
-from replayable._rules import engine, table
-from replayable._rules.engine import Engine, rule_set
+from replayable._rules import engine, plans, table, whole
+from replayable._rules.engine import Engine
 from replayable._rules.item_rules import data_urls_possible
+from replayable._rules.plans import rule_set
 from replayable._rules.state import Context
 from replayable._rules.tool_rules import arguments_possible
 
@@ -136,12 +137,12 @@ def _every_list_tried_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @settings(max_examples=400, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
-@given(ITEMS, SETTINGS, st.sampled_from([1, 2, 3, 4, engine.BLOCK]))
+@given(ITEMS, SETTINGS, st.sampled_from([1, 2, 3, 4, whole.BLOCK]))
 def test_the_whole_list_pass_changes_no_finding(items: list[Any], kw: dict[str, Any], block: int) -> None:
-    """In blocks of every size (`engine.BLOCK`): a call, its output, a barrier between them, an id or a key
+    """In blocks of every size (`whole.BLOCK`): a call, its output, a barrier between them, an id or a key
     twice each fall in one block or in two."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "BLOCK", block)
+        mp.setattr(whole, "BLOCK", block)
         fast = _doors(items, kw)
     with pytest.MonkeyPatch.context() as mp:
         _item_by_item(mp)
@@ -155,17 +156,17 @@ def test_gates_skip_only_rules_that_find_nothing(items: list[Any], kw: dict[str,
     gated = _doors(items, kw)
     with pytest.MonkeyPatch.context() as mp:
         _item_by_item(mp)
-        mp.setattr(engine, "_ungated", lambda rows, kind: table.select(rows, kind))  # every rule asked of every item
-        mp.setattr(engine, "_RULE_SETS", {})
+        mp.setattr(plans, "ungated", lambda rows, kind: table.select(rows, kind))  # every rule asked of every item
+        mp.setattr(plans, "_RULE_SETS", {})
         ungated = _doors(items, kw)
     assert gated == ungated
 
 
-@pytest.mark.parametrize("block", [7, engine.BLOCK])
+@pytest.mark.parametrize("block", [7, whole.BLOCK])
 def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
     """What `check.py perf` times: parsed models, every call answered, one namespaced call in five; in blocks
     that split calls from their outputs, and in the library's own."""
-    monkeypatch.setattr(engine, "BLOCK", block)
+    monkeypatch.setattr(whole, "BLOCK", block)
     items: list[Any] = []
     for i in range(200):
         items += [
@@ -176,10 +177,10 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
         ]
     items.append({"type": "function_call", "call_id": "last", "name": "f", "arguments": "{}", "status": "completed"})
     told: list[bool] = []
-    whole = Engine._whole
+    real = Engine._whole
 
     def spy(self: Engine, views: Any, *args: Any) -> bool:
-        told.append(whole(self, views, *args))
+        told.append(real(self, views, *args))
         return told[-1]
 
     monkeypatch.setattr(Engine, "_whole", spy)
@@ -208,7 +209,7 @@ USER = {"type": "message", "role": "user", "content": "q"}
 
 
 @pytest.mark.parametrize(
-    ("items", "whole", "found"),
+    ("items", "at_once", "found"),
     [
         # outputs out of the calls' order, across blocks: paired by key from there on, nothing to find
         ([_call("a"), _call("b"), _call("c"), _output("b"), _output("a"), _output("c")], True, []),
@@ -232,11 +233,11 @@ USER = {"type": "message", "role": "user", "content": "q"}
 )
 @pytest.mark.parametrize("block", [1, 2, 3])
 def test_blocks_carry_ids_keys_and_barriers_to_the_next(
-    monkeypatch: pytest.MonkeyPatch, items: list[Any], whole: bool, found: list[tuple[int, str]], block: int
+    monkeypatch: pytest.MonkeyPatch, items: list[Any], at_once: bool, found: list[tuple[int, str]], block: int
 ) -> None:
     """The whole-list pass read one, two or three items at a time: what one block leaves to the next decides
     as one block would, and whatever it refuses is found item by item."""
-    monkeypatch.setattr(engine, "BLOCK", block)
+    monkeypatch.setattr(whole, "BLOCK", block)
     told: list[bool] = []
     real = Engine._whole
 
@@ -248,7 +249,7 @@ def test_blocks_carry_ids_keys_and_barriers_to_the_next(
     for value in (items, rp.parse_items(items)):
         report = rp.check_transcript(value, pending_ok=True)
         assert [(v.index, str(v.code)) for v in report.violations] == found
-        assert told.pop() is whole
+        assert told.pop() is at_once
 
 
 @pytest.mark.parametrize(
@@ -285,12 +286,12 @@ def test_what_the_whole_list_pass_refuses_is_found_item_by_item(items: list[Any]
 
 def _types(views: list[Any], classes: list[type]) -> list[Any]:
     """The type of each item as the whole-list pass tells it: by its key (its class, or its type read)."""
-    keys, key_types = engine._keys(views, classes)
+    keys, key_types = whole._keys(views, classes)
     return [key_types[k] for k in keys]
 
 
 def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
-    """The whole-list pass reads the types of validated models from their classes (`engine._keys`); each
+    """The whole-list pass reads the types of validated models from their classes (`whole._keys`); each
     class pins the one type validation gave its items, and a class that pins none (the generic namespaced
     item) has its items' types read from their storages."""
     done = {"status": "completed"}
@@ -321,7 +322,7 @@ def test_a_model_s_class_tells_its_type_as_its_storage_does() -> None:
             views = [m.__dict__ for m in models]
             assert _types(views, list(map(type, models))) == [v["type"] for v in views]
     generic = rp.parse_items([*values[:3], {"type": "acme:trace", "data": 1}])
-    assert engine._pinned_type(type(generic[-1])) is None
+    assert whole._pinned_type(type(generic[-1])) is None
     assert _types([m.__dict__ for m in generic], list(map(type, generic))) == [
         "message",
         "message",
