@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain, compress, repeat
-from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
-
-from pydantic.experimental.missing_sentinel import MISSING
+from typing import Any, Literal, get_args, get_origin
 
 from replayable._base import WireModel, read_field
 from replayable._codes import ViolationCode
@@ -203,48 +200,6 @@ def data_urls_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
 
 
 _IS_LIST = {list}.__contains__
-
-
-def holds_no_data_url(cls: type) -> bool:
-    """The `exempt` of `data_urls_readable` (`replayable._rules.table.Rule.exempt`): whether no item of the
-    validated model class `cls` can hold a part with a URL, whatever its values: its class pins a type that
-    holds parts (`PART_HOLDERS`), and the field they are in admits only text and part classes whose type
-    holds no URL (an assistant message: `output_text`, `refusal`). Asked once per class."""
-    known = _NO_URL_HOLDERS.get(cls)
-    if known is None:
-        fields = getattr(cls, "__pydantic_fields__", {})
-        kind = fields.get("type")
-        types = get_args(kind.annotation) if kind is not None and get_origin(kind.annotation) is Literal else ()
-        holder = PART_HOLDERS.get(types[0]) if len(types) == 1 and isinstance(types[0], str) else None
-        field = fields.get(holder[0]) if holder is not None else None
-        known = field is not None and all(map(_no_url_leaf, _leaves(field.annotation)))
-        if len(_NO_URL_HOLDERS) < 1024:  # classes made on the fly never grow it without bound
-            _NO_URL_HOLDERS[cls] = known
-    return known
-
-
-#: Per model class: `holds_no_data_url`'s answer.
-_NO_URL_HOLDERS: dict[type, bool] = {}
-
-
-def _leaves(annotation: Any) -> list[Any]:
-    """The types an annotation admits as values or list items: unions, lists, `Annotated` and type aliases
-    opened (anything else is a leaf, looked at by `_no_url_leaf`)."""
-    origin = get_origin(annotation)
-    if not isinstance(annotation, type) and hasattr(annotation, "__value__"):  # a type alias (`TypeAliasType`)
-        return _leaves(annotation.__value__)
-    if origin is Annotated:
-        return _leaves(get_args(annotation)[0])
-    if origin is Union or origin is UnionType or origin is list:
-        return [leaf for arg in get_args(annotation) for leaf in _leaves(arg)]
-    return [annotation]
-
-
-def _no_url_leaf(leaf: Any) -> bool:
-    """Text, nothing, or a part class whose type holds no URL (`_learn_parts` teaches `_NO_DATA_URL`)."""
-    if leaf is str or leaf is type(None) or leaf is MISSING:
-        return True
-    return isinstance(leaf, type) and issubclass(leaf, WireModel) and not _learn_parts({leaf})
 
 
 #: Part classes (our models) whose `type` is fixed by their class to one that holds no `data:` URL

@@ -40,10 +40,8 @@ class Rule:
     an item type and the views (each a `dict`) of every item of that type in a list checked at once (where every call is
     finished, its key new, and every output answers an open call: `Engine.run`), whether the rule may
     find anything among them (False: it is asked of none of them; it must never say False where the rule
-    would find something), and, for a row with a sweep, `exempt`: told the class of a validated model,
-    whether the rule finds nothing in any item of that class whatever its values (the items of such a class
-    are left out of the sweep; it must never say True for a class whose items the rule could find
-    something in)."""
+    would find something). A sweep reads the items' values as they are now, never what their class
+    declares: a parsed model is frozen, but the lists it holds can still be changed in place."""
 
     check: RuleCheck
     on: Literal["item", "call", "output", "pending"]
@@ -53,7 +51,6 @@ class Rule:
     source: str = ""
     gate: Gate | None = None
     sweep: Callable[[Context, str, list[View]], bool] | None = None
-    exempt: Callable[[type], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.gate is not None and GATE_STAGES[self.gate] != self.on:
@@ -114,7 +111,6 @@ RULES: tuple[Rule, ...] = (
         frozenset(item_rules.PART_HOLDERS),
         source="OpenAPI InputImageContent.image_url ('base64 encoded image in a data URL'); RFC 2397",
         sweep=item_rules.data_urls_possible,
-        exempt=item_rules.holds_no_data_url,
     ),
     Rule(
         item_rules.compaction_trigger_last,

@@ -4,14 +4,14 @@ items at a time, so that each column of a block reads what the block's first col
 cache; items are grouped by their model's class, which tells their type (`_keys`); calls are paired with
 their outputs by comparing their lists of keys (`_Calls`); barriers are counted only where an output does
 not follow its call at once, or a call is left open; the rows' `sweep`s tell in bulk where a rule cannot
-find anything, leaving out the classes a row exempts. It reports nothing: a list where something may be
+find anything, read from the items' values as they are now. It reports nothing: a list where something may be
 found is walked item by item (`replayable._rules.engine.Engine`), which alone reports findings, so every
 finding, message and order is the walk's (`tests/rules/test_engine_gates.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import accumulate, chain, compress, repeat
+from collections.abc import Sequence
+from itertools import accumulate, chain, repeat
 from operator import lt
 from typing import Any, Literal, get_args, get_origin
 
@@ -155,7 +155,7 @@ class _Pass:
         for k, at in by_key.items():
             t = key_types[k]
             groups[t] = sorted(groups[t] + at) if t in groups else at
-        block = _Block(views, groups, by_key, key_types, classes if keys is not classes else None)
+        block = _Block(views, groups)
         if not self.paired(start, plans, block):  # the pairing first: it fails fastest
             return False
         for t, plan in plans.items():  # then the sweeps, each over the items of its types
@@ -192,15 +192,14 @@ class _Pass:
         """Whether every rule of `stage` without a gate that the items of type `t` are asked (the rows for
         `kind`: the item type, or its call family's call type) is told by its row's `sweep` that it finds
         nothing in these items of `block`. A rule without a sweep is asked of each item by the walk instead,
-        so the whole list is: no rule is ever asked of an item twice. A row's `exempt` leaves out of its
-        sweep the items of a model class in which the rule can find nothing (`_Block.swept`)."""
+        so the whole list is: no rule is ever asked of an item twice."""
         for row in self.rules.rows[stage]:
             if row.gate is not None or (row.types is not None and kind not in row.types):
                 continue
             if row.sweep is None:
                 return False
             try:
-                swept = block.swept(t, row.exempt)
+                swept = block.column(t)[1]
                 if swept and row.sweep(self.ctx, t, swept):
                     return False
             except Exception:  # noqa: BLE001  a sweep that cannot read these items: the walk asks each one
@@ -266,23 +265,13 @@ class _Pass:
 
 
 class _Block:
-    """One block of the whole-list pass (`clean`) as its columns read it: the items' `views`, the
-    indexes of each item type (`groups`) and of each key (`by_key`: a model class, or the type read from
-    the view; `_keys`), the type of each key (`key_types`), and, where the keys are types read from the views
-    of validated models, each model's class (`classes`, for a row's `exempt`). Each type's views are taken
-    once (`column`)."""
+    """One block of the whole-list pass (`clean`) as its columns read it: the items' `views` and the indexes
+    of each item type (`groups`); each type's views are taken once (`column`)."""
 
-    __slots__ = ("views", "groups", "by_key", "key_types", "classes", "_columns")
+    __slots__ = ("views", "groups", "_columns")
 
-    def __init__(
-        self,
-        views: list[View],
-        groups: dict[str, list[int]],
-        by_key: dict[Any, list[int]],
-        key_types: dict[Any, Any],
-        classes: list[type] | None,
-    ) -> None:
-        self.views, self.groups, self.by_key, self.key_types, self.classes = views, groups, by_key, key_types, classes
+    def __init__(self, views: list[View], groups: dict[str, list[int]]) -> None:
+        self.views, self.groups = views, groups
         self._columns: dict[str, tuple[list[int], list[View]]] = {}
 
     def column(self, t: str) -> tuple[list[int], list[View]]:
@@ -292,22 +281,6 @@ class _Block:
             at = self.groups[t]
             got = self._columns[t] = (at, list(map(self.views.__getitem__, at)))
         return got
-
-    def swept(self, t: str, exempt: Callable[[type], bool] | None) -> list[View]:
-        """The views of the items of type `t` a sweep reads: those of a model class `exempt` exempts left out
-        (asked once per class), in any order."""
-        if exempt is None:
-            return self.column(t)[1]
-        if self.classes is not None:  # keys are types: each item's class, asked through its index
-            at, views = self.column(t)
-            return _not_exempt(exempt, views, list(map(self.classes.__getitem__, at)))
-        keys = [k for k, kt in self.key_types.items() if kt == t]
-        if type(keys[0]) is str:  # keys are types read from JSON: no class to exempt
-            return self.column(t)[1]
-        kept = [k for k in keys if not exempt(k)]
-        if len(kept) == len(keys):
-            return self.column(t)[1]
-        return list(map(self.views.__getitem__, chain.from_iterable(map(self.by_key.__getitem__, kept))))
 
 
 class _Calls:
@@ -369,14 +342,6 @@ class _Calls:
 def _field(views: list[View], name: str) -> list[Any]:
     """Field `name` of each of `views` (dicts; None when absent), read in C."""
     return list(map(dict.get, views, repeat(name)))  # type: ignore[arg-type]
-
-
-def _not_exempt(exempt: Callable[[type], bool], views: list[View], classes: list[type]) -> list[View]:
-    """The `views` whose model's class (`classes`, one per view) `exempt` does not exempt (asked once per class)."""
-    asked = {cls: not exempt(cls) for cls in set(classes)}
-    if all(asked.values()):
-        return views
-    return list(compress(views, map(asked.__getitem__, classes)))
 
 
 def _keys(views: list[View], classes: list[type] | None) -> tuple[list[Any], dict[Any, Any]]:
