@@ -129,6 +129,19 @@ def _item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Engine, "_whole", lambda self, *args: False)
 
 
+def _whole_list_told(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What the whole-list pass answers in each check from now on (appended to the list returned)."""
+    told: list[bool] = []
+    real = Engine._whole
+
+    def spy(self: Engine, views: Any, *args: Any) -> bool:
+        told.append(real(self, views, *args))
+        return told[-1]
+
+    monkeypatch.setattr(Engine, "_whole", spy)
+    return told
+
+
 @pytest.fixture(autouse=True)
 def _every_list_tried_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Short lists too go through the whole-list pass here (`WHOLE_FROM`: it is for long ones otherwise)."""
@@ -175,14 +188,7 @@ def test_a_long_clean_list_takes_the_whole_list_pass(monkeypatch: pytest.MonkeyP
             {"type": "openai:web_search_call", "id": f"ws_{i}", "status": "completed", "action": SEARCH},
         ]
     items.append({"type": "function_call", "call_id": "last", "name": "f", "arguments": "{}", "status": "completed"})
-    told: list[bool] = []
-    real = Engine._whole
-
-    def spy(self: Engine, views: Any, *args: Any) -> bool:
-        told.append(real(self, views, *args))
-        return told[-1]
-
-    monkeypatch.setattr(Engine, "_whole", spy)
+    told = _whole_list_told(monkeypatch)
     for value in (items, rp.parse_items(items)):
         report = rp.check_transcript(value, pending_ok=True)
         assert report.ok and report.pending == (len(items) - 1,)
@@ -237,14 +243,7 @@ def test_blocks_carry_ids_keys_and_barriers_to_the_next(
     """The whole-list pass read one, two or three items at a time: what one block leaves to the next decides
     as one block would, and whatever it refuses is found item by item."""
     monkeypatch.setattr(whole, "BLOCK", block)
-    told: list[bool] = []
-    real = Engine._whole
-
-    def spy(self: Engine, views: Any, *args: Any) -> bool:
-        told.append(real(self, views, *args))
-        return told[-1]
-
-    monkeypatch.setattr(Engine, "_whole", spy)
+    told = _whole_list_told(monkeypatch)
     for value in (items, rp.parse_items(items)):
         report = rp.check_transcript(value, pending_ok=True)
         assert [(v.index, str(v.code)) for v in report.violations] == found
