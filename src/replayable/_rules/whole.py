@@ -4,7 +4,7 @@ items at a time, so that each column of a block reads what the block's first col
 cache; items are grouped by their model's class, which tells their type (`_keys`); calls are paired with
 their outputs by comparing their lists of keys (`_Calls`); barriers are counted only where an output does
 not follow its call at once, or a call is left open; the rows' `sweep`s tell in bulk where a rule cannot
-find anything, read from the items' values as they are now. It reports nothing: a list where something may be
+find anything, from the items' values as they are now. It reports nothing: a list where something may be
 found is walked item by item (`replayable._rules.engine.Engine`), which alone reports findings, so every
 finding, message and order is the walk's (`tests/rules/test_engine_gates.py`)."""
 
@@ -169,9 +169,9 @@ class _Pass:
         return True
 
     def plan(self, t: str) -> Plan | None:
-        """The plan of items of type `t` for the whole-list pass, kept for the next block; None when the walk must ask
-        its items (a rule without a gate and without a sweep, safety checks, programs, a call that may need
-        no output, outputs keyed otherwise)."""
+        """The plan of items of type `t` for the whole-list pass, kept for the next block; None when the walk
+        must ask its items (a rule without a gate and without a sweep, safety checks, programs, a call that
+        may need no output, outputs keyed otherwise)."""
         plan = self.plans.get(t)
         if plan is not None or t in self.plans:
             return plan
