@@ -146,6 +146,9 @@ class Document:
     #: `parse_items` holding no unknown field (their shared fields sets say so), else None; the check's
     #: `model_views` then reads each model's storage without asking again (one pass over the models less)
     _plain_classes: frozenset[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
+    #: internal: with `_plain_classes`, the class of each item in order (the check's whole-list pass reads the
+    #: items' types from it: one pass over the models less)
+    _item_classes: list[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
 
     def __post_init__(self) -> None:
         self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
@@ -278,10 +281,11 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
         kind = _list_kind(items)
         if kind is not None:
             return Document(kind, items, provider, value=items)
-    items, read_with, sdk_items, plain = _read_items(items, provider)
+    items, read_with, sdk_items, classes = _read_items(items, provider)
     doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
-    doc._plain_classes = plain
+    if classes is not None:
+        doc._plain_classes, doc._item_classes = frozenset(classes), classes
     return doc
 
 
@@ -312,19 +316,20 @@ def _class_kind(cls: type, item: Any) -> int:
     return kind
 
 
-def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool, frozenset[type] | None]:
+def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provider, bool, list[type] | None]:
     """The items as every path must see them, the provider they say they were read with (`openai` when
     one is a model parsed in OpenAI mode: see `Document.read_with`), and whether any is an `openai` SDK
     object (each of those is read as its JSON in OpenAI mode by the rules, item by item, as `check_transcript_iter`
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
     JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
     per class, and only the models holding unknown fields are looked at one by one. Last: the items'
-    classes when all are our models that `parse_items` made holding no unknown field (`Document._plain_classes`),
-    else None."""
+    class of each item when all are our models that `parse_items` made holding no unknown field
+    (`Document._plain_classes`, `Document._item_classes`), else None."""
     kinds = _CLASS_KINDS
-    by_class = {cls: kinds.get(cls) for cls in set(map(type, items))}
+    classes = list(map(type, items))
+    by_class = {cls: kinds.get(cls) for cls in set(classes)}
     if None in by_class.values():  # a class not seen before: asked once, of one of its items
-        one = dict(zip(map(type, items), items, strict=True))
+        one = dict(zip(classes, items, strict=True))
         by_class = {cls: _class_kind(cls, one[cls]) if kind is None else kind for cls, kind in by_class.items()}
     found = set(by_class.values())
     sdk = 2 in found
@@ -335,7 +340,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
         sets = shared_fields_sets(items)
         if sets is not None and not any(map(_holds_unknown, sets)):
             # made by `parse_items`: their few shared fields sets name no unknown field
-            return items, read_with, sdk, frozenset(by_class)
+            return items, read_with, sdk, classes
         held = list(compress(range(len(items)), map(_extras, items)))
     else:
         models = {cls for cls, kind in by_class.items() if kind in (1, 3)}

@@ -63,7 +63,13 @@ class Engine:
         JSON value it came from, for the target's profile)."""
         self._run(i, (v,), (json,), nxt)
 
-    def run(self, views: list[View], values: Sequence[Any] | None = None, stored: bool = False) -> None:
+    def run(
+        self,
+        views: list[View],
+        values: Sequence[Any] | None = None,
+        stored: bool = False,
+        classes: list[type] | None = None,
+    ) -> None:
         """`step` over all views, each with its successor as lookahead and its JSON value (`values[i]`, when
         given). A list of `WHOLE_FROM` items or more where nothing is to be found is told so a whole column
         at a time (`_whole`: the pairing tables then hold only the calls still open at the end, which is all
@@ -71,14 +77,20 @@ class Engine:
         alone reports findings. `stored`: the caller knows every view is the storage of one of our validated
         item models (`rules.view.model_views`): a `dict` whose `id` is a string, None or absent, as each item
         model declares it (`tests/rules/test_engine_views.py` holds every item model to that), and `values`
-        are those models."""
-        if len(views) < WHOLE_FROM or not self._whole(views, stored, values if stored else None):
+        are those models, of the `classes` when given (one per model, in order: the reader's)."""
+        if len(views) < WHOLE_FROM or not self._whole(views, stored, values if stored else None, classes):
             self._run(0, views, values, None)
 
-    def _whole(self, views: list[View], stored: bool = False, models: Sequence[Any] | None = None) -> bool:
+    def _whole(
+        self,
+        views: list[View],
+        stored: bool = False,
+        models: Sequence[Any] | None = None,
+        classes: list[type] | None = None,
+    ) -> bool:
         """Whether the rules find nothing in `views`: the whole-list pass (`replayable._rules.whole.clean`),
         which leaves in `ctx.open_calls` the calls still open at the end when it says so."""
-        return clean(self.ctx, self._rules, views, stored, models)
+        return clean(self.ctx, self._rules, views, stored, models, classes)
 
     def _run(self, start: int, views: Sequence[View], values: Sequence[Any] | None, tail: View | None) -> None:
         """The rules of items `start`, `start + 1`, ... (their `views`, and their JSON `values` when given;
@@ -259,9 +271,10 @@ def run_rules(
     pending_from: int = 0,
     values: Sequence[Any] | None = None,
     stored: bool = False,
+    classes: list[type] | None = None,
 ) -> list[int]:
     """Run the rules over all views in one pass (each with its successor as lookahead and its JSON value,
     `values`); returns pending (never a call before `pending_from`: see `Engine.finish`). `stored`: the
-    views are our validated models' storages (`Engine.run`)."""
-    engine.run(views, values, stored)
+    views are our validated models' storages (`Engine.run`), of the `classes` when given."""
+    engine.run(views, values, stored, classes)
     return engine.finish(pending_ok, pending_from)

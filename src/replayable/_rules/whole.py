@@ -31,7 +31,12 @@ BLOCK = 1024
 
 
 def clean(
-    ctx: Context, rules: RuleSet, views: list[View], stored: bool = False, models: Sequence[Any] | None = None
+    ctx: Context,
+    rules: RuleSet,
+    views: list[View],
+    stored: bool = False,
+    models: Sequence[Any] | None = None,
+    classes: list[type] | None = None,
 ) -> bool:
     """Whether the rules of `rules` find nothing in `views` for the check `ctx`, told a column at a time:
     no id twice, every call finished with a key no earlier call holds, every output answering an earlier
@@ -42,7 +47,8 @@ def clean(
     item-by-item walk would leave it. False (anything else, or any doubt, or a view that is not a `dict`):
     nothing was changed, and the walk checks the list. `stored`: the views are our validated models'
     storages (`Engine.run`; then the types of the ids need no look); `models`: those models, whose classes
-    tell the items' types (`_keys`)."""
+    tell the items' types (`_keys`); `classes`: the class of each model, in order, when the reader took
+    them already."""
     if ctx.ids or ctx.calls or ctx.open_calls or ctx.answered:  # fed before: only the walk continues it
         return False
     if not stored and not set(map(type, views)) <= {dict}:
@@ -50,8 +56,12 @@ def clean(
     state = _Pass(ctx, rules)
     size = BLOCK
     for start in range(0, len(views), size):
-        classes = None if models is None else list(map(type, models[start : start + size]))
-        if not state.block(start, views[start : start + size], stored, classes):
+        told: list[type] | None = None
+        if classes is not None:
+            told = classes[start : start + size]
+        elif models is not None:
+            told = list(map(type, models[start : start + size]))
+        if not state.block(start, views[start : start + size], stored, told):
             return False
     open_calls = state.open_calls()
     if open_calls is None:
