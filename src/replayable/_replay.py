@@ -140,8 +140,8 @@ def check_transcript(
     resend: list[int] = []
     # what the reader told of these items, trusted only when it read them in this call: a Document handed in
     # may have had its list changed since it was read
-    told = doc is not items and raw_items is doc.items
-    plain = doc._plain_classes if told else None
+    told = doc._item_classes if doc is not items and raw_items is doc.items else None
+    plain = None if told is None else frozenset(told)
     already = model_views(raw_items, side, resend, plain)  # already parsed: only the views are needed
     if already is not None:
         parsed, views = raw_items, already
@@ -159,7 +159,7 @@ def check_transcript(
     ctx = Context(target, tool_params, allowed, side, source, registry, profile, doc)
     engine = Engine(ctx, violations)
     stored = already is not None  # the views are the models' storages: the reader's classes are theirs
-    classes = doc._item_classes if stored and plain is not None else None
+    classes = told if stored else None
     pending = run_rules(views, engine, pending_ok, unwrapped.offset, raw_items, stored, classes)
     violations.extend(body_findings(doc, ctx))  # what the body says decides how its items are read
     violations.sort(key=lambda v: v.index if v.index is not None else -1)

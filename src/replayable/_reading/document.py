@@ -142,13 +142,16 @@ class Document:
     #: where each item (or event) starts in the file it was read from (`places.at(index, path)`
     #: is the line and column; set by `read_file`; None for values handed to the library)
     places: Any = dataclasses.field(default=None, repr=False)
-    #: internal: the classes of `items` when the reader told that each is one of our item models made by
-    #: `parse_items` holding no unknown field (their shared fields sets say so), else None; the check's
-    #: `model_views` then reads each model's storage without asking again (one pass over the models less)
-    _plain_classes: frozenset[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
-    #: internal: with `_plain_classes`, the class of each item in order (the check's whole-list pass reads the
-    #: items' types from it: one pass over the models less)
+    #: internal: the class of each of `items`, in order, when the reader told that each is one of our item
+    #: models made by `parse_items` holding no unknown field (their shared fields sets say so), else None;
+    #: the check's `model_views` then reads each model's storage without asking again, and its whole-list
+    #: pass reads the items' types from it (one pass over the models less, each)
     _item_classes: list[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
+
+    @property
+    def _plain_classes(self) -> frozenset[type] | None:
+        """internal: the distinct classes of `_item_classes` (None when the reader told nothing)."""
+        return None if self._item_classes is None else frozenset(self._item_classes)
 
     def __post_init__(self) -> None:
         self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
@@ -284,8 +287,7 @@ def _value_document(data: Any, provider: Provider, streams: bool, sdk: bool, *, 
     items, read_with, sdk_items, classes = _read_items(items, provider)
     doc = Document(DocumentKind.ITEMS, items, provider, sdk=sdk or sdk_items, value=data,
                    read_with=_owner(read_with, sdk or sdk_items), text_items=text_items)
-    if classes is not None:
-        doc._plain_classes, doc._item_classes = frozenset(classes), classes
+    doc._item_classes = classes
     return doc
 
 
@@ -324,7 +326,7 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
     per class, and only the models holding unknown fields are looked at one by one. Last: the items'
     class of each item when all are our models that `parse_items` made holding no unknown field
-    (`Document._plain_classes`, `Document._item_classes`), else None."""
+    (`Document._item_classes`), else None."""
     kinds = _CLASS_KINDS
     classes = list(map(type, items))
     by_class = {cls: kinds.get(cls) for cls in set(classes)}
