@@ -36,7 +36,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from operator import countOf
+from itertools import repeat
+from operator import countOf, itemgetter
 from typing import Any, overload
 
 import jiter
@@ -88,7 +89,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # leading zeros).
 _SHAPE_OF = dict(zip(b"0123456789eE.:, \t\r\n[{", b"0000000000ee.::::::[[", strict=True))
 _NUMBER_SHAPE = bytes(_SHAPE_OF.get(b, ord("x")) for b in range(256))
-_AFTER, _OPEN, _OTHER = ord(":"), ord("["), ord("x")
+_AFTER_BYTE, _OPEN_BYTE = b":", b"["
+_CANDIDATE = b"0e000"  # a mantissa's last digit and an exponent of three digits or more, in the shape
+#: How far before a candidate its mantissa's start is looked for (a longer run is a maybe).
+_MANTISSA_WIDTH = 400
+_MANTISSA_LOOK = itemgetter(slice(-_MANTISSA_WIDTH, None))  # a candidate's last bytes before it
+_LAST_BYTE = itemgetter(slice(-1, None))  # b"" for an empty run's tail
 # Scalars that no number read as infinity (or as 0.0 though not zero) becomes: jiter reads those as floats.
 _NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
@@ -289,19 +295,24 @@ def may_overflow(data: bytes) -> bool:
 
 
 def _shape_may_overflow(shape: bytes) -> bool:
-    """`may_overflow` of the text whose `_NUMBER_SHAPE` is `shape`."""
-    i = shape.find(b"0e000")
-    while i >= 0:  # a number only where a number can start: not a hex id's `...a6e5012...`
-        prev = shape[i - 1] if i else _AFTER
-        if prev == _AFTER or prev == _OPEN:
+    """`may_overflow` of the text whose `_NUMBER_SHAPE` is `shape`: is there a `0e000` (a mantissa digit, an
+    exponent of three digits or more) whose run of mantissa bytes (`0`, `.`) starts where a number can start
+    (after `:` or `[` in the shape, or at the very start), or a run of 210 digits? The candidates are cut
+    apart in one C pass (`split`), and the byte before each one's run is read from at most
+    `_MANTISSA_WIDTH` bytes before it, all in C (`map`): base64 (`encrypted_content`) holds thousands of
+    candidates, which cost no Python step each. A candidate overlapping the one before is never a number:
+    the run before it reaches that one's `e`. A run longer than the look back is a maybe."""
+    if _CANDIDATE in shape:
+        heads = shape.split(_CANDIDATE)
+        del heads[-1]  # what follows the last candidate
+        tails = list(map(bytes.rstrip, map(_MANTISSA_LOOK, heads), repeat(b"0.")))
+        if not all(tails):  # a run reaching back to the text's start, to the candidate before, or past the look
+            for k, (tail, head) in enumerate(zip(tails, heads, strict=True)):
+                if not tail and (k == 0 or len(head) >= _MANTISSA_WIDTH):
+                    return True
+        before = set(map(_LAST_BYTE, tails))  # the byte before each run (b"" for none)
+        if _AFTER_BYTE in before or _OPEN_BYTE in before:
             return True
-        if prev != _OTHER:  # more of a mantissa (or an `e`) before: look back over it
-            before = shape[max(0, i - 400) : i].rstrip(b"0.")  # what precedes the mantissa
-            if not before:  # the text starts with it, or a mantissa this long: say maybe
-                return True
-            if before[-1] == _AFTER or before[-1] == _OPEN:
-                return True
-        i = shape.find(b"0e000", i + 1)  # base64 (`encrypted_content`) holds thousands: each costs one test
     # 210 digits in a row: 40 first (a short needle is found by skipping, a long one is not)
     return len(shape) >= 210 and _LONG_RUN[:40] in shape and _LONG_RUN in shape
 

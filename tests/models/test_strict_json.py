@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -437,6 +438,41 @@ def test_duplicate_keys_in_arguments_objects_never_pass() -> None:
     action = '{"type":"function_call","turn_id":"t","call_id":"c","name":"f","arguments":' + text + "}"
     with pytest.raises(rp.ItemError):
         A.check_arguments(action, {"type": "object"})
+
+
+# The number filter's question, asked of a shape (`_json._NUMBER_SHAPE`) by a regular expression: a
+# candidate (`0e000`) whose run of mantissa bytes starts where a number can (after `:` or `[`, or at the start).
+_NUMBER_START_ORACLE = re.compile(rb"(?:^|[:\[])[0.]*0e000")
+
+
+@given(
+    st.lists(st.sampled_from([b"0", b"e", b".", b":", b"[", b"x", b"0e000", b"000e0", b"0" * 40]), max_size=60).map(
+        b"".join
+    )
+)
+def test_the_number_filter_finds_every_number_start_the_oracle_finds(shape: bytes) -> None:
+    """`_shape_may_overflow` cuts the candidates apart in C; the regular expression reads the same shape
+    position by position. The filter says maybe wherever the oracle finds a number start, and says maybe
+    elsewhere only for a run longer than it looks back (400 bytes) or 210 digits in a row."""
+    oracle = _NUMBER_START_ORACLE.search(shape) is not None
+    said = _json._shape_may_overflow(shape)
+    if oracle:
+        assert said, shape
+    elif said:
+        assert re.search(rb"[0.]{400}|0{210}", shape), shape
+
+
+def test_the_number_filter_reads_many_candidates_in_strings_and_one_number_after_them() -> None:
+    """Base64 (`encrypted_content`) holds many `1e123`-like runs inside strings: none is a number, and a
+    number after thousands of them is still found."""
+    blob = "".join(f"Ab{i % 10}e{i % 900 + 100}+/" for i in range(5000))
+    quiet = json.dumps([{"type": "reasoning", "encrypted_content": blob}]).encode()
+    assert not _json.may_overflow(quiet)
+    loud = quiet[:-1] + b', {"n": 1e400}]'
+    assert _json.may_overflow(loud)
+    with pytest.raises(_json.JSONError) as caught:
+        _json.loads(loud)
+    assert caught.value.reason == "non_finite_number"
 
 
 @st.composite
