@@ -21,7 +21,7 @@ from pydantic import (
     WrapValidator,
 )
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked, put_fields_set
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -132,7 +132,7 @@ def _read_shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """OpenAI mode: `{"role": ..., "content": ...}` without `type` is a message, dumped back without it."""
     if isinstance(value, dict) and "type" not in value and "role" in value:
         model = handler({**value, "type": "message"})
-        model.__pydantic_fields_set__.discard("type")
+        put_fields_set(model, model.model_fields_set - {"type"})  # its own set: the values say `type` is set
         return model
     return handler(value)
 

@@ -89,12 +89,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # leading zeros).
 _SHAPE_OF = dict(zip(b"0123456789eE.:, \t\r\n[{", b"0000000000ee.::::::[[", strict=True))
 _NUMBER_SHAPE = bytes(_SHAPE_OF.get(b, ord("x")) for b in range(256))
-_AFTER_BYTE, _OPEN_BYTE = b":", b"["
-_CANDIDATE = b"0e000"  # a mantissa's last digit and an exponent of three digits or more, in the shape
-#: How far before a candidate its mantissa's start is looked for (a longer run is a maybe).
-_MANTISSA_WIDTH = 400
-_MANTISSA_LOOK = itemgetter(slice(-_MANTISSA_WIDTH, None))  # a candidate's last bytes before it
-_LAST_BYTE = itemgetter(slice(-1, None))  # b"" for an empty run's tail
+_CANDIDATE, _WIDTH = b"0e000", 400  # a mantissa's last digit and a 3-digit exponent; how far its run is looked for
+_LOOK, _LAST = itemgetter(slice(-_WIDTH, None)), itemgetter(slice(-1, None))
 # Scalars that no number read as infinity (or as 0.0 though not zero) becomes: jiter reads those as floats.
 _NO_FLOAT = frozenset({str, int, bool, type(None)})
 _LONG_RUN = b"0" * 210
@@ -295,23 +291,16 @@ def may_overflow(data: bytes) -> bool:
 
 
 def _shape_may_overflow(shape: bytes) -> bool:
-    """`may_overflow` of the text whose `_NUMBER_SHAPE` is `shape`: is there a `0e000` (a mantissa digit, an
-    exponent of three digits or more) whose run of mantissa bytes (`0`, `.`) starts where a number can start
-    (after `:` or `[` in the shape, or at the very start), or a run of 210 digits? The candidates are cut
-    apart in one C pass (`split`), and the byte before each one's run is read from at most
-    `_MANTISSA_WIDTH` bytes before it, all in C (`map`): base64 (`encrypted_content`) holds thousands of
-    candidates, which cost no Python step each. A candidate overlapping the one before is never a number:
-    the run before it reaches that one's `e`. A run longer than the look back is a maybe."""
+    """`may_overflow` of the text whose `_NUMBER_SHAPE` is `shape`: a candidate (`_CANDIDATE`) whose run of
+    mantissa bytes (`0`, `.`) starts where a number can (after `:` or `[`, or at the start), or 210 digits in
+    a row. The candidates are cut apart and judged in C (`split`, `map`): base64 holds thousands, none costs
+    a Python step. One overlapping the one before never is a number (its run reaches that one's `e`)."""
     if _CANDIDATE in shape:
-        heads = shape.split(_CANDIDATE)
-        del heads[-1]  # what follows the last candidate
-        tails = list(map(bytes.rstrip, map(_MANTISSA_LOOK, heads), repeat(b"0.")))
-        if not all(tails):  # a run reaching back to the text's start, to the candidate before, or past the look
-            for k, (tail, head) in enumerate(zip(tails, heads, strict=True)):
-                if not tail and (k == 0 or len(head) >= _MANTISSA_WIDTH):
-                    return True
-        before = set(map(_LAST_BYTE, tails))  # the byte before each run (b"" for none)
-        if _AFTER_BYTE in before or _OPEN_BYTE in before:
+        heads = shape.split(_CANDIDATE)[:-1]  # what precedes each candidate
+        tails = list(map(bytes.rstrip, map(_LOOK, heads), repeat(b"0.")))  # up to each run's start
+        if not all(tails) and any(not t and (k == 0 or len(heads[k]) >= _WIDTH) for k, t in enumerate(tails)):
+            return True  # a run from the text's start or longer than the look: maybe (else it ends at an `e`)
+        if not {b":", b"["}.isdisjoint(map(_LAST, tails)):  # the byte before a run: where a number starts
             return True
     # 210 digits in a row: 40 first (a short needle is found by skipping, a long one is not)
     return len(shape) >= 210 and _LONG_RUN[:40] in shape and _LONG_RUN in shape

@@ -21,7 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ._base import WireModel, checked_provider, is_unchecked, share_fields_sets
+from ._base import WireModel, checked_provider, is_unchecked, share_empty_extras
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -334,7 +334,7 @@ def parse_items(data: Any, *, side: Side = "input", provider: Provider = None) -
         except JSONError:
             plain = None  # reported item by item below
         if plain is not None:  # a chunk at a time, as a JSON array's items (the values themselves stay the caller's)
-            done, start = _validate_releasing(many, plain, ctx, {})
+            done, start = _validate_releasing(many, plain, ctx)
             if start == len(plain):
                 return done
             del plain
@@ -399,9 +399,9 @@ def _jsonl_pieces(data: str | bytes | bytearray | memoryview) -> Iterator[list[A
     yield values[yielded:]
 
 
-# Items validated per call: a chunk's dicts and models are still in the CPU cache when shared, and the
-# objects a chunk frees (its dicts, pydantic's own fields sets and empty extras) are few enough to be
-# counted off the collector's young generation before it runs (benchmarks/README.md, issue 36).
+# Items validated per call: a chunk's dicts are still in the CPU cache when validated, and the objects a
+# chunk frees (its dicts) are few enough to be counted off the collector's young generation before it
+# runs (benchmarks/README.md, issue 36).
 _CHUNK = 64
 _NONES: list[None] = [None] * _CHUNK
 
@@ -416,9 +416,8 @@ def _validate_pieces(
     otherwise the items of the chunks that did and the text's values with `None` in their place (the rest
     still to read item by item). Raises what the reader raises."""
     done: list[Any] = []
-    shared: dict[Any, Any] = {}
     for values in pieces:
-        models, start = _validate_releasing(many, values, ctx, shared)
+        models, start = _validate_releasing(many, values, ctx)
         done += models
         if start < len(values):  # reported item by item: the rest of the text is read first (its own errors)
             rest: list[Any] = [None] * len(done)
@@ -430,14 +429,12 @@ def _validate_pieces(
     return done, None
 
 
-def _validate_releasing(
-    many: TypeAdapter[Any], raw: list[Any], ctx: Any, shared: dict[Any, Any]
-) -> tuple[list[Any], int]:
+def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tuple[list[Any], int]:
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
-    are then never all held at once; items of a class with the same fields share one read-only fields
-    set and pydantic's empty dict of unknown fields is one shared, read-only dict
-    (`replayable._base.share_fields_sets`, `shared` kept across calls). Returns the items of the chunks
+    are then never all held at once. The items hold no fields set of their own (their classes tell it by
+    their values: `replayable._base.derives_fields_set`), and those holding no unknown field share one
+    read-only empty `model_extra` (`replayable._base.share_empty_extras`). Returns the items of the chunks
     that validated and the index where the first chunk that did not starts (`len(raw)` when all did);
     `raw` keeps the items from there on."""
     done: list[Any] = []
@@ -449,7 +446,7 @@ def _validate_releasing(
         except ValidationError:
             return done, start
         raw[start:end] = _NONES[: end - start]
-        share_fields_sets(chunk, shared)
+        share_empty_extras(chunk)
         done.extend(chunk)
     return done, n
 

@@ -1,7 +1,7 @@
 """The fast paths give the plain paths' verdicts: a JSON array read in pieces (`_json_array.iter_array`),
-JSONL read a chunk of lines at a time, the shared empty extras and fields sets of parsed items
-(`_base.SharedExtras`, `SharedFieldsSet`), the check engine's whole-list pass (`Engine._whole`) and OpenAI
-mode built on first use. Each shortcut must give exactly the verdict, values, errors and findings of the
+JSONL read a chunk of lines at a time, the fields sets parsed items tell by their values
+(`_base.derives_fields_set`) and their shared empty extras (`_base.SharedExtras`), the check engine's whole-list pass (`Engine._whole`) and OpenAI mode built on
+first use. Each shortcut must give exactly the verdict, values, errors and findings of the
 plain path it replaces, whatever the input's form (str, bytes, subclasses of either, lists of dicts or
 models) and length (just under and over each threshold)."""
 
@@ -19,7 +19,7 @@ import pytest
 
 import replayable as rp
 from replayable import _json
-from replayable._base import NO_EXTRAS, SharedFieldsSet
+from replayable._base import NO_EXTRAS
 from replayable._json_array import ARRAY_PIECE, iter_array
 from replayable._reading.document import read_document
 from replayable._rules import engine
@@ -252,39 +252,35 @@ def test_jsonl_read_in_chunks_of_lines_names_the_line_iter_jsonl_names(n: int) -
         assert [e["type"] for e in whole.value.errors] == [e["type"] for e in by_line.value.errors]
 
 
-# --- the shared empty extras and fields sets ----------------------------------------------------------
+# --- the fields sets told by the values ---------------------------------------------------------------
 
 
 def test_a_name_spelled_as_a_field_while_the_field_came_by_alias_is_an_unknown_field_held() -> None:
     """`{"async": true, "async_": 1}`: the field `async_` came by its alias, and the key `async_` is kept as
-    an unknown field, though the fields set names no field the class lacks. `holds_unknown` said False
-    (low: the views of `parse_items`' models then left that unknown field out, the single item's did not)."""
+    an unknown field, though the fields set names no field the class lacks. The views of `parse_items`'
+    models must hold that unknown field, as the single item's does."""
     raw = {"type": "custom_tool_call", "call_id": "c", "name": "t", "input": "x", "async": None, "async_": 1}
     many = rp.parse_items([raw, {**raw, "call_id": "d"}], provider="openai")
     one = rp.parse_item(raw, provider="openai")
     assert many[0].model_extra == one.model_extra == {"async_": 1}
-    fields = many[0].model_fields_set
-    assert isinstance(fields, SharedFieldsSet) and fields.holds_unknown
+    assert many[0].model_fields_set == one.model_fields_set
     views = model_views(many, "input")
     assert views is not None
     assert dict(views[0]) == dict(view_of(one))
     plain = rp.parse_items([{k: v for k, v in raw.items() if k != "async_"}] * 2, provider="openai")
-    assert plain[0].model_fields_set == fields and not plain[0].model_fields_set.holds_unknown  # type: ignore[attr-defined]
+    assert plain[0].model_fields_set == many[0].model_fields_set and not plain[0].model_extra
 
 
-def test_the_shared_empty_extras_never_change_and_never_leak() -> None:
+def test_a_parsed_items_set_and_extras_never_change_and_never_leak() -> None:
     items = rp.parse_items([_message(i) for i in range(3)])
     a, b = items[0], items[1]
     assert a.model_extra is NO_EXTRAS and b.model_extra is NO_EXTRAS
     with pytest.raises(TypeError):
         a.model_extra["x"] = 1  # type: ignore[index]
     with pytest.raises(TypeError):
-        a.model_fields_set.add("x")
-    with pytest.raises(TypeError):
         NO_EXTRAS.update(x=1)
-    extras = NO_EXTRAS
-    with pytest.raises(TypeError):
-        extras |= {"x": 1}
+    a.model_fields_set.add("x")  # a new set at each read: the item is unchanged
+    assert "x" not in a.model_fields_set
     with pytest.raises(ValueError, match="frozen"):  # pydantic refuses before the extras are reached
         a.zz = 1  # type: ignore[attr-defined]
     changed = a.model_copy(update={"zz": 1, "content": "other"})

@@ -140,9 +140,9 @@ def test_the_short_way_never_says_yes_where_loads_refuses(text: Any) -> None:
     assert json_syntax_error(text) == _long_way(text)
 
 
-def test_unknown_fields_are_found_through_the_shared_fields_sets() -> None:
-    """Parsed items whose shared fields set names an undeclared field are read with their extras; the
-    others in place. A model made otherwise (a copy) is asked about its extras directly."""
+def test_unknown_fields_are_found_through_the_extras() -> None:
+    """Parsed items holding unknown fields are read with their extras; the others in place, and a copy
+    alike."""
     raw = [USER, {**CALL, "x_note": "n"}, CALL]
     items = rp.parse_items(json.dumps(raw))
     views = model_views(items, None)

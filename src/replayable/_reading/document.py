@@ -40,12 +40,11 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from itertools import compress
-from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked, shared_fields_sets
+from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
@@ -305,7 +304,6 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 _CLASS_KINDS: dict[type, int] = {}
 #: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
-_holds_unknown = attrgetter("holds_unknown")
 
 
 def _class_kind(cls: type, item: Any) -> int:
@@ -325,8 +323,8 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     reads it): a parsed message holding a Chat Completions key among its unknown fields is replaced by its
     JSON, where the envelope rule sees it. The per-item work runs in C (`map`): the kinds are asked once
     per class, and only the models holding unknown fields are looked at one by one. Last: the items'
-    class of each item when all are our models that `parse_items` made holding no unknown field
-    (`Document._item_classes`), else None."""
+    class of each item when all are our models holding no unknown field (`Document._item_classes`), else
+    None."""
     kinds = _CLASS_KINDS
     classes = list(map(type, items))
     by_class = {cls: kinds.get(cls) for cls in set(classes)}
@@ -339,11 +337,9 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     if 1 not in found and 3 not in found:
         return items, read_with, sdk, None
     if found <= {1, 3}:  # all our models: their unknown fields told in C
-        sets = shared_fields_sets(items)
-        if sets is not None and not any(map(_holds_unknown, sets)):
-            # made by `parse_items`: their few shared fields sets name no unknown field
-            return items, read_with, sdk, classes
         held = list(compress(range(len(items)), map(_extras, items)))
+        if not held:  # none holds an unknown field: the rules read their storages as they are
+            return items, read_with, sdk, classes
     else:
         models = {cls for cls, kind in by_class.items() if kind in (1, 3)}
         held = [n for n, item in enumerate(items) if type(item) in models and _extras(item)]

@@ -11,14 +11,14 @@ from __future__ import annotations
 import typing
 from collections.abc import Mapping
 from itertools import compress
-from operator import attrgetter, methodcaller
+from operator import methodcaller
 from types import MappingProxyType, UnionType
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, has_unchecked, is_unchecked, shared_fields_sets
+from replayable._base import NamespacedBase, has_unchecked, is_unchecked
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
@@ -62,8 +62,6 @@ _SENT_IN_INPUT_FORM: dict[type, bool] = {}
 # and these two are read for every item checked. (`tests/rules/test_engine_views.py` pins them.)
 _storage = BaseModel.__dict__["__dict__"].__get__
 _extras = BaseModel.__dict__["__pydantic_extra__"].__get__
-_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__get__
-_holds_unknown = attrgetter("holds_unknown")
 
 #: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
 #: `replayable._item_read.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
@@ -138,10 +136,9 @@ def model_views(
     item is not a model. An output-form call with `side=None` is sent back as it is, so its input form
     must be checked too: its index is added to `resend` when a list is given (the caller checks them,
     `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
-    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy
-    (told by their shared fields set, `_base.SharedFieldsSet.holds_unknown`, when `parse_items` made them).
-    `plain`: the items' classes when the reader told already that every item is one of our models that
-    `parse_items` made holding no unknown field (`Document._plain_classes`): neither is asked again.
+    `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy.
+    `plain`: the items' classes when the reader told already that every item is one of our models holding
+    no unknown field (`Document._plain_classes`): neither is asked again.
     Every view returned is a `dict` whose `id` is a string, None or `MISSING` (its class declares it so:
     the rules' whole-list pass reads the ids without a look at their types, `rules.engine.Engine.run`)."""
     if has_unchecked() and any(map(is_unchecked, items)):
@@ -169,14 +166,6 @@ def model_views(
     if plain is not None:  # told by the reader: no view holds unknown fields
         return None if 2 in kinds and _nests_a_call(items, views, classes, False) else views
     merged = False  # whether some view holds unknown fields
-    sets = shared_fields_sets(items)
-    if sets is not None:  # all from `parse_items`: each of their few shared sets knows, once
-        if any(map(_holds_unknown, sets)):
-            merged = True
-            for i, fields in enumerate(map(_fields_set, items)):
-                if fields.holds_unknown:
-                    views[i] = _with_extras(items[i])
-        return None if 2 in kinds and _nests_a_call(items, views, classes, merged) else views
     extras = list(map(_extras, items))  # each model's own extras: one more object reached per item
     if any(extras):
         merged = True
