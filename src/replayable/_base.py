@@ -147,18 +147,29 @@ _get_storage = BaseModel.__dict__["__dict__"].__get__
 
 
 def _fields_set_of(model: Any) -> set[str]:
-    """`model_fields_set` of a model whose class tells it by its values (`derives_fields_set`): the fields
-    whose value is not `MISSING`, and the unknown fields it keeps. A set put in its slot on purpose (a
-    shorthand message read without its `type`, `model_construct(_fields_set=...)`, a copy or an unpickled
-    model of those) is returned as it is. A new set at each read otherwise: changing it changes nothing."""
-    try:
+    """`model_fields_set` of a model whose class tells it by its values (`derives_fields_set`): its required
+    fields (a validated model holds them all), the optional ones whose value is not `MISSING`, and the
+    unknown fields it keeps. A set put in its slot on purpose (a shorthand message read without its `type`,
+    `model_construct`, a copy or an unpickled model of those: `put_fields_set`) is returned as it is. A new
+    set at each read otherwise: changing it changes nothing."""
+    if _OWN_SETS and _holds_own_set(model):
         return _get_fields_set(model)  # type: ignore[no-any-return]
-    except AttributeError:
-        pass
-    fields = {name for name, value in _get_storage(model).items() if value is not MISSING}
+    required, optional = model._told_fields
+    fields = set(required)
+    if optional:
+        storage = model.__dict__
+        fields.update(name for name in optional if storage.get(name, MISSING) is not MISSING)
     extras = _get_extras(model)
     if extras:
         fields.update(extras)
+    return fields
+
+
+def _scanned_fields_set(model: Any) -> set[str]:
+    """The fields set a model's values tell, whatever it was built with: the fields it holds that are not
+    `MISSING`, and its unknown fields (for `model_construct`, which may leave a required field out)."""
+    fields = {name for name, value in model.__dict__.items() if value is not MISSING}
+    fields.update(_get_extras(model) or ())
     return fields
 
 
@@ -166,6 +177,26 @@ def put_fields_set(model: Any, fields: Iterable[str]) -> None:
     """Give `model` a fields set of its own (a new `set`): what `model_fields_set` returns from then on,
     whatever its values tell. For the few models whose set is not what their values say."""
     _put_fields_set(model, set(fields))
+    if tells_by_values(type(model)):
+        key = id(model)
+        _OWN_SETS[key] = weakref.ref(model, lambda _, key=key: _OWN_SETS.pop(key, None))  # type: ignore[misc]
+
+
+def _holds_own_set(model: Any) -> bool:
+    ref = _OWN_SETS.get(id(model))
+    return ref is not None and ref() is model
+
+
+def tells_by_values(cls: type) -> bool:
+    """Whether `cls` tells its models' fields sets by their values (`derives_fields_set` said so when the
+    class was made)."""
+    return vars(cls).get("__pydantic_fields_set__") is _TOLD_BY_VALUES
+
+
+# Models of such classes that hold a set of their own: id -> a weak reference that forgets the entry when
+# the model goes. A plain dict, empty in the common case: telling a set then costs one test in C (no
+# exception raised for the empty slot, no Python `__len__`: either would double the cost of a read).
+_OWN_SETS: dict[int, weakref.ref[Any]] = {}
 
 
 #: The `__pydantic_fields_set__` of a class whose every field is required or defaults to `MISSING`
@@ -250,6 +281,9 @@ class WireModel(BaseModel):
     #: (field, value) of the tag fields (`type`, `role`, `object`) that are one literal: filled in when a
     #: model is built by keyword, required when one is parsed.
     _wire_tags: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: Where the class tells its fields set by its values (`derives_fields_set`): its required fields, always
+    #: set in a validated model, and its optional ones, set where their value is not `MISSING`.
+    _told_fields: ClassVar[tuple[frozenset[str], tuple[str, ...]]] = (frozenset(), ())
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -276,7 +310,11 @@ class WireModel(BaseModel):
         cls._wire_tags = tuple(tags.items())
         # the fields set: told by the values where every field is required or MISSING by default, else pydantic's
         # own slot (a subclass with other defaults takes the slot back)
-        cls.__pydantic_fields_set__ = _TOLD_BY_VALUES if derives_fields_set(cls) else _FIELDS_SET_SLOT  # type: ignore[assignment]
+        told = derives_fields_set(cls)
+        cls.__pydantic_fields_set__ = _TOLD_BY_VALUES if told else _FIELDS_SET_SLOT  # type: ignore[assignment]
+        if told:
+            required = {name for name, field in fields.items() if field.default is PydanticUndefined}
+            cls._told_fields = (frozenset(required), tuple(name for name in fields if name not in required))
 
     def __init__(self, /, **data: Any) -> None:
         # Built by keyword (`FunctionCallOutputParam(call_id=..., output=...)`): the tags count as given,
@@ -368,8 +406,8 @@ class WireModel(BaseModel):
         """pydantic's `model_construct`: no validation at all, so the model is marked unchecked
         (`is_unchecked`): the library reads it again from its JSON before trusting it."""
         model = super().model_construct(_fields_set, **values)
-        if _fields_set is not None:  # pydantic's set, as the caller gave it: not what the values tell
-            put_fields_set(model, _fields_set)
+        if tells_by_values(cls):  # as the caller gave it, or what it passed: a required field may be left out
+            put_fields_set(model, _scanned_fields_set(model) if _fields_set is None else _fields_set)
         _UNCHECKED[id(model)] = model
         return model
 
@@ -393,18 +431,17 @@ class WireModel(BaseModel):
         """Unpickling sets a model's values without validating them: an unpickled model is unchecked (the
         library reads it again from its JSON before trusting it), whatever the pickled one was."""
         super().__setstate__(state)
-        put_fields_set(self, state.get("__pydantic_fields_set__", ()))  # the pickled model's, whatever it held
+        own = state.get("__pydantic_fields_set__")
+        if own is not None and tells_by_values(type(self)) and set(own) != _fields_set_of(self):
+            put_fields_set(self, own)  # the pickled model held a set of its own (its values tell another)
         _UNCHECKED[id(self)] = self
 
 
 def _copy_own_fields_set(model: Any, copied: Any) -> None:
     """A copy keeps the fields set `model` holds of its own (`put_fields_set`); pydantic's copy of it went
     through the class's setter, which keeps nothing where the values tell the set."""
-    try:
-        own = _get_fields_set(model)
-    except AttributeError:
-        return
-    put_fields_set(copied, own)
+    if _OWN_SETS and _holds_own_set(model):
+        put_fields_set(copied, _get_fields_set(model))
 
 
 # Models that skipped validation (`model_construct`, `model_copy(update=...)`, or built around one), by
