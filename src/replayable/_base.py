@@ -165,12 +165,10 @@ def _fields_set_of(model: Any) -> set[str]:
     return fields
 
 
-def _scanned_fields_set(model: Any) -> set[str]:
-    """The fields set a model's values tell, whatever it was built with: the fields it holds that are not
-    `MISSING`, and its unknown fields (for `model_construct`, which may leave a required field out)."""
-    fields = {name for name, value in model.__dict__.items() if value is not MISSING}
-    fields.update(_get_extras(model) or ())
-    return fields
+def _constructed_fields_set(model: Any) -> set[str]:
+    """The fields set pydantic's `model_construct` gives when not told one: the declared fields passed (a
+    required one may be left out), not the unknown keys it keeps."""
+    return {name for name, value in model.__dict__.items() if value is not MISSING}
 
 
 def put_fields_set(model: Any, fields: Iterable[str]) -> None:
@@ -407,7 +405,7 @@ class WireModel(BaseModel):
         (`is_unchecked`): the library reads it again from its JSON before trusting it."""
         model = super().model_construct(_fields_set, **values)
         if tells_by_values(cls):  # as the caller gave it, or what it passed: a required field may be left out
-            put_fields_set(model, _scanned_fields_set(model) if _fields_set is None else _fields_set)
+            put_fields_set(model, _constructed_fields_set(model) if _fields_set is None else _fields_set)
         _UNCHECKED[id(model)] = model
         return model
 

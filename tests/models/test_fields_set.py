@@ -12,6 +12,7 @@ compare with pydantic's own sets, read with the slot put back, and fail loudly w
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import pickle
 from collections.abc import Iterator
@@ -276,3 +277,27 @@ def test_copies_of_an_item_get_their_own_plain_extras() -> None:
         assert type(other.model_extra) is dict and other.model_extra == {}
         assert rp.dump_item(other) == ITEMS[1]
     assert type(pickle.loads(pickle.dumps(NO_EXTRAS))) is dict  # noqa: S301
+
+
+def test_model_construct_leaving_a_required_field_out_tells_what_was_passed() -> None:
+    """`model_construct` validates nothing: a required field left out is not set, and (as pydantic has it)
+    an unknown key passed is kept but not named in the set."""
+    made = rp.Message.model_construct(role="assistant", content=[], x_note="n")
+    with _pydantic_own_sets():
+        want = set(rp.Message.model_construct(role="assistant", content=[], x_note="n").model_fields_set)
+    assert made.model_fields_set == want == {"role", "content"} and made.model_extra == {"x_note": "n"}
+    for other in (copy.copy(made), copy.deepcopy(made), pickle.loads(pickle.dumps(made))):  # noqa: S301
+        assert other.model_fields_set == want
+
+
+def test_a_model_holding_a_set_of_its_own_is_forgotten_when_it_goes() -> None:
+    """The models holding a set of their own are kept by weak reference: none stays once it is gone, and a
+    new model at the same address is not taken for it."""
+    item = rp.parse_item({"role": "user", "content": "hi"}, provider="openai")
+    key = id(item)
+    assert key in _base._OWN_SETS
+    del item
+    gc.collect()
+    assert key not in _base._OWN_SETS
+    again = rp.parse_item({"type": "message", "role": "user", "content": "hi"})
+    assert again.model_fields_set == {"type", "role", "content"}
