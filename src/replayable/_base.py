@@ -11,6 +11,7 @@ as `openai:<type>` and written back exactly as it came.
 from __future__ import annotations
 
 import ast
+import contextvars
 import inspect
 import json
 import operator
@@ -146,22 +147,73 @@ _get_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 _get_storage = BaseModel.__dict__["__dict__"].__get__
 
 
+class ToldFieldsSet(set[str]):
+    """The fields set a model's values tell (`_fields_set_of`), as pydantic's own set behaves: changing it in
+    place (`add`, `discard`, `|=`, ...) makes it the model's own set from then on, which its dumps
+    (`exclude_unset`), copies and pickles follow, as they follow a changed pydantic set. `copy`, `deepcopy`
+    and pickling give a plain `set`."""
+
+    __slots__ = ("_model",)
+
+    _model: Any
+
+    def _kept(name: str) -> Any:  # type: ignore[misc]  # a method that changes the set, then keeps it
+        change = getattr(set, name)
+
+        def method(self: ToldFieldsSet, *args: Any) -> Any:
+            out = change(self, *args)
+            _keep_fields_set(self._model, self)
+            return self if name.startswith("__i") else out
+
+        method.__name__ = name
+        return method
+
+    add = _kept("add")
+    discard = _kept("discard")
+    remove = _kept("remove")
+    pop = _kept("pop")
+    clear = _kept("clear")
+    update = _kept("update")
+    difference_update = _kept("difference_update")
+    intersection_update = _kept("intersection_update")
+    symmetric_difference_update = _kept("symmetric_difference_update")
+    __ior__ = _kept("__ior__")
+    __iand__ = _kept("__iand__")
+    __isub__ = _kept("__isub__")
+    __ixor__ = _kept("__ixor__")
+    del _kept
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def __deepcopy__(self, memo: Any) -> set[str]:
+        return set(self)
+
+    def __reduce__(self) -> Any:
+        return (set, (list(self),))
+
+    def __repr__(self) -> str:
+        return set.__repr__(set(self))
+
+
 def _fields_set_of(model: Any) -> set[str]:
     """`model_fields_set` of a model whose class tells it by its values (`derives_fields_set`): its required
-    fields (a validated model holds them all), the optional ones whose value is not `MISSING`, and the
-    unknown fields it keeps. A set put in its slot on purpose (a shorthand message read without its `type`,
-    `model_construct`, a copy or an unpickled model of those: `put_fields_set`) is returned as it is. A new
-    set at each read otherwise: changing it changes nothing."""
+    fields (a validated model holds them all), the optional ones whose value is not `MISSING` (a field
+    holding `MISSING` is not set, whatever built it), and the unknown fields it keeps: a new
+    `ToldFieldsSet` at each read. A set the model holds of its own (a shorthand message read without its
+    `type`, `model_construct`, a set changed in place, copies and unpickled models of those:
+    `put_fields_set`) is returned as it is."""
     if _OWN_SETS and _holds_own_set(model):
         return _get_fields_set(model)  # type: ignore[no-any-return]
     required, optional = model._told_fields
-    fields = set(required)
+    fields = ToldFieldsSet(required)
+    fields._model = model
     if optional:
         storage = model.__dict__
-        fields.update(name for name in optional if storage.get(name, MISSING) is not MISSING)
+        set.update(fields, (name for name in optional if storage.get(name, MISSING) is not MISSING))
     extras = _get_extras(model)
     if extras:
-        fields.update(extras)
+        set.update(fields, extras)
     return fields
 
 
@@ -174,8 +226,12 @@ def _constructed_fields_set(model: Any) -> set[str]:
 def put_fields_set(model: Any, fields: Iterable[str]) -> None:
     """Give `model` a fields set of its own (a new `set`): what `model_fields_set` returns from then on,
     whatever its values tell. For the few models whose set is not what their values say."""
-    _put_fields_set(model, set(fields))
-    if tells_by_values(type(model)):
+    _keep_fields_set(model, set(fields))
+
+
+def _keep_fields_set(model: Any, fields: set[str]) -> None:
+    _put_fields_set(model, fields)
+    if tells_by_values(type(model)) and not _holds_own_set(model):
         key = id(model)
         _OWN_SETS[key] = weakref.ref(model, lambda _, key=key: _OWN_SETS.pop(key, None))  # type: ignore[misc]
 
@@ -399,6 +455,25 @@ class WireModel(BaseModel):
             _UNCHECKED[id(copied)] = copied
         return copied
 
+    def copy(
+        self,
+        *,
+        include: Any = None,
+        exclude: Any = None,
+        update: dict[str, Any] | None = None,
+        deep: bool = False,
+    ) -> Self:
+        """pydantic's deprecated `copy` (use `model_copy`). A copy that leaves fields out (`include`,
+        `exclude`) or changes them (`update`) skips validation, so it is marked unchecked (`is_unchecked`); its
+        fields set is the one pydantic gives it (the source's, with `update`'s keys, less `exclude`'s)."""
+        copied = super().copy(include=include, exclude=exclude, update=update, deep=deep)
+        if tells_by_values(type(self)):
+            fields = set(self.model_fields_set) | set(update or ())
+            put_fields_set(copied, fields - set(exclude or ()))
+        if include is not None or exclude is not None or update or is_unchecked(self):
+            _UNCHECKED[id(copied)] = copied
+        return copied
+
     @classmethod
     def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Self:  # type: ignore[override]
         """pydantic's `model_construct`: no validation at all, so the model is marked unchecked
@@ -465,6 +540,9 @@ def _holds_unchecked(value: Any) -> bool:
         return any(map(is_unchecked, value))
     return is_unchecked(value)
 
+
+#: The typed namespaced model being dumped by its own schema (`NamespacedBase._write_native_types`).
+_OWN_DUMP: contextvars.ContextVar[Any] = contextvars.ContextVar("replayable_own_dump", default=None)
 
 _set_slot = object.__setattr__  # pydantic's slots, written past the frozen model's __setattr__
 
@@ -554,18 +632,24 @@ class NamespacedBase(WireModel):
         if isinstance(out, dict) and self.pinned:
             # A typed subclass (`FileCitation`) held where its generic parent is declared (`NamespacedPart`)
             # is serialized by the parent's schema, which knows none of its fields: dump it by its own.
+            # Once, by its own schema: that one leaves out what it leaves out (`MISSING`, `exclude_none`), and
+            # asking again would never end.
             fields = type(self).model_fields
             names = self.model_fields_set if info.exclude_unset else fields.keys()
-            if any((fields[n].alias or n) not in out for n in names if n in fields):
-                return type(self).__pydantic_serializer__.to_python(
-                    self,
-                    mode=info.mode,
-                    by_alias=info.by_alias,
-                    exclude_unset=info.exclude_unset,
-                    exclude_none=info.exclude_none,
-                    exclude_defaults=info.exclude_defaults,
-                    round_trip=info.round_trip,
-                )
+            if _OWN_DUMP.get() is not self and any((fields[n].alias or n) not in out for n in names if n in fields):
+                token = _OWN_DUMP.set(self)
+                try:
+                    return type(self).__pydantic_serializer__.to_python(
+                        self,
+                        mode=info.mode,
+                        by_alias=info.by_alias,
+                        exclude_unset=info.exclude_unset,
+                        exclude_none=info.exclude_none,
+                        exclude_defaults=info.exclude_defaults,
+                        round_trip=info.round_trip,
+                    )
+                finally:
+                    _OWN_DUMP.reset(token)
         private = self.__pydantic_private__
         if private is not None and isinstance(out, dict) and "type" in out:
             wire_type = private.get("_wire_type")

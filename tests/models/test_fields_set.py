@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, model_validator
 from pydantic_core import PydanticUndefined
 
 import replayable as rp
@@ -159,12 +159,73 @@ def test_each_class_tells_its_set_exactly_when_its_defaults_allow() -> None:
     assert reference.model_fields_set == {"id"} and rp.dump_item(reference) == {"id": "msg_1"}
 
 
-def test_changing_the_set_read_changes_nothing() -> None:
-    item = rp.parse_item(ITEMS[1])
+def test_changing_the_set_in_place_changes_the_models_set_as_pydantic_does() -> None:
+    """A set read and changed in place becomes the model's own: dumps, copies and pickles follow it, as they
+    follow a changed pydantic set; the other items keep theirs."""
+    raw = {"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}", "id": "fc_1", "status": "completed"}
+    for change in (
+        lambda s: s.discard("status"),
+        lambda s: s.remove("status"),
+        lambda s: s.difference_update({"status"}),
+        lambda s: s.intersection_update(set(raw) - {"status"}),
+        lambda s: s.symmetric_difference_update({"status"}),
+    ):
+        ours = rp.parse_items([raw, raw])
+        with _pydantic_own_sets():
+            theirs = rp.parse_item(raw)
+            change(theirs.model_fields_set)
+            want = (set(theirs.model_fields_set), theirs.model_dump(exclude_unset=True))
+        change(ours[0].model_fields_set)
+        assert (ours[0].model_fields_set, ours[0].model_dump(exclude_unset=True)) == want
+        assert "status" not in rp.dump_item(ours[0]) and rp.dump_item(ours[1]) == raw
+        for other in (copy.copy(ours[0]), copy.deepcopy(ours[0]), pickle.loads(pickle.dumps(ours[0]))):  # noqa: S301
+            assert other.model_fields_set == want[0] and type(other.model_fields_set) is set
+    item = rp.parse_item(raw)
     fields = item.model_fields_set
-    fields.add("id")
-    fields.discard("type")
-    assert item.model_fields_set == set(ITEMS[1]) and rp.dump_item(item) == ITEMS[1]
+    fields |= {"x_unknown"}
+    assert "x_unknown" in item.model_fields_set and repr(item.model_fields_set).startswith("{")
+
+
+def test_a_subclass_validator_that_discards_from_the_set_is_followed() -> None:
+    """The pydantic way of saying a field was not given: a wrap validator discarding it from the set."""
+
+    class Quiet(rp.FunctionCallParam):
+        @model_validator(mode="wrap")
+        @classmethod
+        def _unset_status(cls, data: Any, handler: Any) -> Any:
+            model = handler(data)
+            model.model_fields_set.discard("status")
+            return model
+
+    raw = {"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}", "status": "completed"}
+    quiet = Quiet.model_validate(raw)
+    assert quiet.model_fields_set == set(raw) - {"status"}
+    assert quiet.model_dump(exclude_unset=True) == {k: v for k, v in raw.items() if k != "status"}
+
+
+def test_a_field_holding_missing_is_not_set_whatever_built_it() -> None:
+    """`MISSING` is the spec's absence: a field holding it is not set, though pydantic would name a field
+    passed as `MISSING` (only Python code can pass it; every JSON entry point refuses it)."""
+    built = rp.FunctionCallParam(call_id="c", name="n", arguments="{}", status=MISSING)
+    assert built.model_fields_set == {"type", "call_id", "name", "arguments"}
+    assert rp.dump_item(built) == {"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}"}
+    with pytest.raises(rp.ItemError):
+        rp.parse_item({"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}", "status": MISSING})
+
+
+def test_the_deprecated_copy_is_unchecked_when_it_leaves_out_or_changes_fields() -> None:
+    """pydantic's deprecated `copy(include=, exclude=, update=)` builds a model without validation: it is
+    read again from its JSON (a call without its `name` is reported), with the set pydantic gives it."""
+    raw = {"type": "function_call", "call_id": "c", "name": "n", "arguments": "{}", "status": "completed"}
+    item = rp.parse_item(raw)
+    with pytest.warns(DeprecationWarning):
+        partial = item.copy(exclude={"name"})
+    assert partial.model_fields_set == set(raw) - {"name"}
+    codes = [v.code for v in rp.check_transcript([partial], pending_ok=True).violations]
+    assert rp.ViolationCode.ITEM_INVALID in codes
+    with pytest.warns(DeprecationWarning):
+        same = item.copy()
+    assert same.model_fields_set == set(raw) and rp.check_transcript([same], pending_ok=True).ok
 
 
 def test_a_shorthand_message_keeps_a_set_of_its_own() -> None:
@@ -301,3 +362,12 @@ def test_a_model_holding_a_set_of_its_own_is_forgotten_when_it_goes() -> None:
     assert key not in _base._OWN_SETS
     again = rp.parse_item({"type": "message", "role": "user", "content": "hi"})
     assert again.model_fields_set == {"type", "role", "content"}
+
+
+def test_a_typed_namespaced_model_dumps_without_its_unset_fields_in_every_mode() -> None:
+    """A typed model (`openai:custom_tool_call`) dumped by its own schema once: `model_dump()` without
+    `exclude_unset`, and with `exclude_none`, leave its absent fields out instead of asking again forever."""
+    raw = {"type": "custom_tool_call", "call_id": "c", "name": "n", "input": "x"}
+    item = rp.parse_items([raw], provider="openai")[0]
+    assert item.model_dump() == item.model_dump(exclude_none=True) == item.model_dump(exclude_unset=True) == raw
+    assert rp.dump_item(item) == raw
