@@ -144,7 +144,6 @@ _FIELDS_SET_SLOT = BaseModel.__dict__["__pydantic_fields_set__"]
 _get_fields_set = _FIELDS_SET_SLOT.__get__
 _put_fields_set = _FIELDS_SET_SLOT.__set__
 _get_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
-_get_storage = BaseModel.__dict__["__dict__"].__get__
 
 
 class ToldFieldsSet(set[str]):
@@ -265,8 +264,9 @@ _TOLD_BY_VALUES = property(_fields_set_of, _DROP, doc="The fields set, told by t
 def derives_fields_set(cls: type[BaseModel]) -> bool:
     """Whether `cls` tells its fields set by its values: every field of it is required or defaults to
     `MISSING`, so a field is set exactly when its value is not `MISSING` (the spec's optional fields are
-    absent, never a default: `schemas/README.md`). The few classes with other defaults (OpenAI mode's
-    `Response`, which fills in OpenAI's `null`s) keep pydantic's own per-model set."""
+    absent, never a default: `schemas/README.md`). The few classes with other defaults keep pydantic's own
+    per-model set: `ItemReferenceParam` (`type` may be absent and defaults to `item_reference`), and OpenAI
+    mode's `Response` and its settings, which fill in OpenAI's `null`s."""
     return all(
         field.default_factory is None and (field.default is PydanticUndefined or field.default is MISSING)
         for field in cls.__pydantic_fields__.values()
