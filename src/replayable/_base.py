@@ -14,15 +14,11 @@ import ast
 import contextvars
 import inspect
 import json
-import operator
 import re
 import sys
 import typing
 import weakref
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from itertools import compress, repeat
-from operator import eq
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -37,6 +33,18 @@ from pydantic import (
 from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError, PydanticUndefined
 
+from ._model_slots import (
+    FIELDS_SET_SLOT,
+    OWN_SETS,
+    TOLD_BY_VALUES,
+    constructed_fields_set,
+    derives_fields_set,
+    fields_set_of,
+    get_fields_set,
+    holds_own_set,
+    put_fields_set,
+    tells_by_values,
+)
 from ._validation import ModelError, clean_errors, model_defined
 
 __all__ = [
@@ -137,182 +145,6 @@ def _attribute_docs(cls: type[Any]) -> dict[str, str]:
     return table.get(cls.__qualname__, {})
 
 
-# --- the fields set, told by the values -------------------------------------------------------------------
-
-# pydantic's slots, read and written through their descriptors (no attribute lookup per model)
-_FIELDS_SET_SLOT = BaseModel.__dict__["__pydantic_fields_set__"]
-_get_fields_set = _FIELDS_SET_SLOT.__get__
-_put_fields_set = _FIELDS_SET_SLOT.__set__
-_get_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
-
-
-class ToldFieldsSet(set[str]):
-    """The fields set a model's values tell (`_fields_set_of`), as pydantic's own set behaves: changing it in
-    place (`add`, `discard`, `|=`, ...) makes it the model's own set from then on, which its dumps
-    (`exclude_unset`), copies and pickles follow, as they follow a changed pydantic set. `copy`, `deepcopy`
-    and pickling give a plain `set`."""
-
-    __slots__ = ("_model",)
-
-    _model: Any
-
-    def _kept(name: str) -> Any:  # type: ignore[misc]  # a method that changes the set, then keeps it
-        change = getattr(set, name)
-
-        def method(self: ToldFieldsSet, *args: Any) -> Any:
-            out = change(self, *args)
-            _keep_fields_set(self._model, self)
-            return self if name.startswith("__i") else out
-
-        method.__name__ = name
-        return method
-
-    add = _kept("add")
-    discard = _kept("discard")
-    remove = _kept("remove")
-    pop = _kept("pop")
-    clear = _kept("clear")
-    update = _kept("update")
-    difference_update = _kept("difference_update")
-    intersection_update = _kept("intersection_update")
-    symmetric_difference_update = _kept("symmetric_difference_update")
-    __ior__ = _kept("__ior__")
-    __iand__ = _kept("__iand__")
-    __isub__ = _kept("__isub__")
-    __ixor__ = _kept("__ixor__")
-    del _kept
-
-    def __copy__(self) -> set[str]:
-        return set(self)
-
-    def __deepcopy__(self, memo: Any) -> set[str]:
-        return set(self)
-
-    def __reduce__(self) -> Any:
-        return (set, (list(self),))
-
-    def __repr__(self) -> str:
-        return set.__repr__(set(self))
-
-
-def _fields_set_of(model: Any) -> set[str]:
-    """`model_fields_set` of a model whose class tells it by its values (`derives_fields_set`): its required
-    fields (a validated model holds them all), the optional ones whose value is not `MISSING` (a field
-    holding `MISSING` is not set, whatever built it), and the unknown fields it keeps: a new
-    `ToldFieldsSet` at each read. A set the model holds of its own (a shorthand message read without its
-    `type`, `model_construct`, a set changed in place, copies and unpickled models of those:
-    `put_fields_set`) is returned as it is."""
-    if _OWN_SETS and _holds_own_set(model):
-        return _get_fields_set(model)  # type: ignore[no-any-return]
-    required, optional = model._told_fields
-    fields = ToldFieldsSet(required)
-    fields._model = model
-    if optional:
-        storage = model.__dict__
-        set.update(fields, (name for name in optional if storage.get(name, MISSING) is not MISSING))
-    extras = _get_extras(model)
-    if extras:
-        set.update(fields, extras)
-    return fields
-
-
-def _constructed_fields_set(model: Any) -> set[str]:
-    """The fields set pydantic's `model_construct` gives when not told one: the declared fields passed (a
-    required one may be left out), not the unknown keys it keeps."""
-    return {name for name, value in model.__dict__.items() if value is not MISSING}
-
-
-def put_fields_set(model: Any, fields: Iterable[str]) -> None:
-    """Give `model` a fields set of its own (a new `set`): what `model_fields_set` returns from then on,
-    whatever its values tell. For the few models whose set is not what their values say."""
-    _keep_fields_set(model, set(fields))
-
-
-def _keep_fields_set(model: Any, fields: set[str]) -> None:
-    _put_fields_set(model, fields)
-    if tells_by_values(type(model)) and not _holds_own_set(model):
-        key = id(model)
-        _OWN_SETS[key] = weakref.ref(model, lambda _, key=key: _OWN_SETS.pop(key, None))  # type: ignore[misc]
-
-
-def _holds_own_set(model: Any) -> bool:
-    ref = _OWN_SETS.get(id(model))
-    return ref is not None and ref() is model
-
-
-def tells_by_values(cls: type) -> bool:
-    """Whether `cls` tells its models' fields sets by their values (`derives_fields_set` said so when the
-    class was made)."""
-    return vars(cls).get("__pydantic_fields_set__") is _TOLD_BY_VALUES
-
-
-# Models of such classes that hold a set of their own: id -> a weak reference that forgets the entry when
-# the model goes. A plain dict, empty in the common case: telling a set then costs one test in C (no
-# exception raised for the empty slot, no Python `__len__`: either would double the cost of a read).
-_OWN_SETS: dict[int, weakref.ref[Any]] = {}
-
-
-#: The `__pydantic_fields_set__` of a class whose every field is required or defaults to `MISSING`
-#: (`derives_fields_set`): read, `_fields_set_of`; written, nothing. pydantic-core hands each model it
-#: builds a new set (728 bytes with five names or more, one more object for the collector); `operator.is_`
-#: takes the two arguments a property's setter gets and does nothing with them, in C, so that set is
-#: dropped at once. Code that means a set to stay puts it in the slot itself (`put_fields_set`).
-_DROP: Callable[[Any, Any], None] = operator.is_  # type: ignore[assignment]  # its result is never read
-_TOLD_BY_VALUES = property(_fields_set_of, _DROP, doc="The fields set, told by the model's values.")
-
-
-def derives_fields_set(cls: type[BaseModel]) -> bool:
-    """Whether `cls` tells its fields set by its values: every field of it is required or defaults to
-    `MISSING`, so a field is set exactly when its value is not `MISSING` (the spec's optional fields are
-    absent, never a default: `schemas/README.md`). The few classes with other defaults keep pydantic's own
-    per-model set: `ItemReferenceParam` (`type` may be absent and defaults to `item_reference`), and OpenAI
-    mode's `Response` and its settings, which fill in OpenAI's `null`s."""
-    return all(
-        field.default_factory is None and (field.default is PydanticUndefined or field.default is MISSING)
-        for field in cls.__pydantic_fields__.values()
-    )
-
-
-def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
-    raise TypeError("the empty extras of a parsed item are shared by items and read-only; copy them to change them")
-
-
-class SharedExtras(dict[str, Any]):
-    """The one empty `__pydantic_extra__` (`model_extra`) of every parsed model that holds no unknown field
-    (`share_empty_extras`): pydantic gives each model of a class that keeps unknown keys its own empty dict,
-    one more object per model for the collector to count and 64 bytes to hold. Read-only (every in-place
-    change raises `TypeError`; our models are frozen, so pydantic never changes it); `copy`, `deepcopy` and
-    pickling give a plain empty `dict`, which is what pydantic's `model_copy(update=...)` then fills."""
-
-    __slots__ = ()
-
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = __ior__ = _refuse
-
-    def __copy__(self) -> dict[str, Any]:
-        return {}
-
-    def __deepcopy__(self, memo: Any) -> dict[str, Any]:
-        return {}
-
-    def __reduce__(self) -> Any:
-        return (dict, ())
-
-
-#: The shared empty extras (`SharedExtras`).
-NO_EXTRAS = SharedExtras()
-_EMPTY: dict[str, Any] = {}
-_put_extras = BaseModel.__dict__["__pydantic_extra__"].__set__
-
-
-def share_empty_extras(models: list[Any]) -> None:
-    """Give each model just validated (ours, frozen) that keeps unknown keys but holds none the one shared
-    empty extras (`NO_EXTRAS`) in place of pydantic's own empty dict, in C (`map`): with the collector on,
-    20k items parse in about 0.75 of the time (fewer objects for it to count), and the rules reach one
-    object instead of one per item when they ask which items hold unknown fields. A class that refuses
-    unknown keys keeps its `None`. The values, dumps and verdicts of the models are unchanged."""
-    deque(map(_put_extras, compress(models, map(eq, map(_get_extras, models), repeat(_EMPTY))), repeat(NO_EXTRAS)), 0)
-
-
 #: Model class -> a function that rewrites the keyword arguments of its constructor before validation
 #: (`replayable.request` registers one for `CreateResponseBody`: output items in `input` are written in
 #: their input form). Parsing never runs them.
@@ -365,7 +197,7 @@ class WireModel(BaseModel):
         # the fields set: told by the values where every field is required or MISSING by default, else pydantic's
         # own slot (a subclass with other defaults takes the slot back)
         told = derives_fields_set(cls)
-        cls.__pydantic_fields_set__ = _TOLD_BY_VALUES if told else _FIELDS_SET_SLOT  # type: ignore[assignment]
+        cls.__pydantic_fields_set__ = TOLD_BY_VALUES if told else FIELDS_SET_SLOT  # type: ignore[assignment]
         if told:
             required = {name for name, field in fields.items() if field.default is PydanticUndefined}
             cls._told_fields = (frozenset(required), tuple(name for name in fields if name not in required))
@@ -480,7 +312,7 @@ class WireModel(BaseModel):
         (`is_unchecked`): the library reads it again from its JSON before trusting it."""
         model = super().model_construct(_fields_set, **values)
         if tells_by_values(cls):  # as the caller gave it, or what it passed: a required field may be left out
-            put_fields_set(model, _constructed_fields_set(model) if _fields_set is None else _fields_set)
+            put_fields_set(model, constructed_fields_set(model) if _fields_set is None else _fields_set)
         _UNCHECKED[id(model)] = model
         return model
 
@@ -505,7 +337,7 @@ class WireModel(BaseModel):
         library reads it again from its JSON before trusting it), whatever the pickled one was."""
         super().__setstate__(state)
         own = state.get("__pydantic_fields_set__")
-        if own is not None and tells_by_values(type(self)) and set(own) != _fields_set_of(self):
+        if own is not None and tells_by_values(type(self)) and set(own) != fields_set_of(self):
             put_fields_set(self, own)  # the pickled model held a set of its own (its values tell another)
         _UNCHECKED[id(self)] = self
 
@@ -513,8 +345,8 @@ class WireModel(BaseModel):
 def _copy_own_fields_set(model: Any, copied: Any) -> None:
     """A copy keeps the fields set `model` holds of its own (`put_fields_set`); pydantic's copy of it went
     through the class's setter, which keeps nothing where the values tell the set."""
-    if _OWN_SETS and _holds_own_set(model):
-        put_fields_set(copied, _get_fields_set(model))
+    if OWN_SETS and holds_own_set(model):
+        put_fields_set(copied, get_fields_set(model))
 
 
 # Models that skipped validation (`model_construct`, `model_copy(update=...)`, or built around one), by

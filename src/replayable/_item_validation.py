@@ -21,7 +21,7 @@ from pydantic import (
     WrapValidator,
 )
 
-from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked, put_fields_set
+from ._base import NAMESPACED_TYPE, SPEC_ITEM_TYPES, WireModel, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -49,6 +49,7 @@ from ._json import (
     to_plain,
 )
 from ._messages import OPTIONS, Said
+from ._model_slots import put_fields_set
 from ._native import closest_item_types, is_openai_item_type
 from ._validation import ItemError, clean_errors
 

@@ -21,7 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ._base import WireModel, checked_provider, is_unchecked, share_empty_extras
+from ._base import WireModel, checked_provider, is_unchecked
 from ._generated.open_responses.assistant_message_param import AssistantMessageParam
 from ._generated.open_responses.compaction import Compaction
 from ._generated.open_responses.compaction_param import CompactionParam
@@ -52,6 +52,7 @@ from ._json import (
 )
 from ._json import is_openai_model as is_openai_model  # re-exported: stream and interop read it here
 from ._json_array import iter_array
+from ._model_slots import share_empty_extras
 from ._validation import ItemError
 
 if TYPE_CHECKING:  # dump_items' JSON objects, typed as the openai SDK's input items (never imported at run time)
@@ -433,8 +434,8 @@ def _validate_releasing(many: TypeAdapter[Any], raw: list[Any], ctx: Any) -> tup
     """Validate the dicts of a JSON array just read (`raw`, which nobody else holds) a chunk at a time,
     dropping each chunk's dicts once its items exist: the plain values and the items of a large array
     are then never all held at once. The items hold no fields set of their own (their classes tell it by
-    their values: `replayable._base.derives_fields_set`), and those holding no unknown field share one
-    read-only empty `model_extra` (`replayable._base.share_empty_extras`). Returns the items of the chunks
+    their values: `replayable._model_slots.derives_fields_set`), and those holding no unknown field share
+    one read-only empty `model_extra` (`replayable._model_slots.share_empty_extras`). Returns the items of the chunks
     that validated and the index where the first chunk that did not starts (`len(raw)` when all did);
     `raw` keeps the items from there on."""
     done: list[Any] = []

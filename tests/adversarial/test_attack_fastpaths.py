@@ -1,6 +1,6 @@
 """The fast paths give the plain paths' verdicts: a JSON array read in pieces (`_json_array.iter_array`),
 JSONL read a chunk of lines at a time, the fields sets parsed items tell by their values
-(`_base.derives_fields_set`) and their shared empty extras (`_base.SharedExtras`), the check engine's whole-list pass (`Engine._whole`) and OpenAI mode built on
+(`_model_slots.derives_fields_set`) and their shared empty extras (`_model_slots.SharedExtras`), the check engine's whole-list pass (`Engine._whole`) and OpenAI mode built on
 first use. Each shortcut must give exactly the verdict, values, errors and findings of the
 plain path it replaces, whatever the input's form (str, bytes, subclasses of either, lists of dicts or
 models) and length (just under and over each threshold)."""
@@ -19,8 +19,8 @@ import pytest
 
 import replayable as rp
 from replayable import _json
-from replayable._base import NO_EXTRAS
 from replayable._json_array import ARRAY_PIECE, iter_array
+from replayable._model_slots import NO_EXTRAS
 from replayable._reading.document import read_document
 from replayable._rules import engine
 from replayable._rules.engine import WHOLE_FROM, Engine

@@ -2,7 +2,7 @@
 parsed models holding no unknown field share one read-only empty `model_extra`.
 
 Every field of our models is required or defaults to `MISSING` (absent), so a field is set exactly when its
-value is not `MISSING`; the unknown keys kept are set too. `replayable._base.derives_fields_set` says which
+value is not `MISSING`; the unknown keys kept are set too. `replayable._model_slots.derives_fields_set` says which
 classes tell it so; each of those drops the set pydantic-core hands every model it builds (memory: 728
 bytes with five names or more, and one more object for the collector per model). That leans on pydantic's
 internals (the slot, `model_fields_set` reading it, its copies and pickling writing it), so these tests
@@ -25,8 +25,9 @@ from pydantic import MISSING, BaseModel, model_validator
 from pydantic_core import PydanticUndefined
 
 import replayable as rp
-from replayable import _base
-from replayable._base import NO_EXTRAS, SharedExtras, WireModel, derives_fields_set
+from replayable import _model_slots as slots
+from replayable._base import WireModel
+from replayable._model_slots import NO_EXTRAS, SharedExtras, derives_fields_set
 
 ITEMS: list[dict[str, Any]] = [
     {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "q"}]},
@@ -53,14 +54,14 @@ def _classes(root: type = WireModel) -> Iterator[type]:
 def _pydantic_own_sets() -> Iterator[None]:
     """pydantic's own per-model fields sets, for the models built inside: every class that tells its set by
     its values is given pydantic's slot back for the while."""
-    told = [cls for cls in {WireModel, *_classes()} if cls.__dict__.get("__pydantic_fields_set__") is _base._TOLD_BY_VALUES]
+    told = [cls for cls in {WireModel, *_classes()} if cls.__dict__.get("__pydantic_fields_set__") is slots.TOLD_BY_VALUES]
     for cls in told:
-        cls.__pydantic_fields_set__ = _base._FIELDS_SET_SLOT  # type: ignore[assignment]
+        cls.__pydantic_fields_set__ = slots.FIELDS_SET_SLOT  # type: ignore[assignment]
     try:
         yield
     finally:
         for cls in told:
-            cls.__pydantic_fields_set__ = _base._TOLD_BY_VALUES  # type: ignore[assignment]
+            cls.__pydantic_fields_set__ = slots.TOLD_BY_VALUES  # type: ignore[assignment]
 
 
 def _sets(value: Any, path: str = "") -> Iterator[tuple[str, type, frozenset[str]]]:
@@ -111,7 +112,7 @@ def test_parsed_items_hold_no_set_and_tell_the_one_pydantic_would(parse: Any) ->
     for item in items:
         if derives_fields_set(type(item)):
             with pytest.raises(AttributeError):
-                _base._get_fields_set(item)  # the slot is empty: pydantic-core's set was dropped
+                slots.get_fields_set(item)  # the slot is empty: pydantic-core's set was dropped
     assert [set(i.model_fields_set) for i in items] == [set(x) for x in ITEMS]  # every key given, unknown ones too
     assert [rp.dump_item(i) for i in items] == ITEMS
     _assert_as_pydantic_says(ITEMS)
@@ -150,7 +151,7 @@ def test_each_class_tells_its_set_exactly_when_its_defaults_allow() -> None:
     for cls in _classes():
         fields = cls.__pydantic_fields__.values()  # type: ignore[attr-defined]
         plain = all(f.default_factory is None and (f.default is PydanticUndefined or f.default is MISSING) for f in fields)
-        want = _base._TOLD_BY_VALUES if plain else _base._FIELDS_SET_SLOT
+        want = slots.TOLD_BY_VALUES if plain else slots.FIELDS_SET_SLOT
         assert cls.__dict__["__pydantic_fields_set__"] is want, cls
         if not plain:
             kept.append(cls.__name__)
@@ -356,10 +357,10 @@ def test_a_model_holding_a_set_of_its_own_is_forgotten_when_it_goes() -> None:
     new model at the same address is not taken for it."""
     item = rp.parse_item({"role": "user", "content": "hi"}, provider="openai")
     key = id(item)
-    assert key in _base._OWN_SETS
+    assert key in slots.OWN_SETS
     del item
     gc.collect()
-    assert key not in _base._OWN_SETS
+    assert key not in slots.OWN_SETS
     again = rp.parse_item({"type": "message", "role": "user", "content": "hi"})
     assert again.model_fields_set == {"type", "role", "content"}
 
