@@ -404,7 +404,7 @@ def test_the_reader_s_word_on_plain_models_is_trusted_only_in_the_call_that_read
     parsed = rp.parse_items(_clean(40))
     assert rp.check_transcript(parsed).ok
     doc = read_document(parsed)
-    assert doc._plain_classes is not None  # what the reader told: plain models only
+    assert doc._item_classes is not None  # what the reader told: plain models only
     # a Document handed in whose list changed since it was read: its items are read again, not trusted
     doc.items.append({"type": "function_call_output", "call_id": "c0", "output": "again", "extra": {1, 2}})
     doc.items.append(rp.parse_item({"type": "function_call_output", "call_id": "nobody", "output": "x"}))

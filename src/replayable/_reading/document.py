@@ -49,6 +49,7 @@ from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
 from replayable._json import READER_DEPTH, JSONError, exact_text, iter_jsonl, loads, printable, to_plain
+from replayable._model_slots import get_extras as _extras  # a model's unknown fields, through the slot (in C)
 from replayable._native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
 from replayable._reading.places import Places
 from replayable.items import ItemError, Provider, Side, is_openai_model
@@ -142,15 +143,10 @@ class Document:
     #: is the line and column; set by `read_file`; None for values handed to the library)
     places: Any = dataclasses.field(default=None, repr=False)
     #: internal: the class of each of `items`, in order, when the reader told that each is one of our item
-    #: models made by `parse_items` holding no unknown field (their shared fields sets say so), else None;
-    #: the check's `model_views` then reads each model's storage without asking again, and its whole-list
-    #: pass reads the items' types from it (one pass over the models less, each)
+    #: models holding no unknown field (none holds extras), else None; the check's `model_views` then reads
+    #: each model's storage without asking again, and its whole-list pass reads the items' types from it
+    #: (one pass over the models less, each)
     _item_classes: list[type] | None = dataclasses.field(default=None, repr=False, compare=False, init=False)
-
-    @property
-    def _plain_classes(self) -> frozenset[type] | None:
-        """internal: the distinct classes of `_item_classes` (None when the reader told nothing)."""
-        return None if self._item_classes is None else frozenset(self._item_classes)
 
     def __post_init__(self) -> None:
         self.kind = DocumentKind(self.kind)  # "items" given by hand is read as its kind (ValueError if none)
@@ -302,8 +298,6 @@ def chat_envelope(raw: Mapping[str, Any]) -> bool:
 #: (`replayable._openai_forms`), 2 an `openai` SDK model, 0 anything else. `isinstance` on pydantic models
 #: goes through `ABCMeta`; the answer is kept per class.
 _CLASS_KINDS: dict[type, int] = {}
-#: A model's unknown fields (`__pydantic_extra__`), read through pydantic's own slot in C (`map`).
-_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 
 
 def _class_kind(cls: type, item: Any) -> int:

@@ -23,6 +23,7 @@ from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
 from replayable._item_routes import opaque_typed
+from replayable._model_slots import get_extras as _extras  # the one reader of the extras slot
 from replayable._native import INPUT_TYPES
 from replayable.items import ITEM_MODELS, SIDE_ITEM_MODELS, Side
 
@@ -57,11 +58,11 @@ def sent_in_input_form(cls: type) -> bool:
 _SENT_IN_INPUT_FORM: dict[type, bool] = {}
 
 
-# A model's storage and its unknown fields, read through pydantic's own slots: `BaseModel.__getattr__`
-# makes every attribute read of a model take the slow path of CPython's lookup (about 3x a slot read),
-# and these two are read for every item checked. (`tests/rules/test_engine_views.py` pins them.)
+# A model's storage and its unknown fields (`_extras`, imported above), read through pydantic's own slots:
+# `BaseModel.__getattr__` makes every attribute read of a model take the slow path of CPython's lookup
+# (about 3x a slot read), and these two are read for every item checked. (`tests/rules/test_engine_views.py`
+# pins them.)
 _storage = BaseModel.__dict__["__dict__"].__get__
-_extras = BaseModel.__dict__["__pydantic_extra__"].__get__
 
 #: Per class: 0 not one of our item models (any other model is read from its JSON, as an item would be:
 #: `replayable._item_read.is_item_model`), 1 an item model, 2 a namespaced item, 3 an output-form call
@@ -138,7 +139,7 @@ def model_views(
     `rules.reading.recheck_sent_as_is`), else the answer is None (every item is then read by
     `read_item`). The per-item work runs in C (`map`); only models holding unknown fields take a copy.
     `plain`: the items' classes when the reader told already that every item is one of our models holding
-    no unknown field (`Document._plain_classes`): neither is asked again.
+    no unknown field (the distinct classes of `Document._item_classes`): neither is asked again.
     Every view returned is a `dict` whose `id` is a string, None or `MISSING` (its class declares it so:
     the rules' whole-list pass reads the ids without a look at their types, `rules.engine.Engine.run`)."""
     if has_unchecked() and any(map(is_unchecked, items)):
