@@ -397,6 +397,8 @@ class NamespacedBase(WireModel):
     #: naming the closest known types), or None when it is; None (the default) reads every such type as
     #: `openai:<type>`. Set for items by `replayable.items`: an unknown type is never an opaque item.
     native_problem: ClassVar[Callable[[str], str | None] | None] = None
+    #: The error type of a `native_problem` (`unknown_item_type`; a tool's is `namespaced_type`, as in strict mode).
+    native_problem_type: ClassVar[str] = "unknown_item_type"
     #: A model with a known payload: a subclass of an item or part model whose `type` is pinned to one
     #: literal (`WebSearchCall`, `type: Literal["openai:web_search_call"]`), set when the class is made.
     pinned: ClassVar[bool] = False
@@ -437,7 +439,7 @@ class NamespacedBase(WireModel):
                 ):
                     problem = cls.native_problem(t) if cls.native_problem is not None else None
                     if problem is not None:
-                        raise PydanticCustomError("unknown_item_type", "{msg}", {"msg": problem})
+                        raise PydanticCustomError(cls.native_problem_type, "{msg}", {"msg": problem})
                     wire_type = t
                     data = {**data, "type": f"openai:{t}"}
                 else:
@@ -520,6 +522,7 @@ class NamespacedToolBase(NamespacedBase):
     un-prefixed `web_search`, `mcp`, ... with provider='openai')."""
 
     spec_types: ClassVar[frozenset[str]] = SPEC_TOOL_TYPES
+    native_problem_type: ClassVar[str] = "namespaced_type"
 
 
 _ABSENT = object()

@@ -400,10 +400,11 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "body_invalid",
         V,
-        "A request body field other than `input` and `tools` that breaks the body's schema (`model: 5`, "
-        "`store: \"yes\"`, a `tool_choice` of an unknown type): what the body says decides how its items are "
-        "checked (what it continues, which tools are allowed), so a field that cannot be read is refused, "
-        "never ignored.",
+        "A request body field other than `input` that breaks the body's schema (`model: 5`, "
+        "`store: \"yes\"`, a `tool_choice` or a tool of an unknown type, a tool whose `parameters` are no "
+        "object): what the body says decides how its items are checked (what it continues, which tools are "
+        "allowed), and its tools are sent with it, so a field that cannot be read is refused, never ignored, "
+        "whether or not a call names the tool.",
         "field {field}: {msg} [{rule}]",
     ),
     # --- order, company and provenance: what a provider enforces across items and body fields ----------

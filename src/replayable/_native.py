@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ._base import SPEC_ITEM_TYPES, NamespacedPartBase
+from ._base import SPEC_ITEM_TYPES, SPEC_TOOL_TYPES, NamespacedPartBase, NamespacedToolBase
 from ._item_routes import ROUTES
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ __all__ = [
     "ANNOTATION_TYPES",
     "INPUT_TYPES",
     "OUTPUT_TYPES",
+    "OPENAI_TOOL_TYPES",
     "TOOL_TYPES",
     "AdditionalTools",
     "AdditionalToolsParam",
@@ -134,6 +135,31 @@ TOOL_TYPES = frozenset(
         "tool_search", "web_search", "web_search_preview",
     }
 )  # fmt: skip
+
+#: Every un-prefixed type OpenAI takes in a request's `tools`, `tool_choice` and an `allowed_tools` choice's
+#: `tools` (the pinned SDK's `ToolParam` and `ToolChoice` unions, `tests/contracts/test_openai_tool_types.py`):
+#: `TOOL_TYPES`, their dated spellings and the choice-only `computer_use`. In OpenAI mode any other
+#: un-prefixed, non-spec tool type is refused, never read as an opaque `openai:` tool.
+OPENAI_TOOL_TYPES = TOOL_TYPES | {"web_search_2025_08_26", "web_search_preview_2025_03_11", "computer_use"}
+
+
+def tool_type_problem(type_: str) -> str | None:
+    """In OpenAI mode, why an un-prefixed tool or tool choice `type_` is none of OpenAI's
+    (`OPENAI_TOOL_TYPES`), naming the closest known types; None when it is one."""
+    if type_ in OPENAI_TOOL_TYPES or type_ in SPEC_TOOL_TYPES:
+        return None
+    import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
+
+    close = difflib.get_close_matches(type_, sorted(OPENAI_TOOL_TYPES | SPEC_TOOL_TYPES), n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+    return (
+        f"unknown tool type '{type_}'{hint}: it is neither a spec nor an OpenAI tool type, and a type outside "
+        f"the spec must be prefixed with its provider's slug as slug:name (for example 'acme:{type_ or 'name'}')"
+    )
+
+
+# OpenAI mode reads OpenAI's own tool types un-prefixed (`web_search` as `openai:web_search`), and no other.
+NamespacedToolBase.native_problem = staticmethod(tool_type_problem)
 
 #: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
 _BOTH = (

@@ -15,7 +15,7 @@ from replayable._base import SPEC_ITEM_TYPES, checked_provider
 from replayable._codes import NoteCode, ViolationCode
 from replayable._findings import Finding, Findings
 from replayable._item_json import plain_json
-from replayable._native import TOOL_TYPES
+from replayable._native import OPENAI_TOOL_TYPES
 from replayable._notes import Note, identifier_notes
 from replayable._strict_schema import strict_findings
 from replayable._tools import ToolKind, hosted_tool_type, read_tool, tool_json
@@ -171,11 +171,11 @@ def _lint_name(name: Any, at: str, out: Findings) -> None:
 
 def _hosted(tool: Mapping[str, Any], kind: str, provider: Provider = None) -> ToolFindings:
     """A tool that is not a function tool: no parameters schema to lint (a `hosted_tool` note says so). A
-    type that is neither a hosted tool OpenAI defines (`replayable._native.TOOL_TYPES`) nor a provider's
+    type that is neither a hosted tool OpenAI defines (`replayable._native.OPENAI_TOOL_TYPES`) nor a provider's
     `slug:name` is `invalid_tool` (variant `unknown_type`); a `name` it carries (a custom tool's) follows
     the name rule; the tools of a `namespace` tool are linted each (paths under `/tools/N`)."""
     out = Findings()
-    if kind not in TOOL_TYPES and ":" not in kind:
+    if kind not in OPENAI_TOOL_TYPES and ":" not in kind:
         out.at(None, ViolationCode.INVALID_TOOL, "/type", variant="unknown_type", type=kind)
         return ToolFindings(out)
     if "name" in tool:

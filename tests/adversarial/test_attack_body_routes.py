@@ -231,16 +231,25 @@ def test_a_typed_item_sent_back_in_its_output_form_meets_its_input_rules(provide
     assert rp.check_transcript([message, developer], provider=provider).ok
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a dict body whose input holds a parsed item (our model or an openai SDK object): parse_request "
-    "refuses it with loc () ('a UserMessageParam is not a JSON value', no input index), while "
-    "check_transcript on the same body reads the model and passes it",
-)
-def test_a_dict_body_holding_a_parsed_item_gets_one_verdict_naming_its_index() -> None:
-    """A request body as a dict whose `input` holds a parsed item: `parse_request` and `check_transcript`
-    agree, and a refusal names `input.0`."""
-    item = rp.parse_item(WELL_FORMED)
+def _held_items() -> dict[str, Any]:
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText  # noqa: PLC0415
+
+    parsed = rp.parse_item(WELL_FORMED)
+    text = ResponseOutputText(type="output_text", text="hi", annotations=[])
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed"}
+    return {
+        "parsed": parsed,
+        "changed after parsing": parsed.model_copy(update={"action": None}),  # its JSON is read: no action
+        "sdk object": ResponseOutputMessage(**message, content=[text]),  # type: ignore[arg-type]
+        "sdk object, malformed": ResponseOutputMessage.model_construct(**message),  # no content
+    }
+
+
+@pytest.mark.parametrize("name", ["parsed", "changed after parsing", "sdk object", "sdk object, malformed"])
+def test_a_dict_body_holding_a_parsed_item_gets_one_verdict_naming_its_index(name: str) -> None:
+    """A request body as a dict whose `input` holds a parsed item (or an SDK object): `parse_request` and
+    `check_transcript` agree, and a refusal names `input.0`."""
+    item = _held_items()[name]
     body = {"model": "m", "input": [item]}
     checked = rp.check_transcript(body).ok
     try:
@@ -320,12 +329,6 @@ def test_an_openai_mode_body_never_tells_to_read_it_with_provider_openai(item_ty
         assert error["msg"] == single.value.errors[0]["msg"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parse_request returns a validated body model as it is: a malformed typed item appended to its "
-    "`input` list afterwards (the list is mutable) is kept as a raw dict in a CreateResponseBody, while "
-    "check_transcript on the same body reads the dict and reports item_invalid",
-)
 def test_a_validated_body_whose_input_list_was_changed_gets_the_check_s_verdict() -> None:
     """A parsed request body whose `input` list gained a malformed typed item: `parse_request` refuses it,
     as `check_transcript` does."""

@@ -488,3 +488,40 @@ def test_a_model_that_is_no_item_gets_its_jsons_verdict(provider: str | None) ->
     assert not want[0]
     assert library([model], provider=provider) == want
     assert _verdict(check_transcript_iter(iter([model]), provider=provider)) == want  # type: ignore[arg-type]
+
+
+#: The tools a request body may hold: a body's `tools` are sent with it, so every door refuses the ones
+#: `parse_request` refuses (`body_invalid`), whether or not a call names the tool.
+BODY_TOOLS = {
+    "function": [TOOLS[0]],
+    "openai hosted": [{"type": "web_search"}],
+    "openai dated": [{"type": "web_search_2025_08_26"}],
+    "misspelt hosted": [{"type": "web_serch"}],
+    "provider's own": [{"type": "acme:lookup", "x": 1}],
+    "parameters no object": [{"type": "function", "name": "g", "parameters": 5}],
+    "strict no boolean": [{"type": "function", "name": "g", "parameters": {}, "strict": "yes"}],
+    "chat completions shape": [{"type": "function", "function": {"name": "g", "parameters": {}}}],
+    "no type": [{"name": "g", "parameters": {}}],
+}
+
+
+@pytest.mark.parametrize("provider", [None, "openai"])
+@pytest.mark.parametrize("tools", BODY_TOOLS.values(), ids=BODY_TOOLS.keys())
+def test_a_bodys_own_tools_get_parse_requests_verdict_on_every_door(tools: list[Any], provider: str | None) -> None:
+    body = {"model": "m", "input": [{"type": "message", "role": "user", "content": "hi"}], "tools": tools}
+    try:
+        rp.parse_request(body, provider=provider)  # type: ignore[arg-type]
+    except rp.ItemError:
+        readable = False
+    else:
+        readable = True
+    want = library(body, provider=provider)
+    assert want[0] is readable
+    assert {code for _, code in want[1]} == (set() if readable else {"body_invalid"})
+    assert file_door(body, provider, None) == want
+    assert hook(body, provider)[0] is readable
+    assert helper(json.dumps(body), provider=provider) is readable
+    assert cli(body, provider, None)[0] is readable
+    assert show_door(body, provider, None)[0] is readable
+    if readable:
+        assert library(rp.parse_request(body, provider=provider), provider=provider) == want  # type: ignore[arg-type]

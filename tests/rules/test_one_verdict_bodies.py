@@ -73,20 +73,27 @@ def test_a_body_gets_one_verdict_through_every_door(
     body: dict = {"model": "m", "tools": TOOLS, "input": CALLS}
     if choice is not None:
         body["tool_choice"] = choice
-    assert _codes(rp.check_transcript(body)) == expected
+    # strict mode refuses OpenAI's own `web_search` tool in the body, as `parse_request` does
+    strict = sorted([*expected, "body_invalid"])
+    assert _codes(rp.check_transcript(body)) == strict
+    with pytest.raises(rp.ItemError, match="tools.1"):
+        rp.parse_request(body)
     assert _codes(rp.check_transcript(body, provider="openai")) == expected
     assert _codes(rp.check_transcript(rp.parse_request(body, provider="openai"))) == expected
     with pytest.raises(rp.ReplayError) as err:
         check_request_body(json.dumps(body).encode())
     assert _codes(err.value.report) == expected
-    assert _cli_codes(tmp_path, body, capsys) == expected
+    assert _cli_codes(tmp_path, body, capsys) == strict
+    assert _cli_codes(tmp_path, body, capsys, "--provider", "openai") == expected
 
 
 def test_explicit_tools_and_allowed_tools_still_win_over_the_bodys() -> None:
     body = {"model": "m", "tools": TOOLS, "input": CALLS[:1] + CALLS[2:3]}
     loose = [{"type": "function", "name": "f", "parameters": {}}]
-    assert rp.check_transcript(body, tools=loose, allowed_tools=["f"]).ok
-    assert _codes(rp.check_transcript(body, allowed_tools=[])) == ["arguments_schema", "arguments_schema", "tool_not_allowed"]
+    assert rp.check_transcript(body, tools=loose, allowed_tools=["f"], provider="openai").ok  # `web_search`: OpenAI's
+    assert _codes(rp.check_transcript(body, allowed_tools=[], provider="openai")) == [
+        "arguments_schema", "arguments_schema", "tool_not_allowed"
+    ]
 
 
 def test_gate_refuses_every_call_under_allowed_tools_mode_none() -> None:
@@ -133,11 +140,11 @@ def test_prepare_replay_reads_the_bodys_own_tools_as_the_cli_does(
         "tools": TOOLS,
         "input": [{"type": "message", "role": "user", "content": "hi"}, CALLS[0], CALLS[2]],
     }
-    kept, report = rp.prepare_replay(body, target="openai")
+    kept, report = rp.prepare_replay(body, target="openai", provider="openai")  # `web_search` is OpenAI's
     assert [x.type for x in kept] == ["message"] and [i for i, _ in report.dropped] == [1, 2]
     path = tmp_path / "body.json"
     path.write_text(json.dumps(body))
-    assert main(["prepare", "--target", "openai", str(path)]) == 0
+    assert main(["prepare", "--target", "openai", "--provider", "openai", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     sent = out["input"] if isinstance(out, dict) else out
     assert [x["type"] for x in sent] == ["message"]

@@ -210,12 +210,16 @@ def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
     tools = [lookup, *HOSTED]
     assert main(["check", items, "--tools", _write(tmp_path, "tools.json", tools)]) == 0
     body = _write(tmp_path, "body.json", {"model": "m", "input": [CALL, OUT], "tools": tools})
-    assert main(["check", body]) == 0
+    assert main(["check", body, "--provider", "openai"]) == 0
+    assert main(["check", body]) == 1  # read strictly, OpenAI's own tool types are no Open Responses tools
     capsys.readouterr()
     path = _write(tmp_path, "body2.json", {"model": "m", "input": [CALL, OUT], "tools": [*tools, {"type": "web_serch"}]})
-    assert main(["check", path, "--format", "json"]) == 1
+    assert main(["check", path, "--provider", "openai", "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)["findings"]
-    assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [("invalid_tool", "/tools/5/type")]
+    assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [
+        ("invalid_tool", "/tools/5/type"),  # the lint of the tool
+        ("body_invalid", "/tools/5"),  # the body that sends it: no tool type of OpenAI's
+    ]
     assert main(["check", items, "--tools", _write(tmp_path, "tools2.json", [*tools, {"type": "web_serch"}])]) == 1
 
 

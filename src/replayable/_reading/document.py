@@ -50,7 +50,7 @@ from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
 from replayable._json import READER_DEPTH, JSONError, exact_text, iter_jsonl, loads, printable, to_plain
 from replayable._model_slots import get_extras as _extras  # a model's unknown fields, through the slot (in C)
-from replayable._native import INPUT_TYPES, OUTPUT_TYPES, TOOL_TYPES
+from replayable._native import INPUT_TYPES, OPENAI_TOOL_TYPES, OUTPUT_TYPES
 from replayable._reading.places import Places
 from replayable.items import ItemError, Provider, Side, is_openai_model
 
@@ -169,12 +169,13 @@ class Document:
         )
 
     def envelope_errors(self) -> tuple[dict[str, Any], ...]:
-        """A request body's own fields (other than `input` and `tools`) that break its schema, read when
-        asked (only the check needs them): `{loc, type, msg}` each; () for anything else, and for a body
+        """A request body's own fields (all but `input`, whose items the rules read one by one; `tools`
+        as `tool_list`, their JSON) that break its schema, read when asked (only the check needs them):
+        `{loc, type, msg}` each, as `parse_request` reports them; () for anything else, and for a body
         given as a parsed model (validated already)."""
         if self.kind is not DocumentKind.REQUEST or not isinstance(self.value, Mapping):
             return ()
-        return _envelope_errors(self.value, self.provider)
+        return _envelope_errors(self.value, self.provider, self.tool_list)
 
     @property
     def is_body(self) -> bool:
@@ -518,13 +519,21 @@ def _openai_body(value: Any) -> bool:
     return isinstance(value, OpenAIResponse)
 
 
-def _envelope_errors(data: Mapping[str, Any], provider: Provider) -> tuple[dict[str, Any], ...]:
-    """The body's own fields read against the request model (`input` and `tools` are read on their own:
-    items one by one, tools by the tool reader): `{loc, type, msg}` for each field that breaks it."""
+def _envelope_errors(
+    data: Mapping[str, Any], provider: Provider, tools: list[Any] | None
+) -> tuple[dict[str, Any], ...]:
+    """The body's own fields read against the request model (`input` is read on its own, item by item;
+    `tools` as their JSON, `tools`, as a tool given as a model or SDK object is read everywhere else):
+    `{loc, type, msg}` for each field that breaks it. A tool is part of what is sent, so a tool
+    `parse_request` refuses (an unknown or un-prefixed hosted type in strict mode, `parameters` that are
+    no object, a Chat Completions shape) is refused here too, whether or not a call names it."""
     from replayable.request import parse_request  # noqa: PLC0415  the body models load when a body is read
 
+    envelope = {k: v for k, v in data.items() if k not in ("input", "tools")}
+    if tools is not None:
+        envelope["tools"] = tools
     try:
-        parse_request({k: v for k, v in data.items() if k not in ("input", "tools")}, provider=provider)
+        parse_request(envelope, provider=provider)
     except ItemError as exc:
         return tuple(exc.errors)
     return ()
@@ -648,7 +657,7 @@ def first_value_kind(first: Any) -> DocumentKind | None:
 
 #: Types of the hosted (built-in) tools a tools file may list beside function tools (OpenAI's, the one
 #: list in `replayable._native`): none of them is an item type (their calls are `web_search_call`, ...).
-HOSTED_TOOL_TYPES = TOOL_TYPES
+HOSTED_TOOL_TYPES = OPENAI_TOOL_TYPES
 _ITEM_KEYS = frozenset({"role", "content", "call_id", "id", "output", "arguments", "status", "input"})
 
 
