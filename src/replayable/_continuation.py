@@ -60,6 +60,10 @@ class Unwrapped:
         `/previous/N` path: the server refuses such a request); unpaired outputs of a continuation listed
         as `external`; a response that is not finished reported."""
         off = self.offset
+        status = self.status
+        if not off and not self.continues and self.previous_status is None:
+            if (status is None or (type(status) is str and status in _FINISHED)) and self._incomplete_last() is None:
+                return report  # nothing to shift, add or move: the report as it is
         violations = [
             v.shifted(off) if off else v
             for v in report.violations

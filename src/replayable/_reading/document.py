@@ -352,13 +352,29 @@ def _read_items(items: list[Any], provider: Provider) -> tuple[list[Any], Provid
     return (items if out is None else out), read_with, sdk, None
 
 
+#: (request body classes, Response classes), imported on the first body model read (the body models load
+#: when used: `import replayable` does not build them)
+_BODY_CLASSES: list[tuple[type, ...]] = []
+#: The fields of a Response the reader reads (`_body_document`); a request body's are all read (its keys
+#: are checked against the target's profile).
+_RESPONSE_READS = ("output", "tools", "tool_choice", "status")
+
+
+def _body_classes() -> list[tuple[type, ...]]:
+    if not _BODY_CLASSES:
+        from replayable.request import CompactRequestBody, CreateResponseBody  # noqa: PLC0415  loaded when used
+        from replayable.response import CompactResource, Response  # noqa: PLC0415
+
+        _BODY_CLASSES[:] = [(CreateResponseBody, CompactRequestBody), (Response, CompactResource)]
+    return _BODY_CLASSES
+
+
 def _model_document(model: WireModel, provider: Provider) -> Document:
     """A body model of ours (`CreateResponseBody`, `CompactRequestBody`, `Response`, `CompactResource`) or
     one parsed item."""
-    from replayable.request import CompactRequestBody, CreateResponseBody  # noqa: PLC0415  the body models load when used
-    from replayable.response import CompactResource, Response  # noqa: PLC0415
-
-    if isinstance(model, CreateResponseBody | CompactRequestBody | Response | CompactResource):
+    requests, responses = _body_classes()
+    request = isinstance(model, requests)
+    if request or isinstance(model, responses):
         if is_unchecked(model):  # it skipped validation (model_construct, ...): its JSON is what is read
             try:
                 plain = to_plain(model)
@@ -366,10 +382,13 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
                 msg = f"the {type(model).__name__} is not JSON: {exc.detail}"
                 raise _refuse((), exc.reason, msg, "cannot read") from None
             return _value_document(plain, provider, False, False)
-        fields = {k: getattr(model, k) for k in model.model_fields_set}
-        if model.__pydantic_extra__:
-            fields.update(model.__pydantic_extra__)
-        request = isinstance(model, CreateResponseBody | CompactRequestBody)
+        if request:
+            fields = {k: getattr(model, k) for k in model.model_fields_set}
+            if model.__pydantic_extra__:
+                fields.update(model.__pydantic_extra__)
+        else:  # a Response: only what the reader reads of one (no unknown field is among them)
+            told = model.model_fields_set
+            fields = {k: getattr(model, k) for k in _RESPONSE_READS if k in told}
         return _body_document(fields, request, provider, False, model)
     items, read_with, sdk, _ = _read_items([model], provider)
     return Document(DocumentKind.ITEM, items, provider, sdk=sdk, value=model, read_with=_owner(read_with, sdk))
