@@ -367,6 +367,22 @@ def is_unchecked(model: Any) -> bool:
     return bool(_UNCHECKED) and _UNCHECKED.get(id(model)) is model
 
 
+def changed_since_read(body: WireModel) -> bool:
+    """Whether a validated body's lists (`input`, `tools`, ...) hold what no reading of ours made: a JSON
+    object, an SDK object or a model that skipped validation, put in after it was read (a frozen model's
+    lists are still mutable). Every reader of a body model (`parse_request`, `check_transcript`) reads such a
+    body again from its JSON rather than trust it as it is. Only the lists' own elements are looked at:
+    what a model of ours holds deeper is trusted as validated."""
+    for value in body.__dict__.values():
+        if isinstance(value, list):
+            for x in value:
+                if isinstance(x, Mapping) or (
+                    isinstance(x, BaseModel) and (not isinstance(x, WireModel) or is_unchecked(x))
+                ):
+                    return True
+    return False
+
+
 def _holds_unchecked(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return any(map(is_unchecked, value))

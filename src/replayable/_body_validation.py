@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ._base import WireModel, checked_provider, is_unchecked
+from ._base import WireModel, changed_since_read, checked_provider, is_unchecked
 from ._chat_shapes import refuse_chat_completions_body
 from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
 from ._json import JSONError, check_value, is_openai_model, loads, to_plain
@@ -18,7 +18,7 @@ from ._messages import OPTIONS, Said, said
 from ._validation import clean_errors, value_at
 from .items import MAX_ITEM_DEPTH, OPENAI_CONTEXT, ItemError, Provider
 
-__all__ = ["MAX_BODY_DEPTH", "clean_body_errors", "validate_body"]
+__all__ = ["MAX_BODY_DEPTH", "clean_body_errors", "models_as_json", "validate_body"]
 
 #: Deepest nesting accepted in a body: the items' limit plus the body and its `input` list.
 MAX_BODY_DEPTH = MAX_ITEM_DEPTH + 2
@@ -57,7 +57,7 @@ def validate_body(
             raise ItemError(json_item_error(exc).errors, title=title) from None
     data, from_sdk = coerce_sdk(data)
     if isinstance(data, WireModel):
-        if isinstance(data, strict_model) and not is_unchecked(data) and not _changed_since_read(data):
+        if isinstance(data, strict_model) and not is_unchecked(data) and not changed_since_read(data):
             return data
         if openai_model is not strict_model and isinstance(data, openai_model):
             from_sdk = True  # OpenAI mode's own body that skipped validation: read again as OpenAI's
@@ -72,7 +72,7 @@ def validate_body(
         got = "null" if data is None else type(data).__name__
         raise ItemError([{"loc": (), "type": "model_type", "msg": f"a {what} must be a JSON object, got {got}"}], title)
     if data is not read:  # `loads` checks what `check_value` does, by the same rules and depth: not walked twice
-        data, held_sdk = _models_as_json(data, title)
+        data, held_sdk = models_as_json(data, title)
         if held_sdk:  # an SDK object read as its JSON implies OpenAI mode, as a whole SDK body does
             provider, model = "openai", openai_model
         try:
@@ -95,22 +95,7 @@ def validate_body(
         raise ItemError(errors, title=title) from None
 
 
-def _changed_since_read(body: WireModel) -> bool:
-    """Whether a validated body's lists (`input`, `tools`, ...) hold what no reading of ours made: a JSON
-    object, an SDK object or a model that skipped validation put in after it was read (the lists are
-    mutable). `check_transcript` reads such an element as its JSON; so does `validate_body`, which then
-    reads the whole body again rather than return it as it is."""
-    for value in body.__dict__.values():
-        if type(value) is list:
-            for x in value:
-                if isinstance(x, Mapping) or (
-                    isinstance(x, BaseModel) and (not isinstance(x, WireModel) or is_unchecked(x))
-                ):
-                    return True
-    return False
-
-
-def _models_as_json(data: Mapping[str, Any], title: str) -> tuple[Mapping[str, Any], bool]:
+def models_as_json(data: Mapping[str, Any], title: str) -> tuple[Mapping[str, Any], bool]:
     """A body given as a `Mapping`, with each model it holds as a field's value or as an element of a
     field's list (a parsed item in `input`, a tool, a `tool_choice`) read as its JSON, as
     `check_transcript` reads the same body. Returns the body (itself when it holds no model) and whether
@@ -122,20 +107,21 @@ def _models_as_json(data: Mapping[str, Any], title: str) -> tuple[Mapping[str, A
         if isinstance(value, BaseModel):
             new: Any = _as_json(value, (key,), title)
             sdk = sdk or is_openai_model(value)
-        elif type(value) is list and any(isinstance(x, BaseModel) for x in value):
+        elif isinstance(value, list) and any(isinstance(x, BaseModel) for x in value):
             new = [_as_json(x, (key, n), title) if isinstance(x, BaseModel) else x for n, x in enumerate(value)]
             sdk = sdk or any(is_openai_model(x) for x in value)
         else:
             continue
         if out is None:
-            out = dict(data)
+            out = dict(data.items())  # read as `check_value` reads a mapping: by its items
         out[key] = new
     return (data if out is None else out), sdk
 
 
 def _as_json(model: BaseModel, loc: tuple[Any, ...], title: str) -> Any:
+    """One model a body holds at `loc` as its JSON, checked here so that an error names where it is."""
     try:
-        return to_plain(model)
+        return check_value(to_plain(model), what="value", max_depth=MAX_BODY_DEPTH - len(loc))
     except JSONError as exc:
         errors = json_item_error(exc, text=False).errors
         raise ItemError([{**e, "loc": (*loc, *e.get("loc", ()))} for e in errors], title=title) from None

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from ._base import WireModel, is_unchecked
 from ._json import MAX_ITEM_DEPTH, JSONError, check_value, is_openai_model, loads, to_plain
 from ._messages import said
-from ._native import ANNOTATION_TYPES, INPUT_TYPES, OPENAI_TOOL_TYPES, OUTPUT_TYPES
+from ._native import ANNOTATION_TYPES, INPUT_TYPES, OPENAI_TOOL_CHOICE_TYPES, OPENAI_TOOL_TYPES, OUTPUT_TYPES
 from ._validation import ItemError
 
 __all__ = ["coerce_sdk", "json_item_error", "openai_type_hint", "plain_json", "reference_id_problems"]
@@ -33,7 +33,7 @@ def openai_type_hint(t: Any) -> str | None:
     never a renamed `slug:name` type."""
     if not isinstance(t, str) or ":" in t:
         return None
-    if t in OPENAI_TOOL_TYPES or t.startswith(("web_search_", "web_search_preview_")):
+    if t in OPENAI_TOOL_TYPES or t in OPENAI_TOOL_CHOICE_TYPES or t.startswith(("web_search_", "web_search_preview_")):
         what, items, then = "hosted tool", "", ""
     elif f"openai:{t}" in ANNOTATION_TYPES:
         what, items, then = "own annotation", " and items", " (they are then kept as openai: parts)"

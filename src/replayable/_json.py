@@ -693,7 +693,7 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, BaseModel):
         try:
             return value.model_dump(mode="python", by_alias=True, exclude_unset=True, warnings=False)
-        except (ValueError, TypeError, RecursionError) as exc:  # e.g. an object built with model_construct
+        except Exception as exc:  # noqa: BLE001  e.g. an object built with model_construct, or a dump of its own that fails
             msg = f"the {type(value).__name__} object has no JSON form: {str(exc).splitlines()[0]}"
             raise JSONError("not_json", msg) from None
     return value

@@ -79,6 +79,7 @@ __all__ = [
     "ANNOTATION_TYPES",
     "INPUT_TYPES",
     "OUTPUT_TYPES",
+    "OPENAI_TOOL_CHOICE_TYPES",
     "OPENAI_TOOL_TYPES",
     "TOOL_TYPES",
     "AdditionalTools",
@@ -136,30 +137,45 @@ TOOL_TYPES = frozenset(
     }
 )  # fmt: skip
 
-#: Every un-prefixed type OpenAI takes in a request's `tools`, `tool_choice` and an `allowed_tools` choice's
-#: `tools` (the pinned SDK's `ToolParam` and `ToolChoice` unions, `tests/contracts/test_openai_tool_types.py`):
-#: `TOOL_TYPES`, their dated spellings and the choice-only `computer_use`. In OpenAI mode any other
-#: un-prefixed, non-spec tool type is refused, never read as an opaque `openai:` tool.
-OPENAI_TOOL_TYPES = TOOL_TYPES | {"web_search_2025_08_26", "web_search_preview_2025_03_11", "computer_use"}
+#: Every un-prefixed type OpenAI takes in a request's `tools` (the pinned SDK's `ToolParam` union, `function`
+#: aside; `tests/contracts/test_openai_tool_types.py` compares them): `TOOL_TYPES` and their dated spellings.
+#: In OpenAI mode any other un-prefixed, non-spec tool type is refused, never read as an opaque `openai:` tool.
+OPENAI_TOOL_TYPES = TOOL_TYPES | {"web_search_2025_08_26", "web_search_preview_2025_03_11"}
+#: Every un-prefixed type OpenAI takes as a `tool_choice` (the SDK's `ToolChoice` union, `function` and
+#: `allowed_tools` aside). An `allowed_tools` choice lists tool definitions, so a tool choice model reads
+#: these and `OPENAI_TOOL_TYPES` both.
+OPENAI_TOOL_CHOICE_TYPES = frozenset(
+    {
+        "apply_patch", "code_interpreter", "computer", "computer_use", "computer_use_preview", "custom", "file_search",
+        "image_generation", "mcp", "programmatic_tool_calling", "shell", "web_search_preview",
+        "web_search_preview_2025_03_11",
+    }
+)  # fmt: skip
 
 
-def tool_type_problem(type_: str) -> str | None:
-    """In OpenAI mode, why an un-prefixed tool or tool choice `type_` is none of OpenAI's
-    (`OPENAI_TOOL_TYPES`), naming the closest known types; None when it is one."""
-    if type_ in OPENAI_TOOL_TYPES or type_ in SPEC_TOOL_TYPES:
+def _openai_tool_type_problem(cls: type, type_: str) -> str | None:
+    """In OpenAI mode, why an un-prefixed tool (`cls` `NamespacedTool`) or tool choice (`NamespacedToolChoice`)
+    `type_` is none of OpenAI's, naming the closest known types; None when it is one."""
+    from ._generated.open_responses.namespaced_tool_choice import NamespacedToolChoice  # noqa: PLC0415  loaded
+
+    choice = issubclass(cls, NamespacedToolChoice)
+    known = OPENAI_TOOL_TYPES | OPENAI_TOOL_CHOICE_TYPES if choice else OPENAI_TOOL_TYPES
+    if type_ in known or type_ in SPEC_TOOL_TYPES:
         return None
     import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
 
-    close = difflib.get_close_matches(type_, sorted(OPENAI_TOOL_TYPES | SPEC_TOOL_TYPES), n=3, cutoff=0.6)
+    what = "tool choice" if choice else "tool"
+    close = difflib.get_close_matches(type_, sorted(known | SPEC_TOOL_TYPES), n=3, cutoff=0.6)
     hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
     return (
-        f"unknown tool type '{type_}'{hint}: it is neither a spec nor an OpenAI tool type, and a type outside "
+        f"unknown {what} type '{type_}'{hint}: it is neither a spec nor an OpenAI {what} type, and a type outside "
         f"the spec must be prefixed with its provider's slug as slug:name (for example 'acme:{type_ or 'name'}')"
     )
 
 
-# OpenAI mode reads OpenAI's own tool types un-prefixed (`web_search` as `openai:web_search`), and no other.
-NamespacedToolBase.native_problem = staticmethod(tool_type_problem)
+# OpenAI mode reads OpenAI's own tool and tool choice types un-prefixed (`web_search` as `openai:web_search`),
+# and no other (asked of the class being read: a tool or a tool choice).
+NamespacedToolBase.native_problem = classmethod(_openai_tool_type_problem)  # type: ignore[assignment]
 
 #: Models read and dumped identically on both sides (OpenAI's input form equals its output form).
 _BOTH = (

@@ -39,7 +39,7 @@ from pydantic.experimental.missing_sentinel import MISSING
 from pydantic_core import PydanticCustomError
 
 from ._base import WireModel, checked_provider, is_unchecked
-from ._body_validation import validate_body
+from ._body_validation import models_as_json, validate_body
 from ._chat_shapes import refuse_chat_completions_body
 from ._generated.open_responses.common import LongText
 from ._generated.open_responses.websocket_error_event import WebSocketErrorEvent, WebSocketErrorPayload
@@ -306,6 +306,10 @@ def parse_websocket_event(data: Any, *, provider: Provider = None) -> WebSocketE
         return data  # type: ignore[return-value]
     if type(data).__module__.startswith("openai.") or isinstance(data, tuple(_OPENAI_MODELS.values())):
         provider = "openai"
+    if isinstance(data, Mapping):  # the models a dict event holds (a parsed item, a tool) are read as their JSON
+        data, held_sdk = models_as_json(data, "invalid WebSocket event")
+        if held_sdk:  # as `parse_request` reads the same body
+            provider = "openai"
     raw = plain_json(data, "WebSocket event", max_depth=MAX_BODY_DEPTH)
     if not isinstance(raw, Mapping):
         got = "null" if raw is None else type(raw).__name__

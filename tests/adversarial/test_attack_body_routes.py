@@ -337,3 +337,79 @@ def test_a_validated_body_whose_input_list_was_changed_gets_the_check_s_verdict(
     assert [(v.index, str(v.code)) for v in rp.check_transcript(body).violations] == [(1, "item_invalid")]
     with pytest.raises(rp.ItemError, match="action"):
         rp.parse_request(body)
+
+
+# --- a body's models and containers, read as the check reads them ------------------------------------------
+
+GOOD_TOOL = {"type": "function", "name": "g", "parameters": {"type": "object", "properties": {}}}
+USER = [{"type": "message", "role": "user", "content": "hi"}]
+
+
+@pytest.mark.parametrize("bad", [{"type": "bogus"}, {"type": "function", "name": "g", "parameters": 5}])
+def test_a_parsed_body_whose_tools_gained_a_bad_tool_is_refused_on_every_door(bad: dict[str, Any]) -> None:
+    """The lists of a frozen body are mutable: one that gained a JSON object after it was read is read again
+    from its JSON by `parse_request` and by every check door alike."""
+    from replayable.testing import assert_replay_safe  # noqa: PLC0415
+
+    body = rp.parse_request({"model": "m", "input": "hi", "tools": []}, provider="openai")
+    body.tools.append(dict(bad))  # type: ignore[union-attr]
+    with pytest.raises(rp.ItemError, match=r"tools\.0"):
+        rp.parse_request(body, provider="openai")
+    report = rp.check_transcript(body, provider="openai")
+    assert [(v.code, v.index, v.path.split("/")[:3]) for v in report.violations] == [
+        ("body_invalid", None, ["", "tools", "0"])
+    ]
+    with pytest.raises(rp.ReplayError):
+        rp.prepare_replay(body, target="openai", provider="openai")
+    with pytest.raises(AssertionError):
+        assert_replay_safe(body, provider="openai")
+
+
+def test_a_dict_subclass_body_is_read_once_by_its_items() -> None:
+    """A mapping whose `get` answers differently from what it holds is read by its items, as `parse_request`
+    and `json.dumps` read it: the check sees the tool that is sent."""
+
+    class Lying(dict):  # type: ignore[type-arg]
+        def get(self, key: Any, default: Any = None) -> Any:
+            return [GOOD_TOOL] if key == "tools" else super().get(key, default)
+
+    body = Lying({"model": "m", "input": USER, "tools": [{"type": "bogus"}]})
+    with pytest.raises(rp.ItemError):
+        rp.parse_request(body)
+    assert [str(v.code) for v in rp.check_transcript(body).violations] == ["body_invalid"]
+
+
+def test_a_list_subclass_holding_parsed_items_is_read_as_a_list() -> None:
+    class Items(list):  # type: ignore[type-arg]
+        pass
+
+    body = {"model": "m", "input": Items([rp.parse_item(USER[0])]), "tools": Items([GOOD_TOOL])}
+    assert rp.dump_request(rp.parse_request(body))["input"] == [{**USER[0]}]
+    assert rp.check_transcript(body).ok
+
+
+def test_a_websocket_create_event_reads_the_models_it_holds_as_their_json() -> None:
+    tool = rp.parse_request({"model": "m", "input": "hi", "tools": [GOOD_TOOL]}).tools[0]  # type: ignore[index]
+    event = {"type": "response.create", "model": "m", "input": [rp.parse_item(USER[0])], "tools": [tool]}
+    parsed = parse_websocket_event(event)
+    assert isinstance(parsed, WebSocketResponseCreateEvent)
+    assert parsed.model_dump(mode="json", exclude_unset=True)["tools"] == [GOOD_TOOL]
+
+
+def test_a_held_model_without_json_is_an_item_error_at_its_path() -> None:
+    """A model whose dump fails (whatever it raises) or whose JSON breaks a strict rule is refused at its
+    place in the body, never with a traceback from inside it."""
+    from pydantic import BaseModel  # noqa: PLC0415
+
+    from replayable._generated.open_responses.function_tool_param import FunctionToolParam  # noqa: PLC0415
+
+    class Broken(BaseModel):
+        def model_dump(self, **kw: Any) -> Any:
+            raise AttributeError("no")
+
+    nan_tool = FunctionToolParam.model_construct(name="g", parameters={"a": float("nan")})
+    for held, rule in ((Broken(), "not_json"), (nan_tool, "non_finite_number")):
+        with pytest.raises(rp.ItemError) as err:
+            rp.parse_request({"model": "m", "input": "hi", "tools": [held]})
+        (error,) = err.value.errors
+        assert (error["loc"], error["type"]) == (("tools", 0), rule)

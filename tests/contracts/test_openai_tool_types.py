@@ -2,7 +2,8 @@
 `tools`, its `tool_choice` and an `allowed_tools` choice's `tools`, a Response's echoed `tools`), and refuses
 any other un-prefixed type as an unknown type naming the closest ones, never as an opaque `openai:` tool.
 
-The known types are `replayable._native.OPENAI_TOOL_TYPES`; the SDK's are the `type` of each member of its
+The known types are `replayable._native.OPENAI_TOOL_TYPES` (a tool) and `OPENAI_TOOL_CHOICE_TYPES` (a tool
+choice; an `allowed_tools` choice lists tools, so it takes both); the SDK's are the `type` of each member of its
 `ToolParam` and `ToolChoice` unions (the test extra pins the SDK exactly, so a new tool type fails here until
 the library learns it)."""
 
@@ -16,7 +17,7 @@ from conftest import full_response
 
 import replayable as rp
 from replayable._base import SPEC_TOOL_TYPES
-from replayable._native import OPENAI_TOOL_TYPES
+from replayable._native import OPENAI_TOOL_CHOICE_TYPES, OPENAI_TOOL_TYPES
 
 responses = pytest.importorskip("openai.types.responses", reason="the openai SDK (the test extra) is not installed")
 
@@ -34,16 +35,28 @@ def _member_types(union: Any) -> set[str]:
     return found
 
 
-def _sdk_types() -> set[str]:
+def test_the_known_tool_and_tool_choice_types_are_the_pinned_sdks() -> None:
     from openai.types.responses import response_create_params, tool_param  # noqa: PLC0415
 
-    return _member_types(tool_param.ToolParam) | _member_types(response_create_params.ToolChoice)
+    tools = _member_types(tool_param.ToolParam)
+    choices = _member_types(response_create_params.ToolChoice)
+    assert {"web_search", "file_search", "mcp", "function"} <= tools  # the reading itself works
+    assert {"allowed_tools", "function", "computer_use"} <= choices
+    assert tools - SPEC_TOOL_TYPES == OPENAI_TOOL_TYPES
+    assert choices - SPEC_TOOL_TYPES == OPENAI_TOOL_CHOICE_TYPES
 
 
-def test_the_known_tool_types_are_the_pinned_sdks() -> None:
-    sdk = _sdk_types()
-    assert {"web_search", "file_search", "mcp", "function", "allowed_tools"} <= sdk  # the reading itself works
-    assert sdk - SPEC_TOOL_TYPES == OPENAI_TOOL_TYPES
+@pytest.mark.parametrize("kind", sorted(OPENAI_TOOL_CHOICE_TYPES))
+def test_every_openai_tool_choice_type_is_read_as_a_choice_in_openai_mode(kind: str) -> None:
+    body = {"model": "m", "input": "hi", "tool_choice": {"type": kind}}
+    parsed = rp.parse_request(body, provider="openai")
+    assert rp.dump_request(parsed)["tool_choice"] == {"type": kind}
+
+
+def test_a_choice_only_type_is_no_tool() -> None:
+    """`computer_use` names a tool choice (OpenAI's `ToolChoiceTypes`), never a tool of `tools`."""
+    with pytest.raises(rp.ItemError, match="unknown tool type 'computer_use'"):
+        rp.parse_request({"model": "m", "input": "hi", "tools": [{"type": "computer_use"}]}, provider="openai")
 
 
 @pytest.mark.parametrize("kind", sorted(OPENAI_TOOL_TYPES))
@@ -75,7 +88,8 @@ def test_an_unknown_tool_type_is_refused_in_openai_mode_naming_the_closest(where
         rp.parse_request(body, provider="openai")
     (error,) = err.value.errors
     assert ".".join(map(str, error["loc"])) == where and error["type"] == "namespaced_type"
-    assert f"unknown tool type '{UNKNOWN}' (did you mean 'web_search'" in error["msg"]
+    what = "tool" if where.startswith("tools") else "tool choice"
+    assert f"unknown {what} type '{UNKNOWN}' (did you mean 'web_search'" in error["msg"]
     (v,) = rp.check_transcript(body, provider="openai").violations
     assert (v.code, v.index, v.path) == ("body_invalid", None, "/" + where.replace(".", "/"))
 

@@ -44,11 +44,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from replayable._base import SPEC_ITEM_TYPES, WireModel, is_unchecked
+from replayable._base import SPEC_ITEM_TYPES, WireModel, changed_since_read, is_unchecked
 from replayable._chat_shapes import CHAT_KEYS, chat_shape, nested_call
 from replayable._item_json import plain_json
 from replayable._item_validation import is_openai_form
-from replayable._json import READER_DEPTH, JSONError, exact_text, iter_jsonl, loads, printable, to_plain
+from replayable._json import READER_DEPTH, JSONError, check_value, exact_text, iter_jsonl, loads, printable, to_plain
 from replayable._model_slots import get_extras as _extras  # a model's unknown fields, through the slot (in C)
 from replayable._native import INPUT_TYPES, OPENAI_TOOL_TYPES, OUTPUT_TYPES
 from replayable._reading.places import Places
@@ -375,17 +375,15 @@ def _model_document(model: WireModel, provider: Provider) -> Document:
     requests, responses = _body_classes()
     request = isinstance(model, requests)
     if request or isinstance(model, responses):
-        if is_unchecked(model):  # it skipped validation (model_construct, ...): its JSON is what is read
+        if is_unchecked(model) or changed_since_read(model):  # skipped validation, or changed since: its JSON
             try:
                 plain = to_plain(model)
             except JSONError as exc:
                 msg = f"the {type(model).__name__} is not JSON: {exc.detail}"
                 raise _refuse((), exc.reason, msg, "cannot read") from None
             return _value_document(plain, provider, False, False)
-        if request:
-            fields = {k: getattr(model, k) for k in model.model_fields_set}
-            if model.__pydantic_extra__:
-                fields.update(model.__pydantic_extra__)
+        if request:  # every key it holds, its unknown ones too
+            fields = {**{k: getattr(model, k) for k in model.model_fields_set}, **(model.__pydantic_extra__ or {})}
         else:  # a Response: only what the reader reads of one (no unknown field is among them)
             told = model.model_fields_set
             fields = {k: getattr(model, k) for k in _RESPONSE_READS if k in told}
@@ -454,6 +452,11 @@ def object_kind(data: Mapping[str, Any], *, streams: bool = False) -> DocumentKi
 
 
 def _object_document(data: Mapping[str, Any], provider: Provider, streams: bool, sdk: bool) -> Document:
+    if type(data) is not dict:  # read once, by its items, as `parse_request` reads it: never asked again
+        try:
+            data = check_value(data, what="JSON object", max_depth=READER_DEPTH)
+        except JSONError:  # not JSON as it is (a parsed item held in `input`): each of its values read as it is
+            data = dict(data.items())
     kind = object_kind(data, streams=streams)
     if kind is DocumentKind.REQUEST or kind is DocumentKind.RESPONSE:
         return _body_document(data, kind is DocumentKind.REQUEST, provider, sdk, data)
