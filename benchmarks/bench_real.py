@@ -183,10 +183,17 @@ def bench_rules(n: int, n_rounds: int, gc_off: bool) -> None:
         "the rules alone, each call's arguments its own text": lambda _: rp.check_transcript(variants["distinct"]),
         "the rules alone, every call unanswered (n/5 findings)": lambda _: rp.check_transcript(variants["unanswered"]),
         "the rules alone, every call's arguments unreadable": lambda _: rp.check_transcript(variants["unreadable"]),
+        "the rules alone, target='openai'": lambda _: rp.check_transcript(parsed, target="openai"),
     }
     times = rounds(cands, text, n_rounds, gc_off)
     table(f"the rules alone, {n} mixed items (one namespaced in five), collector {'off' if gc_off else 'on'}",
           times, n, FLOOR, 58)  # fmt: skip
+    # a model that skipped validation, alive elsewhere in the process for this whole run
+    keep = rp.Message.model_construct(role="user", content="x")
+    alive = rounds({FLOOR: floor, "the rules alone, a model_construct'ed model alive elsewhere":
+                    lambda _: rp.check_transcript(parsed)}, text, n_rounds, gc_off)  # fmt: skip
+    del keep
+    table("the same, while a model that skipped validation is alive", alive, n, FLOOR, 58)
 
 
 def bench_parts(n: int, n_rounds: int, gc_off: bool) -> None:

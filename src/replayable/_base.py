@@ -360,6 +360,18 @@ def has_unchecked() -> bool:
     return bool(_UNCHECKED)
 
 
+def any_unchecked(models: list[Any]) -> bool:
+    """Whether any of `models` skipped validation (`is_unchecked`). The ids are told against the registry
+    in C: a live model that skipped validation elsewhere in the process costs a list of parsed models one
+    pass in C, not a Python call per model; only the models whose id is registered are asked."""
+    if not _UNCHECKED:
+        return False
+    registered: dict[int, Any] = _UNCHECKED.data  # type: ignore[attr-defined]  # its id -> weak reference table
+    if registered.keys().isdisjoint(map(id, models)):
+        return False
+    return any(map(is_unchecked, models))
+
+
 def is_unchecked(model: Any) -> bool:
     """Whether `model` skipped validation (`model_construct`, `model_copy(update=...)`, or a model built
     by keyword around one): its values may break its own field rules, so entry points read it again from

@@ -81,3 +81,32 @@ def test_strict_mode_refuses_openai_native_types() -> None:
     for item in native:
         with pytest.raises(rp.ItemError):
             rp.parse_item(item, side="output")
+
+
+@needs_corpus
+def test_the_target_profile_reads_recorded_items_alike_told_or_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every recorded item, parsed and as JSON, with extra keys, nulls and another provider's ids added: the
+    findings of `target="openai"` are the same whether the profile is told by the items' fields
+    (`replayable._rules.item_rules.profile_possible`, in bulk and item by item) or asked of each item's JSON."""
+    from replayable._rules import engine, item_rules  # noqa: PLC0415
+
+    monkeypatch.setattr(engine, "WHOLE_FROM", 0)  # short lists too go through the whole-list pass
+    values: list[Any] = []
+    for _, side, _, item in ITEMS:
+        for extra in ({}, {"x_unknown": 1}, {"status": None}, {"id": "other_1"}):
+            changed = {**item, **extra}
+            try:
+                values.append((rp.parse_item(changed, side=side, provider="openai"), changed))  # type: ignore[arg-type]
+            except rp.ItemError:
+                values.append((None, changed))
+
+    def findings(value: Any) -> Any:
+        report = rp.check_transcript([value], target="openai", provider="openai", pending_ok=True)
+        return [(v.index, str(v.code), v.path) for v in report.violations]
+
+    told = [(findings(m) if m is not None else None, findings(j)) for m, j in values]
+    monkeypatch.setattr(engine.Engine, "_whole", lambda self, *args: False)
+    monkeypatch.setattr(item_rules, "profile_possible", lambda ctx, vtype, views: True)
+    asked = [(findings(m) if m is not None else None, findings(j)) for m, j in values]
+    assert told == asked
+    assert any(any(code == "field_not_accepted" for _, code, _ in j) for _, j in told)  # the profile refused some

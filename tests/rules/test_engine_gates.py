@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import replayable as rp
-from replayable._rules import engine, plans, table, whole
+from replayable._rules import engine, item_rules, plans, table, whole
 from replayable._rules.engine import Engine
 from replayable._rules.item_rules import data_urls_possible
 from replayable._rules.plans import rule_set
@@ -95,6 +95,26 @@ ITEM = st.one_of(
     st.just({"type": "acme:trace", "data": 1}),
     st.just({"type": ["not", "a", "string"]}),
     st.just({"type": "function_call", "call_id": ["c1"], "name": "f", "arguments": "{}"}),
+    # what a target's profile reads: unknown keys, nulls, ids in another provider's format, parts' fields
+    st.builds(
+        lambda extra: {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a"}],
+                       **extra},
+        st.sampled_from([{"foo": 1}, {"status": None}, {"id": "x_1"}, {"id": "msg_1"}, {"phase": "final_answer"}]),
+    ),  # fmt: skip
+    st.builds(
+        lambda part: {"type": "message", "role": "user", "content": [part]},
+        st.sampled_from(
+            [{"type": "input_text", "text": "q", "foo": 1}, {"type": "input_image", "detail": "auto"},
+             {"type": "input_file", "file_data": "data:application/pdf;base64,aGk="},
+             {"type": "output_text", "text": "a", "annotations": [], "logprobs": None}]
+        ),
+    ),  # fmt: skip
+    st.builds(
+        lambda i, extra: {"type": "function_call", "call_id": "c4", "name": "f", "arguments": "{}", "id": i, **extra},
+        st.sampled_from(["fc_1", "call_1"]),
+        st.sampled_from([{}, {"role": "assistant"}, {"status": None}]),
+    ),
+    st.just({"type": "reasoning", "id": "rs_9", "summary": [], "encrypted_content": "e"}),
 )
 ITEMS = st.lists(ITEM, min_size=1, max_size=9)
 SETTINGS = st.fixed_dictionaries(
@@ -103,6 +123,7 @@ SETTINGS = st.fixed_dictionaries(
         "tools": st.sampled_from([None, TOOLS]),
         "pending_ok": st.booleans(),
         "side": st.sampled_from([None, "input", "output"]),
+        "target": st.sampled_from([None, None, "openai", "acme"]),
     }
 )
 
@@ -359,6 +380,20 @@ def test_a_data_url_among_assistant_messages_is_found_in_a_long_list() -> None:
         for value in (listed, rp.parse_items(listed)):
             report = rp.check_transcript(value)
             assert [(v.index, str(v.code)) for v in report.violations] == [(at, "data_url_invalid")]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ITEMS, SETTINGS.map(lambda kw: {**kw, "target": "openai"}))
+def test_the_profile_is_asked_of_every_item_it_may_refuse(items: list[Any], kw: dict[str, Any]) -> None:
+    """`profile_possible` (the target's profile told by an item's fields, in bulk and item by item) says no only
+    where the profile, asked of the item's JSON, finds nothing: with it never saying no, the findings are the
+    same, in the same order."""
+    told = _doors(items, kw)
+    with pytest.MonkeyPatch.context() as mp:
+        _item_by_item(mp)  # no sweep is asked
+        mp.setattr(item_rules, "profile_possible", lambda ctx, vtype, views: True)  # nor the walk's shortcut
+        asked = _doors(items, kw)
+    assert told == asked
 
 
 def test_the_sweeps_say_no_only_where_their_rule_finds_nothing() -> None:

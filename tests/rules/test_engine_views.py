@@ -152,3 +152,19 @@ def test_unknown_fields_are_found_through_the_extras() -> None:
     copied = [i.model_copy() for i in items]
     again = model_views(copied, None)
     assert again is not None and again[1]["x_note"] == "n" and again[0] is copied[0].__dict__
+
+
+def test_a_model_that_skipped_validation_elsewhere_changes_no_view_and_one_in_the_list_is_read_again() -> None:
+    """The models that skipped validation are told by id against the registry, in C (`_base.any_unchecked`):
+    one alive elsewhere in the process leaves a list of parsed models read in place; one in the list makes
+    the list read again from its JSON (None: `read_item` reads each)."""
+    from replayable._base import any_unchecked  # noqa: PLC0415
+
+    parsed = rp.parse_items([USER, CALL])
+    elsewhere = rp.Message.model_construct(role="user", content="x")
+    assert not any_unchecked(parsed) and model_views(parsed, None) is not None
+    assert any_unchecked([*parsed, elsewhere]) and model_views([*parsed, elsewhere], None) is None
+    del elsewhere
+    changed = parsed[1].model_copy(update={"call_id": 5})  # skipped validation: its JSON is read
+    assert any_unchecked([parsed[0], changed])
+    assert [str(v.code) for v in rp.check_transcript([parsed[0], changed]).violations] == ["item_invalid"]

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from replayable._findings import Finding
 from replayable._item_read import Read
 
-from .check import FIXABLE, Fix, check_body, check_item, fix_item, item_type
+from .check import FIXABLE, Fix, check_body, check_item, fix_item, item_type, may_refuse
 from .model import BodyRules, FieldRule, ItemRule, PartRule, Profile
 from .openai import OPENAI
 from .openresponses import OPENRESPONSES
@@ -129,6 +129,15 @@ class TargetCheck:
             return []
         data = _plain(raw)
         return check_item(self.profile, index, data, self.settings) if isinstance(data, Mapping) else []
+
+    def may_refuse(self, vtype: str, views: list[Any]) -> bool:
+        """Whether `item` may find anything in the items of type `vtype` whose fields are `views` (each a
+        `dict`: the JSON read or a validated model's storage; `replayable._profiles.check.may_refuse`). A
+        namespaced type of another slug is no item the profile reads."""
+        if not self.active:
+            return False
+        t = item_type({"type": vtype}, self.profile)
+        return t is not None and may_refuse(self.profile, t, views, self.settings)
 
     def body(self) -> list[Finding]:
         """The findings about the body's own keys (none without a body)."""

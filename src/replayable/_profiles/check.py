@@ -11,10 +11,17 @@ cannot fix. Nothing here knows a provider: every rule is a row of a `Profile`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import chain, compress, repeat
+from operator import attrgetter, eq
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel
+from pydantic.experimental.missing_sentinel import MISSING
+
+from replayable._base import WireModel
 from replayable._codes import ViolationCode as C
 from replayable._findings import Finding
+from replayable._model_slots import get_extras
 from replayable._pointers import pointer_parts, pointer_token
 from replayable._validation import json_type
 
@@ -27,6 +34,7 @@ __all__ = [
     "check_item",
     "fix_item",
     "item_type",
+    "may_refuse",
 ]
 
 #: Codes `fix_item` repairs by removing the offending key (the rest it refuses).
@@ -162,6 +170,154 @@ def check_item(profile: Profile, index: int, raw: Any, settings: Mapping[str, An
         else:
             _part(index, value, profile, f"/{key}", out, want)
     return out
+
+
+#: The JSON type of each Python class a read value or a validated model's field holds; a class not here
+#: (a nested model, a subclass) is looked up by `_kind_json_type`.
+_KIND_JSON = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object",
+              type(None): "null"}  # fmt: skip
+#: What a key absent from a view reads as (`dict.get`'s default in `may_refuse`).
+_ABSENT = object()
+_SKIP = (type(_ABSENT), type(MISSING))  # an absent key, a field of a validated model that was not given
+
+
+def _kind_json_type(kind: type) -> str | None:
+    found = _KIND_JSON.get(kind)
+    if found is not None:
+        return found
+    if issubclass(kind, BaseModel | Mapping):
+        return "object"
+    return None  # a subclass or anything else: asked of the value by `check_item` (never told here)
+
+
+def _column_may_refuse(rows: Mapping[str, FieldRule], views: list[Any], keys: Iterable[str]) -> bool:
+    """Whether any of `keys` in any of `views` may be refused by the field `rows` (closed keys, refused
+    nulls, JSON types), told a key at a time: the values of one key across the views, read in C."""
+    n = len(views)
+    for key in keys:
+        if key == "type":
+            continue
+        kinds = set(map(type, map(dict.get, views, repeat(key, n), repeat(_ABSENT, n)))).difference(_SKIP)
+        if not kinds:
+            continue
+        accepted = rows.get(key)
+        if accepted is None:
+            return True  # a key the target does not take
+        for kind in kinds:
+            t = _kind_json_type(kind)
+            if t is None or (t == "null" and not accepted.nullable):
+                return True
+            if t != "null" and "any" not in accepted.types and t not in accepted.types:
+                if not (t == "integer" and "number" in accepted.types):
+                    return True
+    return False
+
+
+#: (field rows, key, the class of its value) found to be refused by nothing (`_view_may_refuse`)
+_FITS: set[tuple[int, str, type]] = set()
+
+
+def _view_may_refuse(rows: Mapping[str, FieldRule], view: dict[str, Any]) -> bool:
+    """`_column_may_refuse` of one view, a key at a time (what each key and class of value was told is kept)."""
+    fits = _FITS
+    where = id(rows)  # the rows of a profile live as long as the process
+    for key, value in view.items():
+        kind = type(value)
+        if (where, key, kind) in fits or key == "type" or kind in _SKIP:
+            continue
+        if _column_may_refuse(rows, [view], (key,)):
+            return True
+        if len(fits) < 4096:
+            fits.add((where, key, kind))
+    return False
+
+
+def may_refuse(profile: Profile, t: str, views: list[Any], settings: Mapping[str, Any] | None = None) -> bool:
+    """Whether `check_item` may find anything in the items of wire type `t` (without the profile's native
+    slug) whose fields are `views`: each a `dict`, the JSON object read or the storage of one of our
+    validated models (its unknown fields merged in: `replayable._rules.view.model_views`; a field not given
+    is `MISSING`, a nested object a model). False only when it finds nothing in any of them: every key
+    present accepted, no refused `null`, every value of an accepted JSON type, every string `id` with the
+    target's prefix, and every content part a `dict` or a model of ours holding no unknown field that
+    passes its part's row. Anything else (`store: false`, a part row with conditions, a key spelled
+    another way in the storage than on the wire) says True: `check_item` is then asked of each item."""
+    if settings is not None and settings.get("store") is False and profile.body.stateless_references:
+        return True
+    rule = profile.items.get(t)
+    if not profile.closed or rule is None:
+        return False
+    if rule.single_part is not None:
+        return True
+    if len(views) == 1:  # one item (the walk asks item by item): its keys one by one
+        view = views[0]
+        if type(view) is not dict or _view_may_refuse(rule.fields, view):
+            return True
+    elif set(map(type, views)) != {dict} or _column_may_refuse(rule.fields, views, set().union(*views)):
+        return True
+    if rule.id_prefix is not None:
+        ids: list[Any] = list(map(dict.get, views, repeat("id")))
+        if set(map(type, ids)) != {str}:
+            ids = list(compress(ids, map(_IS_STR, map(type, ids))))
+        if not all(map(str.startswith, ids, repeat(rule.id_prefix))):
+            return True
+    for key in rule.parts_in:
+        values = list(map(dict.get, views, repeat(key)))
+        lists = list(filter(None, compress(values, map(_IS_LIST, map(type, values)))))  # the non-empty lists
+        if len(lists) == 1 and len(lists[0]) <= 8:  # one item's parts: one by one
+            if _parts_may_refuse(profile, lists[0]):
+                return True
+        elif lists and _part_columns_may_refuse(profile, list(chain.from_iterable(lists))):
+            return True
+    return False
+
+
+_DICT_OF = attrgetter("__dict__")
+_IS_STR = {str}.__contains__
+_IS_LIST = {list}.__contains__
+
+
+def _part_columns_may_refuse(profile: Profile, parts: list[Any]) -> bool:
+    """`_parts_may_refuse` for the parts of many items, told a field at a time across the parts of each type."""
+    kinds = set(map(type, parts))
+    if kinds == {dict}:
+        views = parts
+    elif all(issubclass(k, WireModel) for k in kinds) and not any(map(get_extras, parts)):
+        views = list(map(_DICT_OF, parts))  # our validated part models holding no unknown field: their storages
+    else:
+        return _parts_may_refuse(profile, parts)  # mixed: one by one
+    types: list[Any] = list(map(dict.get, views, repeat("type")))
+    if set(map(type, types)) != {str}:
+        return True  # a part without a string type: asked of its item
+    for ptype in set(types):
+        if ":" in ptype:
+            return True  # a namespaced part (spelled another way on the wire in OpenAI mode)
+        rule = profile.parts.get(ptype)
+        if rule is None:
+            continue
+        group = list(compress(views, map(eq, types, repeat(ptype))))
+        if rule.one_of or rule.needs or _column_may_refuse(rule.fields, group, set().union(*group)):
+            return True
+    return False
+
+
+def _parts_may_refuse(profile: Profile, parts: list[Any]) -> bool:
+    """`may_refuse` for the content parts of one item: JSON objects or our validated part models."""
+    for part in parts:
+        if type(part) is dict:
+            view = part
+        elif isinstance(part, WireModel) and not get_extras(part):
+            view = part.__dict__
+        else:
+            return True  # a part holding unknown fields, or of another kind: asked of the item
+        ptype = view.get("type")
+        if type(ptype) is not str or ":" in ptype:
+            return True  # no type, or a namespaced one (spelled another way on the wire in OpenAI mode)
+        rule = profile.parts.get(ptype)
+        if rule is None:
+            continue  # a part the target has no row for: `check_item` finds nothing in it either
+        if rule.one_of or rule.needs or _view_may_refuse(rule.fields, view):
+            return True
+    return False
 
 
 def _stateless(index: int, raw: Mapping[str, Any], t: str, out: list[Finding]) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from itertools import chain, compress, repeat
 from typing import Any, Literal, get_args, get_origin
 
+from pydantic.experimental.missing_sentinel import MISSING
+
 from replayable._base import WireModel, read_field
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
@@ -28,7 +30,10 @@ __all__ = [
     "foreign_provider_state",
     "foreign_state_kind",
     "incomplete_not_last",
+    "foreign_extension_possible",
+    "foreign_state_possible",
     "profile_accepts",
+    "profile_possible",
     "reasoning_followed",
     "unique_item_id",
 ]
@@ -41,7 +46,19 @@ def profile_accepts(ctx: Context, item: Facts) -> Iterable[Finding]:
     profile = ctx.profile
     if profile is None or item.index is None:
         return ()
+    view = item.view
+    vtype = view.get("type") if type(view) is dict else None
+    if type(vtype) is str and not profile_possible(ctx, vtype, [view]):  # told by its fields: nothing to dump
+        return ()
     return profile.item(item.index, item.json)
+
+
+def profile_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
+    """The sweep of `profile_accepts` (`replayable._rules.table.Rule.sweep`): whether the target's profile
+    may refuse anything in `views`, the items of type `vtype` in a list (`replayable._profiles.check.may_refuse`,
+    told a field at a time). A namespaced type of another slug is no item the profile reads."""
+    check = ctx.profile
+    return check is not None and check.may_refuse(vtype, views)
 
 
 def unique_item_id(ctx: Context, item: Facts) -> Iterable[Finding]:
@@ -63,6 +80,11 @@ def foreign_extension_item(ctx: Context, item: Facts) -> Iterable[Finding]:
     return ()
 
 
+def foreign_extension_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
+    """The sweep of `foreign_extension_item`: items of a namespaced type whose slug is not the target's."""
+    return ":" in vtype and vtype.split(":", 1)[0] != ctx.target
+
+
 def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None:
     """`compaction` or `reasoning` when `item` holds provider state written by `source` (None: unknown)
     that `target` cannot read, else None."""
@@ -74,6 +96,16 @@ def foreign_state_kind(item: Any, source: str | None, target: str) -> str | None
     if t == "reasoning" and read_field(item, "encrypted_content"):
         return "reasoning"
     return None
+
+
+def foreign_state_possible(ctx: Context, vtype: str, views: list[Any]) -> bool:
+    """The sweep of `foreign_provider_state`: a compaction item, or reasoning holding `encrypted_content`,
+    when the items' source is not the target (`foreign_state_kind`)."""
+    if ctx.target is None or ctx.source == ctx.target:
+        return False
+    if vtype != "reasoning":
+        return True  # a compaction item (the row's other type)
+    return any(v is not MISSING and v for v in map(dict.get, views, repeat("encrypted_content")))
 
 
 def foreign_provider_state(ctx: Context, item: Facts) -> Iterable[Finding]:

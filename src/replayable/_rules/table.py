@@ -85,15 +85,29 @@ _ACKNOWLEDGING = frozenset(f.call_type for f in FAMILIES if f.acknowledge is not
 
 RULES: tuple[Rule, ...] = (
     # item rules: what the target accepts in the item's JSON first (as an item is read), then the rest
-    Rule(item_rules.profile_accepts, "item", _PROFILE_CODES, when=_with_profile, source=_PROFILE_SOURCE),
+    Rule(
+        item_rules.profile_accepts,
+        "item",
+        _PROFILE_CODES,
+        when=_with_profile,
+        source=_PROFILE_SOURCE,
+        sweep=item_rules.profile_possible,
+    ),
     Rule(item_rules.unique_item_id, "item", (C.DUPLICATE_ITEM_ID,), gate=Gate.DUPLICATE_ID),
-    Rule(item_rules.foreign_extension_item, "item", (C.FOREIGN_EXTENSION_ITEM,), when=_with_target),
+    Rule(
+        item_rules.foreign_extension_item,
+        "item",
+        (C.FOREIGN_EXTENSION_ITEM,),
+        when=_with_target,
+        sweep=item_rules.foreign_extension_possible,
+    ),
     Rule(
         item_rules.foreign_provider_state,
         "item",
         (C.FOREIGN_PROVIDER_STATE,),
         frozenset({"reasoning", "compaction"}),
         _with_target,
+        sweep=item_rules.foreign_state_possible,
     ),
     Rule(
         item_rules.reasoning_followed,

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
-from replayable._base import NamespacedBase, has_unchecked, is_unchecked
+from replayable._base import NamespacedBase, any_unchecked
 from replayable._chat_shapes import nested_call
 from replayable._generated.open_responses.function_call import FunctionCall
 from replayable._generated.open_responses.function_call_output import FunctionCallOutput
@@ -142,7 +142,7 @@ def model_views(
     no unknown field (the distinct classes of `Document._item_classes`): neither is asked again.
     Every view returned is a `dict` whose `id` is a string, None or `MISSING` (its class declares it so:
     the rules' whole-list pass reads the ids without a look at their types, `rules.engine.Engine.run`)."""
-    if has_unchecked() and any(map(is_unchecked, items)):
+    if any_unchecked(items):
         return None  # a model that skipped validation is read again from its JSON (`read_item`)
     classes = set(map(type, items)) if plain is None else plain
     kinds = {_kind(cls) for cls in classes}
