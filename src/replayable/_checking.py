@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from replayable._findings import Finding, Violation
+from replayable._findings import Finding
 from replayable._item_read import Read, read_batch
 from replayable._json import printable
 from replayable._messages import said
@@ -34,7 +34,8 @@ from replayable._reading import Document, DocumentKind, InputError, is_event_lis
 from replayable._reading.files import BATCH_LINES, Input, document_of
 from replayable._reading.places import Places
 from replayable._render import agents_record, finding, placed, stream_record, tools_record, transcript_record
-from replayable._replay import ViolationCode, check_tool, check_transcript, check_transcript_iter
+from replayable._replay import check_transcript, check_transcript_iter
+from replayable._tool_lint import lint_tools
 from replayable._tools import tool_index
 from replayable.items import Provider
 
@@ -53,7 +54,6 @@ __all__ = [
     "check_tools",
     "document_tools",
     "jsonl_items",
-    "lint_tools",
     "tools_of",
 ]
 
@@ -133,10 +133,9 @@ def check_items(doc: Document, options: CheckOptions) -> Record:
     """A transcript (`items`, `item`, `request`, `response`): the replay rules, with the request's tools
     (linted, listed first) or `options.tools` instead. A list of items without `previous` is checked in
     batches (`batched_items`), as `check_transcript_iter` reads them: the same violations, in bounded memory."""
-    tool_list = doc.tool_list or []
     tools = document_tools(doc, options.name)
-    findings = lint_tools(tool_list, options.provider or doc.provider)
-    if options.tools is not None:  # a --tools file replaces the request body's tools
+    findings: list[Finding] = []  # a request body's own tools are linted by the check (its body findings)
+    if options.tools is not None:  # a --tools file replaces the request body's tools for its calls
         tools, findings = options.tools, list(options.tool_findings)
     if doc.kind is DocumentKind.ITEMS and options.previous is None:
         count = [0]
@@ -333,22 +332,6 @@ CHECKERS: dict[DocumentKind, Callable[[Document, CheckOptions], Record]] = {
 
 
 # --- tool definitions ---------------------------------------------------------------------------------------
-
-
-def lint_tools(tools: list[Any], provider: Provider = None) -> list[Violation]:
-    """`check_tool` findings for the tools of a request body or a --tools file (paths under `/tools/N`):
-    a hosted tool has none (no schema to lint), a tool type that is neither `function`, a hosted tool
-    type nor a `slug:name` is `invalid_tool`, and so is a tool that is not a JSON object. `provider` as in
-    `check_tool` (with `openai`, what strict mode cannot take on a tool without `strict` is a note)."""
-    findings: list[Violation] = []
-    for n, tool in enumerate(tools):
-        if not isinstance(tool, dict):
-            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "not a tool definition", f"/tools/{n}"))
-        elif tool.get("type") is not None and not isinstance(tool.get("type"), str):
-            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "'type' must be a string", f"/tools/{n}/type"))
-        else:  # a hosted tool has no violation (check_tool notes it); an unknown tool type is invalid_tool
-            findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool, provider=provider))
-    return findings
 
 
 def document_tools(doc: Document, name: str) -> list[Any] | None:

@@ -105,8 +105,10 @@ def check_transcript(
     items from any other (or an unknown) source are `foreign_provider_state`, the rule `prepare_replay`
     drops them by. Calls and outputs of every call family (docs/openai.md) are paired and checked alike.
 
-    `items` may also be a request body (its `input` is checked), a whole response (its `output`, as
-    output), one item, or a `replayable.Document` (what the one reader made of any of these).
+    `items` may also be a request body (its `input` is checked; its own fields, `tools` included, are read
+    as `parse_request` reads them, `body_invalid`, and its tools are linted as `check_tool` lints them, as
+    the command line lints them: `tools=` given here are not, call `check_tool` on them), a whole response
+    (its `output`, as output), one item, or a `replayable.Document` (what the one reader made of any of these).
     A request with `previous_response_id` continues a response: pass that response (or its
     `output`) as `previous` to pair its calls with the request's outputs (a call of it left unanswered
     is reported with no index and a `/previous/N` path; a previous Response with
@@ -188,6 +190,10 @@ def body_findings(doc: Document, ctx: Context | None = None) -> Findings:
             None, ViolationCode.BODY_INVALID, json_pointer(loc), field=".".join(map(str, loc)) or "(body)",
             msg=err.get("msg", ""), rule=err.get("type", ""),
         )  # fmt: skip
+    if doc.kind is DocumentKind.REQUEST and doc.tool_list:  # the tools it sends, linted (`check_tool`)
+        from replayable._tool_lint import lint_tools  # noqa: PLC0415  (a lower layer, loaded when a body has tools)
+
+        out.extend(lint_tools(doc.tool_list, doc.provider))
     if ctx is None:
         ctx = Context(None, None, None, None, doc=doc)
     out.extend(run_body_rules(ctx))

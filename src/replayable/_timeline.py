@@ -192,6 +192,9 @@ def _general_place(f: Finding) -> str:
     if f.get("where") == "tools":
         n = _tool_number(f)
         return "tools" if n is None else f"tool {n}"
+    if f.get("where") == "document" and path.startswith("/tools/"):  # a request body's tool (the check's lint)
+        step = path.split("/", 3)[2]
+        return f"tool {step}" if step.isdigit() else "tools"
     if f.get("where") == "document" and path.startswith("/previous/"):
         step = path.split("/", 3)[2]
         return f"previous response item {step}" if step.isdigit() else "previous response"

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from replayable._arguments import SchemaError, compile_schema
 from replayable._base import SPEC_ITEM_TYPES, checked_provider
 from replayable._codes import NoteCode, ViolationCode
-from replayable._findings import Finding, Findings
+from replayable._findings import Finding, Findings, Violation
 from replayable._item_json import plain_json
 from replayable._native import OPENAI_TOOL_TYPES
 from replayable._notes import Note, identifier_notes
@@ -22,7 +22,7 @@ from replayable._tools import ToolKind, hosted_tool_type, read_tool, tool_json
 from replayable.errors import Verdict
 from replayable.items import ItemError, Provider
 
-__all__ = ["ToolFindings", "check_tool"]
+__all__ = ["ToolFindings", "check_tool", "lint_tools"]
 
 _TOOL_NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -266,3 +266,19 @@ def _lint_closed(node: Any, root: Mapping[str, Any], base: str, path: str, out: 
 def _invalid(path: str, **params: Any) -> ToolFindings:
     """The one `invalid_tool` finding of something that cannot be linted further."""
     return ToolFindings([Finding(None, ViolationCode.INVALID_TOOL, None, path, params=params)])
+
+
+def lint_tools(tools: list[Any], provider: Provider = None) -> list[Violation]:
+    """`check_tool` findings for the tools of a request body or a --tools file (paths under `/tools/N`):
+    a hosted tool has none (no schema to lint), a tool type that is neither `function`, a hosted tool
+    type nor a `slug:name` is `invalid_tool`, and so is a tool that is not a JSON object. `provider` as in
+    `check_tool` (with `openai`, what strict mode cannot take on a tool without `strict` is a note)."""
+    findings: list[Violation] = []
+    for n, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "not a tool definition", f"/tools/{n}"))
+        elif tool.get("type") is not None and not isinstance(tool.get("type"), str):
+            findings.append(Violation(None, ViolationCode.INVALID_TOOL, "'type' must be a string", f"/tools/{n}/type"))
+        else:  # a hosted tool has no violation (check_tool notes it); an unknown tool type is invalid_tool
+            findings.extend(v.under(f"/tools/{n}") for v in check_tool(tool, provider=provider))
+    return findings

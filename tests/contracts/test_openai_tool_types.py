@@ -90,8 +90,8 @@ def test_an_unknown_tool_type_is_refused_in_openai_mode_naming_the_closest(where
     assert ".".join(map(str, error["loc"])) == where and error["type"] == "namespaced_type"
     what = "tool" if where.startswith("tools") else "tool choice"
     assert f"unknown {what} type '{UNKNOWN}' (did you mean 'web_search'" in error["msg"]
-    (v,) = rp.check_transcript(body, provider="openai").violations
-    assert (v.code, v.index, v.path) == ("body_invalid", None, "/" + where.replace(".", "/"))
+    found = rp.check_transcript(body, provider="openai").violations
+    assert ("body_invalid", None, "/" + where.replace(".", "/")) in [(v.code, v.index, v.path) for v in found]
 
 
 def test_a_responses_echoed_tool_of_an_unknown_type_is_refused_in_openai_mode() -> None:

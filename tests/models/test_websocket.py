@@ -40,7 +40,8 @@ def test_a_create_event_is_a_request_body() -> None:
     event = W.parse_websocket_event(CREATE)
     assert isinstance(event, rp.CreateResponseBody)
     assert rp.dump_request(event) == CREATE  # type: ignore[arg-type]
-    assert rp.check_transcript(event).ok
+    linted = [(v.code, "/tools/0" + v.path) for v in rp.check_tool(CREATE["tools"][0])]  # type: ignore[index]
+    assert [(v.code, v.path) for v in rp.check_transcript(event).violations] == linted  # its tools, linted
 
 
 @pytest.mark.parametrize("field", W.DISALLOWED_FIELDS)

@@ -103,7 +103,7 @@ def test_gate_refuses_every_call_under_allowed_tools_mode_none() -> None:
     assert rp.gate(call, {}, allowed_tools={**choice, "mode": "auto"}).ok
 
 
-@pytest.mark.parametrize("target", ["OpenAI", "openai ", "", 5, "a b"])
+@pytest.mark.parametrize("target", ["OpenAI", "openai ", "", 5, "a b", "opneai", "open_ai", "openia", "openresponse"])
 def test_a_target_that_is_no_profile_slug_is_refused_everywhere(
     target: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -116,6 +116,14 @@ def test_a_target_that_is_no_profile_slug_is_refused_everywhere(
         path.write_text(json.dumps(items))
         assert main(["check", str(path), "--target", target]) == 2
         assert "target" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["azure", "acme", "openrouter", "openai-eu", "anthropic"])
+def test_a_provider_without_a_profile_is_a_target_with_the_open_responses_rules(target: str) -> None:
+    """Only a slip of a profile's own name is refused (`opneai`): any other slug is a target of its own."""
+    items = [{"type": "message", "role": "user", "content": "hi"}, {"type": "acme:trace"}]
+    found = [str(v.code) for v in rp.check_transcript(items, target=target).violations]
+    assert found == ([] if target == "acme" else ["foreign_extension_item"])
 
 
 @pytest.mark.parametrize("value", [None, 5, "x", b"[]", {"a": 1}])

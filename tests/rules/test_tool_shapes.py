@@ -217,8 +217,8 @@ def test_the_cli_lints_hosted_and_unknown_tool_types_as_check_tool_does(
     assert main(["check", path, "--provider", "openai", "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["code"], f["path"]) for f in found if f["severity"] == "error"] == [
-        ("invalid_tool", "/tools/5/type"),  # the lint of the tool
         ("body_invalid", "/tools/5"),  # the body that sends it: no tool type of OpenAI's
+        ("invalid_tool", "/tools/5/type"),  # the lint of the tool
     ]
     assert main(["check", items, "--tools", _write(tmp_path, "tools2.json", [*tools, {"type": "web_serch"}])]) == 1
 

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from replayable import _render as reports
-from replayable._checking import CheckOptions, agents_events, check_document, lint_tools
+from replayable._checking import CheckOptions, agents_events, check_document
 from replayable._messages import Door, spelled
 from replayable._names import shown
 from replayable._reading import InputError, display_name, function_tools, read_file
 from replayable._reading.files import DEFAULT_MAX_BYTES, read_input
+from replayable._tool_lint import lint_tools
 from replayable.errors import ReplayableError
 from replayable.items import ItemError
 

@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replayable._checking import document_tools, lint_tools, tools_of
+from replayable._checking import document_tools, tools_of
 from replayable._findings import Violation
 from replayable._reading import Document, allowed_from_tool_choice, display_name
 from replayable._reading.files import DEFAULT_MAX_BYTES, document_of, read_input
+from replayable._tool_lint import lint_tools
 
 __all__ = [
     "SUFFIXES",

@@ -21,10 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from replayable._checking import CheckOptions, check_document, lint_tools
+from replayable._checking import CheckOptions, check_document
 from replayable._messages import Door
 from replayable._reading import InputError, display_name, function_tools, read_file
 from replayable._render import worded
+from replayable._tool_lint import lint_tools
 
 from .inputs import load_tools
 from .output import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, Output

@@ -63,6 +63,26 @@ def check_target(target: Any) -> None:
         raise ValueError(f"target must be a provider slug such as 'openai' or 'acme', got {target!r:.60}")
     if target not in PROFILES and target.lower() in PROFILES:
         raise ValueError(f"target {target!r} is not a profile name: did you mean {target.lower()!r}?")
+    close = None if target in PROFILES else next((name for name in PROFILES if _misspelt(target, name)), None)
+    if close is not None:  # a misspelt profile name (`opneai`) would silently get no profile's rules
+        raise ValueError(
+            f"target {target!r} is not a profile name: did you mean {close!r}? (a provider without a profile "
+            "of its own gets the Open Responses rules only)"
+        )
+
+
+def _misspelt(target: str, name: str) -> bool:
+    """Whether `target` is `name` with one slip: a separator added (`open_ai`), two neighbours swapped
+    (`opneai`), or one letter added, dropped or changed (`openia` is two swapped; `opena`, `openaii`)."""
+    t = target.lower()
+    if t.replace("_", "").replace("-", "").replace(".", "") == name:
+        return True
+    if len(t) == len(name):
+        diff = [i for i, (a, b) in enumerate(zip(t, name, strict=True)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and t[diff[0]] == name[diff[1]]
+                                  and t[diff[1]] == name[diff[0]])  # fmt: skip
+    short, long = sorted((t, name), key=len)
+    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def get_profile(target: str | None) -> Profile:
