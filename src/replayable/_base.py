@@ -386,12 +386,12 @@ def changed_since_read(body: WireModel) -> bool:
     body again from its JSON rather than trust it as it is. Only the lists' own elements are looked at:
     what a model of ours holds deeper is trusted as validated."""
     for value in body.__dict__.values():
-        if isinstance(value, list):
-            for x in value:
-                if isinstance(x, Mapping) or (
-                    isinstance(x, BaseModel) and (not isinstance(x, WireModel) or is_unchecked(x))
-                ):
+        if isinstance(value, list) and value:
+            for kind in set(map(type, value)):  # the classes its elements are of, told in C
+                if not issubclass(kind, WireModel) and issubclass(kind, Mapping | BaseModel):
                     return True
+            if any_unchecked(value):
+                return True
     return False
 
 
