@@ -107,7 +107,7 @@ def models_as_json(data: Mapping[str, Any], title: str) -> tuple[Mapping[str, An
         if isinstance(value, BaseModel):
             new: Any = _as_json(value, (key,), title)
             sdk = sdk or is_openai_model(value)
-        elif isinstance(value, list) and any(isinstance(x, BaseModel) for x in value):
+        elif isinstance(value, list) and any(issubclass(kind, BaseModel) for kind in set(map(type, value))):
             new = [_as_json(x, (key, n), title) if isinstance(x, BaseModel) else x for n, x in enumerate(value)]
             sdk = sdk or any(is_openai_model(x) for x in value)
         else:

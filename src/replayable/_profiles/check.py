@@ -176,9 +176,12 @@ def check_item(profile: Profile, index: int, raw: Any, settings: Mapping[str, An
 #: (a nested model, a subclass) is looked up by `_kind_json_type`.
 _KIND_JSON = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object",
               type(None): "null"}  # fmt: skip
-#: What a key absent from a view reads as (`dict.get`'s default in `may_refuse`).
-_ABSENT = object()
-_SKIP = (type(_ABSENT), type(MISSING))  # an absent key, a field of a validated model that was not given
+class _Absent:
+    """What a key absent from a view reads as (`dict.get`'s default in `may_refuse`)."""
+
+
+_ABSENT = _Absent()
+_SKIP = (_Absent, type(MISSING))  # an absent key, a field of a validated model that was not given
 
 
 def _kind_json_type(kind: type) -> str | None:

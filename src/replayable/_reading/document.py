@@ -545,8 +545,8 @@ def _envelope_errors(
     data: Mapping[str, Any], provider: Provider, tools: list[Any] | None
 ) -> tuple[dict[str, Any], ...]:
     """The body's own fields read against the request model (`input` is read on its own, item by item;
-    `tools` as their JSON, `tools`, as a tool given as a model or SDK object is read everywhere else):
-    `{loc, type, msg}` for each field that breaks it. A tool is part of what is sent, so a tool
+    `tools` are read as their JSON, the reader's `tool_list`): `{loc, type, msg}` for each field that
+    breaks it. A tool is part of what is sent, so a tool
     `parse_request` refuses (an unknown or un-prefixed hosted type in strict mode, `parameters` that are
     no object, a Chat Completions shape) is refused here too, whether or not a call names it."""
     from replayable.request import parse_request  # noqa: PLC0415  the body models load when a body is read
