@@ -263,9 +263,12 @@ CODES: tuple[CodeInfo, ...] = (
         "transcript",
         "foreign_extension_item",
         V,
-        "A namespaced item of a provider other than the replay target.",
+        "A namespaced item of a provider other than the replay target (or, in a request body's `tools`, a "
+        "provider's own tool: `acme:lookup`, or OpenAI's `web_search` read with `provider=\"openai\"`).",
         "{type} belongs to provider {slug!r}, not to the target {target!r}: provider items are not portable; drop "
         "it or convert it to portable content (replayable.prepare_replay)",
+        tool="the tool {type!r} belongs to provider {slug!r}, not to the target {target!r}: a provider's own tool "
+        "is not portable; remove it from the request's tools",
     ),
     _row(
         "transcript",

@@ -665,3 +665,30 @@ def test_the_event_log_carries_the_session_notes() -> None:
             agent["text"] = {**agent["text"], "format": {"type": "json_schema", "name": "x", "schema": {}}}
     report = rp.agents.check_event_log(events)
     assert sorted({n.code for n in report.notes}) == ["deferred_without_tool_search", "text_format_not_applied"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "provider", "target", "slug"),
+    [
+        ({"type": "openai:web_search"}, None, "acme", "openai"),
+        ({"type": "acme:lookup"}, None, "openai", "acme"),
+        ({"type": "web_search"}, "openai", "acme", "openai"),  # OpenAI's hosted tool, read as OpenAI's
+        ({"type": "web_search"}, "openai", "openai", None),
+        ({"type": "acme:lookup"}, None, "acme", None),
+        ({"type": "acme:lookup"}, None, None, None),  # no target: nothing to be foreign to
+    ],
+)  # fmt: skip
+def test_a_tool_of_another_provider_is_foreign_to_the_target_on_every_door(
+    tool: dict[str, Any], provider: str | None, target: str | None, slug: str | None, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A provider's own tool is no more portable than its items: sent to another target it is
+    `foreign_extension_item` at its place in `tools`."""
+    body = {"model": "m", "input": [USER], "tools": [tool]}
+    want = [] if slug is None else [("foreign_extension_item", None, "/tools/0")]
+    report = rp.check_transcript(body, provider=provider, target=target)  # type: ignore[arg-type]
+    assert [(v.code, v.index, v.path) for v in report.violations] == want
+    if slug is not None:
+        assert f"belongs to provider {slug!r}, not to the target {target!r}" in report.violations[0].message
+    flags = [*(["--provider", provider] if provider else []), *(["--target", target] if target else [])]
+    assert cli(tmp_path, body, capsys, *flags) == (1 if want else 0, [c for c, _, _ in want])

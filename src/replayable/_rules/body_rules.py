@@ -15,12 +15,12 @@ from typing import Any
 
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
-from replayable._native import TOOL_TYPES
+from replayable._native import OPENAI_TOOL_TYPES, TOOL_TYPES
 from replayable._reading import conversation_id
 from replayable._rules.state import Context, Facts, found
 from replayable._validation import json_type
 
-__all__ = ["continuation_read", "profile_body", "tool_choice_declared", "tool_key"]
+__all__ = ["continuation_read", "foreign_tools", "profile_body", "tool_choice_declared", "tool_key"]
 
 #: A hosted tool's dated or preview spelling (`web_search_preview_2025_03_11`, `computer_use_preview`) is the
 #: same tool as its plain one for matching a choice to a declaration (OpenAPI `ToolChoiceTypes`, `WebSearchTool`).
@@ -86,6 +86,27 @@ def _hint(key: tuple[str, str], declared: set[tuple[str, str]]) -> str:
     if kind in ("function", "custom") and (_hosted(name), "") in declared:
         return f" (a hosted tool is named by its type: {{type: {_hosted(name)!r}}})"
     return ""
+
+
+def foreign_tools(ctx: Context, item: Facts) -> Iterable[Finding]:
+    """`foreign_extension_item` (variant `tool`, with a target): a tool of the request body that belongs to a
+    provider other than the target: a `slug:name` tool of another slug, or OpenAI's own un-prefixed hosted
+    tool (`web_search`, `mcp`, ...) in a body read as OpenAI's. A provider's tool is no more portable than its
+    items."""
+    body, target = ctx.doc, ctx.target
+    if body is None or target is None or not body.tool_list:
+        return ()
+    openai = body.provider == "openai" or body.read_with == "openai"
+    out: list[Finding] = []
+    for n, tool in enumerate(body.tool_list):
+        t = tool.get("type") if isinstance(tool, Mapping) else None
+        if not isinstance(t, str) or t in ("function", "allowed_tools"):
+            continue
+        slug = t.split(":", 1)[0] if ":" in t else ("openai" if openai and t in OPENAI_TOOL_TYPES else None)
+        if slug is not None and slug != target:
+            out.append(found(None, ViolationCode.FOREIGN_EXTENSION_ITEM, f"/tools/{n}", type=t, slug=slug,
+                             target=target, variant="tool"))  # fmt: skip
+    return out
 
 
 def tool_choice_declared(ctx: Context, item: Facts) -> Iterable[Finding]:

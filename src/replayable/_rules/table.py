@@ -182,6 +182,12 @@ BODY_RULES: tuple[BodyRule, ...] = (
         "(an id, or {id}); issue 31: a `conversation: true` made every unanswered output external",
     ),
     BodyRule(
+        body_rules.foreign_tools,
+        (C.FOREIGN_EXTENSION_ITEM,),
+        "Open Responses 2026-04-24, \"Extending items\": provider items (and tools) are `slug:name` and not "
+        "portable; OpenAPI CreateResponse.tools (OpenAI's hosted tools are OpenAI's)",
+    ),
+    BodyRule(
         body_rules.tool_choice_declared,
         (C.TOOL_CHOICE_NOT_DECLARED,),
         "OpenAI 400 \"Tool choice 'web_search' not found in 'tools' parameter.\" (vercel/ai#18997, case R68); "
