@@ -60,7 +60,7 @@ __all__ = [
     "SPEC_TOOL_TYPES",
     "WireModel",
     "checked_provider",
-    "has_unchecked",
+    "any_unchecked",
     "is_unchecked",
 ]
 
@@ -355,12 +355,7 @@ def _copy_own_fields_set(model: Any, copied: Any) -> None:
 _UNCHECKED: weakref.WeakValueDictionary[int, WireModel] = weakref.WeakValueDictionary()
 
 
-def has_unchecked() -> bool:
-    """Whether any live model skipped validation (a quick test before asking `is_unchecked` of many)."""
-    return bool(_UNCHECKED)
-
-
-def any_unchecked(models: list[Any]) -> bool:
+def any_unchecked(models: list[Any] | tuple[Any, ...]) -> bool:
     """Whether any of `models` skipped validation (`is_unchecked`). The ids are told against the registry
     in C: a live model that skipped validation elsewhere in the process costs a list of parsed models one
     pass in C, not a Python call per model; only the models whose id is registered are asked."""
@@ -397,7 +392,7 @@ def changed_since_read(body: WireModel) -> bool:
 
 def _holds_unchecked(value: Any) -> bool:
     if isinstance(value, list | tuple):
-        return any(map(is_unchecked, value))
+        return any_unchecked(value)
     return is_unchecked(value)
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from ._base import WireModel, changed_since_read, checked_provider, is_unchecked
 from ._chat_shapes import refuse_chat_completions_body
-from ._item_json import coerce_sdk, json_item_error, openai_type_hint, reference_id_problems
+from ._item_json import coerce_sdk, json_item_error, openai_type_hint, plain_json, reference_id_problems
 from ._json import JSONError, check_value, is_openai_model, loads, to_plain
 from ._messages import OPTIONS, Said, said
 from ._validation import clean_errors, value_at
@@ -119,12 +119,11 @@ def models_as_json(data: Mapping[str, Any], title: str) -> tuple[Mapping[str, An
 
 
 def _as_json(model: BaseModel, loc: tuple[Any, ...], title: str) -> Any:
-    """One model a body holds at `loc` as its JSON, checked here so that an error names where it is."""
+    """One model a body holds at `loc` as its JSON (`plain_json`), an error naming where it is."""
     try:
-        return check_value(to_plain(model), what="value", max_depth=MAX_BODY_DEPTH - len(loc))
-    except JSONError as exc:
-        errors = json_item_error(exc, text=False).errors
-        raise ItemError([{**e, "loc": (*loc, *e.get("loc", ()))} for e in errors], title=title) from None
+        return plain_json(model, "value", max_depth=MAX_BODY_DEPTH - len(loc))
+    except ItemError as exc:
+        raise ItemError([{**e, "loc": (*loc, *e.get("loc", ()))} for e in exc.errors], title=title) from None
 
 
 def _reads_as_openai(openai_model: type[WireModel], data: Any) -> bool:

@@ -81,7 +81,6 @@ __all__ = [
     "OUTPUT_TYPES",
     "OPENAI_TOOL_CHOICE_TYPES",
     "OPENAI_TOOL_TYPES",
-    "TOOL_TYPES",
     "AdditionalTools",
     "AdditionalToolsParam",
     "ApplyPatchCall",
@@ -127,20 +126,17 @@ __all__ = [
     "typed_model",
 ]
 
-#: OpenAI's hosted tool types (the `Tool` union of OpenAI's OpenAPI 2.3.0, `function` aside): read un-prefixed
-#: in OpenAI mode; in strict mode the error names that reading instead of a renamed `slug:name` type.
-TOOL_TYPES = frozenset(
+#: Every un-prefixed type OpenAI takes in a request's `tools` (its hosted tools: the pinned SDK's `ToolParam`
+#: union, `function` aside; `tests/contracts/test_openai_tool_types.py` compares them), dated spellings
+#: included. In OpenAI mode any other un-prefixed, non-spec tool type is refused, never read as an opaque
+#: `openai:` tool; in strict mode the error names that reading instead of a renamed `slug:name` type.
+OPENAI_TOOL_TYPES = frozenset(
     {
         "apply_patch", "code_interpreter", "computer", "computer_use_preview", "custom", "file_search",
         "image_generation", "local_shell", "mcp", "namespace", "programmatic_tool_calling", "shell",
-        "tool_search", "web_search", "web_search_preview",
+        "tool_search", "web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11",
     }
 )  # fmt: skip
-
-#: Every un-prefixed type OpenAI takes in a request's `tools` (the pinned SDK's `ToolParam` union, `function`
-#: aside; `tests/contracts/test_openai_tool_types.py` compares them): `TOOL_TYPES` and their dated spellings.
-#: In OpenAI mode any other un-prefixed, non-spec tool type is refused, never read as an opaque `openai:` tool.
-OPENAI_TOOL_TYPES = TOOL_TYPES | {"web_search_2025_08_26", "web_search_preview_2025_03_11"}
 #: Every un-prefixed type OpenAI takes as a `tool_choice` (the SDK's `ToolChoice` union, `function` and
 #: `allowed_tools` aside). An `allowed_tools` choice lists tool definitions, so a tool choice model reads
 #: these and `OPENAI_TOOL_TYPES` both.
@@ -162,10 +158,8 @@ def _openai_tool_type_problem(cls: type, type_: str) -> str | None:
     known = OPENAI_TOOL_TYPES | OPENAI_TOOL_CHOICE_TYPES if choice else OPENAI_TOOL_TYPES
     if type_ in known or type_ in SPEC_TOOL_TYPES:
         return None
-    import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
-
     what = "tool choice" if choice else "tool"
-    close = difflib.get_close_matches(type_, sorted(known | SPEC_TOOL_TYPES), n=3, cutoff=0.6)
+    close = closest(type_, known | SPEC_TOOL_TYPES)
     hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
     return (
         f"unknown {what} type '{type_}'{hint}: it is neither a spec nor an OpenAI {what} type, and a type outside "
@@ -345,7 +339,12 @@ def closest_item_types(type_: str, provider: str | None = None) -> list[str]:
     """The known item types closest to `type_` (at most three, closest first, by `difflib`): the spec's,
     and with `provider="openai"` OpenAI's too. For an error message that names what was probably meant
     (`function_call_outptu` -> `function_call_output`)."""
+    return closest(type_, SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES)
+
+
+def closest(type_: str, known: frozenset[str]) -> list[str]:
+    """The names of `known` closest to `type_` (at most three, closest first, by `difflib`), for a message
+    that names what a misspelt type probably meant (item types, tool types)."""
     import difflib  # noqa: PLC0415  (only for a misspelt type's message: not at `import replayable`)
 
-    known = SPEC_ITEM_TYPES | _openai_item_types() if provider == "openai" else SPEC_ITEM_TYPES
     return difflib.get_close_matches(type_, sorted(known), n=3, cutoff=0.6)

@@ -158,6 +158,20 @@ def json_type(value: Any) -> str | None:
     return None
 
 
+#: The JSON type of a value of each exact Python class JSON is read into (`class_json_type`).
+_CLASS_JSON = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
+               tuple: "array", dict: "object"}  # fmt: skip
+
+
+def class_json_type(kind: type) -> str | None:
+    """`json_type` of every value of class `kind`, told from the class alone (a pydantic model and any mapping
+    are objects); None for a class whose values it cannot tell (a subclass of `int`, of `str`, ...)."""
+    found = _CLASS_JSON.get(kind)
+    if found is not None:
+        return found
+    return "object" if issubclass(kind, Mapping | BaseModel) else None
+
+
 _ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "a number", "number": "a number",
             "string": "a string", "object": "an object", "array": "an array"}  # fmt: skip
 

@@ -15,7 +15,6 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, eq
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel
 from pydantic.experimental.missing_sentinel import MISSING
 
 from replayable._base import WireModel
@@ -23,7 +22,7 @@ from replayable._codes import ViolationCode as C
 from replayable._findings import Finding
 from replayable._model_slots import get_extras
 from replayable._pointers import pointer_parts, pointer_token
-from replayable._validation import json_type
+from replayable._validation import class_json_type, json_type
 
 from .model import FieldRule, ItemRule, PartRule, Profile
 
@@ -172,25 +171,12 @@ def check_item(profile: Profile, index: int, raw: Any, settings: Mapping[str, An
     return out
 
 
-#: The JSON type of each Python class a read value or a validated model's field holds; a class not here
-#: (a nested model, a subclass) is looked up by `_kind_json_type`.
-_KIND_JSON = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object",
-              type(None): "null"}  # fmt: skip
 class _Absent:
     """What a key absent from a view reads as (`dict.get`'s default in `may_refuse`)."""
 
 
 _ABSENT = _Absent()
 _SKIP = (_Absent, type(MISSING))  # an absent key, a field of a validated model that was not given
-
-
-def _kind_json_type(kind: type) -> str | None:
-    found = _KIND_JSON.get(kind)
-    if found is not None:
-        return found
-    if issubclass(kind, BaseModel | Mapping):
-        return "object"
-    return None  # a subclass or anything else: asked of the value by `check_item` (never told here)
 
 
 def _column_may_refuse(rows: Mapping[str, FieldRule], views: list[Any], keys: Iterable[str]) -> bool:
@@ -207,7 +193,7 @@ def _column_may_refuse(rows: Mapping[str, FieldRule], views: list[Any], keys: It
         if accepted is None:
             return True  # a key the target does not take
         for kind in kinds:
-            t = _kind_json_type(kind)
+            t = class_json_type(kind)
             if t is None or (t == "null" and not accepted.nullable):
                 return True
             if t != "null" and "any" not in accepted.types and t not in accepted.types:

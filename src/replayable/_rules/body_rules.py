@@ -15,7 +15,7 @@ from typing import Any
 
 from replayable._codes import ViolationCode
 from replayable._findings import Finding
-from replayable._native import OPENAI_TOOL_TYPES, TOOL_TYPES
+from replayable._native import OPENAI_TOOL_TYPES
 from replayable._reading import conversation_id
 from replayable._rules.state import Context, Facts, found
 from replayable._validation import json_type
@@ -35,7 +35,7 @@ def _hosted(t: str) -> str:
 
 #: The hosted tools a choice can name (OpenAI's tool types, by family): a choice of any other type is not
 #: judged here (the body's schema refuses it: `body_invalid`).
-_HOSTED = frozenset(_hosted(t) for t in TOOL_TYPES) - {"function", "custom", "mcp", "namespace"}
+_HOSTED = frozenset(_hosted(t) for t in OPENAI_TOOL_TYPES) - {"function", "custom", "mcp", "namespace"}
 
 
 def tool_key(tool: Any) -> tuple[str, str] | None:
